@@ -1,0 +1,72 @@
+// Host-only: building model blobs (docs/FORMAT.md) and writing files atomically.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "rfk/format.hpp"
+
+namespace rfk::host {
+
+class IoError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Everything a model blob holds, in host containers. Serialize validates the counts.
+struct ModelSpec {
+  format::MapKind map = format::MapKind::kFourier;
+  format::Kernel kernel = format::Kernel::kGaussian;
+  std::uint32_t input_dim = 0;
+  std::uint32_t num_frequencies = 0;
+  float gamma = 0.0f;
+  float feature_scale = 0.0f;
+  std::uint64_t seed = 0;
+  std::vector<float> projection;  // F x d
+  std::vector<float> phase;       // F (phase form only)
+  std::vector<float> mean;        // d, or empty
+  std::vector<float> inv_scale;   // d, or empty
+
+  format::Task task = format::Task::kRegression;
+  std::uint32_t num_outputs = 1;
+  std::vector<float> head_weights;  // K x D
+  std::vector<float> head_bias;     // K
+  std::vector<std::string> labels;  // classification only
+  std::string metadata;             // "key=value\n" lines
+
+  std::uint32_t NumFeatures() const {
+    return map == format::MapKind::kFourier ? 2 * num_frequencies : num_frequencies;
+  }
+};
+
+// Lays the model out in format version 1 (sections 16-byte aligned, CRC filled in).
+// Throws std::invalid_argument if the spec's vectors disagree with its counts.
+std::vector<std::uint8_t> SerializeModel(const ModelSpec& spec);
+
+// Writes `bytes` to `path` atomically: a temporary file in the same directory, fsync, rename.
+// On any failure the temporary is removed and an existing `path` is left untouched.
+void WriteFileAtomic(const std::string& path, const std::vector<std::uint8_t>& bytes);
+
+// A file's bytes in storage aligned to format::kAlignment, as OpenModel requires (plain
+// std::vector<uint8_t> storage is only 8-byte aligned on some 32-bit hosts).
+class AlignedBytes {
+ public:
+  explicit AlignedBytes(std::size_t size = 0) : blocks_((size + 15) / 16), size_(size) {}
+  std::uint8_t* data() { return reinterpret_cast<std::uint8_t*>(blocks_.data()); }
+  const std::uint8_t* data() const { return reinterpret_cast<const std::uint8_t*>(blocks_.data()); }
+  std::size_t size() const { return size_; }
+
+ private:
+  struct alignas(16) Block {
+    std::uint8_t b[16];
+  };
+  std::vector<Block> blocks_;
+  std::size_t size_;
+};
+
+// Reads a whole file. Throws IoError with the path and the reason.
+AlignedBytes ReadFileBytes(const std::string& path);
+
+}  // namespace rfk::host

@@ -1,0 +1,92 @@
+// The device core's public API: open a model in place, size the scratch memory, predict.
+//
+// Contract for everything declared here: no heap allocation, no exceptions, no RTTI, no I/O, no
+// environment access; every function is reentrant. A Model is a read-only view into the caller's
+// bytes (which must outlive it); any number of threads may predict with one Model concurrently,
+// each with its own scratch buffer.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "rfk/format.hpp"
+#include "rfk/status.hpp"
+
+namespace rfk {
+
+// Scratch buffers handed to Predict must be aligned to this many bytes.
+inline constexpr std::size_t kScratchAlignment = 16;
+
+// A validated view of a model blob. Filled by OpenModel; all pointers point into the blob.
+struct Model {
+  const std::uint8_t* bytes = nullptr;
+  std::uint32_t total_bytes = 0;
+  std::uint16_t version_major = 0;
+  std::uint16_t version_minor = 0;
+
+  format::MapKind map = format::MapKind::kFourier;
+  format::Kernel kernel = format::Kernel::kGaussian;
+  std::uint32_t input_dim = 0;        // d
+  std::uint32_t num_features = 0;     // D, length of z(x)
+  std::uint32_t num_frequencies = 0;  // F, rows of W
+  float gamma = 0.0f;
+  float feature_scale = 0.0f;
+  std::uint64_t seed = 0;
+  const float* projection = nullptr;  // F x d, row-major
+  const float* phase = nullptr;       // F, or null for the pair form
+  const float* mean = nullptr;        // d, or null when not standardised
+  const float* inv_scale = nullptr;   // d, or null when not standardised
+
+  format::Task task = format::Task::kRegression;
+  std::uint32_t num_outputs = 0;      // K
+  const float* head_weights = nullptr;  // K x D, row-major
+  const float* head_bias = nullptr;     // K
+
+  std::uint32_t num_classes = 0;      // 0 for regression
+  const std::uint8_t* label_offsets = nullptr;  // (C + 1) little-endian u32, maybe unaligned
+  const char* label_pool = nullptr;
+
+  const char* metadata = nullptr;     // not NUL-terminated; metadata_bytes long
+  std::uint32_t metadata_bytes = 0;
+};
+
+// Where OpenModel found a problem: the field name and its byte offset within the blob.
+struct ModelError {
+  Status status = Status::kOk;
+  const char* field = "";    // e.g. "header.crc32", "section[2].offset", "head.num_features"
+  std::uint32_t offset = 0;  // byte offset of that field in the blob
+};
+
+// Validates every size, offset, count, alignment and the checksum once; afterwards the per-sample
+// path does no checks beyond its arguments. `size` may exceed the model's total size (e.g. a flash
+// region); bytes past it are ignored. `error` may be null. On failure *model is left empty.
+[[nodiscard]] Status OpenModel(const void* bytes, std::size_t size, Model* model,
+                               ModelError* error = nullptr) noexcept;
+
+// Bytes of scratch memory Predict needs for this model (a multiple of kScratchAlignment).
+std::size_t ScratchBytes(const Model& model) noexcept;
+
+// Computes the model's K raw outputs for one input x of length model.input_dim:
+// regression value, binary decision value (> 0 means class 1), or K one-vs-rest scores.
+// `scratch` must be kScratchAlignment-aligned and at least ScratchBytes(model) long.
+// Rejects NaN/inf inputs (kNonFiniteInput) instead of returning a meaningless output.
+[[nodiscard]] Status Predict(const Model& model, const float* x, std::size_t x_len, void* scratch,
+                             std::size_t scratch_bytes, float* out, std::size_t out_len) noexcept;
+
+// The class index a classification model's outputs decide (sign for binary, argmax for
+// multi-class; the first maximum wins). Returns 0 for regression models.
+std::uint32_t DecideClass(const Model& model, const float* outputs) noexcept;
+
+// NUL-terminated label of class `index` as it was written in the training data ("" if none).
+const char* ClassLabel(const Model& model, std::uint32_t index) noexcept;
+
+// Computes only the feature vector z(x) (length num_features) into `z`, using the same kernels as
+// Predict; scratch as for Predict. For tests, tools and users stacking their own head.
+[[nodiscard]] Status ComputeFeatures(const Model& model, const float* x, std::size_t x_len,
+                                     void* scratch, std::size_t scratch_bytes, float* z,
+                                     std::size_t z_len) noexcept;
+
+// CRC-32 (IEEE 802.3, the zlib/PNG polynomial) of `size` bytes; chain with `crc` = previous result.
+std::uint32_t Crc32(const void* data, std::size_t size, std::uint32_t crc = 0) noexcept;
+
+}  // namespace rfk

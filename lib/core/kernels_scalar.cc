@@ -1,0 +1,113 @@
+// Scalar reference kernels (see include/rfk/kernels.hpp for the contract).
+#include "rfk/kernels.hpp"
+
+#include <cstdint>
+
+namespace rfk {
+namespace {
+
+// pi/2 = kC1 + kC2 + kC3 + kC4 (+ 5e-17). kC1..kC3 have 8 significant bits, so k * kCi is exact
+// in float for |k| < 2^16, which bounds the fast path to |x| < 2^16 * pi/2 ~= 102943.
+constexpr float kC1 = 0x1.92p0f;
+constexpr float kC2 = 0x1.fcp-12f;
+constexpr float kC3 = -0x1.58p-21f;
+constexpr float kC4 = 0x1.10b462p-30f;
+constexpr float kTwoOverPi = 0.636619772f;
+
+// pi/2 = kD1 + kD2 in double; kD1 has 23 significant bits, so k * kD1 is exact for |k| < 2^30.
+constexpr double kD1 = 0x1.921fb4p0;
+constexpr double kD2 = 0x1.4442d18469899p-24;
+constexpr double kTwoOverPiD = 0.6366197723675814;
+
+// Minimax polynomials on [-pi/4, pi/4] (the classic Cephes single-precision coefficients).
+inline float SinPoly(float r) {
+  const float r2 = r * r;
+  return r + r * r2 * (-1.6666654611e-1f + r2 * (8.3321608736e-3f + r2 * -1.9515295891e-4f));
+}
+inline float CosPoly(float r) {
+  const float r2 = r * r;
+  return 1.0f - 0.5f * r2 +
+         r2 * r2 * (4.166664568298827e-2f + r2 * (-1.388731625493765e-3f + r2 * 2.443315711809948e-5f));
+}
+
+}  // namespace
+
+void SinCosRef(float x, float* sin_out, float* cos_out) noexcept {
+  float r;
+  std::uint32_t quadrant;
+  const float ax = x < 0.0f ? -x : x;
+  if (ax <= kSinCosFastRange) {
+    const float kf = x * kTwoOverPi;
+    const auto k = static_cast<std::int32_t>(kf + (kf >= 0.0f ? 0.5f : -0.5f));
+    const auto fk = static_cast<float>(k);
+    r = (((x - fk * kC1) - fk * kC2) - fk * kC3) - fk * kC4;
+    quadrant = static_cast<std::uint32_t>(k) & 3u;
+  } else if (ax <= kSinCosMaxArg) {
+    const double xd = x;
+    const double kd = xd * kTwoOverPiD;
+    const auto k = static_cast<std::int64_t>(kd + (kd >= 0.0 ? 0.5 : -0.5));
+    const auto dk = static_cast<double>(k);
+    r = static_cast<float>((xd - dk * kD1) - dk * kD2);
+    quadrant = static_cast<std::uint32_t>(k & 3);
+  } else {  // NaN, infinity, or too large to mean anything in float
+    const float nan = __builtin_nanf("");
+    *sin_out = nan;
+    *cos_out = nan;
+    return;
+  }
+  const float s = SinPoly(r);
+  const float c = CosPoly(r);
+  switch (quadrant) {
+    case 0: *sin_out = s; *cos_out = c; break;
+    case 1: *sin_out = c; *cos_out = -s; break;
+    case 2: *sin_out = -s; *cos_out = -c; break;
+    default: *sin_out = -c; *cos_out = s; break;
+  }
+}
+
+float CosRef(float x) noexcept {
+  float s, c;
+  SinCosRef(x, &s, &c);
+  return c;
+}
+
+void StandardizeRef(const float* x, const float* mean, const float* inv_scale, std::uint32_t d,
+                    float* out) noexcept {
+  for (std::uint32_t c = 0; c < d; ++c) out[c] = (x[c] - mean[c]) * inv_scale[c];
+}
+
+namespace {
+inline float DotRef(const float* w, const float* x, std::uint32_t d) {
+  float acc = 0.0f;
+  for (std::uint32_t c = 0; c < d; ++c) acc += w[c] * x[c];
+  return acc;
+}
+}  // namespace
+
+void FourierPhaseRef(const float* W, const float* b, const float* x, std::uint32_t F,
+                     std::uint32_t d, float scale, float* z) noexcept {
+  for (std::uint32_t j = 0; j < F; ++j) {
+    const float arg = DotRef(W + static_cast<std::uint64_t>(j) * d, x, d) + b[j];
+    z[j] = scale * CosRef(arg);
+  }
+}
+
+void FourierPairRef(const float* W, const float* x, std::uint32_t F, std::uint32_t d, float scale,
+                    float* z) noexcept {
+  for (std::uint32_t j = 0; j < F; ++j) {
+    const float arg = DotRef(W + static_cast<std::uint64_t>(j) * d, x, d);
+    float s, c;
+    SinCosRef(arg, &s, &c);
+    z[j] = scale * c;
+    z[F + j] = scale * s;
+  }
+}
+
+void LinearHeadRef(const float* H, const float* bias, const float* z, std::uint32_t K,
+                   std::uint32_t D, float* out) noexcept {
+  for (std::uint32_t k = 0; k < K; ++k) {
+    out[k] = bias[k] + DotRef(H + static_cast<std::uint64_t>(k) * D, z, D);
+  }
+}
+
+}  // namespace rfk

@@ -1,0 +1,363 @@
+// Model validation (once, at open) and the per-sample prediction path.
+#include "rfk/model.hpp"
+
+#include <cstring>
+
+#include "rfk/kernels.hpp"
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "rfk reads float arrays in place and supports little-endian targets only"
+#endif
+
+namespace rfk {
+namespace {
+
+using format::SectionType;
+
+std::uint16_t LoadU16(const std::uint8_t* p) {
+  std::uint16_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+std::uint32_t LoadU32(const std::uint8_t* p) {
+  std::uint32_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+std::uint64_t LoadU64(const std::uint8_t* p) {
+  std::uint64_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+float LoadF32(const std::uint8_t* p) {
+  float v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+bool IsFinite(float v) { return v - v == 0.0f; }  // false for NaN and +-inf, without <cmath>
+
+constexpr std::size_t RoundUp(std::size_t n, std::size_t a) { return (n + a - 1) / a * a; }
+
+struct Section {
+  std::uint32_t offset = 0;
+  std::uint32_t size = 0;
+  std::uint32_t entry = 0;  // offset of its table entry, for error reports
+  bool present = false;
+};
+
+// Known section types are indexed by their numeric value.
+constexpr std::uint16_t kKnownSectionLimit = 8;
+
+struct Opener {
+  const std::uint8_t* b;
+  ModelError* err;
+
+  Status Fail(Status s, const char* field, std::uint32_t offset) const {
+    if (err) *err = ModelError{s, field, offset};
+    return s;
+  }
+};
+
+}  // namespace
+
+Status OpenModel(const void* bytes, std::size_t size, Model* model, ModelError* error) noexcept {
+  if (error) *error = ModelError{};
+  if (model == nullptr) return Opener{nullptr, error}.Fail(Status::kNullArgument, "model", 0);
+  *model = Model{};
+  if (bytes == nullptr) return Opener{nullptr, error}.Fail(Status::kNullArgument, "bytes", 0);
+  const auto* b = static_cast<const std::uint8_t*>(bytes);
+  const Opener op{b, error};
+  namespace f = format;
+
+  if (reinterpret_cast<std::uintptr_t>(b) % f::kAlignment != 0)
+    return op.Fail(Status::kMisalignedBuffer, "bytes", 0);
+  if (size < f::kHeaderBytes) return op.Fail(Status::kTruncated, "header", 0);
+  if (std::memcmp(b + f::kOffMagic, f::kMagic, sizeof f::kMagic) != 0)
+    return op.Fail(Status::kBadMagic, "header.magic", f::kOffMagic);
+  const std::uint16_t major = LoadU16(b + f::kOffVersionMajor);
+  if (major != f::kVersionMajor)
+    return op.Fail(Status::kUnsupportedVersion, "header.version_major", f::kOffVersionMajor);
+  const std::uint32_t total = LoadU32(b + f::kOffTotalBytes);
+  if (total < f::kHeaderBytes) return op.Fail(Status::kBadHeader, "header.total_bytes", f::kOffTotalBytes);
+  if (total > size) return op.Fail(Status::kTruncated, "header.total_bytes", f::kOffTotalBytes);
+  const std::uint32_t header_bytes = LoadU32(b + f::kOffHeaderBytes);
+  if (header_bytes < f::kHeaderBytes || header_bytes > total)
+    return op.Fail(Status::kBadHeader, "header.header_bytes", f::kOffHeaderBytes);
+  if (Crc32(b + f::kCrcStart, total - f::kCrcStart) != LoadU32(b + f::kOffCrc32))
+    return op.Fail(Status::kBadChecksum, "header.crc32", f::kOffCrc32);
+
+  const std::uint32_t count = LoadU32(b + f::kOffSectionCount);
+  const std::uint32_t table = LoadU32(b + f::kOffSectionTable);
+  if (count == 0 || count > f::kMaxSections)
+    return op.Fail(Status::kBadSectionTable, "header.section_count", f::kOffSectionCount);
+  if (table < header_bytes || table % 4 != 0 ||
+      std::uint64_t{table} + std::uint64_t{count} * f::kSectionEntryBytes > total)
+    return op.Fail(Status::kBadSectionTable, "header.section_table", f::kOffSectionTable);
+  const std::uint32_t data_start = table + count * f::kSectionEntryBytes;
+
+  Section sec[kKnownSectionLimit];
+  std::uint32_t prev_end = data_start;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const std::uint32_t e = table + i * f::kSectionEntryBytes;
+    const std::uint16_t type = LoadU16(b + e);
+    const std::uint16_t flags = LoadU16(b + e + 2);
+    const std::uint32_t off = LoadU32(b + e + 4);
+    const std::uint32_t sz = LoadU32(b + e + 8);
+    if (off % f::kAlignment != 0) return op.Fail(Status::kMisalignedSection, "section.offset", e + 4);
+    // Sections are stored in table order without overlap, after the table.
+    if (off < prev_end || std::uint64_t{off} + sz > total)
+      return op.Fail(Status::kBadSectionTable, "section.offset", e + 4);
+    prev_end = off + sz;
+    if (type == 0 || type >= kKnownSectionLimit) {
+      if (flags & f::kSectionRequired)
+        return op.Fail(Status::kUnknownRequiredSection, "section.type", e);
+      continue;  // unknown optional section: skipped
+    }
+    if (sec[type].present) return op.Fail(Status::kDuplicateSection, "section.type", e);
+    sec[type] = Section{off, sz, e, true};
+  }
+
+  Model m;
+  m.bytes = b;
+  m.total_bytes = total;
+  m.version_major = major;
+  m.version_minor = LoadU16(b + f::kOffVersionMinor);
+
+  // --- feature map parameters
+  const Section& mp = sec[static_cast<int>(SectionType::kMapParams)];
+  if (!mp.present) return op.Fail(Status::kMissingSection, "map_params", 0);
+  if (mp.size != f::map_params::kBytes)
+    return op.Fail(Status::kBadSectionSize, "map_params.size", mp.entry + 8);
+  {
+    const std::uint8_t* p = b + mp.offset;
+    namespace mpf = f::map_params;
+    const std::uint32_t kind = LoadU32(p + mpf::kMapKind);
+    const std::uint32_t kernel = LoadU32(p + mpf::kKernel);
+    const std::uint32_t storage = LoadU32(p + mpf::kStorage);
+    const std::uint32_t layout = LoadU32(p + mpf::kLayout);
+    if (kind < 1 || kind > 5) return op.Fail(Status::kBadValue, "map_params.map_kind", mp.offset);
+    if (kind > 2) return op.Fail(Status::kUnsupportedMap, "map_params.map_kind", mp.offset);
+    if (kernel < 1 || kernel > 3)
+      return op.Fail(Status::kBadValue, "map_params.kernel", mp.offset + mpf::kKernel);
+    if (storage < 1 || storage > 4)
+      return op.Fail(Status::kBadValue, "map_params.storage", mp.offset + mpf::kStorage);
+    if (storage != 1)
+      return op.Fail(Status::kUnsupportedStorage, "map_params.storage", mp.offset + mpf::kStorage);
+    if (layout != 1)
+      return op.Fail(Status::kUnsupportedStorage, "map_params.layout", mp.offset + mpf::kLayout);
+    m.map = static_cast<f::MapKind>(kind);
+    m.kernel = static_cast<f::Kernel>(kernel);
+    m.input_dim = LoadU32(p + mpf::kInputDim);
+    m.num_features = LoadU32(p + mpf::kNumFeatures);
+    m.num_frequencies = LoadU32(p + mpf::kNumFrequencies);
+    m.gamma = LoadF32(p + mpf::kGamma);
+    m.feature_scale = LoadF32(p + mpf::kFeatureScale);
+    m.seed = LoadU64(p + mpf::kSeed);
+    if (m.input_dim == 0 || m.input_dim > f::kMaxInputDim)
+      return op.Fail(Status::kBadValue, "map_params.input_dim", mp.offset + mpf::kInputDim);
+    if (m.num_features == 0 || m.num_features > f::kMaxFeatures)
+      return op.Fail(Status::kBadValue, "map_params.num_features", mp.offset + mpf::kNumFeatures);
+    const std::uint64_t want_features =
+        m.map == f::MapKind::kFourier ? 2ull * m.num_frequencies : m.num_frequencies;
+    if (m.num_frequencies == 0 || want_features != m.num_features)
+      return op.Fail(Status::kBadValue, "map_params.num_frequencies",
+                     mp.offset + mpf::kNumFrequencies);
+    if (!IsFinite(m.gamma) || !(m.gamma > 0.0f))
+      return op.Fail(Status::kBadValue, "map_params.gamma", mp.offset + mpf::kGamma);
+    if (!IsFinite(m.feature_scale))
+      return op.Fail(Status::kBadValue, "map_params.feature_scale", mp.offset + mpf::kFeatureScale);
+  }
+
+  // --- W, b, standardisation
+  const Section& pr = sec[static_cast<int>(SectionType::kProjection)];
+  if (!pr.present) return op.Fail(Status::kMissingSection, "projection", 0);
+  if (pr.size != std::uint64_t{m.num_frequencies} * m.input_dim * sizeof(float))
+    return op.Fail(Status::kBadSectionSize, "projection.size", pr.entry + 8);
+  m.projection = reinterpret_cast<const float*>(b + pr.offset);
+
+  const Section& ph = sec[static_cast<int>(SectionType::kPhase)];
+  if (m.map == f::MapKind::kFourierPhase) {
+    if (!ph.present) return op.Fail(Status::kMissingSection, "phase", 0);
+    if (ph.size != std::uint64_t{m.num_frequencies} * sizeof(float))
+      return op.Fail(Status::kBadSectionSize, "phase.size", ph.entry + 8);
+    m.phase = reinterpret_cast<const float*>(b + ph.offset);
+  } else if (ph.present) {
+    return op.Fail(Status::kBadValue, "phase", ph.entry);  // the pair form has no phase
+  }
+
+  const Section& st = sec[static_cast<int>(SectionType::kStandardize)];
+  if (st.present) {
+    if (st.size != 2ull * m.input_dim * sizeof(float))
+      return op.Fail(Status::kBadSectionSize, "standardize.size", st.entry + 8);
+    m.mean = reinterpret_cast<const float*>(b + st.offset);
+    m.inv_scale = m.mean + m.input_dim;
+  }
+
+  // --- linear head
+  const Section& hd = sec[static_cast<int>(SectionType::kHead)];
+  if (!hd.present) return op.Fail(Status::kMissingSection, "head", 0);
+  if (hd.size < f::head::kHeaderBytes)
+    return op.Fail(Status::kBadSectionSize, "head.size", hd.entry + 8);
+  {
+    const std::uint8_t* p = b + hd.offset;
+    const std::uint32_t task = LoadU32(p + f::head::kTask);
+    if (task < 1 || task > 3) return op.Fail(Status::kBadValue, "head.task", hd.offset);
+    m.task = static_cast<f::Task>(task);
+    m.num_outputs = LoadU32(p + f::head::kNumOutputs);
+    const std::uint32_t head_features = LoadU32(p + f::head::kNumFeatures);
+    const bool k_ok = m.task == f::Task::kMulticlass
+                          ? (m.num_outputs >= 3 && m.num_outputs <= f::kMaxOutputs)
+                          : m.num_outputs == 1;
+    if (!k_ok) return op.Fail(Status::kBadValue, "head.num_outputs", hd.offset + f::head::kNumOutputs);
+    if (head_features != m.num_features)
+      return op.Fail(Status::kBadValue, "head.num_features", hd.offset + f::head::kNumFeatures);
+    const std::uint64_t want = f::head::kHeaderBytes +
+                               std::uint64_t{m.num_outputs} * (std::uint64_t{m.num_features} + 1) * 4;
+    if (hd.size != want) return op.Fail(Status::kBadSectionSize, "head.size", hd.entry + 8);
+    m.head_weights = reinterpret_cast<const float*>(p + f::head::kHeaderBytes);
+    m.head_bias = m.head_weights + std::uint64_t{m.num_outputs} * m.num_features;
+  }
+
+  // --- class labels
+  const Section& lb = sec[static_cast<int>(SectionType::kLabels)];
+  if (m.task != f::Task::kRegression) {
+    if (!lb.present) return op.Fail(Status::kMissingSection, "labels", 0);
+    const std::uint8_t* p = b + lb.offset;
+    if (lb.size < f::labels::kOffsets) return op.Fail(Status::kBadSectionSize, "labels.size", lb.entry + 8);
+    const std::uint32_t c = LoadU32(p + f::labels::kCount);
+    const std::uint32_t want_c = m.task == f::Task::kBinary ? 2 : m.num_outputs;
+    if (c != want_c) return op.Fail(Status::kBadValue, "labels.count", lb.offset);
+    const std::uint64_t pool_start = f::labels::kOffsets + (std::uint64_t{c} + 1) * 4;
+    if (pool_start > lb.size) return op.Fail(Status::kBadSectionSize, "labels.size", lb.entry + 8);
+    const std::uint64_t pool_size = lb.size - pool_start;
+    std::uint32_t prev = 0;
+    for (std::uint32_t i = 0; i <= c; ++i) {
+      const std::uint32_t o = LoadU32(p + f::labels::kOffsets + 4 * i);
+      const std::uint32_t field = lb.offset + f::labels::kOffsets + 4 * i;
+      // Offsets start at 0, grow strictly (each label at least its NUL), end at the pool's end.
+      if ((i == 0 && o != 0) || (i > 0 && o <= prev) || o > pool_size || (i == c && o != pool_size))
+        return op.Fail(Status::kBadValue, "labels.offsets", field);
+      if (i > 0 && p[pool_start + o - 1] != 0)
+        return op.Fail(Status::kBadValue, "labels.pool", static_cast<std::uint32_t>(lb.offset + pool_start + o - 1));
+      prev = o;
+    }
+    m.num_classes = c;
+    m.label_offsets = p + f::labels::kOffsets;
+    m.label_pool = reinterpret_cast<const char*>(p + pool_start);
+  } else if (lb.present) {
+    return op.Fail(Status::kBadValue, "labels", lb.entry);
+  }
+
+  const Section& md = sec[static_cast<int>(SectionType::kMetadata)];
+  if (md.present) {
+    m.metadata = reinterpret_cast<const char*>(b + md.offset);
+    m.metadata_bytes = md.size;
+  }
+
+  *model = m;
+  return Status::kOk;
+}
+
+std::size_t ScratchBytes(const Model& model) noexcept {
+  return RoundUp(std::size_t{model.input_dim} * sizeof(float), kScratchAlignment) +
+         RoundUp(std::size_t{model.num_features} * sizeof(float), kScratchAlignment);
+}
+
+namespace {
+
+// Shared front half of Predict and ComputeFeatures. On success *z points at the features.
+Status Features(const Model& m, const float* x, std::size_t x_len, void* scratch,
+                std::size_t scratch_bytes, float** z_out) {
+  if (m.projection == nullptr || x == nullptr || scratch == nullptr) return Status::kNullArgument;
+  if (x_len != m.input_dim) return Status::kInputDimMismatch;
+  if (reinterpret_cast<std::uintptr_t>(scratch) % kScratchAlignment != 0)
+    return Status::kMisalignedScratch;
+  if (scratch_bytes < ScratchBytes(m)) return Status::kScratchTooSmall;
+  for (std::uint32_t c = 0; c < m.input_dim; ++c)
+    if (!IsFinite(x[c])) return Status::kNonFiniteInput;
+
+  auto* xs = static_cast<float*>(scratch);
+  float* z = xs + RoundUp(m.input_dim, kScratchAlignment / sizeof(float));
+  const float* input = x;
+  if (m.mean != nullptr) {
+    StandardizeRef(x, m.mean, m.inv_scale, m.input_dim, xs);
+    input = xs;
+  }
+  if (m.map == format::MapKind::kFourierPhase) {
+    FourierPhaseRef(m.projection, m.phase, input, m.num_frequencies, m.input_dim,
+                    m.feature_scale, z);
+  } else {
+    FourierPairRef(m.projection, input, m.num_frequencies, m.input_dim, m.feature_scale, z);
+  }
+  *z_out = z;
+  return Status::kOk;
+}
+
+}  // namespace
+
+Status ComputeFeatures(const Model& model, const float* x, std::size_t x_len, void* scratch,
+                       std::size_t scratch_bytes, float* z_out, std::size_t z_len) noexcept {
+  if (z_out == nullptr) return Status::kNullArgument;
+  if (z_len < model.num_features) return Status::kOutputTooSmall;
+  float* z = nullptr;
+  const Status s = Features(model, x, x_len, scratch, scratch_bytes, &z);
+  if (s != Status::kOk) return s;
+  for (std::uint32_t j = 0; j < model.num_features; ++j) {
+    if (!IsFinite(z[j])) return Status::kArgumentOutOfRange;
+    z_out[j] = z[j];
+  }
+  return Status::kOk;
+}
+
+Status Predict(const Model& model, const float* x, std::size_t x_len, void* scratch,
+               std::size_t scratch_bytes, float* out, std::size_t out_len) noexcept {
+  if (out == nullptr) return Status::kNullArgument;
+  if (out_len < model.num_outputs) return Status::kOutputTooSmall;
+  float* z = nullptr;
+  const Status s = Features(model, x, x_len, scratch, scratch_bytes, &z);
+  if (s != Status::kOk) return s;
+  LinearHeadRef(model.head_weights, model.head_bias, z, model.num_outputs, model.num_features, out);
+  // Features are bounded (|z| <= feature_scale); a non-finite output can only come from a cosine
+  // argument beyond kSinCosMaxArg, which SinCosRef turns into NaN.
+  for (std::uint32_t k = 0; k < model.num_outputs; ++k)
+    if (!IsFinite(out[k])) return Status::kArgumentOutOfRange;
+  return Status::kOk;
+}
+
+std::uint32_t DecideClass(const Model& model, const float* outputs) noexcept {
+  switch (model.task) {
+    case format::Task::kBinary:
+      return outputs[0] > 0.0f ? 1u : 0u;
+    case format::Task::kMulticlass: {
+      std::uint32_t best = 0;
+      for (std::uint32_t k = 1; k < model.num_outputs; ++k)
+        if (outputs[k] > outputs[best]) best = k;
+      return best;
+    }
+    default:
+      return 0;
+  }
+}
+
+const char* ClassLabel(const Model& model, std::uint32_t index) noexcept {
+  if (model.label_pool == nullptr || index >= model.num_classes) return "";
+  return model.label_pool + LoadU32(model.label_offsets + 4 * index);
+}
+
+std::uint32_t Crc32(const void* data, std::size_t size, std::uint32_t crc) noexcept {
+  // Nibble-table CRC: 64 bytes of table, ~2 lookups per byte; adequate for a once-per-open check.
+  static constexpr std::uint32_t kTable[16] = {
+      0x00000000u, 0x1DB71064u, 0x3B6E20C8u, 0x26D930ACu, 0x76DC4190u, 0x6B6B51F4u,
+      0x4DB26158u, 0x5005713Cu, 0xEDB88320u, 0xF00F9344u, 0xD6D6A3E8u, 0xCB61B38Cu,
+      0x9B64C2B0u, 0x86D3D2D4u, 0xA00AE278u, 0xBDBDF21Cu};
+  const auto* p = static_cast<const std::uint8_t*>(data);
+  crc = ~crc;
+  for (std::size_t i = 0; i < size; ++i) {
+    crc ^= p[i];
+    crc = (crc >> 4) ^ kTable[crc & 15u];
+    crc = (crc >> 4) ^ kTable[crc & 15u];
+  }
+  return ~crc;
+}
+
+}  // namespace rfk

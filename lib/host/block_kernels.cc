@@ -1,0 +1,130 @@
+#include "block_kernels.h"
+
+#include <algorithm>
+#include <cstring>
+
+// Runtime-selected clones for x86-64 hosts. Without contraction every clone performs the same
+// IEEE operations, so the choice of clone never changes a result.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define RFK_HOST_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define RFK_HOST_CLONES
+#endif
+
+namespace rfk::host {
+
+namespace {
+constexpr std::uint32_t kProjCols = 64;  // columns of args per register tile
+constexpr std::uint32_t kProjRows = 4;   // rows sharing each loaded slice of Wt
+constexpr std::uint32_t kAccCols = 32;   // columns of G per register tile
+}  // namespace
+
+RFK_HOST_CLONES
+void ProjectDense(const float* X, std::size_t R, std::uint32_t d, const float* Wt, std::uint32_t F,
+                  float* args) {
+  for (std::uint32_t j0 = 0; j0 < F; j0 += kProjCols) {
+    const std::uint32_t jn = std::min(kProjCols, F - j0);
+    for (std::size_t r0 = 0; r0 < R; r0 += kProjRows) {
+      const std::size_t rn = std::min<std::size_t>(kProjRows, R - r0);
+      float acc[kProjRows][kProjCols] = {};
+      if (rn == kProjRows && jn == kProjCols) {
+        for (std::uint32_t c = 0; c < d; ++c) {
+          const float* w = Wt + static_cast<std::size_t>(c) * F + j0;
+          for (std::uint32_t q = 0; q < kProjRows; ++q) {
+            const float a = X[(r0 + q) * d + c];
+            for (std::uint32_t j = 0; j < kProjCols; ++j) acc[q][j] += a * w[j];
+          }
+        }
+      } else {
+        for (std::uint32_t c = 0; c < d; ++c) {
+          const float* w = Wt + static_cast<std::size_t>(c) * F + j0;
+          for (std::size_t q = 0; q < rn; ++q) {
+            const float a = X[(r0 + q) * d + c];
+            for (std::uint32_t j = 0; j < jn; ++j) acc[q][j] += a * w[j];
+          }
+        }
+      }
+      for (std::size_t q = 0; q < rn; ++q)
+        std::memcpy(args + (r0 + q) * F + j0, acc[q], jn * sizeof(float));
+    }
+  }
+}
+
+RFK_HOST_CLONES
+void ProjectSparse(const std::uint32_t* cols, const float* vals, std::size_t nnz, const float* Wt,
+                   std::uint32_t F, float* args) {
+  std::fill(args, args + F, 0.0f);
+  for (std::size_t t = 0; t < nnz; ++t) {
+    const float a = vals[t];
+    const float* w = Wt + static_cast<std::size_t>(cols[t]) * F;
+    for (std::uint32_t j = 0; j < F; ++j) args[j] += a * w[j];
+  }
+}
+
+// The vector type never crosses a non-inlined call boundary, so GCC's note that its ABI would
+// differ between clones does not apply.
+#pragma GCC diagnostic ignored "-Wpsabi"
+namespace {
+// Eight doubles: one AVX-512 register, two AVX2 or four SSE2 registers (GCC/Clang lower the
+// generic vector type to whatever the clone's target has). Element-wise, so no reassociation.
+typedef double V8d __attribute__((vector_size(64)));
+inline V8d LoadV8d(const double* p) {
+  V8d v;
+  __builtin_memcpy(&v, p, sizeof v);
+  return v;
+}
+inline void StoreV8d(double* p, V8d v) { __builtin_memcpy(p, &v, sizeof v); }
+}  // namespace
+
+RFK_HOST_CLONES
+void AccumulateStrip(const double* Z, std::size_t R, std::uint32_t D, const double* Y,
+                     std::uint32_t K, std::uint32_t i0, double* G, double* h, double* s) {
+  const std::uint32_t in = std::min(kStripRows, D - i0);
+  std::uint32_t j0 = i0;
+  if (in == kStripRows) {
+    // Register tile: 4 rows of G x 32 columns = 16 vectors of 8 doubles.
+    for (; j0 + kAccCols <= D; j0 += kAccCols) {
+      V8d acc[kStripRows][4];
+      for (std::uint32_t q = 0; q < kStripRows; ++q)
+        for (std::uint32_t v = 0; v < 4; ++v)
+          acc[q][v] = LoadV8d(G + static_cast<std::size_t>(i0 + q) * D + j0 + 8 * v);
+      for (std::size_t r = 0; r < R; ++r) {
+        const double* zr = Z + r * D;
+        const V8d z0 = LoadV8d(zr + j0), z1 = LoadV8d(zr + j0 + 8), z2 = LoadV8d(zr + j0 + 16),
+                  z3 = LoadV8d(zr + j0 + 24);
+        for (std::uint32_t q = 0; q < kStripRows; ++q) {
+          const double a = zr[i0 + q];
+          acc[q][0] += a * z0;
+          acc[q][1] += a * z1;
+          acc[q][2] += a * z2;
+          acc[q][3] += a * z3;
+        }
+      }
+      for (std::uint32_t q = 0; q < kStripRows; ++q)
+        for (std::uint32_t v = 0; v < 4; ++v)
+          StoreV8d(G + static_cast<std::size_t>(i0 + q) * D + j0 + 8 * v, acc[q][v]);
+    }
+  }
+  // Remaining columns (and strips shorter than kStripRows): plain loops, same order per element.
+  for (; j0 < D; j0 += kAccCols) {
+    const std::uint32_t jn = std::min(kAccCols, D - j0);
+    for (std::uint32_t q = 0; q < in; ++q) {
+      double* g = G + static_cast<std::size_t>(i0 + q) * D + j0;
+      for (std::size_t r = 0; r < R; ++r) {
+        const double* zr = Z + r * D;
+        const double a = zr[i0 + q];
+        for (std::uint32_t j = 0; j < jn; ++j) g[j] += a * zr[j0 + j];
+      }
+    }
+  }
+  for (std::uint32_t q = 0; q < in; ++q) {
+    const std::uint32_t i = i0 + q;
+    for (std::size_t r = 0; r < R; ++r) {
+      const double a = Z[r * D + i];
+      s[i] += a;
+      for (std::uint32_t k = 0; k < K; ++k) h[static_cast<std::size_t>(i) * K + k] += a * Y[r * K + k];
+    }
+  }
+}
+
+}  // namespace rfk::host

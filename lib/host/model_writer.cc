@@ -1,0 +1,211 @@
+#include "rfk/host/model_writer.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+
+#include "rfk/model.hpp"
+
+namespace rfk::host {
+namespace {
+
+namespace f = format;
+
+class Blob {
+ public:
+  void Put16(std::uint32_t at, std::uint16_t v) { std::memcpy(&b_[at], &v, 2); }
+  void Put32(std::uint32_t at, std::uint32_t v) { std::memcpy(&b_[at], &v, 4); }
+  void Put64(std::uint32_t at, std::uint64_t v) { std::memcpy(&b_[at], &v, 8); }
+  void PutF32(std::uint32_t at, float v) { std::memcpy(&b_[at], &v, 4); }
+  std::uint32_t Append(const void* data, std::size_t n) {
+    const auto at = static_cast<std::uint32_t>(b_.size());
+    const auto* p = static_cast<const std::uint8_t*>(data);
+    b_.insert(b_.end(), p, p + n);
+    return at;
+  }
+  void AlignTo(std::size_t a) { b_.resize((b_.size() + a - 1) / a * a, 0); }
+  std::vector<std::uint8_t>& bytes() { return b_; }
+
+ private:
+  std::vector<std::uint8_t> b_;
+};
+
+struct PendingSection {
+  f::SectionType type;
+  bool required;
+  std::vector<std::uint8_t> payload;
+};
+
+template <typename T>
+void AppendPod(std::vector<std::uint8_t>* out, const T* data, std::size_t n) {
+  const auto* p = reinterpret_cast<const std::uint8_t*>(data);
+  out->insert(out->end(), p, p + n * sizeof(T));
+}
+void AppendU32(std::vector<std::uint8_t>* out, std::uint32_t v) { AppendPod(out, &v, 1); }
+
+void Require(bool ok, const char* what) {
+  if (!ok) throw std::invalid_argument(std::string("SerializeModel: ") + what);
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> SerializeModel(const ModelSpec& s) {
+  const std::uint64_t d = s.input_dim, F = s.num_frequencies, D = s.NumFeatures(), K = s.num_outputs;
+  Require(d > 0 && F > 0 && K > 0, "empty dimensions");
+  Require(s.projection.size() == F * d, "projection size != F*d");
+  Require(s.map != f::MapKind::kFourierPhase || s.phase.size() == F, "phase size != F");
+  Require(s.map == f::MapKind::kFourierPhase || s.phase.empty(), "phase given for pair form");
+  Require(s.mean.size() == s.inv_scale.size() && (s.mean.empty() || s.mean.size() == d),
+          "standardisation size != d");
+  Require(s.head_weights.size() == K * D && s.head_bias.size() == K, "head size != K*D, K");
+  Require((s.task == f::Task::kRegression) == s.labels.empty(), "labels iff classification");
+
+  std::vector<PendingSection> sections;
+  {
+    std::vector<std::uint8_t> p(f::map_params::kBytes, 0);
+    auto put32 = [&](std::uint32_t at, std::uint32_t v) { std::memcpy(&p[at], &v, 4); };
+    namespace mp = f::map_params;
+    put32(mp::kMapKind, static_cast<std::uint32_t>(s.map));
+    put32(mp::kKernel, static_cast<std::uint32_t>(s.kernel));
+    put32(mp::kInputDim, s.input_dim);
+    put32(mp::kNumFeatures, static_cast<std::uint32_t>(D));
+    put32(mp::kNumFrequencies, s.num_frequencies);
+    put32(mp::kStorage, static_cast<std::uint32_t>(f::Storage::kF32));
+    put32(mp::kLayout, static_cast<std::uint32_t>(f::Layout::kRowMajor));
+    std::memcpy(&p[mp::kGamma], &s.gamma, 4);
+    std::memcpy(&p[mp::kFeatureScale], &s.feature_scale, 4);
+    std::memcpy(&p[mp::kSeed], &s.seed, 8);
+    sections.push_back({f::SectionType::kMapParams, true, std::move(p)});
+  }
+  {
+    std::vector<std::uint8_t> p;
+    AppendPod(&p, s.projection.data(), s.projection.size());
+    sections.push_back({f::SectionType::kProjection, true, std::move(p)});
+  }
+  if (!s.phase.empty()) {
+    std::vector<std::uint8_t> p;
+    AppendPod(&p, s.phase.data(), s.phase.size());
+    sections.push_back({f::SectionType::kPhase, true, std::move(p)});
+  }
+  if (!s.mean.empty()) {
+    std::vector<std::uint8_t> p;
+    AppendPod(&p, s.mean.data(), s.mean.size());
+    AppendPod(&p, s.inv_scale.data(), s.inv_scale.size());
+    // Required: a reader that skipped standardisation would predict garbage.
+    sections.push_back({f::SectionType::kStandardize, true, std::move(p)});
+  }
+  {
+    std::vector<std::uint8_t> p;
+    AppendU32(&p, static_cast<std::uint32_t>(s.task));
+    AppendU32(&p, s.num_outputs);
+    AppendU32(&p, static_cast<std::uint32_t>(D));
+    AppendU32(&p, 0);
+    AppendPod(&p, s.head_weights.data(), s.head_weights.size());
+    AppendPod(&p, s.head_bias.data(), s.head_bias.size());
+    sections.push_back({f::SectionType::kHead, true, std::move(p)});
+  }
+  if (!s.labels.empty()) {
+    std::vector<std::uint8_t> p;
+    AppendU32(&p, static_cast<std::uint32_t>(s.labels.size()));
+    AppendU32(&p, 0);
+    std::uint32_t off = 0;
+    AppendU32(&p, off);
+    for (const std::string& l : s.labels) {
+      Require(l.find('\0') == std::string::npos, "label contains NUL");
+      off += static_cast<std::uint32_t>(l.size() + 1);
+      AppendU32(&p, off);
+    }
+    for (const std::string& l : s.labels) p.insert(p.end(), l.c_str(), l.c_str() + l.size() + 1);
+    sections.push_back({f::SectionType::kLabels, true, std::move(p)});
+  }
+  if (!s.metadata.empty()) {
+    std::vector<std::uint8_t> p(s.metadata.begin(), s.metadata.end());
+    sections.push_back({f::SectionType::kMetadata, false, std::move(p)});
+  }
+
+  Blob blob;
+  blob.bytes().resize(f::kHeaderBytes, 0);
+  const std::uint32_t table = f::kHeaderBytes;
+  blob.bytes().resize(table + sections.size() * f::kSectionEntryBytes, 0);
+  for (std::size_t i = 0; i < sections.size(); ++i) {
+    blob.AlignTo(f::kAlignment);
+    const std::uint32_t off = blob.Append(sections[i].payload.data(), sections[i].payload.size());
+    const auto e = static_cast<std::uint32_t>(table + i * f::kSectionEntryBytes);
+    blob.Put16(e, static_cast<std::uint16_t>(sections[i].type));
+    blob.Put16(e + 2, sections[i].required ? f::kSectionRequired : 0);
+    blob.Put32(e + 4, off);
+    blob.Put32(e + 8, static_cast<std::uint32_t>(sections[i].payload.size()));
+  }
+  blob.AlignTo(f::kAlignment);
+  Require(blob.bytes().size() <= 0xFFFFFFFFull, "model larger than 4 GiB");
+  std::memcpy(&blob.bytes()[f::kOffMagic], f::kMagic, 4);
+  blob.Put16(f::kOffVersionMajor, f::kVersionMajor);
+  blob.Put16(f::kOffVersionMinor, f::kVersionMinor);
+  blob.Put32(f::kOffTotalBytes, static_cast<std::uint32_t>(blob.bytes().size()));
+  blob.Put32(f::kOffHeaderBytes, f::kHeaderBytes);
+  blob.Put32(f::kOffSectionCount, static_cast<std::uint32_t>(sections.size()));
+  blob.Put32(f::kOffSectionTable, table);
+  blob.Put32(f::kOffCrc32, Crc32(blob.bytes().data() + f::kCrcStart,
+                                 blob.bytes().size() - f::kCrcStart));
+  return std::move(blob.bytes());
+}
+
+void WriteFileAtomic(const std::string& path, const std::vector<std::uint8_t>& bytes) {
+  const std::size_t slash = path.find_last_of('/');
+  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash + 1);
+  std::string tmpl = (slash == std::string::npos ? std::string() : dir) + ".rfk-tmp-XXXXXX";
+  std::vector<char> name(tmpl.begin(), tmpl.end());
+  name.push_back('\0');
+  const int fd = mkstemp(name.data());
+  if (fd < 0) throw IoError(path + ": cannot create a temporary file in " + dir + ": " + std::strerror(errno));
+  auto fail = [&](const char* what) {
+    const int e = errno;
+    ::close(fd);
+    ::unlink(name.data());
+    throw IoError(path + ": " + what + ": " + std::strerror(e));
+  };
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      fail("write failed");
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  // Keep the permissions of a model being replaced; new files get rw-r--r--.
+  struct stat old {};
+  const mode_t mode = ::stat(path.c_str(), &old) == 0 ? (old.st_mode & 07777) : 0644;
+  if (::fchmod(fd, mode) != 0) fail("chmod failed");
+  if (::fsync(fd) != 0) fail("fsync failed");
+  if (::close(fd) != 0) {
+    const int e = errno;
+    ::unlink(name.data());
+    throw IoError(path + ": close failed: " + std::strerror(e));
+  }
+  if (std::rename(name.data(), path.c_str()) != 0) {
+    const int e = errno;
+    ::unlink(name.data());
+    throw IoError(path + ": cannot replace the file: " + std::strerror(e));
+  }
+}
+
+AlignedBytes ReadFileBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw IoError(path + ": cannot open: " + std::strerror(errno));
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  if (size < 0) throw IoError(path + ": cannot determine the file size (not a regular file?)");
+  in.seekg(0);
+  AlignedBytes bytes(static_cast<std::size_t>(size));
+  if (size > 0 && !in.read(reinterpret_cast<char*>(bytes.data()), size))
+    throw IoError(path + ": read failed");
+  return bytes;
+}
+
+}  // namespace rfk::host

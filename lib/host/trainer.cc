@@ -1,0 +1,715 @@
+// Training pipeline: targets -> frequencies -> streamed feature blocks -> ridge statistics ->
+// (optional) k-fold selection of gamma and lambda -> solve -> model blob.
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <numeric>
+#include <sstream>
+#include <thread>
+
+#include "block_kernels.h"
+#include "random.h"
+#include "rfk/host/model_writer.hpp"
+#include "rfk/host/train.hpp"
+#include "rfk/kernels.hpp"
+#include "solver.h"
+
+namespace rfk::host {
+
+using format::Kernel;
+using format::MapKind;
+using format::Task;
+
+format::Kernel ParseKernel(const std::string& name) {
+  if (name == "gaussian" || name == "rbf") return Kernel::kGaussian;
+  if (name == "laplacian") return Kernel::kLaplacian;
+  if (name == "cauchy") return Kernel::kCauchy;
+  throw TrainError("unknown kernel '" + name + "' (expected gaussian, laplacian or cauchy)");
+}
+format::MapKind ParseMap(const std::string& name) {
+  if (name == "fourier") return MapKind::kFourier;
+  if (name == "fourier-phase") return MapKind::kFourierPhase;
+  throw TrainError("unknown map '" + name + "' (expected fourier or fourier-phase)");
+}
+const char* KernelName(Kernel k) {
+  switch (k) {
+    case Kernel::kGaussian: return "gaussian";
+    case Kernel::kLaplacian: return "laplacian";
+    case Kernel::kCauchy: return "cauchy";
+  }
+  return "unknown";
+}
+const char* MapName(MapKind m) {
+  switch (m) {
+    case MapKind::kFourier: return "fourier";
+    case MapKind::kFourierPhase: return "fourier-phase";
+    case MapKind::kBinning: return "binning";
+    case MapKind::kOrthogonal: return "orthogonal";
+    case MapKind::kStructured: return "structured";
+  }
+  return "unknown";
+}
+const char* TaskName(Task t) {
+  switch (t) {
+    case Task::kRegression: return "regression";
+    case Task::kBinary: return "binary classification";
+    case Task::kMulticlass: return "multi-class classification";
+  }
+  return "unknown";
+}
+
+namespace {
+
+constexpr std::size_t kBlockRows = 512;
+constexpr std::size_t kAutoMaxClasses = 32;  // integer labels with more distinct values: regression
+constexpr std::uint64_t kPhaseStream = 1ull << 40;
+constexpr std::uint64_t kFoldStream = 1ull << 41;
+constexpr std::uint64_t kPairStream = 1ull << 42;
+constexpr std::size_t kGammaPairs = 2000;
+
+bool ParseNumber(const std::string& s, double* v) {
+  if (s.empty()) return false;
+  errno = 0;
+  char* end = nullptr;
+  const double x = std::strtod(s.c_str(), &end);
+  if (end != s.c_str() + s.size() || errno == ERANGE || !std::isfinite(x)) return false;
+  *v = x;
+  return true;
+}
+
+std::string Where(const Dataset& data, std::size_t row) {
+  std::ostringstream o;
+  o << data.source << ":" << (row < data.lines.size() ? data.lines[row] : row + 1);
+  return o.str();
+}
+
+// ---------------------------------------------------------------- targets
+
+struct Targets {
+  Task task = Task::kRegression;
+  std::string reason;
+  std::vector<std::string> labels;  // classes, in model order
+  std::vector<std::uint32_t> cls;   // class index per row (classification)
+  std::vector<double> Y;            // rows x K targets
+  std::uint32_t K = 1;
+};
+
+Targets MakeTargets(const Dataset& data, TaskChoice choice) {
+  const std::size_t n = data.rows;
+  std::vector<double> num(n);
+  bool all_numeric = true, all_integer = true;
+  std::size_t first_bad = n;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!ParseNumber(data.labels[i], &num[i])) {
+      all_numeric = false;
+      if (first_bad == n) first_bad = i;
+    } else if (num[i] != std::floor(num[i])) {
+      all_integer = false;
+    }
+  }
+  Targets t;
+  bool classify;
+  if (choice == TaskChoice::kRegression) {
+    if (!all_numeric)
+      throw TrainError(Where(data, first_bad) + ": label '" + data.labels[first_bad] +
+                       "' is not a number (regression needs numeric targets)");
+    classify = false;
+    t.reason = "requested";
+  } else if (choice == TaskChoice::kClassification) {
+    classify = true;
+    t.reason = "requested";
+  } else if (!all_numeric) {
+    classify = true;
+    t.reason = "auto: labels are not all numbers";
+  } else {
+    std::vector<double> u(num);
+    std::sort(u.begin(), u.end());
+    const auto distinct = static_cast<std::size_t>(std::unique(u.begin(), u.end()) - u.begin());
+    classify = all_integer && distinct <= kAutoMaxClasses;
+    std::ostringstream o;
+    o << "auto: " << distinct << (all_integer ? " distinct integer" : " distinct") << " labels"
+      << (classify ? "" : all_integer ? " (more than 32)" : " (not all integers)");
+    t.reason = o.str();
+  }
+
+  if (!classify) {
+    t.task = Task::kRegression;
+    t.Y = std::move(num);
+    return t;
+  }
+  // Classes keyed by value when every label is a number ("+1" and "1" are one class, sorted
+  // numerically), else by text (sorted lexicographically). A class's label is its first spelling.
+  std::vector<std::size_t> first_row;
+  if (all_numeric) {
+    std::map<double, std::size_t> seen;
+    for (std::size_t i = 0; i < n; ++i) seen.emplace(num[i], i);
+    std::map<double, std::uint32_t> index;
+    for (const auto& [value, row] : seen) {
+      index[value] = static_cast<std::uint32_t>(t.labels.size());
+      t.labels.push_back(data.labels[row]);
+    }
+    t.cls.resize(n);
+    for (std::size_t i = 0; i < n; ++i) t.cls[i] = index[num[i]];
+  } else {
+    std::map<std::string, std::uint32_t> index;
+    for (std::size_t i = 0; i < n; ++i) index.emplace(data.labels[i], 0);
+    for (auto& [label, idx] : index) {
+      idx = static_cast<std::uint32_t>(t.labels.size());
+      t.labels.push_back(label);
+    }
+    t.cls.resize(n);
+    for (std::size_t i = 0; i < n; ++i) t.cls[i] = index[data.labels[i]];
+  }
+  const std::size_t C = t.labels.size();
+  if (C < 2) throw TrainError(data.source + ": classification needs at least two classes, found " +
+                              std::to_string(C) + " ('" + t.labels[0] + "')");
+  if (C > format::kMaxOutputs)
+    throw TrainError(data.source + ": " + std::to_string(C) + " classes exceed the format's limit");
+  for (const std::string& l : t.labels)
+    if (l.find('\0') != std::string::npos) throw TrainError(data.source + ": a label contains a NUL byte");
+  t.task = C == 2 ? Task::kBinary : Task::kMulticlass;
+  t.K = C == 2 ? 1 : static_cast<std::uint32_t>(C);
+  t.Y.assign(n * t.K, -1.0);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (C == 2) t.Y[i] = t.cls[i] == 1 ? 1.0 : -1.0;
+    else t.Y[i * t.K + t.cls[i]] = 1.0;
+  }
+  return t;
+}
+
+// ---------------------------------------------------------------- feature map
+
+struct HostMap {
+  MapKind map = MapKind::kFourier;
+  std::uint32_t d = 0, F = 0, D = 0;
+  float scale = 0.0f;
+  std::vector<float> W, Wt, phase, mean, inv_scale;
+};
+
+// Unit-scale draws; the kernel's gamma only rescales them, so one draw serves a gamma grid.
+struct Draws {
+  std::vector<double> w;  // F x d
+  std::vector<float> phase;
+};
+
+Draws DrawFrequencies(Kernel kernel, MapKind map, std::uint32_t F, std::uint32_t d,
+                      std::uint64_t seed, unsigned threads) {
+  Draws dr;
+  dr.w.resize(std::size_t{F} * d);
+  auto rows = [&](unsigned t) {
+    for (std::uint32_t j = t; j < F; j += threads) {
+      RandomStream rs(seed, j);  // one stream per frequency: independent of the thread count
+      double* w = dr.w.data() + std::size_t{j} * d;
+      for (std::uint32_t c = 0; c < d; ++c) {
+        switch (kernel) {
+          case Kernel::kGaussian: w[c] = rs.Normal(); break;
+          case Kernel::kLaplacian: w[c] = rs.Cauchy(); break;
+          case Kernel::kCauchy: w[c] = rs.Laplace(); break;
+        }
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(rows, t);
+  rows(0);
+  for (auto& th : pool) th.join();
+  if (map == MapKind::kFourierPhase) {
+    dr.phase.resize(F);
+    for (std::uint32_t j = 0; j < F; ++j) {
+      RandomStream rs(seed, kPhaseStream + j);
+      dr.phase[j] = static_cast<float>(6.283185307179586 * rs.Uniform());
+    }
+  }
+  return dr;
+}
+
+HostMap BuildMap(const Draws& dr, Kernel kernel, MapKind map, std::uint32_t F, std::uint32_t d,
+                 double gamma, const std::vector<float>& mean, const std::vector<float>& inv_scale) {
+  HostMap m;
+  m.map = map;
+  m.d = d;
+  m.F = F;
+  m.D = map == MapKind::kFourier ? 2 * F : F;
+  // Gaussian exp(-g|x|^2): W ~ N(0, 2g). Laplacian exp(-g|x|_1): Cauchy(0, g). Cauchy kernel
+  // prod 1/(1 + g^2 x_i^2): Laplace(0, g).
+  const float g = static_cast<float>(gamma);  // the model stores gamma as f32: use that value
+  const double factor = kernel == Kernel::kGaussian ? std::sqrt(2.0 * static_cast<double>(g))
+                                                    : static_cast<double>(g);
+  m.scale = map == MapKind::kFourier ? static_cast<float>(1.0 / std::sqrt(static_cast<double>(F)))
+                                     : static_cast<float>(std::sqrt(2.0 / m.D));
+  m.W.resize(dr.w.size());
+  m.Wt.resize(dr.w.size());
+  for (std::uint32_t j = 0; j < F; ++j)
+    for (std::uint32_t c = 0; c < d; ++c) {
+      const float v = static_cast<float>(factor * dr.w[std::size_t{j} * d + c]);
+      m.W[std::size_t{j} * d + c] = v;
+      m.Wt[std::size_t{c} * F + j] = v;
+    }
+  m.phase = dr.phase;
+  m.mean = mean;
+  m.inv_scale = inv_scale;
+  return m;
+}
+
+// Per-thread buffers for computing one chunk of a block.
+struct Workspace {
+  std::vector<float> X, args;
+};
+
+// Z[r][:] = z(x_rows[r]) exactly as the device core computes it. Returns false if a cosine
+// argument left the kernel's valid range (NaN features).
+bool ComputeFeatures(const HostMap& m, const Dataset& data, const std::uint32_t* rows,
+                     std::size_t R, float* Z, Workspace* ws) {
+  const std::uint32_t d = m.d, F = m.F, D = m.D;
+  ws->args.resize(R * F);
+  const bool dense_path = !data.sparse || !m.mean.empty();
+  if (dense_path) {
+    ws->X.assign(R * d, 0.0f);
+    for (std::size_t r = 0; r < R; ++r) {
+      float* x = ws->X.data() + r * d;
+      const std::size_t i = rows[r];
+      if (data.sparse) {
+        for (std::uint64_t t = data.row_ptr[i]; t < data.row_ptr[i + 1]; ++t)
+          if (data.col_idx[t] < d) x[data.col_idx[t]] = data.values[t];
+      } else {
+        std::memcpy(x, data.dense.data() + i * data.cols, std::min<std::size_t>(d, data.cols) * sizeof(float));
+      }
+      if (!m.mean.empty()) StandardizeRef(x, m.mean.data(), m.inv_scale.data(), d, x);
+    }
+    ProjectDense(ws->X.data(), R, d, m.Wt.data(), F, ws->args.data());
+  } else {
+    for (std::size_t r = 0; r < R; ++r) {
+      const std::size_t i = rows[r];
+      const std::uint64_t b = data.row_ptr[i], e = data.row_ptr[i + 1];
+      ProjectSparse(data.col_idx.data() + b, data.values.data() + b, e - b, m.Wt.data(), F,
+                    ws->args.data() + r * F);
+    }
+  }
+  bool finite = true;
+  for (std::size_t r = 0; r < R; ++r) {
+    const float* a = ws->args.data() + r * F;
+    float* z = Z + r * D;
+    if (m.map == MapKind::kFourier) {
+      for (std::uint32_t j = 0; j < F; ++j) {
+        float s, c;
+        SinCosRef(a[j], &s, &c);
+        z[j] = m.scale * c;
+        z[F + j] = m.scale * s;
+      }
+    } else {
+      for (std::uint32_t j = 0; j < F; ++j) z[j] = m.scale * CosRef(a[j] + m.phase[j]);
+    }
+    for (std::uint32_t j = 0; j < D; ++j) finite &= std::isfinite(z[j]);
+  }
+  return finite;
+}
+
+// Runs fn(t) on `threads` threads (t = 0 on the caller) and joins them.
+template <typename Fn>
+void Parallel(unsigned threads, Fn&& fn) {
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back([&fn, t] { fn(t); });
+  fn(0);
+  for (auto& th : pool) th.join();
+}
+
+struct Context {
+  const Dataset& data;
+  const Targets& targets;
+  const TrainOptions& opt;
+  unsigned threads;
+};
+
+[[noreturn]] void ThrowRange(const Context& ctx, double gamma) {
+  std::ostringstream o;
+  o << ctx.data.source << ": a feature argument |w.x + b| exceeded " << kSinCosMaxArg
+    << " with gamma = " << gamma << "; the inputs are unscaled or gamma is far too large"
+    << " (keep standardisation on, or lower --gamma)";
+  throw TrainError(o.str());
+}
+
+// Computes a block's features with all threads; Zf gets R x D floats.
+void BlockFeatures(const Context& ctx, const HostMap& m, const std::uint32_t* rows, std::size_t R,
+                   float* Zf, std::vector<Workspace>* ws, double gamma) {
+  std::vector<char> ok(ctx.threads, 1);
+  Parallel(ctx.threads, [&](unsigned t) {
+    const std::size_t chunk = (R + ctx.threads - 1) / ctx.threads;
+    const std::size_t b = std::min(R, t * chunk), e = std::min(R, b + chunk);
+    if (b < e) ok[t] = ComputeFeatures(m, ctx.data, rows + b, e - b, Zf + b * m.D, &(*ws)[t]);
+  });
+  for (char o : ok)
+    if (!o) ThrowRange(ctx, gamma);
+}
+
+void Progress(const Context& ctx, std::uint64_t done, std::uint64_t total, const std::string& what) {
+  if (ctx.opt.progress) ctx.opt.progress(done, total, what);
+}
+
+// Streams `rows` through the feature map in blocks and accumulates ridge statistics. Memory:
+// O(D^2 + kBlockRows * D). Deterministic for any thread count (see block_kernels.h).
+RidgeStats Accumulate(const Context& ctx, const HostMap& m, const std::vector<std::uint32_t>& rows,
+                      double gamma, std::uint64_t* done, std::uint64_t total, const std::string& what) {
+  const std::uint32_t D = m.D, K = ctx.targets.K;
+  RidgeStats st(D, K);
+  std::vector<Workspace> ws(ctx.threads);
+  std::vector<float> Zf(kBlockRows * D);
+  std::vector<double> Zd(kBlockRows * D), Yb(kBlockRows * K);
+  const std::uint32_t strips = (D + kStripRows - 1) / kStripRows;
+  for (std::size_t b0 = 0; b0 < rows.size(); b0 += kBlockRows) {
+    const std::size_t R = std::min(kBlockRows, rows.size() - b0);
+    const std::uint32_t* rb = rows.data() + b0;
+    BlockFeatures(ctx, m, rb, R, Zf.data(), &ws, gamma);
+    for (std::size_t i = 0; i < R * D; ++i) Zd[i] = Zf[i];
+    for (std::size_t r = 0; r < R; ++r)
+      for (std::uint32_t k = 0; k < K; ++k) {
+        Yb[r * K + k] = ctx.targets.Y[std::size_t{rb[r]} * K + k];
+        st.ysum[k] += Yb[r * K + k];
+      }
+    st.n += static_cast<double>(R);
+    Parallel(ctx.threads, [&](unsigned t) {
+      for (std::uint32_t s = t; s < strips; s += ctx.threads)
+        AccumulateStrip(Zd.data(), R, D, Yb.data(), K, s * kStripRows, st.G.data(), st.h.data(),
+                        st.s.data());
+    });
+    *done += R;
+    Progress(ctx, *done, total, what);
+  }
+  return st;
+}
+
+struct Head {
+  std::vector<double> W;  // D x K
+  std::vector<double> bias;
+};
+
+// Held-out error of several heads: rows of fold f are scored with heads[f][l] for every l.
+// Returns the summed misclassifications (classification) or squared errors (regression) per l.
+std::vector<double> Score(const Context& ctx, const HostMap& m,
+                          const std::vector<std::vector<std::uint32_t>>& fold_rows,
+                          const std::vector<std::vector<Head>>& heads, double gamma,
+                          std::uint64_t* done, std::uint64_t total, const std::string& what) {
+  const std::uint32_t D = m.D, K = ctx.targets.K;
+  const std::size_t L = heads[0].size();
+  std::vector<double> err(L, 0.0);
+  std::vector<Workspace> ws(ctx.threads);
+  std::vector<float> Zf(kBlockRows * D);
+  for (std::size_t f = 0; f < fold_rows.size(); ++f) {
+    const auto& rows = fold_rows[f];
+    for (std::size_t b0 = 0; b0 < rows.size(); b0 += kBlockRows) {
+      const std::size_t R = std::min(kBlockRows, rows.size() - b0);
+      const std::uint32_t* rb = rows.data() + b0;
+      BlockFeatures(ctx, m, rb, R, Zf.data(), &ws, gamma);
+      std::vector<std::vector<double>> part(ctx.threads, std::vector<double>(L, 0.0));
+      Parallel(ctx.threads, [&](unsigned t) {
+        std::vector<double> out(K);
+        for (std::size_t r = t; r < R; r += ctx.threads) {
+          const float* z = Zf.data() + r * D;
+          const std::size_t row = rb[r];
+          for (std::size_t l = 0; l < L; ++l) {
+            const Head& h = heads[f][l];
+            for (std::uint32_t k = 0; k < K; ++k) out[k] = h.bias[k];
+            for (std::uint32_t i = 0; i < D; ++i) {
+              const double zi = z[i];
+              for (std::uint32_t k = 0; k < K; ++k) out[k] += zi * h.W[std::size_t{i} * K + k];
+            }
+            if (ctx.targets.task == Task::kRegression) {
+              const double e = out[0] - ctx.targets.Y[row];
+              part[t][l] += e * e;
+            } else {
+              std::uint32_t pred = 0;
+              if (K == 1) {
+                pred = out[0] > 0 ? 1 : 0;
+              } else {
+                for (std::uint32_t k = 1; k < K; ++k)
+                  if (out[k] > out[pred]) pred = k;
+              }
+              part[t][l] += pred != ctx.targets.cls[row] ? 1.0 : 0.0;
+            }
+          }
+        }
+      });
+      for (unsigned t = 0; t < ctx.threads; ++t)
+        for (std::size_t l = 0; l < L; ++l) err[l] += part[t][l];
+      *done += R;
+      Progress(ctx, *done, total, what);
+    }
+  }
+  return err;
+}
+
+Head ToHead(RidgeSolution&& s) { return Head{std::move(s.W), std::move(s.bias)}; }
+
+// Turns summed errors into the reported metric: error rate, or RMSE relative to rms(y).
+double Metric(const Targets& t, double summed, double n, double rms_y) {
+  if (t.task != Task::kRegression) return summed / n;
+  return rms_y > 0 ? std::sqrt(summed / n) / rms_y : std::sqrt(summed / n);
+}
+
+// Data-scale default gamma: 1 / median over sampled training pairs of the kernel's distance
+// (squared L2 for Gaussian, L1 for Laplacian, L2 for Cauchy), on standardised inputs.
+double DefaultGamma(const Dataset& data, Kernel kernel, const std::vector<float>& mean,
+                    const std::vector<float>& inv_scale, std::uint64_t seed) {
+  const std::size_t n = data.rows, d = data.cols;
+  std::vector<double> a(d), b(d), dist;
+  auto fetch = [&](std::size_t i, std::vector<double>& x) {
+    std::fill(x.begin(), x.end(), 0.0);
+    if (data.sparse) {
+      for (std::uint64_t t = data.row_ptr[i]; t < data.row_ptr[i + 1]; ++t) x[data.col_idx[t]] = data.values[t];
+    } else {
+      for (std::size_t c = 0; c < d; ++c) x[c] = data.dense[i * d + c];
+    }
+    if (!mean.empty())
+      for (std::size_t c = 0; c < d; ++c) x[c] = (x[c] - mean[c]) * inv_scale[c];
+  };
+  RandomStream rs(seed, kPairStream);
+  for (std::size_t p = 0; p < kGammaPairs && n > 1; ++p) {
+    const std::size_t i = rs.Bits() % n, j = rs.Bits() % n;
+    if (i == j) continue;
+    fetch(i, a);
+    fetch(j, b);
+    double acc = 0;
+    for (std::size_t c = 0; c < d; ++c) {
+      const double delta = a[c] - b[c];
+      acc += kernel == Kernel::kLaplacian ? std::fabs(delta) : delta * delta;
+    }
+    if (kernel == Kernel::kCauchy) acc = std::sqrt(acc);
+    dist.push_back(acc);
+  }
+  if (dist.empty()) return 1.0;
+  std::sort(dist.begin(), dist.end());
+  double med = dist[dist.size() / 2];
+  if (!(med > 0)) med = std::accumulate(dist.begin(), dist.end(), 0.0) / static_cast<double>(dist.size());
+  return med > 0 ? 1.0 / med : 1.0;
+}
+
+std::string FormatDouble(double v) {
+  std::ostringstream o;
+  o.precision(9);
+  o << v;
+  return o.str();
+}
+
+}  // namespace
+
+ModelSpec RandomFeatureSpec(Kernel kernel, MapKind map, std::uint32_t features,
+                            std::uint32_t input_dim, double gamma, std::uint64_t seed) {
+  if (features == 0 || (map == MapKind::kFourier && features % 2 != 0) || input_dim == 0 || !(gamma > 0))
+    throw TrainError("RandomFeatureSpec: need features > 0 (even for the pair form), input_dim > 0, gamma > 0");
+  const std::uint32_t F = map == MapKind::kFourier ? features / 2 : features;
+  const HostMap m = BuildMap(DrawFrequencies(kernel, map, F, input_dim, seed, 1), kernel, map, F,
+                             input_dim, gamma, {}, {});
+  ModelSpec spec;
+  spec.map = map;
+  spec.kernel = kernel;
+  spec.input_dim = input_dim;
+  spec.num_frequencies = F;
+  spec.gamma = static_cast<float>(gamma);
+  spec.feature_scale = m.scale;
+  spec.seed = seed;
+  spec.projection = m.W;
+  spec.phase = m.phase;
+  spec.task = Task::kRegression;
+  spec.num_outputs = 1;
+  spec.head_weights.assign(m.D, 0.0f);
+  spec.head_bias.assign(1, 0.0f);
+  return spec;
+}
+
+TrainResult Train(const Dataset& data, const TrainOptions& opt) {
+  const auto t0 = std::chrono::steady_clock::now();
+  if (data.rows == 0) throw TrainError(data.source + ": no training rows");
+  if (data.cols == 0 || data.cols > format::kMaxInputDim)
+    throw TrainError(data.source + ": input dimension " + std::to_string(data.cols) + " out of range");
+  if (data.labels.size() != data.rows) throw TrainError(data.source + ": labels missing");
+  if (data.rows > 0xFFFFFFFFull) throw TrainError(data.source + ": more than 2^32 rows");
+  if (opt.features == 0 || opt.features > format::kMaxFeatures)
+    throw TrainError("--features must be between 1 and " + std::to_string(format::kMaxFeatures));
+  if (opt.map == MapKind::kFourier && opt.features % 2 != 0)
+    throw TrainError("--features must be even for --map fourier (cos/sin pairs); got " +
+                     std::to_string(opt.features));
+  if (!opt.lambda_auto && !(opt.lambda >= 0 && std::isfinite(opt.lambda)))
+    throw TrainError("--lambda must be a finite number >= 0");
+  if (!opt.gamma_auto && !(std::isfinite(opt.gamma)))
+    throw TrainError("--gamma must be a finite positive number");
+  if ((opt.gamma_auto || opt.lambda_auto) && (opt.cv_folds < 2 || opt.cv_folds > data.rows))
+    throw TrainError("cross-validation needs 2 <= folds <= rows");
+
+  const auto d = static_cast<std::uint32_t>(data.cols);
+  const std::uint32_t D = opt.features;
+  const std::uint32_t F = opt.map == MapKind::kFourier ? D / 2 : D;
+  // Memory guard: the D x D statistics (one set per fold while selecting, plus the total).
+  const double stat_sets = (opt.gamma_auto || opt.lambda_auto) ? opt.cv_folds + 2.0 : 1.0;
+  const double need_gb = (stat_sets * D * double(D) * 8 + 3.0 * D * double(D) * 8 +
+                          double(F) * d * 20) / 1e9;
+  if (need_gb > 64)
+    throw TrainError("D = " + std::to_string(D) + " needs about " + FormatDouble(need_gb) +
+                     " GB for the ridge statistics; use fewer --features");
+
+  unsigned threads = opt.threads ? opt.threads : std::max(1u, std::thread::hardware_concurrency());
+  threads = std::min(threads, 64u);
+
+  TrainResult result;
+  TrainReport& rep = result.report;
+  const Targets targets = MakeTargets(data, opt.task);
+  rep.task = targets.task;
+  rep.task_reason = targets.reason;
+  rep.labels = targets.labels;
+  rep.rows = data.rows;
+
+  // Standardisation statistics in double, rows in order.
+  std::vector<float> mean, inv_scale;
+  rep.standardized = opt.standardize < 0 ? !data.sparse : opt.standardize > 0;
+  if (rep.standardized) {
+    std::vector<double> s1(d, 0.0), s2(d, 0.0);
+    if (data.sparse) {
+      for (std::size_t t = 0; t < data.col_idx.size(); ++t) {
+        s1[data.col_idx[t]] += data.values[t];
+        s2[data.col_idx[t]] += double(data.values[t]) * data.values[t];
+      }
+    } else {
+      for (std::size_t i = 0; i < data.rows; ++i)
+        for (std::uint32_t c = 0; c < d; ++c) {
+          const double v = data.dense[i * d + c];
+          s1[c] += v;
+          s2[c] += v * v;
+        }
+    }
+    mean.resize(d);
+    inv_scale.resize(d);
+    const double n = static_cast<double>(data.rows);
+    for (std::uint32_t c = 0; c < d; ++c) {
+      const double mu = s1[c] / n;
+      const double var = std::max(0.0, s2[c] / n - mu * mu);
+      mean[c] = static_cast<float>(mu);
+      // A feature constant in training carries no information: weight 0, so unseen values at
+      // prediction time cannot push cosine arguments out of range.
+      const bool constant = !(var > 1e-12 * std::max(mu * mu, 1e-300));  // rounding noise only
+      inv_scale[c] = constant ? 0.0f : static_cast<float>(1.0 / std::sqrt(var));
+    }
+  }
+
+  rep.gamma_default = DefaultGamma(data, opt.kernel, mean, inv_scale, opt.seed);
+  std::vector<double> gammas, lambdas;
+  const double base_gamma = opt.gamma > 0 ? opt.gamma : rep.gamma_default;
+  if (opt.gamma_auto) {
+    for (int e = -3; e <= 3; ++e) gammas.push_back(base_gamma * std::ldexp(1.0, e));
+  } else {
+    gammas.push_back(base_gamma);
+  }
+  if (opt.lambda_auto) {
+    for (int e = -8; e <= -1; ++e) lambdas.push_back(std::pow(10.0, e));
+  } else {
+    lambdas.push_back(opt.lambda);
+  }
+
+  const Context ctx{data, targets, opt, threads};
+  const Draws draws = DrawFrequencies(opt.kernel, opt.map, F, d, opt.seed, threads);
+  double rms_y = 0;
+  if (targets.task == Task::kRegression) {
+    for (double y : targets.Y) rms_y += y * y;
+    rms_y = std::sqrt(rms_y / static_cast<double>(data.rows));
+  }
+
+  std::vector<std::uint32_t> all_rows(data.rows);
+  std::iota(all_rows.begin(), all_rows.end(), 0u);
+  RidgeStats best_total;
+  std::size_t best_g = 0, best_l = 0;
+  std::uint64_t done = 0;
+  if (gammas.size() == 1 && lambdas.size() == 1) {
+    const HostMap m = BuildMap(draws, opt.kernel, opt.map, F, d, gammas[0], mean, inv_scale);
+    best_total = Accumulate(ctx, m, all_rows, gammas[0], &done, data.rows, "features + Z'Z");
+  } else {
+    // Seeded fold assignment, independent of row order in the file.
+    std::vector<std::vector<std::uint32_t>> fold_rows(opt.cv_folds);
+    for (std::uint32_t i = 0; i < data.rows; ++i)
+      fold_rows[RandomBits(opt.seed, kFoldStream, i) % opt.cv_folds].push_back(i);
+    const std::uint64_t total = 2ull * data.rows * gammas.size();
+    double best_err = HUGE_VAL;
+    for (std::size_t g = 0; g < gammas.size(); ++g) {
+      const HostMap m = BuildMap(draws, opt.kernel, opt.map, F, d, gammas[g], mean, inv_scale);
+      std::vector<RidgeStats> fold;
+      RidgeStats tot(m.D, targets.K);
+      const std::string what = "cv gamma " + FormatDouble(gammas[g]);
+      for (std::uint32_t f = 0; f < opt.cv_folds; ++f) {
+        fold.push_back(Accumulate(ctx, m, fold_rows[f], gammas[g], &done, total, what));
+        tot.Add(fold.back(), 1.0);
+      }
+      std::vector<std::vector<Head>> heads(opt.cv_folds);
+      for (std::uint32_t f = 0; f < opt.cv_folds; ++f) {
+        RidgeStats train = tot;
+        train.Add(fold[f], -1.0);
+        for (double lam : lambdas) heads[f].push_back(ToHead(SolveRidge(train, lam)));
+      }
+      const std::vector<double> err = Score(ctx, m, fold_rows, heads, gammas[g], &done, total, what);
+      for (std::size_t l = 0; l < lambdas.size(); ++l) {
+        const double e = Metric(targets, err[l], static_cast<double>(data.rows), rms_y);
+        rep.cv.push_back({gammas[g], lambdas[l], e});
+        // Ties go to the earlier point: smaller gamma, then smaller lambda.
+        if (e < best_err) {
+          best_err = e;
+          best_g = g;
+          best_l = l;
+        }
+      }
+      if (g == best_g) best_total = std::move(tot);
+    }
+  }
+  rep.gamma = gammas[best_g];
+  rep.lambda = lambdas[best_l];
+
+  const HostMap m = BuildMap(draws, opt.kernel, opt.map, F, d, rep.gamma, mean, inv_scale);
+  RidgeSolution sol = SolveRidge(best_total, rep.lambda);
+
+  ModelSpec spec;
+  spec.map = opt.map;
+  spec.kernel = opt.kernel;
+  spec.input_dim = d;
+  spec.num_frequencies = F;
+  spec.gamma = static_cast<float>(rep.gamma);
+  spec.feature_scale = m.scale;
+  spec.seed = opt.seed;
+  spec.projection = m.W;
+  spec.phase = m.phase;
+  spec.mean = mean;
+  spec.inv_scale = inv_scale;
+  spec.task = targets.task;
+  spec.num_outputs = targets.K;
+  spec.head_weights.resize(std::size_t{targets.K} * m.D);
+  spec.head_bias.resize(targets.K);
+  Head stored;  // the float weights the model will hold, for the training-error pass
+  stored.W.resize(sol.W.size());
+  stored.bias.resize(targets.K);
+  for (std::uint32_t k = 0; k < targets.K; ++k) {
+    spec.head_bias[k] = static_cast<float>(sol.bias[k]);
+    stored.bias[k] = spec.head_bias[k];
+    for (std::uint32_t i = 0; i < m.D; ++i) {
+      const float w = static_cast<float>(sol.W[std::size_t{i} * targets.K + k]);
+      spec.head_weights[std::size_t{k} * m.D + i] = w;
+      stored.W[std::size_t{i} * targets.K + k] = w;
+    }
+  }
+  if (targets.task != Task::kRegression) spec.labels = targets.labels;
+  {
+    std::ostringstream md;
+    md << "producer=rfk train\n"
+       << "kernel=" << KernelName(opt.kernel) << "\nmap=" << MapName(opt.map)
+       << "\ngamma=" << FormatDouble(rep.gamma) << "\nlambda=" << FormatDouble(rep.lambda)
+       << "\nseed=" << opt.seed << "\ntrain_rows=" << data.rows
+       << "\nstandardized=" << (rep.standardized ? 1 : 0) << "\n";
+    spec.metadata = md.str();
+  }
+  result.model = SerializeModel(spec);
+
+  std::uint64_t done_eval = 0;
+  const std::vector<double> train_err =
+      Score(ctx, m, {all_rows}, {{stored}}, rep.gamma, &done_eval, data.rows, "training error");
+  rep.train_error = Metric(targets, train_err[0], static_cast<double>(data.rows), rms_y);
+  rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return result;
+}
+
+}  // namespace rfk::host

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs everything rfk needs from Debian 12's apt repositories. Idempotent: packages already
+# present are skipped without touching the network. Must run as root (or with sudo available).
+#
+#   scripts/install-deps.sh            build + test dependencies (host)
+#   scripts/install-deps.sh --data     also the Fashion-MNIST dataset package (README main job)
+#   scripts/install-deps.sh --bench    also Python + scikit-learn for the side-by-side benchmark
+set -euo pipefail
+
+pkgs=(cmake g++ make pkg-config zlib1g-dev libeigen3-dev libcli11-dev doctest-dev)
+for arg in "$@"; do
+  case "$arg" in
+    --data)  pkgs+=(dataset-fashion-mnist) ;;
+    --bench) pkgs+=(python3 python3-numpy python3-sklearn) ;;
+    *) echo "install-deps.sh: unknown option '$arg'" >&2; exit 2 ;;
+  esac
+done
+
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "install-deps.sh: need root to install: ${missing[*]}" >&2; exit 1; }
+  SUDO=sudo
+fi
+echo "install-deps.sh: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,571 @@
+// rfk: train, predict, evaluate and inspect random-feature models from the command line.
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "rfk/host/data.hpp"
+#include "rfk/host/model_writer.hpp"
+#include "rfk/host/train.hpp"
+#include "rfk/model.hpp"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+namespace host = rfk::host;
+
+// Any failure the user should read: printed as "rfk: error: <what>", exit status 1.
+struct CliError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::string JsonEscape(const std::string& s) {
+  std::string o;
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"': o += "\\\""; break;
+      case '\\': o += "\\\\"; break;
+      case '\n': o += "\\n"; break;
+      case '\t': o += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          o += buf;
+        } else {
+          o += static_cast<char>(c);
+        }
+    }
+  }
+  return o;
+}
+
+std::string Num(double v) {
+  if (!std::isfinite(v)) return "null";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+std::string HumanBytes(double b) {
+  char buf[32];
+  if (b < 1024) std::snprintf(buf, sizeof buf, "%.0f B", b);
+  else if (b < 1024 * 1024) std::snprintf(buf, sizeof buf, "%.1f KiB", b / 1024);
+  else std::snprintf(buf, sizeof buf, "%.2f MiB", b / (1024 * 1024));
+  return buf;
+}
+
+// Progress bar on stderr, only when stderr is a terminal; at most ten redraws a second.
+class ProgressBar {
+ public:
+  ProgressBar() : tty_(::isatty(STDERR_FILENO) == 1) {}
+  ~ProgressBar() { Finish(); }
+  void Update(std::uint64_t done, std::uint64_t total, const std::string& what) {
+    if (!tty_) return;
+    const auto now = Clock::now();
+    if (what != what_) {
+      what_ = what;
+      phase_start_ = now;
+      phase_done0_ = done;
+    }
+    if (done < total && now - last_ < std::chrono::milliseconds(100)) return;
+    last_ = now;
+    const double secs = std::chrono::duration<double>(now - phase_start_).count();
+    const double rate = secs > 0 ? double(done - phase_done0_) / secs : 0.0;
+    const double frac = total ? double(done) / double(total) : 1.0;
+    const int width = 24, filled = static_cast<int>(frac * width);
+    const double eta = rate > 0 ? double(total - done) / rate : 0.0;
+    std::fprintf(stderr, "\r[%.*s%*s] %3.0f%% %.1fk rows/s ETA %4.0fs  %-28.28s", filled,
+                 "########################", width - filled, "", frac * 100, rate / 1000, eta,
+                 what.c_str());
+    shown_ = true;
+  }
+  void Finish() {
+    if (shown_) std::fprintf(stderr, "\r%*s\r", 90, "");
+    shown_ = false;
+  }
+
+ private:
+  bool tty_;
+  bool shown_ = false;
+  std::string what_;
+  Clock::time_point last_{}, phase_start_{};
+  std::uint64_t phase_done0_ = 0;
+};
+
+struct DataArgs {
+  std::string format = "auto";
+  int label_col = -1;
+  std::string idx_labels;
+
+  host::ReadOptions Options() const {
+    host::ReadOptions o;
+    o.format = host::ParseDataFormat(format);
+    o.label_col = label_col;
+    o.idx_labels = idx_labels;
+    return o;
+  }
+  void Add(CLI::App* app) {
+    app->add_option("--format", format, "Input format: auto, libsvm, csv or idx")
+        ->capture_default_str();
+    app->add_option("--label-col", label_col,
+                    "CSV label column, 0-based; negative counts from the end")
+        ->capture_default_str();
+    app->add_option("--idx-labels", idx_labels,
+                    "idx labels file (default: derived from the images file name)");
+  }
+};
+
+// A model file opened in place.
+struct LoadedModel {
+  host::AlignedBytes bytes;
+  rfk::Model model;
+};
+
+LoadedModel LoadModel(const std::string& path) {
+  LoadedModel lm{host::ReadFileBytes(path), {}};
+  rfk::ModelError err;
+  const rfk::Status s = rfk::OpenModel(lm.bytes.data(), lm.bytes.size(), &lm.model, &err);
+  if (s != rfk::Status::kOk) {
+    std::ostringstream o;
+    o << path << ": " << rfk::StatusMessage(s) << " [" << rfk::StatusName(s) << "] at field '"
+      << err.field << "', byte offset " << err.offset;
+    throw CliError(o.str());
+  }
+  return lm;
+}
+
+host::Dataset ReadForModel(const std::string& path, const DataArgs& args, const rfk::Model& m) {
+  host::ReadOptions o = args.Options();
+  o.min_cols = m.input_dim;
+  o.max_cols = m.input_dim;
+  host::Dataset data = host::ReadDataset(path, o);
+  if (data.cols != m.input_dim)
+    throw CliError(path + ": rows have " + std::to_string(data.cols) +
+                   " features but the model expects " + std::to_string(m.input_dim));
+  return data;
+}
+
+// Copies row i of `data` into the dense vector x (length cols).
+void DenseRow(const host::Dataset& data, std::size_t i, float* x) {
+  if (data.sparse) {
+    std::fill(x, x + data.cols, 0.0f);
+    for (std::uint64_t t = data.row_ptr[i]; t < data.row_ptr[i + 1]; ++t)
+      x[data.col_idx[t]] = data.values[t];
+  } else {
+    std::memcpy(x, data.dense.data() + i * data.cols, data.cols * sizeof(float));
+  }
+}
+
+bool ParseDouble(const std::string& s, double* v) {
+  if (s.empty()) return false;
+  char* end = nullptr;
+  *v = std::strtod(s.c_str(), &end);
+  return end == s.c_str() + s.size() && std::isfinite(*v);
+}
+
+struct EvalResult {
+  std::size_t n = 0;
+  bool classification = false;
+  double error_rate = 0, accuracy = 0, rmse = 0, rel_rmse = 0;
+  std::size_t unknown_labels = 0;  // test labels the model has no class for (counted as errors)
+  double predict_us = 0;           // mean single-sample latency through rfk::Predict
+};
+
+// Predicts every row through the device core, one sample at a time, timing only Predict.
+EvalResult Evaluate(const rfk::Model& m, const host::Dataset& data,
+                    std::vector<std::string>* predictions) {
+  EvalResult res;
+  res.n = data.rows;
+  res.classification = m.task != rfk::format::Task::kRegression;
+  // Map each model class to a number too, so "+1" in a test file matches the class "1".
+  std::vector<double> class_value(m.num_classes);
+  std::vector<char> class_numeric(m.num_classes);
+  for (std::uint32_t c = 0; c < m.num_classes; ++c)
+    class_numeric[c] = ParseDouble(rfk::ClassLabel(m, c), &class_value[c]);
+
+  const std::size_t chunk = 4096, d = m.input_dim;
+  std::vector<float> X(chunk * d), out(m.num_outputs);
+  std::vector<std::uint8_t> scratch_store(rfk::ScratchBytes(m) + rfk::kScratchAlignment);
+  void* scratch = scratch_store.data();
+  std::size_t space = scratch_store.size();
+  scratch = std::align(rfk::kScratchAlignment, rfk::ScratchBytes(m), scratch, space);
+  std::vector<float> outputs(chunk * m.num_outputs);
+
+  double errors = 0, sq = 0, sq_y = 0, seconds = 0;
+  for (std::size_t c0 = 0; c0 < data.rows; c0 += chunk) {
+    const std::size_t cn = std::min(chunk, data.rows - c0);
+    for (std::size_t r = 0; r < cn; ++r) DenseRow(data, c0 + r, X.data() + r * d);
+    const auto t0 = Clock::now();
+    for (std::size_t r = 0; r < cn; ++r) {
+      const rfk::Status s = rfk::Predict(m, X.data() + r * d, d, scratch, rfk::ScratchBytes(m),
+                                         outputs.data() + r * m.num_outputs, m.num_outputs);
+      if (s != rfk::Status::kOk) {
+        std::ostringstream o;
+        o << data.source << ":" << data.lines[c0 + r] << ": prediction failed: "
+          << rfk::StatusMessage(s) << " [" << rfk::StatusName(s) << "]";
+        throw CliError(o.str());
+      }
+    }
+    seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+    for (std::size_t r = 0; r < cn; ++r) {
+      const std::size_t i = c0 + r;
+      const float* o = outputs.data() + r * m.num_outputs;
+      if (res.classification) {
+        const std::uint32_t cls = rfk::DecideClass(m, o);
+        const char* label = rfk::ClassLabel(m, cls);
+        if (predictions) predictions->push_back(label);
+        double truth_num = 0;
+        const bool truth_is_num = ParseDouble(data.labels[i], &truth_num);
+        bool known = false, correct = false;
+        for (std::uint32_t c = 0; c < m.num_classes; ++c) {
+          const bool same = class_numeric[c] && truth_is_num ? class_value[c] == truth_num
+                                                             : data.labels[i] == rfk::ClassLabel(m, c);
+          if (same) {
+            known = true;
+            correct = c == cls;
+          }
+        }
+        if (!known) ++res.unknown_labels;
+        if (!correct) errors += 1;
+      } else {
+        if (predictions) predictions->push_back(Num(o[0]));
+        double y = 0;
+        if (!ParseDouble(data.labels[i], &y)) {
+          if (!predictions)
+            throw CliError(data.source + ":" + std::to_string(data.lines[i]) + ": label '" +
+                           data.labels[i] + "' is not a number");
+          continue;
+        }
+        sq += (o[0] - y) * (o[0] - y);
+        sq_y += y * y;
+      }
+    }
+  }
+  const double n = static_cast<double>(data.rows);
+  res.error_rate = errors / n;
+  res.accuracy = 1.0 - res.error_rate;
+  res.rmse = std::sqrt(sq / n);
+  res.rel_rmse = sq_y > 0 ? res.rmse / std::sqrt(sq_y / n) : 0.0;
+  res.predict_us = n > 0 ? seconds * 1e6 / n : 0.0;
+  return res;
+}
+
+std::string TaskJsonName(rfk::format::Task t) {
+  switch (t) {
+    case rfk::format::Task::kRegression: return "regression";
+    case rfk::format::Task::kBinary: return "binary";
+    case rfk::format::Task::kMulticlass: return "multiclass";
+  }
+  return "unknown";
+}
+
+// ------------------------------------------------------------------ train
+
+struct TrainArgs {
+  std::string train, test, output, map = "fourier", kernel = "gaussian", gamma = "default",
+              lambda = "1e-4", task = "auto";
+  std::uint32_t features = 1000;
+  std::uint64_t seed = 1;
+  bool no_standardize = false, standardize = false;
+  unsigned threads = 0;
+  std::uint32_t folds = 3;
+  DataArgs data;
+};
+
+int RunTrain(const TrainArgs& a) {
+  host::TrainOptions opt;
+  opt.map = host::ParseMap(a.map);
+  opt.kernel = host::ParseKernel(a.kernel);
+  opt.features = a.features;
+  opt.seed = a.seed;
+  opt.threads = a.threads;
+  opt.cv_folds = a.folds;
+  opt.standardize = a.no_standardize ? 0 : a.standardize ? 1 : -1;
+  if (a.gamma == "auto") {
+    opt.gamma_auto = true;
+  } else if (a.gamma != "default") {
+    if (!ParseDouble(a.gamma, &opt.gamma) || !(opt.gamma > 0))
+      throw CliError("--gamma must be a positive number, 'default' or 'auto'; got '" + a.gamma + "'");
+  }
+  if (a.lambda == "auto") {
+    opt.lambda_auto = true;
+  } else if (!ParseDouble(a.lambda, &opt.lambda) || opt.lambda < 0) {
+    throw CliError("--lambda must be a number >= 0 or 'auto'; got '" + a.lambda + "'");
+  }
+  if (a.task == "auto") opt.task = host::TaskChoice::kAuto;
+  else if (a.task == "classification") opt.task = host::TaskChoice::kClassification;
+  else if (a.task == "regression") opt.task = host::TaskChoice::kRegression;
+  else throw CliError("--task must be auto, classification or regression");
+
+  const auto t0 = Clock::now();
+  const host::Dataset data = host::ReadDataset(a.train, a.data.Options());
+  const double read_s = std::chrono::duration<double>(Clock::now() - t0).count();
+
+  ProgressBar bar;
+  opt.progress = [&bar](std::uint64_t done, std::uint64_t total, const std::string& what) {
+    bar.Update(done, total, what);
+  };
+  const host::TrainResult res = host::Train(data, opt);
+  bar.Finish();
+  host::WriteFileAtomic(a.output, res.model);
+  const double total_s = std::chrono::duration<double>(Clock::now() - t0).count();
+
+  const host::TrainReport& rep = res.report;
+  std::printf("data:        %s: %zu rows x %zu features (%s%s)\n", data.source.c_str(), data.rows,
+              data.cols, host::DataFormatName(data.format), data.sparse ? ", sparse" : "");
+  std::printf("task:        %s (%s)", host::TaskName(rep.task), rep.task_reason.c_str());
+  if (!rep.labels.empty()) std::printf(", %zu classes", rep.labels.size());
+  std::printf("\nfeatures:    %s map, %s kernel, D = %u, seed %llu, standardize %s\n",
+              host::MapName(opt.map), host::KernelName(opt.kernel), opt.features,
+              static_cast<unsigned long long>(opt.seed), rep.standardized ? "on" : "off");
+  if (!rep.cv.empty()) {
+    std::printf("selection:   %u-fold cross-validation over %zu points (held-out %s):\n", opt.cv_folds,
+                rep.cv.size(), rep.task == rfk::format::Task::kRegression ? "relative RMSE" : "error");
+    for (const host::CvPoint& p : rep.cv)
+      std::printf("             gamma %-12.6g lambda %-8.0e  %.4f%s\n", p.gamma, p.lambda, p.error,
+                  p.gamma == rep.gamma && p.lambda == rep.lambda ? "  <- chosen" : "");
+  }
+  std::printf("gamma:       %.6g%s (data-scale default %.6g)\n", rep.gamma,
+              opt.gamma_auto ? " [auto]" : a.gamma == "default" ? " [default]" : "", rep.gamma_default);
+  std::printf("lambda:      %.3g%s\n", rep.lambda, opt.lambda_auto ? " [auto]" : "");
+  std::printf("train %s: %.4f\n",
+              rep.task == rfk::format::Task::kRegression ? "rel_rmse" : "error", rep.train_error);
+  std::printf("model:       %s (%s)\n", a.output.c_str(), HumanBytes(double(res.model.size())).c_str());
+  std::printf("time:        %.3f s total (read %.3f s, train %.3f s)\n", total_s, read_s, rep.seconds);
+
+  if (!a.test.empty()) {
+    const LoadedModel lm = LoadModel(a.output);
+    const host::Dataset test = ReadForModel(a.test, a.data, lm.model);
+    const EvalResult e = Evaluate(lm.model, test, nullptr);
+    if (e.classification)
+      std::printf("test:        %s: error %.4f (accuracy %.4f) on %zu rows, %.2f us/sample\n",
+                  a.test.c_str(), e.error_rate, e.accuracy, e.n, e.predict_us);
+    else
+      std::printf("test:        %s: rmse %.6g, rel_rmse %.4f on %zu rows, %.2f us/sample\n",
+                  a.test.c_str(), e.rmse, e.rel_rmse, e.n, e.predict_us);
+  }
+  return 0;
+}
+
+// ------------------------------------------------------------------ predict / eval
+
+int RunPredict(const std::string& model_path, const std::string& file, const DataArgs& args) {
+  const LoadedModel lm = LoadModel(model_path);
+  const host::Dataset data = ReadForModel(file, args, lm.model);
+  std::vector<std::string> preds;
+  preds.reserve(data.rows);
+  Evaluate(lm.model, data, &preds);
+  std::string out;
+  for (const std::string& p : preds) {
+    out += p;
+    out += '\n';
+  }
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return 0;
+}
+
+int RunEval(const std::string& model_path, const std::string& file, const DataArgs& args, bool json) {
+  const LoadedModel lm = LoadModel(model_path);
+  const host::Dataset data = ReadForModel(file, args, lm.model);
+  const EvalResult e = Evaluate(lm.model, data, nullptr);
+  if (json) {
+    std::printf("{\"model\": \"%s\", \"data\": \"%s\", \"task\": \"%s\", \"n\": %zu, ",
+                JsonEscape(model_path).c_str(), JsonEscape(file).c_str(),
+                TaskJsonName(lm.model.task).c_str(), e.n);
+    if (e.classification)
+      std::printf("\"error_rate\": %s, \"accuracy\": %s, \"unknown_labels\": %zu, ",
+                  Num(e.error_rate).c_str(), Num(e.accuracy).c_str(), e.unknown_labels);
+    else
+      std::printf("\"rmse\": %s, \"rel_rmse\": %s, ", Num(e.rmse).c_str(), Num(e.rel_rmse).c_str());
+    std::printf("\"predict_us_per_sample\": %s, \"model_bytes\": %u}\n", Num(e.predict_us).c_str(),
+                lm.model.total_bytes);
+  } else {
+    std::printf("n:                     %zu\n", e.n);
+    if (e.classification) {
+      std::printf("error_rate:            %.6f\naccuracy:              %.6f\n", e.error_rate, e.accuracy);
+      if (e.unknown_labels)
+        std::printf("unknown_labels:        %zu (labels the model never saw; counted as errors)\n",
+                    e.unknown_labels);
+    } else {
+      std::printf("rmse:                  %.9g\nrel_rmse:              %.6f\n", e.rmse, e.rel_rmse);
+    }
+    std::printf("predict_us_per_sample: %.3f\nmodel_bytes:           %u\n", e.predict_us,
+                lm.model.total_bytes);
+  }
+  return 0;
+}
+
+// ------------------------------------------------------------------ inspect
+
+const char* SectionName(std::uint16_t type) {
+  switch (type) {
+    case 1: return "map_params";
+    case 2: return "projection";
+    case 3: return "phase";
+    case 4: return "standardize";
+    case 5: return "head";
+    case 6: return "labels";
+    case 7: return "metadata";
+    default: return "unknown";
+  }
+}
+
+int RunInspect(const std::string& path, bool json) {
+  const host::AlignedBytes bytes = host::ReadFileBytes(path);
+  const std::uint8_t* b = bytes.data();
+  auto u16 = [&](std::size_t at) { std::uint16_t v = 0; if (at + 2 <= bytes.size()) std::memcpy(&v, b + at, 2); return v; };
+  auto u32 = [&](std::size_t at) { std::uint32_t v = 0; if (at + 4 <= bytes.size()) std::memcpy(&v, b + at, 4); return v; };
+  namespace f = rfk::format;
+  rfk::Model m;
+  rfk::ModelError err;
+  const rfk::Status s = rfk::OpenModel(b, bytes.size(), &m, &err);
+  const std::uint32_t total = u32(f::kOffTotalBytes);
+  const std::uint32_t stored_crc = u32(f::kOffCrc32);
+  const bool crc_computable = bytes.size() >= f::kHeaderBytes && total >= f::kCrcStart && total <= bytes.size();
+  const std::uint32_t actual_crc = crc_computable ? rfk::Crc32(b + f::kCrcStart, total - f::kCrcStart) : 0;
+  const char* crc_status = !crc_computable ? "unverifiable" : actual_crc == stored_crc ? "ok" : "mismatch";
+  const std::uint32_t count = u32(f::kOffSectionCount), table = u32(f::kOffSectionTable);
+  const bool table_ok = count <= f::kMaxSections &&
+                        std::uint64_t{table} + std::uint64_t{count} * 16 <= bytes.size();
+
+  std::ostringstream js;
+  if (json) {
+    js << "{\"file\": \"" << JsonEscape(path) << "\", \"file_bytes\": " << bytes.size()
+       << ", \"status\": \"" << rfk::StatusName(s) << "\"";
+    if (s != rfk::Status::kOk)
+      js << ", \"error\": {\"message\": \"" << JsonEscape(rfk::StatusMessage(s)) << "\", \"field\": \""
+         << err.field << "\", \"offset\": " << err.offset << "}";
+    js << ", \"header\": {\"magic\": \"" << JsonEscape(std::string(reinterpret_cast<const char*>(b), std::min<std::size_t>(4, bytes.size())))
+       << "\", \"version_major\": " << u16(4) << ", \"version_minor\": " << u16(6)
+       << ", \"total_bytes\": " << total << ", \"crc32\": " << stored_crc << ", \"crc32_status\": \""
+       << crc_status << "\", \"header_bytes\": " << u32(16) << ", \"section_count\": " << count
+       << ", \"section_table\": " << table << ", \"flags\": " << u32(28) << "}, \"sections\": [";
+    for (std::uint32_t i = 0; table_ok && i < count; ++i) {
+      const std::size_t e = table + i * 16u;
+      js << (i ? ", " : "") << "{\"type\": " << u16(e) << ", \"name\": \"" << SectionName(u16(e))
+         << "\", \"flags\": " << u16(e + 2) << ", \"offset\": " << u32(e + 4) << ", \"size\": " << u32(e + 8) << "}";
+    }
+    js << "]";
+    if (s == rfk::Status::kOk) {
+      js << ", \"map\": {\"kind\": \"" << host::MapName(m.map) << "\", \"kernel\": \"" << host::KernelName(m.kernel)
+         << "\", \"input_dim\": " << m.input_dim << ", \"num_features\": " << m.num_features
+         << ", \"num_frequencies\": " << m.num_frequencies << ", \"gamma\": " << Num(m.gamma)
+         << ", \"feature_scale\": " << Num(m.feature_scale) << ", \"seed\": " << m.seed
+         << ", \"standardized\": " << (m.mean ? "true" : "false") << "}, \"head\": {\"task\": \""
+         << TaskJsonName(m.task) << "\", \"num_outputs\": " << m.num_outputs << "}, \"labels\": [";
+      for (std::uint32_t c = 0; c < m.num_classes; ++c)
+        js << (c ? ", " : "") << "\"" << JsonEscape(rfk::ClassLabel(m, c)) << "\"";
+      js << "], \"scratch_bytes\": " << rfk::ScratchBytes(m) << ", \"metadata\": \""
+         << JsonEscape(std::string(m.metadata ? m.metadata : "", m.metadata_bytes)) << "\"";
+    }
+    js << "}\n";
+    std::fputs(js.str().c_str(), stdout);
+  } else {
+    std::printf("file:            %s (%zu bytes)\n", path.c_str(), bytes.size());
+    std::printf("status:          %s%s", rfk::StatusName(s), s == rfk::Status::kOk ? "\n" : "");
+    if (s != rfk::Status::kOk)
+      std::printf(": %s (field '%s', offset %u)\n", rfk::StatusMessage(s), err.field, err.offset);
+    std::printf("magic:           %.4s\nversion:         %u.%u\ntotal_bytes:     %u\n",
+                bytes.size() >= 4 ? reinterpret_cast<const char*>(b) : "????", u16(4), u16(6), total);
+    std::printf("crc32:           0x%08x (%s)\nheader_bytes:    %u\nflags:           %u\n", stored_crc,
+                crc_status, u32(16), u32(28));
+    std::printf("sections:        %u (table at offset %u)\n", count, table);
+    for (std::uint32_t i = 0; table_ok && i < count; ++i) {
+      const std::size_t e = table + i * 16u;
+      std::printf("  [%u] %-12s type %-3u %-8s offset %-8u size %u\n", i, SectionName(u16(e)), u16(e),
+                  (u16(e + 2) & f::kSectionRequired) ? "required" : "optional", u32(e + 4), u32(e + 8));
+    }
+    if (s == rfk::Status::kOk) {
+      std::printf("map:             %s, kernel %s, gamma %.9g\n", host::MapName(m.map),
+                  host::KernelName(m.kernel), double(m.gamma));
+      std::printf("dimensions:      d = %u, D = %u, F = %u, feature_scale %.9g, seed %llu\n",
+                  m.input_dim, m.num_features, m.num_frequencies, double(m.feature_scale),
+                  static_cast<unsigned long long>(m.seed));
+      std::printf("standardized:    %s\nhead:            %s, K = %u outputs\n", m.mean ? "yes" : "no",
+                  host::TaskName(m.task), m.num_outputs);
+      if (m.num_classes) {
+        std::printf("labels:          ");
+        for (std::uint32_t c = 0; c < m.num_classes; ++c) std::printf("%s%s", c ? ", " : "", rfk::ClassLabel(m, c));
+        std::printf("\n");
+      }
+      std::printf("scratch_bytes:   %zu\n", rfk::ScratchBytes(m));
+      if (m.metadata_bytes)
+        std::printf("metadata:\n  %s\n", [&] {
+          std::string t(m.metadata, m.metadata_bytes);
+          for (std::size_t p = 0; (p = t.find('\n', p)) != std::string::npos && p + 1 < t.size(); p += 3)
+            t.replace(p, 1, "\n  ");
+          if (!t.empty() && t.back() == '\n') t.pop_back();
+          return t;
+        }().c_str());
+    }
+  }
+  return s == rfk::Status::kOk ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"rfk: random-feature kernel machines (Rahimi & Recht 2007), trained here, run anywhere"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "rfk 0.1.0");
+
+  TrainArgs ta;
+  CLI::App* train = app.add_subcommand("train", "Train a model and write it atomically");
+  train->add_option("--train", ta.train, "Training data (LIBSVM, CSV or idx; .gz read transparently)")->required();
+  train->add_option("--test", ta.test, "Test data: report the test metric after training");
+  train->add_option("-o,--output", ta.output, "Model file to write")->required();
+  train->add_option("--map", ta.map, "fourier ([cos, sin] pairs) or fourier-phase (cos(wx + b))")->capture_default_str();
+  train->add_option("--kernel", ta.kernel, "gaussian, laplacian or cauchy")->capture_default_str();
+  train->add_option("--features,-D", ta.features, "Number of random features D")->capture_default_str();
+  train->add_option("--gamma", ta.gamma, "Kernel parameter: a number, 'default' (data scale) or 'auto' (CV)")->capture_default_str();
+  train->add_option("--lambda", ta.lambda, "Ridge penalty on the mean squared error, or 'auto' (CV)")->capture_default_str();
+  train->add_option("--task", ta.task, "auto, classification or regression")->capture_default_str();
+  train->add_option("--seed", ta.seed, "Seed for the random features")->capture_default_str();
+  train->add_flag("--no-standardize", ta.no_standardize, "Do not standardise inputs (default: on for dense data)");
+  train->add_flag("--standardize", ta.standardize, "Standardise inputs even for sparse data");
+  train->add_option("--threads", ta.threads, "Worker threads (0 = all cores; the model does not depend on it)")->capture_default_str();
+  train->add_option("--folds", ta.folds, "Folds for --gamma/--lambda auto")->capture_default_str();
+  ta.data.Add(train);
+
+  std::string model_path, file;
+  bool json = false;
+  DataArgs pa;
+  CLI::App* predict = app.add_subcommand("predict", "Print one prediction per line (class labels or values)");
+  predict->add_option("-m,--model", model_path, "Model file")->required();
+  predict->add_option("file", file, "Data to predict (labels present or not)")->required();
+  pa.Add(predict);
+
+  DataArgs ea;
+  CLI::App* eval = app.add_subcommand("eval", "Evaluate a model: error or RMSE, and per-sample latency");
+  eval->add_option("-m,--model", model_path, "Model file")->required();
+  eval->add_option("file", file, "Labelled data")->required();
+  eval->add_flag("--json", json, "Print exactly one JSON object");
+  ea.Add(eval);
+
+  CLI::App* inspect = app.add_subcommand("inspect", "Show every header field, the sections and the checksum");
+  inspect->add_option("model", model_path, "Model file")->required();
+  inspect->add_flag("--json", json, "Print exactly one JSON object");
+
+  CLI11_PARSE(app, argc, argv);
+  try {
+    if (*train) return RunTrain(ta);
+    if (*predict) return RunPredict(model_path, file, pa);
+    if (*eval) return RunEval(model_path, file, ea, json);
+    if (*inspect) return RunInspect(model_path, json);
+  } catch (const std::exception& e) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "rfk: error: %s\n", e.what());
+    return 1;
+  }
+  return 2;
+}

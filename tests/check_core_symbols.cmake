@@ -1,0 +1,20 @@
+# Fails if the device core library references a symbol it must never need.
+execute_process(COMMAND ${NM} -u -C ${LIB} OUTPUT_VARIABLE undefined RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "nm failed on ${LIB}")
+endif()
+set(forbidden "malloc" "calloc" "realloc" "free" "operator new" "operator delete" "__cxa_throw"
+    "__cxa_allocate_exception" "__gxx_personality" "typeinfo" "getenv" "std::cout" "std::cerr"
+    "printf" "fopen")
+set(found "")
+foreach(sym IN LISTS forbidden)
+  string(FIND "${undefined}" "${sym}" at)
+  if(NOT at EQUAL -1)
+    list(APPEND found "${sym}")
+  endif()
+endforeach()
+string(REPLACE "\n" "; " listing "${undefined}")
+message(STATUS "rfk_core undefined symbols: ${listing}")
+if(found)
+  message(FATAL_ERROR "rfk_core references forbidden symbols: ${found}")
+endif()

@@ -1,0 +1,91 @@
+// The device core must not allocate: every operator new and every malloc-family call made from
+// the statically linked rfk code (redirected with -Wl,--wrap, see tests/CMakeLists.txt) is
+// counted while a model is opened and used.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+#include <vector>
+
+#include "rfk/host/train.hpp"
+#include "rfk/model.hpp"
+#include "test_util.h"
+
+namespace {
+std::atomic<long> g_allocations{0};
+}
+
+extern "C" {
+void* __real_malloc(std::size_t);
+void* __real_calloc(std::size_t, std::size_t);
+void* __real_realloc(void*, std::size_t);
+void* __wrap_malloc(std::size_t n) { ++g_allocations; return __real_malloc(n); }
+void* __wrap_calloc(std::size_t a, std::size_t b) { ++g_allocations; return __real_calloc(a, b); }
+void* __wrap_realloc(void* p, std::size_t n) { ++g_allocations; return __real_realloc(p, n); }
+}
+
+void* operator new(std::size_t n) {
+  ++g_allocations;
+  if (void* p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t n) { return operator new(n); }
+void* operator new(std::size_t n, std::align_val_t a) {
+  ++g_allocations;
+  if (void* p = std::aligned_alloc(static_cast<std::size_t>(a), (n + static_cast<std::size_t>(a) - 1) / static_cast<std::size_t>(a) * static_cast<std::size_t>(a))) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t n, std::align_val_t a) { return operator new(n, a); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+
+TEST_CASE("the allocation counter sees allocations (the check can fail)") {
+  const long before = g_allocations.load();
+  auto* v = new std::vector<int>(100);
+  delete v;
+  void* p = malloc(32);  // NOLINT: deliberately through the wrapped symbol
+  free(p);
+  CHECK(g_allocations.load() - before >= 3);
+}
+
+TEST_CASE("OpenModel, ScratchBytes, Predict, ComputeFeatures and ClassLabel do not allocate") {
+  using rfk::format::MapKind;
+  for (MapKind map : {MapKind::kFourier, MapKind::kFourierPhase}) {
+    rfk::host::Dataset ds;
+    ds.source = "alloc";
+    ds.rows = 60;
+    ds.cols = 4;
+    for (std::size_t i = 0; i < ds.rows; ++i) {
+      for (int c = 0; c < 4; ++c) ds.dense.push_back(static_cast<float>((i * 7 + c * 3) % 11) + (i % 2) * 5.0f);
+      ds.labels.push_back(i % 2 ? "yes" : "no");
+      ds.lines.push_back(i + 1);
+    }
+    rfk::host::TrainOptions o;
+    o.features = 32;
+    o.map = map;
+    const auto bytes = rfk::host::Train(ds, o).model;
+    rfk_test::Blob blob(bytes);
+    rfk::host::AlignedBytes scratch(4096);
+    std::vector<float> z(64), x(4, 1.0f);
+    float out[4];
+
+    const long before = g_allocations.load();
+    rfk::Model m;
+    REQUIRE(rfk::OpenModel(blob.data(), blob.size(), &m) == rfk::Status::kOk);
+    REQUIRE(rfk::ScratchBytes(m) <= scratch.size());
+    for (int rep = 0; rep < 10; ++rep) {
+      REQUIRE(rfk::Predict(m, x.data(), 4, scratch.data(), scratch.size(), out, 4) == rfk::Status::kOk);
+      REQUIRE(rfk::ComputeFeatures(m, x.data(), 4, scratch.data(), scratch.size(), z.data(), z.size()) == rfk::Status::kOk);
+      (void)rfk::ClassLabel(m, rfk::DecideClass(m, out));
+    }
+    const long during = g_allocations.load() - before;
+    CHECK(during == 0);
+  }
+}

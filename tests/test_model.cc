@@ -1,0 +1,330 @@
+// Model format: round trip, determinism, and one distinct status for each kind of corruption.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "rfk/host/data.hpp"
+#include "rfk/host/model_writer.hpp"
+#include "rfk/host/train.hpp"
+#include "rfk/model.hpp"
+#include "test_util.h"
+
+namespace {
+
+namespace f = rfk::format;
+using rfk::Status;
+using rfk_test::Blob;
+
+// A small dense 3-class dataset: three Gaussian blobs in 5-D, deterministic.
+rfk::host::Dataset Blobs(std::size_t n, std::uint64_t seed) {
+  rfk::host::Dataset ds;
+  ds.source = "blobs";
+  ds.rows = n;
+  ds.cols = 5;
+  std::uint64_t s = seed;
+  auto uni = [&s] {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    return double(s >> 11) * 0x1.0p-53;
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    const int c = static_cast<int>(i % 3);
+    for (int k = 0; k < 5; ++k)
+      ds.dense.push_back(static_cast<float>(10.0 * (k == c) + 40.0 + 3.0 * (uni() - 0.5) * 2));
+    ds.labels.push_back(c == 0 ? "cat" : c == 1 ? "dog" : "emu");
+    ds.lines.push_back(i + 1);
+  }
+  return ds;
+}
+
+rfk::host::TrainOptions SmallOptions() {
+  rfk::host::TrainOptions o;
+  o.features = 64;
+  o.seed = 9;
+  return o;
+}
+
+std::vector<std::uint8_t> SmallModel(f::MapKind map = f::MapKind::kFourier) {
+  auto o = SmallOptions();
+  o.map = map;
+  return rfk::host::Train(Blobs(300, 1), o).model;
+}
+
+}  // namespace
+
+TEST_CASE("round trip: train -> write -> read -> open -> the same predictions as in memory") {
+  rfk_test::TempDir tmp;
+  for (f::MapKind map : {f::MapKind::kFourier, f::MapKind::kFourierPhase}) {
+    const auto bytes = SmallModel(map);
+    const std::string path = tmp.Path("m.rfk");
+    rfk::host::WriteFileAtomic(path, bytes);
+    const rfk::host::AlignedBytes back = rfk::host::ReadFileBytes(path);
+    REQUIRE(back.size() == bytes.size());
+    CHECK(std::memcmp(back.data(), bytes.data(), bytes.size()) == 0);
+
+    Blob mem(bytes);
+    rfk::Model a, b;
+    REQUIRE(mem.Open(&a) == Status::kOk);
+    REQUIRE(rfk::OpenModel(back.data(), back.size(), &b) == Status::kOk);
+    CHECK(a.task == f::Task::kMulticlass);
+    CHECK(a.num_outputs == 3);
+    CHECK(std::string(rfk::ClassLabel(a, 0)) == "cat");
+    CHECK(std::string(rfk::ClassLabel(a, 2)) == "emu");
+    CHECK(std::string(rfk::ClassLabel(a, 3)).empty());
+    CHECK(a.mean != nullptr);  // dense data: standardised by default
+
+    const auto test = Blobs(90, 77);
+    rfk::host::AlignedBytes scratch(rfk::ScratchBytes(a));
+    std::size_t correct = 0;
+    for (std::size_t i = 0; i < test.rows; ++i) {
+      float oa[3], ob[3];
+      REQUIRE(rfk::Predict(a, &test.dense[i * 5], 5, scratch.data(), scratch.size(), oa, 3) == Status::kOk);
+      REQUIRE(rfk::Predict(b, &test.dense[i * 5], 5, scratch.data(), scratch.size(), ob, 3) == Status::kOk);
+      CHECK(std::memcmp(oa, ob, sizeof oa) == 0);
+      correct += rfk::ClassLabel(a, rfk::DecideClass(a, oa)) == test.labels[i];
+    }
+    CHECK(correct == test.rows);  // well separated blobs
+  }
+}
+
+TEST_CASE("predictions agree with an independent double-precision evaluation of the model") {
+  const auto bytes = SmallModel(f::MapKind::kFourierPhase);
+  Blob blob(bytes);
+  rfk::Model m;
+  REQUIRE(blob.Open(&m) == Status::kOk);
+  const auto test = Blobs(30, 5);
+  rfk::host::AlignedBytes scratch(rfk::ScratchBytes(m));
+  for (std::size_t i = 0; i < test.rows; ++i) {
+    const float* x = &test.dense[i * 5];
+    std::vector<double> z(m.num_features);
+    for (std::uint32_t j = 0; j < m.num_frequencies; ++j) {
+      double arg = m.phase[j];
+      for (std::uint32_t c = 0; c < 5; ++c)
+        arg += double(m.projection[j * 5 + c]) * ((double(x[c]) - m.mean[c]) * m.inv_scale[c]);
+      z[j] = m.feature_scale * std::cos(arg);
+    }
+    float out[3];
+    REQUIRE(rfk::Predict(m, x, 5, scratch.data(), scratch.size(), out, 3) == Status::kOk);
+    for (std::uint32_t k = 0; k < 3; ++k) {
+      double ref = m.head_bias[k];
+      for (std::uint32_t j = 0; j < m.num_features; ++j) ref += double(m.head_weights[k * m.num_features + j]) * z[j];
+      CHECK(out[k] == doctest::Approx(ref).epsilon(1e-4).scale(1.0));
+    }
+  }
+}
+
+TEST_CASE("same seed and data give byte-identical models, for any thread count") {
+  const auto data = Blobs(700, 3);
+  auto o = SmallOptions();
+  o.threads = 1;
+  const auto one = rfk::host::Train(data, o).model;
+  o.threads = 2;
+  const auto two = rfk::host::Train(data, o).model;
+  o.threads = 5;
+  const auto five = rfk::host::Train(data, o).model;
+  CHECK(one == two);
+  CHECK(one == five);
+  o.seed = 10;
+  CHECK(rfk::host::Train(data, o).model != one);
+}
+
+TEST_CASE("cross-validated selection is deterministic and reports its grid") {
+  const auto data = Blobs(240, 4);
+  auto o = SmallOptions();
+  o.gamma_auto = true;
+  o.lambda_auto = true;
+  o.threads = 1;
+  const auto a = rfk::host::Train(data, o);
+  o.threads = 2;
+  const auto b = rfk::host::Train(data, o);
+  CHECK(a.model == b.model);
+  CHECK(a.report.cv.size() == 7 * 8);
+  bool chosen = false;
+  for (const auto& p : a.report.cv) chosen |= p.gamma == a.report.gamma && p.lambda == a.report.lambda;
+  CHECK(chosen);
+}
+
+// ------------------------------------------------------------------ corruption
+
+TEST_CASE("each kind of corruption returns its own status and names the field") {
+  const auto bytes = SmallModel();
+  {
+    Blob ok(bytes);
+    REQUIRE(ok.Open() == Status::kOk);
+  }
+  rfk::ModelError err;
+  SUBCASE("truncation") {
+    Blob b(bytes);
+    CHECK(rfk::OpenModel(b.data(), b.size() - 1, nullptr, nullptr) == Status::kNullArgument);
+    rfk::Model m;
+    CHECK(rfk::OpenModel(b.data(), b.size() - 1, &m, &err) == Status::kTruncated);
+    CHECK(std::string(err.field) == "header.total_bytes");
+    CHECK(rfk::OpenModel(b.data(), 10, &m) == Status::kTruncated);
+    CHECK(m.projection == nullptr);  // left empty on failure
+  }
+  SUBCASE("bad magic") {
+    Blob b(bytes);
+    b.data()[0] = 'X';
+    CHECK(b.Open(nullptr, &err) == Status::kBadMagic);
+    CHECK(err.offset == 0);
+  }
+  SUBCASE("unsupported version") {
+    Blob b(bytes);
+    b.SetU16(f::kOffVersionMajor, 2);
+    CHECK(b.Open() == Status::kUnsupportedVersion);
+  }
+  SUBCASE("bad checksum") {
+    Blob b(bytes);
+    b.data()[b.size() / 2] ^= 0x10;
+    CHECK(b.Open(nullptr, &err) == Status::kBadChecksum);
+    CHECK(err.offset == f::kOffCrc32);
+  }
+  SUBCASE("absurd section count") {
+    Blob b(bytes);
+    b.SetU32(f::kOffSectionCount, 100000);
+    b.FixCrc();
+    CHECK(b.Open() == Status::kBadSectionTable);
+  }
+  SUBCASE("absurd input dimension") {
+    Blob b(bytes);
+    const std::size_t e = b.Entry(f::SectionType::kMapParams);
+    b.SetU32(b.U32(e + 4) + f::map_params::kInputDim, 0xFFFFFFFFu);
+    b.FixCrc();
+    CHECK(b.Open(nullptr, &err) == Status::kBadValue);
+    CHECK(std::string(err.field) == "map_params.input_dim");
+  }
+  SUBCASE("counts that do not match the section size") {
+    Blob b(bytes);
+    const std::size_t e = b.Entry(f::SectionType::kMapParams);
+    b.SetU32(b.U32(e + 4) + f::map_params::kInputDim, 6);
+    b.FixCrc();
+    CHECK(b.Open(nullptr, &err) == Status::kBadSectionSize);
+    CHECK(std::string(err.field) == "projection.size");
+  }
+  SUBCASE("a section running past the end") {
+    Blob b(bytes);
+    const std::size_t e = b.Entry(f::SectionType::kMetadata);
+    b.SetU32(e + 8, 1u << 30);
+    b.FixCrc();
+    CHECK(b.Open() == Status::kBadSectionTable);
+  }
+  SUBCASE("misaligned section") {
+    Blob b(bytes);
+    const std::size_t e = b.Entry(f::SectionType::kHead);
+    b.SetU32(e + 4, b.U32(e + 4) + 4);
+    b.FixCrc();
+    CHECK(b.Open(nullptr, &err) == Status::kMisalignedSection);
+    CHECK(err.offset == e + 4);
+  }
+  SUBCASE("misaligned buffer") {
+    rfk::host::AlignedBytes shifted(bytes.size() + 4);
+    std::memcpy(shifted.data() + 4, bytes.data(), bytes.size());
+    rfk::Model m;
+    CHECK(rfk::OpenModel(shifted.data() + 4, bytes.size(), &m) == Status::kMisalignedBuffer);
+  }
+  SUBCASE("duplicate section") {
+    Blob b(bytes);
+    const std::size_t e = b.Entry(f::SectionType::kMetadata);
+    b.SetU16(e, static_cast<std::uint16_t>(f::SectionType::kLabels));
+    b.FixCrc();
+    CHECK(b.Open() == Status::kDuplicateSection);
+  }
+  SUBCASE("unknown sections: required fails, optional is skipped") {
+    Blob b(bytes);
+    const std::size_t e = b.Entry(f::SectionType::kMetadata);
+    b.SetU16(e, 200);
+    b.FixCrc();
+    rfk::Model m;
+    CHECK(b.Open(&m) == Status::kOk);
+    CHECK(m.metadata == nullptr);
+    b.SetU16(e + 2, f::kSectionRequired);
+    b.FixCrc();
+    CHECK(b.Open() == Status::kUnknownRequiredSection);
+  }
+  SUBCASE("missing required section") {
+    Blob b(bytes);
+    const std::size_t e = b.Entry(f::SectionType::kHead);
+    b.SetU16(e, 201);  // now an unknown optional section
+    b.SetU16(e + 2, 0);
+    b.FixCrc();
+    CHECK(b.Open(nullptr, &err) == Status::kMissingSection);
+    CHECK(std::string(err.field) == "head");
+  }
+  SUBCASE("reserved map kind and storage") {
+    Blob b(bytes);
+    const std::uint32_t p = b.U32(b.Entry(f::SectionType::kMapParams) + 4);
+    b.SetU32(p + f::map_params::kMapKind, static_cast<std::uint32_t>(f::MapKind::kBinning));
+    b.FixCrc();
+    CHECK(b.Open() == Status::kUnsupportedMap);
+    b.SetU32(p + f::map_params::kMapKind, 77);
+    b.FixCrc();
+    CHECK(b.Open() == Status::kBadValue);
+    b.SetU32(p + f::map_params::kMapKind, 1);
+    b.SetU32(p + f::map_params::kStorage, static_cast<std::uint32_t>(f::Storage::kF16));
+    b.FixCrc();
+    CHECK(b.Open() == Status::kUnsupportedStorage);
+  }
+  SUBCASE("label offsets pointing outside their pool") {
+    Blob b(bytes);
+    const std::uint32_t p = b.U32(b.Entry(f::SectionType::kLabels) + 4);
+    b.SetU32(p + f::labels::kOffsets + 4, 5000);
+    b.FixCrc();
+    CHECK(b.Open(nullptr, &err) == Status::kBadValue);
+    CHECK(std::string(err.field) == "labels.offsets");
+  }
+}
+
+TEST_CASE("every truncated prefix is rejected cleanly") {
+  const auto bytes = SmallModel();
+  Blob b(bytes);
+  for (std::size_t n = 0; n < b.size(); ++n) {
+    rfk::Model m;
+    REQUIRE(rfk::OpenModel(b.data(), n, &m) != Status::kOk);
+  }
+}
+
+TEST_CASE("bytes flipped behind a recomputed checksum never open into an inconsistent model") {
+  const auto bytes = SmallModel();
+  std::uint64_t s = 99;
+  int opened = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    Blob b(bytes);
+    s = s * 6364136223846793005ull + 1;
+    const std::size_t at = f::kCrcStart + (s >> 33) % (512 - f::kCrcStart);  // header, table, params
+    b.data()[at] ^= static_cast<std::uint8_t>(1u << ((s >> 20) % 8));
+    b.FixCrc();
+    rfk::Model m;
+    if (b.Open(&m) != Status::kOk) continue;
+    ++opened;
+    // Whatever opened must be safe to predict with.
+    std::vector<float> x(m.input_dim, 0.5f), out(m.num_outputs);
+    rfk::host::AlignedBytes scratch(rfk::ScratchBytes(m));
+    const Status st = rfk::Predict(m, x.data(), x.size(), scratch.data(), scratch.size(), out.data(), out.size());
+    CHECK((st == Status::kOk || st == Status::kArgumentOutOfRange));
+  }
+  CHECK(opened > 0);  // flips in unused or float bytes still open
+}
+
+TEST_CASE("Predict checks its arguments") {
+  const auto bytes = SmallModel();
+  Blob b(bytes);
+  rfk::Model m;
+  REQUIRE(b.Open(&m) == Status::kOk);
+  rfk::host::AlignedBytes scratch(rfk::ScratchBytes(m) + 16);
+  std::vector<float> x(5, 40.0f), out(3);
+  CHECK(rfk::Predict(m, x.data(), 4, scratch.data(), rfk::ScratchBytes(m), out.data(), 3) == Status::kInputDimMismatch);
+  CHECK(rfk::Predict(m, x.data(), 5, scratch.data(), rfk::ScratchBytes(m) - 1, out.data(), 3) == Status::kScratchTooSmall);
+  CHECK(rfk::Predict(m, x.data(), 5, scratch.data() + 4, rfk::ScratchBytes(m), out.data(), 3) == Status::kMisalignedScratch);
+  CHECK(rfk::Predict(m, x.data(), 5, scratch.data(), rfk::ScratchBytes(m), out.data(), 2) == Status::kOutputTooSmall);
+  CHECK(rfk::Predict(m, nullptr, 5, scratch.data(), rfk::ScratchBytes(m), out.data(), 3) == Status::kNullArgument);
+  x[2] = NAN;
+  CHECK(rfk::Predict(m, x.data(), 5, scratch.data(), rfk::ScratchBytes(m), out.data(), 3) == Status::kNonFiniteInput);
+  x[2] = 3e38f;  // finite, but the cosine argument leaves the kernel's domain
+  CHECK(rfk::Predict(m, x.data(), 5, scratch.data(), rfk::ScratchBytes(m), out.data(), 3) == Status::kArgumentOutOfRange);
+  Blob empty(bytes);
+  rfk::Model none;
+  CHECK(rfk::Predict(none, x.data(), 0, scratch.data(), scratch.size(), out.data(), 3) == Status::kNullArgument);
+  CHECK(std::string(rfk::StatusName(Status::kBadChecksum)) == "kBadChecksum");
+  CHECK(std::string(rfk::StatusName(static_cast<Status>(999))) == "kUnknownStatus");
+}

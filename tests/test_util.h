@@ -1,0 +1,64 @@
+// Shared helpers for the doctest suites.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "rfk/format.hpp"
+#include "rfk/host/model_writer.hpp"
+#include "rfk/model.hpp"
+
+namespace rfk_test {
+
+// A fresh directory under the system temp dir, removed when the object dies.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  std::string Path(const std::string& name) const { return (dir_ / name).string(); }
+
+ private:
+  std::filesystem::path dir_;
+};
+
+// A model blob in 16-byte aligned storage that tests may mutate.
+struct Blob {
+  explicit Blob(const std::vector<std::uint8_t>& bytes) : storage(bytes.size()) {
+    std::memcpy(storage.data(), bytes.data(), bytes.size());
+  }
+  rfk::host::AlignedBytes storage;
+  std::uint8_t* data() { return storage.data(); }
+  std::size_t size() const { return storage.size(); }
+  std::uint32_t U32(std::size_t at) const {
+    std::uint32_t v;
+    std::memcpy(&v, storage.data() + at, 4);
+    return v;
+  }
+  void SetU32(std::size_t at, std::uint32_t v) { std::memcpy(storage.data() + at, &v, 4); }
+  void SetU16(std::size_t at, std::uint16_t v) { std::memcpy(storage.data() + at, &v, 2); }
+  // Offset of the table entry of the first section of `type`, or 0.
+  std::size_t Entry(rfk::format::SectionType type) const;
+  void FixCrc();
+  rfk::Status Open(rfk::Model* m = nullptr, rfk::ModelError* err = nullptr) {
+    rfk::Model local;
+    return rfk::OpenModel(storage.data(), storage.size(), m ? m : &local, err);
+  }
+};
+
+// Runs a shell command; returns its exit status and captures stdout/stderr.
+struct CommandResult {
+  int status = -1;
+  std::string out, err;
+};
+CommandResult Run(const std::string& command);
+
+std::string ReadText(const std::string& path);
+void WriteText(const std::string& path, const std::string& text);
+
+// ../shared/datasets path, or "" when the checkout has no ../shared beside it.
+std::string SharedDataset(const std::string& relative);
+
+}  // namespace rfk_test
