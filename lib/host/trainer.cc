@@ -70,6 +70,7 @@ constexpr std::uint64_t kPhaseStream = 1ull << 40;
 constexpr std::uint64_t kFoldStream = 1ull << 41;
 constexpr std::uint64_t kPairStream = 1ull << 42;
 constexpr std::size_t kGammaPairs = 2000;
+constexpr std::size_t kTrainErrorRows = 10000;
 
 bool ParseNumber(const std::string& s, double* v) {
   if (s.empty()) return false;
@@ -704,10 +705,21 @@ TrainResult Train(const Dataset& data, const TrainOptions& opt) {
   }
   result.model = SerializeModel(spec);
 
+  // Training error as a fit diagnostic, on an evenly strided sample of at most kTrainErrorRows
+  // rows so that it never costs more than a small part of training.
+  std::vector<std::uint32_t> sample;
+  const std::size_t stride = (data.rows + kTrainErrorRows - 1) / kTrainErrorRows;
+  for (std::size_t i = 0; i < data.rows; i += stride) sample.push_back(static_cast<std::uint32_t>(i));
+  double rms_sample = 0;
+  if (targets.task == Task::kRegression) {
+    for (std::uint32_t i : sample) rms_sample += targets.Y[i] * targets.Y[i];
+    rms_sample = std::sqrt(rms_sample / static_cast<double>(sample.size()));
+  }
   std::uint64_t done_eval = 0;
   const std::vector<double> train_err =
-      Score(ctx, m, {all_rows}, {{stored}}, rep.gamma, &done_eval, data.rows, "training error");
-  rep.train_error = Metric(targets, train_err[0], static_cast<double>(data.rows), rms_y);
+      Score(ctx, m, {sample}, {{stored}}, rep.gamma, &done_eval, sample.size(), "training error");
+  rep.train_error_rows = sample.size();
+  rep.train_error = Metric(targets, train_err[0], static_cast<double>(sample.size()), rms_sample);
   rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return result;
 }

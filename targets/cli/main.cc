@@ -338,8 +338,10 @@ int RunTrain(const TrainArgs& a) {
   std::printf("gamma:       %.6g%s (data-scale default %.6g)\n", rep.gamma,
               opt.gamma_auto ? " [auto]" : a.gamma == "default" ? " [default]" : "", rep.gamma_default);
   std::printf("lambda:      %.3g%s\n", rep.lambda, opt.lambda_auto ? " [auto]" : "");
-  std::printf("train %s: %.4f\n",
-              rep.task == rfk::format::Task::kRegression ? "rel_rmse" : "error", rep.train_error);
+  std::printf("train %s: %.4f (on %llu%s training rows)\n",
+              rep.task == rfk::format::Task::kRegression ? "rel_rmse" : "error", rep.train_error,
+              static_cast<unsigned long long>(rep.train_error_rows),
+              rep.train_error_rows < rep.rows ? " sampled" : "");
   std::printf("model:       %s (%s)\n", a.output.c_str(), HumanBytes(double(res.model.size())).c_str());
   std::printf("time:        %.3f s total (read %.3f s, train %.3f s)\n", total_s, read_s, rep.seconds);
 
@@ -531,8 +533,10 @@ int main(int argc, char** argv) {
   train->add_option("--lambda", ta.lambda, "Ridge penalty on the mean squared error, or 'auto' (CV)")->capture_default_str();
   train->add_option("--task", ta.task, "auto, classification or regression")->capture_default_str();
   train->add_option("--seed", ta.seed, "Seed for the random features")->capture_default_str();
-  train->add_flag("--no-standardize", ta.no_standardize, "Do not standardise inputs (default: on for dense data)");
-  train->add_flag("--standardize", ta.standardize, "Standardise inputs even for sparse data");
+  CLI::Option* no_std = train->add_flag("--no-standardize", ta.no_standardize,
+                                        "Do not standardise inputs (default: on for dense data)");
+  train->add_flag("--standardize", ta.standardize, "Standardise inputs even for sparse data")
+      ->excludes(no_std);
   train->add_option("--threads", ta.threads, "Worker threads (0 = all cores; the model does not depend on it)")->capture_default_str();
   train->add_option("--folds", ta.folds, "Folds for --gamma/--lambda auto")->capture_default_str();
   ta.data.Add(train);
@@ -542,7 +546,7 @@ int main(int argc, char** argv) {
   DataArgs pa;
   CLI::App* predict = app.add_subcommand("predict", "Print one prediction per line (class labels or values)");
   predict->add_option("-m,--model", model_path, "Model file")->required();
-  predict->add_option("file", file, "Data to predict (labels present or not)")->required();
+  predict->add_option("file", file, "Data to predict, in a training format (its label column is read but ignored)")->required();
   pa.Add(predict);
 
   DataArgs ea;

@@ -27,8 +27,9 @@ struct ReadOptions {
   DataFormat format = DataFormat::kAuto;
   // CSV: 0-based label column; negative counts from the end (-1 = last column, the default).
   int label_col = -1;
-  // CSV: header handling. -1 = detect (first line has a non-numeric field other than the label),
-  // 0 = no header, 1 = header present.
+  // CSV: header handling. -1 = detect: the first line is a header if one of its feature fields
+  // is not a number, or if its label is not a number while the next row's label is (house_16H's
+  // header "1,2,...,16,y"); a header of numbers only needs 1. 0 = no header, 1 = header present.
   int csv_header = -1;
   // idx: the labels file. Empty = derive from the images file name by replacing
   // "images-idx3-ubyte" with "labels-idx1-ubyte" (works for MNIST and Fashion-MNIST names).

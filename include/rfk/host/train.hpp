@@ -54,7 +54,8 @@ struct TrainReport {
   std::vector<CvPoint> cv;         // every point evaluated (empty without auto)
   bool standardized = false;
   std::uint64_t rows = 0;
-  double train_error = 0.0;        // on the training data, computed from the solved weights
+  double train_error = 0.0;        // error or relative RMSE of the stored (f32) model on ...
+  std::uint64_t train_error_rows = 0;  // ... an evenly strided sample of this many training rows
   double seconds = 0.0;
 };
 

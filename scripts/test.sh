@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# The test command (README, second command; .ci/run calls exactly this): installs what the build
+# needs from Debian's apt, then configures, builds (warnings are errors) and runs the whole
+# doctest suite through CTest with the `release` workflow preset.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+cmake --workflow --preset release
