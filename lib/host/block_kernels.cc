@@ -61,19 +61,22 @@ void ProjectSparse(const std::uint32_t* cols, const float* vals, std::size_t nnz
   }
 }
 
-// The vector type never crosses a non-inlined call boundary, so GCC's note that its ABI would
-// differ between clones does not apply.
+// GCC warns (-Wpsabi) that passing V8d by value has a different ABI in each target clone. The
+// helpers below are always_inline, so no such call exists at any optimisation level; without
+// that, a -O0 build called the default-target helper from the AVX-512 clone and read garbage.
 #pragma GCC diagnostic ignored "-Wpsabi"
 namespace {
 // Eight doubles: one AVX-512 register, two AVX2 or four SSE2 registers (GCC/Clang lower the
 // generic vector type to whatever the clone's target has). Element-wise, so no reassociation.
 typedef double V8d __attribute__((vector_size(64)));
-inline V8d LoadV8d(const double* p) {
+__attribute__((always_inline)) inline V8d LoadV8d(const double* p) {
   V8d v;
   __builtin_memcpy(&v, p, sizeof v);
   return v;
 }
-inline void StoreV8d(double* p, V8d v) { __builtin_memcpy(p, &v, sizeof v); }
+__attribute__((always_inline)) inline void StoreV8d(double* p, V8d v) {
+  __builtin_memcpy(p, &v, sizeof v);
+}
 }  // namespace
 
 RFK_HOST_CLONES

@@ -1,0 +1,88 @@
+// The host training kernels must produce, bit for bit, what the plain loops (and the device
+// core's reference kernels) produce: training relies on seeing the features the device computes.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <tuple>
+#include <cstring>
+#include <vector>
+
+#include "block_kernels.h"
+#include "rfk/kernels.hpp"
+
+namespace {
+std::vector<float> Wave(std::size_t n, double f) {
+  std::vector<float> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<float>(3.0 * std::sin(f * double(i) + 0.1));
+  return v;
+}
+}  // namespace
+
+TEST_CASE("ProjectDense equals the core's in-order float dot products, bit for bit") {
+  // Sizes that exercise full register tiles and every kind of remainder.
+  for (auto [R, d, F] : {std::tuple<std::size_t, std::uint32_t, std::uint32_t>{13, 37, 70}, {8, 5, 128}, {1, 1, 1}}) {
+    const auto X = Wave(R * d, 0.37), W = Wave(std::size_t{F} * d, 1.13);  // W: F x d
+    std::vector<float> Wt(W.size());
+    for (std::uint32_t j = 0; j < F; ++j)
+      for (std::uint32_t c = 0; c < d; ++c) Wt[std::size_t{c} * F + j] = W[std::size_t{j} * d + c];
+    std::vector<float> args(R * F);
+    rfk::host::ProjectDense(X.data(), R, d, Wt.data(), F, args.data());
+    for (std::size_t r = 0; r < R; ++r) {
+      // The core's phase-form kernel with b = 0 and scale 1 is cos(dot): compare the dot itself.
+      for (std::uint32_t j = 0; j < F; ++j) {
+        float ref = 0.0f;
+        for (std::uint32_t c = 0; c < d; ++c) ref += W[std::size_t{j} * d + c] * X[r * d + c];
+        REQUIRE(std::memcmp(&ref, &args[r * F + j], sizeof ref) == 0);
+      }
+      std::vector<float> zc(F), zh(F), zero(F, 0.0f);
+      rfk::FourierPhaseRef(W.data(), zero.data(), X.data() + r * d, F, d, 1.0f, zc.data());
+      for (std::uint32_t j = 0; j < F; ++j) zh[j] = rfk::CosRef(args[r * F + j] + 0.0f);
+      CHECK(std::memcmp(zc.data(), zh.data(), F * sizeof(float)) == 0);
+    }
+  }
+}
+
+TEST_CASE("ProjectSparse equals ProjectDense on the same row with its zeros") {
+  const std::uint32_t d = 40, F = 67;
+  const auto W = Wave(std::size_t{d} * F, 0.71);  // already d x F (transposed)
+  std::vector<float> x(d, 0.0f);
+  std::vector<std::uint32_t> cols = {0, 3, 17, 39};
+  std::vector<float> vals = {1.5f, -2.25f, 0.125f, 7.0f};
+  for (std::size_t t = 0; t < cols.size(); ++t) x[cols[t]] = vals[t];
+  std::vector<float> dense(F), sparse(F);
+  rfk::host::ProjectDense(x.data(), 1, d, W.data(), F, dense.data());
+  rfk::host::ProjectSparse(cols.data(), vals.data(), cols.size(), W.data(), F, sparse.data());
+  for (std::uint32_t j = 0; j < F; ++j) CHECK(dense[j] == sparse[j]);
+}
+
+TEST_CASE("AccumulateStrip sums rows in order, bit for bit, whatever order strips run in") {
+  for (auto [D, R, K] : {std::tuple<std::uint32_t, std::size_t, std::uint32_t>{70, 37, 2}, {64, 5, 1}, {3, 2, 3}}) {
+    std::vector<double> Z(R * D), Y(R * K);
+    for (std::size_t i = 0; i < Z.size(); ++i) Z[i] = std::sin(0.37 * double(i));
+    for (std::size_t i = 0; i < Y.size(); ++i) Y[i] = std::cos(0.11 * double(i));
+    const std::uint32_t strips = (D + rfk::host::kStripRows - 1) / rfk::host::kStripRows;
+    std::vector<double> G1(std::size_t{D} * D, 0.5), h1(std::size_t{D} * K, 0.25), s1(D, 1.0);
+    std::vector<double> G2 = G1, h2 = h1, s2 = s1;
+    for (std::uint32_t st = 0; st < strips; ++st)
+      rfk::host::AccumulateStrip(Z.data(), R, D, Y.data(), K, st * rfk::host::kStripRows, G1.data(), h1.data(), s1.data());
+    for (std::uint32_t st = strips; st-- > 0;)  // reverse order, as another thread split might
+      rfk::host::AccumulateStrip(Z.data(), R, D, Y.data(), K, st * rfk::host::kStripRows, G2.data(), h2.data(), s2.data());
+    CHECK(G1 == G2);
+    CHECK(h1 == h2);
+    for (std::uint32_t i = 0; i < D; ++i) {
+      for (std::uint32_t j = i; j < D; ++j) {
+        double ref = 0.5;
+        for (std::size_t r = 0; r < R; ++r) ref += Z[r * D + i] * Z[r * D + j];
+        REQUIRE(ref == G1[std::size_t{i} * D + j]);
+      }
+      double sref = 1.0;
+      for (std::size_t r = 0; r < R; ++r) sref += Z[r * D + i];
+      CHECK(sref == s1[i]);
+      for (std::uint32_t k = 0; k < K; ++k) {
+        double href = 0.25;
+        for (std::size_t r = 0; r < R; ++r) href += Z[r * D + i] * Y[r * K + k];
+        CHECK(href == h1[std::size_t{i} * K + k]);
+      }
+    }
+  }
+}
