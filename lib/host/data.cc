@@ -855,4 +855,17 @@ Dataset ReadDataset(const std::string& path, const ReadOptions& options) {
   throw DataError(path + ": unsupported data format");
 }
 
+void DenseRow(const Dataset& data, std::size_t row, float* x, std::size_t d) {
+  if (data.sparse) {
+    std::fill(x, x + d, 0.0f);
+    for (std::uint64_t t = data.row_ptr[row]; t < data.row_ptr[row + 1]; ++t)
+      if (data.col_idx[t] < d) x[data.col_idx[t]] = data.values[t];
+  } else {
+    const std::size_t n = std::min(d, data.cols);
+    std::copy(data.dense.begin() + static_cast<std::ptrdiff_t>(row * data.cols),
+              data.dense.begin() + static_cast<std::ptrdiff_t>(row * data.cols + n), x);
+    std::fill(x + n, x + d, 0.0f);
+  }
+}
+
 }  // namespace rfk::host

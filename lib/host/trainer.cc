@@ -269,16 +269,10 @@ bool ComputeFeatures(const HostMap& m, const Dataset& data, const std::uint32_t*
   ws->args.resize(R * F);
   const bool dense_path = !data.sparse || !m.mean.empty();
   if (dense_path) {
-    ws->X.assign(R * d, 0.0f);
+    ws->X.resize(R * d);
     for (std::size_t r = 0; r < R; ++r) {
       float* x = ws->X.data() + r * d;
-      const std::size_t i = rows[r];
-      if (data.sparse) {
-        for (std::uint64_t t = data.row_ptr[i]; t < data.row_ptr[i + 1]; ++t)
-          if (data.col_idx[t] < d) x[data.col_idx[t]] = data.values[t];
-      } else {
-        std::memcpy(x, data.dense.data() + i * data.cols, std::min<std::size_t>(d, data.cols) * sizeof(float));
-      }
+      DenseRow(data, rows[r], x, d);
       if (!m.mean.empty()) StandardizeRef(x, m.mean.data(), m.inv_scale.data(), d, x);
     }
     ProjectDense(ws->X.data(), R, d, m.Wt.data(), F, ws->args.data());
@@ -455,16 +449,12 @@ double Metric(const Targets& t, double summed, double n, double rms_y) {
 double DefaultGamma(const Dataset& data, Kernel kernel, const std::vector<float>& mean,
                     const std::vector<float>& inv_scale, std::uint64_t seed) {
   const std::size_t n = data.rows, d = data.cols;
+  std::vector<float> row(d);
   std::vector<double> a(d), b(d), dist;
   auto fetch = [&](std::size_t i, std::vector<double>& x) {
-    std::fill(x.begin(), x.end(), 0.0);
-    if (data.sparse) {
-      for (std::uint64_t t = data.row_ptr[i]; t < data.row_ptr[i + 1]; ++t) x[data.col_idx[t]] = data.values[t];
-    } else {
-      for (std::size_t c = 0; c < d; ++c) x[c] = data.dense[i * d + c];
-    }
-    if (!mean.empty())
-      for (std::size_t c = 0; c < d; ++c) x[c] = (x[c] - mean[c]) * inv_scale[c];
+    DenseRow(data, i, row.data(), d);
+    for (std::size_t c = 0; c < d; ++c)
+      x[c] = mean.empty() ? row[c] : (double(row[c]) - mean[c]) * inv_scale[c];
   };
   RandomStream rs(seed, kPairStream);
   for (std::size_t p = 0; p < kGammaPairs && n > 1; ++p) {

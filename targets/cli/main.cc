@@ -155,17 +155,6 @@ host::Dataset ReadForModel(const std::string& path, const DataArgs& args, const 
   return data;
 }
 
-// Copies row i of `data` into the dense vector x (length cols).
-void DenseRow(const host::Dataset& data, std::size_t i, float* x) {
-  if (data.sparse) {
-    std::fill(x, x + data.cols, 0.0f);
-    for (std::uint64_t t = data.row_ptr[i]; t < data.row_ptr[i + 1]; ++t)
-      x[data.col_idx[t]] = data.values[t];
-  } else {
-    std::memcpy(x, data.dense.data() + i * data.cols, data.cols * sizeof(float));
-  }
-}
-
 bool ParseDouble(const std::string& s, double* v) {
   if (s.empty()) return false;
   char* end = nullptr;
@@ -204,7 +193,7 @@ EvalResult Evaluate(const rfk::Model& m, const host::Dataset& data,
   double errors = 0, sq = 0, sq_y = 0, seconds = 0;
   for (std::size_t c0 = 0; c0 < data.rows; c0 += chunk) {
     const std::size_t cn = std::min(chunk, data.rows - c0);
-    for (std::size_t r = 0; r < cn; ++r) DenseRow(data, c0 + r, X.data() + r * d);
+    for (std::size_t r = 0; r < cn; ++r) host::DenseRow(data, c0 + r, X.data() + r * d, d);
     const auto t0 = Clock::now();
     for (std::size_t r = 0; r < cn; ++r) {
       const rfk::Status s = rfk::Predict(m, X.data() + r * d, d, scratch, rfk::ScratchBytes(m),
@@ -334,6 +323,20 @@ int RunTrain(const TrainArgs& a) {
     for (const host::CvPoint& p : rep.cv)
       std::printf("             gamma %-12.6g lambda %-8.0e  %.4f%s\n", p.gamma, p.lambda, p.error,
                   p.gamma == rep.gamma && p.lambda == rep.lambda ? "  <- chosen" : "");
+  }
+  if (!rep.cv.empty()) {
+    // A choice on the edge of its grid may mean the best value lies beyond it.
+    double gmin = rep.cv.front().gamma, gmax = gmin, lmin = rep.cv.front().lambda, lmax = lmin;
+    for (const host::CvPoint& p : rep.cv) {
+      gmin = std::min(gmin, p.gamma); gmax = std::max(gmax, p.gamma);
+      lmin = std::min(lmin, p.lambda); lmax = std::max(lmax, p.lambda);
+    }
+    if (opt.gamma_auto && (rep.gamma == gmin || rep.gamma == gmax))
+      std::printf("note:        the chosen gamma is at the edge of the searched grid [%.6g, %.6g];"
+                  " the best value may lie beyond it\n", gmin, gmax);
+    if (opt.lambda_auto && (rep.lambda == lmin || rep.lambda == lmax))
+      std::printf("note:        the chosen lambda is at the edge of the searched grid [%.0e, %.0e]\n",
+                  lmin, lmax);
   }
   std::printf("gamma:       %.6g%s (data-scale default %.6g)\n", rep.gamma,
               opt.gamma_auto ? " [auto]" : a.gamma == "default" ? " [default]" : "", rep.gamma_default);

@@ -64,6 +64,10 @@ struct Dataset {
 // missing file, bad syntax, non-finite value, ragged CSV rows, inconsistent idx files, ...
 Dataset ReadDataset(const std::string& path, const ReadOptions& options = {});
 
+// Writes row `row` of `data` as a dense vector x of length d: absent sparse entries are 0 and
+// columns at or beyond d are dropped.
+void DenseRow(const Dataset& data, std::size_t row, float* x, std::size_t d);
+
 // Detects the format from the first bytes/lines of the (decompressed) content.
 DataFormat DetectFormat(const std::string& path);
 
