@@ -55,9 +55,17 @@ TEST_CASE("the allocation counter sees allocations (the check can fail)") {
   CHECK(g_allocations.load() - before >= 3);
 }
 
-TEST_CASE("OpenModel, ScratchBytes, Predict, ComputeFeatures and ClassLabel do not allocate") {
+TEST_CASE("OpenModel, ScratchBytes, Predict, ComputeFeatures, ComputeBins, ClassLabel: no allocation, every map") {
   using rfk::format::MapKind;
-  for (MapKind map : {MapKind::kFourier, MapKind::kFourierPhase}) {
+  struct Config {
+    bool fourier;
+    MapKind map;
+    std::uint32_t grids, buckets;
+  };
+  const Config configs[] = {{true, MapKind::kFourier, 0, 0},  {true, MapKind::kFourierPhase, 0, 0},
+                            {false, MapKind::kFourier, 8, 0}, {false, MapKind::kFourier, 8, 64},
+                            {true, MapKind::kFourier, 8, 0}};
+  for (const Config& cfg : configs) {
     rfk::host::Dataset ds;
     ds.source = "alloc";
     ds.rows = 60;
@@ -69,11 +77,16 @@ TEST_CASE("OpenModel, ScratchBytes, Predict, ComputeFeatures and ClassLabel do n
     }
     rfk::host::TrainOptions o;
     o.features = 32;
-    o.map = map;
+    o.fourier = cfg.fourier;
+    o.map = cfg.map;
+    o.grids = cfg.grids;
+    o.buckets = cfg.buckets;
     const auto bytes = rfk::host::Train(ds, o).model;
     rfk_test::Blob blob(bytes);
     rfk::host::AlignedBytes scratch(4096);
-    std::vector<float> z(64), x(4, 1.0f);
+    std::vector<float> z(4096), x(4, 1.0f);
+    std::uint64_t keys[8];
+    std::uint32_t cols[8];
     float out[4];
 
     const long before = g_allocations.load();
@@ -83,9 +96,13 @@ TEST_CASE("OpenModel, ScratchBytes, Predict, ComputeFeatures and ClassLabel do n
     for (int rep = 0; rep < 10; ++rep) {
       REQUIRE(rfk::Predict(m, x.data(), 4, scratch.data(), scratch.size(), out, 4) == rfk::Status::kOk);
       REQUIRE(rfk::ComputeFeatures(m, x.data(), 4, scratch.data(), scratch.size(), z.data(), z.size()) == rfk::Status::kOk);
+      if (cfg.grids)
+        REQUIRE(rfk::ComputeBins(m, x.data(), 4, scratch.data(), scratch.size(), keys, cols, 8) == rfk::Status::kOk);
       (void)rfk::ClassLabel(m, rfk::DecideClass(m, out));
     }
     const long during = g_allocations.load() - before;
+    CAPTURE(cfg.grids);
+    CAPTURE(cfg.buckets);
     CHECK(during == 0);
   }
 }

@@ -43,7 +43,10 @@ enum class SectionType : std::uint16_t {
   kHead = 5,         // required: HeadParams below
   kLabels = 6,       // required for classification: class label strings
   kMetadata = 7,     // optional: UTF-8 "key=value\n" lines, informational only
-  // Reserved for later map kinds and storage: 8..15 binning, 16..23 structured maps.
+  kBinningParams = 8,  // random binning map: BinningParams below
+  kBinGrids = 9,       // P x d f32 inverse widths 1/delta, then P x d f32 offsets u
+  kBinKeys = 10,       // exact mode: u32 grid_start[P + 1], padding to 8, u64 keys[columns]
+  // Reserved: 11..15 further binning storage, 16..23 structured maps.
 };
 
 enum class MapKind : std::uint32_t {
@@ -93,6 +96,29 @@ inline constexpr std::uint32_t kFeatureScale = 32;   // f32 multiplies every fea
 inline constexpr std::uint32_t kReserved = 36;       // u32 0
 inline constexpr std::uint32_t kSeed = 40;           // u64 seed W (and b) were drawn with
 }  // namespace map_params
+
+// kBinningParams section layout (48 bytes). The map sends x to one column per grid p:
+//   bin_m = floor((x_m - offset[p][m]) * inv_width[p][m]),  key = hash_p(bin_0 .. bin_{d-1}),
+//   exact mode:  the key's position in grid p's sorted keys (no column if the key is absent),
+//   hashed mode: p * B + ((key >> 32) * B >> 32).
+// Each present column contributes feature_scale (= 1/sqrt(P)) times its head weight.
+enum class BinMode : std::uint32_t {
+  kExact = 1,   // bins seen in training, keys stored
+  kHashed = 2,  // B buckets per grid, no keys: size fixed in advance
+};
+namespace binning_params {
+inline constexpr std::uint32_t kBytes = 48;
+inline constexpr std::uint32_t kNumGrids = 0;       // u32 P
+inline constexpr std::uint32_t kInputDim = 4;       // u32 d, equal to the Fourier map's if both
+inline constexpr std::uint32_t kMode = 8;           // u32 BinMode
+inline constexpr std::uint32_t kBuckets = 12;       // u32 B (hashed), 0 (exact)
+inline constexpr std::uint32_t kNumColumns = 16;    // u32 exact: number of keys; hashed: P * B
+inline constexpr std::uint32_t kKernel = 20;        // u32 Kernel: kLaplacian
+inline constexpr std::uint32_t kGamma = 24;         // f32 kernel parameter, > 0
+inline constexpr std::uint32_t kFeatureScale = 28;  // f32 1/sqrt(P)
+inline constexpr std::uint32_t kSeed = 32;          // u64 seed of the grids and the hash
+inline constexpr std::uint32_t kReserved = 40;      // u32[2] 0
+}  // namespace binning_params
 
 // kHead section layout: 16-byte header, then weights K x D f32 (row k = output k), then bias K f32.
 namespace head {

@@ -39,4 +39,16 @@ void FourierPairRef(const float* W, const float* x, std::uint32_t F, std::uint32
 void LinearHeadRef(const float* H, const float* bias, const float* z, std::uint32_t K,
                    std::uint32_t D, float* out) noexcept;
 
+// Random binning: key[p] = a 64-bit hash of grid p's bin vector
+// (floor((x[m] - offset[p*d+m]) * inv_width[p*d+m]))_m, seeded per grid from `seed`. Bin indices
+// are clamped to +-2^30 before hashing (inputs that far out share an edge bin). Integer-exact: the
+// same x gives the same keys on every platform. x must be finite.
+void BinKeysRef(const float* inv_width, const float* offset, const float* x, std::uint32_t P,
+                std::uint32_t d, std::uint64_t seed, std::uint64_t* keys) noexcept;
+
+// Column of `key` in hashed mode with B buckets per grid: p * B + ((key >> 32) * B >> 32).
+inline std::uint32_t HashedColumn(std::uint64_t key, std::uint32_t p, std::uint32_t B) noexcept {
+  return p * B + static_cast<std::uint32_t>(((key >> 32) * B) >> 32);
+}
+
 }  // namespace rfk

@@ -24,16 +24,32 @@ struct Model {
   std::uint16_t version_major = 0;
   std::uint16_t version_minor = 0;
 
+  std::uint32_t input_dim = 0;        // d, shared by both maps
+  std::uint32_t num_features = 0;     // D = fourier_features + bin_columns: length of z(x)
+
+  // Random Fourier map (absent when fourier_features == 0).
   format::MapKind map = format::MapKind::kFourier;
   format::Kernel kernel = format::Kernel::kGaussian;
-  std::uint32_t input_dim = 0;        // d
-  std::uint32_t num_features = 0;     // D, length of z(x)
+  std::uint32_t fourier_features = 0;  // dense features, z[0 .. fourier_features)
   std::uint32_t num_frequencies = 0;  // F, rows of W
   float gamma = 0.0f;
   float feature_scale = 0.0f;
   std::uint64_t seed = 0;
   const float* projection = nullptr;  // F x d, row-major
   const float* phase = nullptr;       // F, or null for the pair form
+  // Random binning map (absent when num_grids == 0); its columns follow the Fourier features.
+  std::uint32_t num_grids = 0;         // P
+  format::BinMode bin_mode = format::BinMode::kExact;
+  std::uint32_t bin_buckets = 0;       // B per grid (hashed mode)
+  std::uint32_t bin_columns = 0;       // exact: keys stored; hashed: P * B
+  float bin_gamma = 0.0f;
+  float bin_scale = 0.0f;              // value of an occupied bin's feature, 1/sqrt(P)
+  std::uint64_t bin_seed = 0;
+  const float* bin_inv_width = nullptr;  // P x d
+  const float* bin_offset = nullptr;     // P x d
+  const std::uint8_t* bin_grid_start = nullptr;  // exact: (P + 1) little-endian u32
+  const std::uint64_t* bin_keys = nullptr;       // exact: sorted within each grid
+
   const float* mean = nullptr;        // d, or null when not standardised
   const float* inv_scale = nullptr;   // d, or null when not standardised
 
@@ -80,11 +96,19 @@ std::uint32_t DecideClass(const Model& model, const float* outputs) noexcept;
 // NUL-terminated label of class `index` as it was written in the training data ("" if none).
 const char* ClassLabel(const Model& model, std::uint32_t index) noexcept;
 
-// Computes only the feature vector z(x) (length num_features) into `z`, using the same kernels as
-// Predict; scratch as for Predict. For tests, tools and users stacking their own head.
+// Computes the whole feature vector z(x) (length num_features: the Fourier features, then one
+// entry per bin column, bin_scale where occupied and 0 elsewhere) with the same kernels as
+// Predict; scratch as for Predict. O(num_features): for tests and tools, not the hot path.
 [[nodiscard]] Status ComputeFeatures(const Model& model, const float* x, std::size_t x_len,
                                      void* scratch, std::size_t scratch_bytes, float* z,
                                      std::size_t z_len) noexcept;
+
+// The bin keys of x, one per grid (P = model.num_grids), and each grid's column (kNoColumn when
+// an exact-mode model never saw that bin). Scratch as for Predict.
+inline constexpr std::uint32_t kNoColumn = 0xFFFFFFFFu;
+[[nodiscard]] Status ComputeBins(const Model& model, const float* x, std::size_t x_len,
+                                 void* scratch, std::size_t scratch_bytes, std::uint64_t* keys,
+                                 std::uint32_t* columns, std::size_t len) noexcept;
 
 // CRC-32 (IEEE 802.3, the zlib/PNG polynomial) of `size` bytes; chain with `crc` = previous result.
 std::uint32_t Crc32(const void* data, std::size_t size, std::uint32_t crc = 0) noexcept;

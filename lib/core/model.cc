@@ -46,7 +46,7 @@ struct Section {
 };
 
 // Known section types are indexed by their numeric value.
-constexpr std::uint16_t kKnownSectionLimit = 8;
+constexpr std::uint16_t kKnownSectionLimit = 11;
 
 struct Opener {
   const std::uint8_t* b;
@@ -125,10 +125,11 @@ Status OpenModel(const void* bytes, std::size_t size, Model* model, ModelError* 
 
   // --- feature map parameters
   const Section& mp = sec[static_cast<int>(SectionType::kMapParams)];
-  if (!mp.present) return op.Fail(Status::kMissingSection, "map_params", 0);
-  if (mp.size != f::map_params::kBytes)
+  const Section& bp = sec[static_cast<int>(SectionType::kBinningParams)];
+  if (!mp.present && !bp.present) return op.Fail(Status::kMissingSection, "map_params", 0);
+  if (mp.present && mp.size != f::map_params::kBytes)
     return op.Fail(Status::kBadSectionSize, "map_params.size", mp.entry + 8);
-  {
+  if (mp.present) {
     const std::uint8_t* p = b + mp.offset;
     namespace mpf = f::map_params;
     const std::uint32_t kind = LoadU32(p + mpf::kMapKind);
@@ -155,6 +156,7 @@ Status OpenModel(const void* bytes, std::size_t size, Model* model, ModelError* 
     m.seed = LoadU64(p + mpf::kSeed);
     if (m.input_dim == 0 || m.input_dim > f::kMaxInputDim)
       return op.Fail(Status::kBadValue, "map_params.input_dim", mp.offset + mpf::kInputDim);
+    m.fourier_features = m.num_features;
     if (m.num_features == 0 || m.num_features > f::kMaxFeatures)
       return op.Fail(Status::kBadValue, "map_params.num_features", mp.offset + mpf::kNumFeatures);
     const std::uint64_t want_features =
@@ -168,15 +170,22 @@ Status OpenModel(const void* bytes, std::size_t size, Model* model, ModelError* 
       return op.Fail(Status::kBadValue, "map_params.feature_scale", mp.offset + mpf::kFeatureScale);
   }
 
-  // --- W, b, standardisation
+  // --- W, b
   const Section& pr = sec[static_cast<int>(SectionType::kProjection)];
-  if (!pr.present) return op.Fail(Status::kMissingSection, "projection", 0);
-  if (pr.size != std::uint64_t{m.num_frequencies} * m.input_dim * sizeof(float))
-    return op.Fail(Status::kBadSectionSize, "projection.size", pr.entry + 8);
-  m.projection = reinterpret_cast<const float*>(b + pr.offset);
-
   const Section& ph = sec[static_cast<int>(SectionType::kPhase)];
-  if (m.map == f::MapKind::kFourierPhase) {
+  if (!mp.present) {
+    if (pr.present) return op.Fail(Status::kBadValue, "projection", pr.entry);
+    if (ph.present) return op.Fail(Status::kBadValue, "phase", ph.entry);
+  } else if (!pr.present) {
+    return op.Fail(Status::kMissingSection, "projection", 0);
+  } else if (pr.size != std::uint64_t{m.num_frequencies} * m.input_dim * sizeof(float)) {
+    return op.Fail(Status::kBadSectionSize, "projection.size", pr.entry + 8);
+  } else {
+    m.projection = reinterpret_cast<const float*>(b + pr.offset);
+  }
+  if (!mp.present) {
+    // no phase to check
+  } else if (m.map == f::MapKind::kFourierPhase) {
     if (!ph.present) return op.Fail(Status::kMissingSection, "phase", 0);
     if (ph.size != std::uint64_t{m.num_frequencies} * sizeof(float))
       return op.Fail(Status::kBadSectionSize, "phase.size", ph.entry + 8);
@@ -184,6 +193,82 @@ Status OpenModel(const void* bytes, std::size_t size, Model* model, ModelError* 
   } else if (ph.present) {
     return op.Fail(Status::kBadValue, "phase", ph.entry);  // the pair form has no phase
   }
+
+  // --- random binning map
+  if (bp.present) {
+    namespace bpf = f::binning_params;
+    if (bp.size != bpf::kBytes)
+      return op.Fail(Status::kBadSectionSize, "binning_params.size", bp.entry + 8);
+    const std::uint8_t* p = b + bp.offset;
+    m.num_grids = LoadU32(p + bpf::kNumGrids);
+    const std::uint32_t d = LoadU32(p + bpf::kInputDim);
+    const std::uint32_t mode = LoadU32(p + bpf::kMode);
+    m.bin_buckets = LoadU32(p + bpf::kBuckets);
+    m.bin_columns = LoadU32(p + bpf::kNumColumns);
+    m.bin_gamma = LoadF32(p + bpf::kGamma);
+    m.bin_scale = LoadF32(p + bpf::kFeatureScale);
+    m.bin_seed = LoadU64(p + bpf::kSeed);
+    if (m.num_grids == 0 || m.num_grids > f::kMaxOutputs)
+      return op.Fail(Status::kBadValue, "binning_params.num_grids", bp.offset + bpf::kNumGrids);
+    if (d == 0 || d > f::kMaxInputDim || (mp.present && d != m.input_dim))
+      return op.Fail(Status::kBadValue, "binning_params.input_dim", bp.offset + bpf::kInputDim);
+    m.input_dim = d;
+    if (mode != 1 && mode != 2)
+      return op.Fail(Status::kBadValue, "binning_params.mode", bp.offset + bpf::kMode);
+    m.bin_mode = static_cast<f::BinMode>(mode);
+    if (LoadU32(p + bpf::kKernel) != static_cast<std::uint32_t>(f::Kernel::kLaplacian))
+      return op.Fail(Status::kBadValue, "binning_params.kernel", bp.offset + bpf::kKernel);
+    if (!IsFinite(m.bin_gamma) || !(m.bin_gamma > 0.0f))
+      return op.Fail(Status::kBadValue, "binning_params.gamma", bp.offset + bpf::kGamma);
+    if (!IsFinite(m.bin_scale))
+      return op.Fail(Status::kBadValue, "binning_params.feature_scale", bp.offset + bpf::kFeatureScale);
+    const bool hashed = m.bin_mode == f::BinMode::kHashed;
+    if (hashed ? (m.bin_buckets == 0 ||
+                  std::uint64_t{m.num_grids} * m.bin_buckets != m.bin_columns)
+               : m.bin_buckets != 0)
+      return op.Fail(Status::kBadValue, "binning_params.buckets", bp.offset + bpf::kBuckets);
+    if (m.bin_columns > f::kMaxFeatures ||
+        std::uint64_t{m.bin_columns} + m.fourier_features > f::kMaxFeatures)
+      return op.Fail(Status::kBadValue, "binning_params.num_columns", bp.offset + bpf::kNumColumns);
+
+    const Section& bg = sec[static_cast<int>(SectionType::kBinGrids)];
+    if (!bg.present) return op.Fail(Status::kMissingSection, "bin_grids", 0);
+    if (bg.size != 2ull * m.num_grids * m.input_dim * sizeof(float))
+      return op.Fail(Status::kBadSectionSize, "bin_grids.size", bg.entry + 8);
+    m.bin_inv_width = reinterpret_cast<const float*>(b + bg.offset);
+    m.bin_offset = m.bin_inv_width + std::uint64_t{m.num_grids} * m.input_dim;
+
+    const Section& bk = sec[static_cast<int>(SectionType::kBinKeys)];
+    if (hashed) {
+      if (bk.present) return op.Fail(Status::kBadValue, "bin_keys", bk.entry);
+    } else {
+      if (!bk.present) return op.Fail(Status::kMissingSection, "bin_keys", 0);
+      const std::uint64_t starts = RoundUp((std::size_t{m.num_grids} + 1) * 4, 8);
+      if (bk.size != starts + 8ull * m.bin_columns)
+        return op.Fail(Status::kBadSectionSize, "bin_keys.size", bk.entry + 8);
+      const std::uint8_t* q = b + bk.offset;
+      const auto* keys = reinterpret_cast<const std::uint64_t*>(q + starts);
+      std::uint32_t prev = 0;
+      for (std::uint32_t g = 0; g <= m.num_grids; ++g) {
+        const std::uint32_t start = LoadU32(q + 4 * g);
+        if ((g == 0 && start != 0) || start < prev || start > m.bin_columns ||
+            (g == m.num_grids && start != m.bin_columns))
+          return op.Fail(Status::kBadValue, "bin_keys.grid_start", bk.offset + 4 * g);
+        // Keys strictly increase within a grid: the per-sample binary search relies on it.
+        for (std::uint32_t k = prev + 1; g > 0 && k < start; ++k)
+          if (keys[k] <= keys[k - 1])
+            return op.Fail(Status::kBadValue, "bin_keys.keys",
+                           static_cast<std::uint32_t>(bk.offset + starts + 8ull * k));
+        prev = start;
+      }
+      m.bin_grid_start = q;
+      m.bin_keys = keys;
+    }
+  } else if (sec[static_cast<int>(SectionType::kBinGrids)].present ||
+             sec[static_cast<int>(SectionType::kBinKeys)].present) {
+    return op.Fail(Status::kBadValue, "bin_grids", sec[static_cast<int>(SectionType::kBinGrids)].entry);
+  }
+  m.num_features = m.fourier_features + m.bin_columns;
 
   const Section& st = sec[static_cast<int>(SectionType::kStandardize)];
   if (st.present) {
@@ -258,38 +343,79 @@ Status OpenModel(const void* bytes, std::size_t size, Model* model, ModelError* 
   return Status::kOk;
 }
 
-std::size_t ScratchBytes(const Model& model) noexcept {
-  return RoundUp(std::size_t{model.input_dim} * sizeof(float), kScratchAlignment) +
-         RoundUp(std::size_t{model.num_features} * sizeof(float), kScratchAlignment);
+// Scratch layout: standardised x (d floats) | Fourier features (fourier_features floats) |
+// bin keys (P u64) | bin columns (P u32), each part starting on a kScratchAlignment boundary.
+namespace {
+struct ScratchLayout {
+  std::size_t z, keys, cols, total;
+};
+ScratchLayout Layout(const Model& m) {
+  ScratchLayout l;
+  l.z = RoundUp(std::size_t{m.input_dim} * sizeof(float), kScratchAlignment);
+  l.keys = l.z + RoundUp(std::size_t{m.fourier_features} * sizeof(float), kScratchAlignment);
+  l.cols = l.keys + RoundUp(std::size_t{m.num_grids} * sizeof(std::uint64_t), kScratchAlignment);
+  l.total = l.cols + RoundUp(std::size_t{m.num_grids} * sizeof(std::uint32_t), kScratchAlignment);
+  return l;
 }
+}  // namespace
+
+std::size_t ScratchBytes(const Model& model) noexcept { return Layout(model).total; }
 
 namespace {
 
-// Shared front half of Predict and ComputeFeatures. On success *z points at the features.
+// Grid p's column for `key`: binary search among the grid's sorted keys (exact mode), or the
+// bucket (hashed mode).
+std::uint32_t BinColumn(const Model& m, std::uint32_t p, std::uint64_t key) {
+  if (m.bin_mode == format::BinMode::kHashed) return HashedColumn(key, p, m.bin_buckets);
+  std::uint32_t lo = LoadU32(m.bin_grid_start + 4 * p), hi = LoadU32(m.bin_grid_start + 4 * p + 4);
+  while (lo < hi) {
+    const std::uint32_t mid = lo + (hi - lo) / 2;
+    if (m.bin_keys[mid] < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < LoadU32(m.bin_grid_start + 4 * p + 4) && m.bin_keys[lo] == key ? lo : kNoColumn;
+}
+
+struct Computed {
+  const float* z = nullptr;            // Fourier features
+  const std::uint32_t* cols = nullptr;  // one column per grid (within the binning block)
+};
+
+// Shared front half of Predict, ComputeFeatures and ComputeBins.
 Status Features(const Model& m, const float* x, std::size_t x_len, void* scratch,
-                std::size_t scratch_bytes, float** z_out) {
-  if (m.projection == nullptr || x == nullptr || scratch == nullptr) return Status::kNullArgument;
+                std::size_t scratch_bytes, Computed* out) {
+  if (m.head_weights == nullptr || x == nullptr || scratch == nullptr) return Status::kNullArgument;
   if (x_len != m.input_dim) return Status::kInputDimMismatch;
   if (reinterpret_cast<std::uintptr_t>(scratch) % kScratchAlignment != 0)
     return Status::kMisalignedScratch;
-  if (scratch_bytes < ScratchBytes(m)) return Status::kScratchTooSmall;
+  const ScratchLayout l = Layout(m);
+  if (scratch_bytes < l.total) return Status::kScratchTooSmall;
   for (std::uint32_t c = 0; c < m.input_dim; ++c)
     if (!IsFinite(x[c])) return Status::kNonFiniteInput;
 
-  auto* xs = static_cast<float*>(scratch);
-  float* z = xs + RoundUp(m.input_dim, kScratchAlignment / sizeof(float));
+  auto* base = static_cast<std::uint8_t*>(scratch);
+  auto* xs = reinterpret_cast<float*>(base);
+  auto* z = reinterpret_cast<float*>(base + l.z);
   const float* input = x;
   if (m.mean != nullptr) {
     StandardizeRef(x, m.mean, m.inv_scale, m.input_dim, xs);
     input = xs;
   }
-  if (m.map == format::MapKind::kFourierPhase) {
-    FourierPhaseRef(m.projection, m.phase, input, m.num_frequencies, m.input_dim,
-                    m.feature_scale, z);
-  } else {
-    FourierPairRef(m.projection, input, m.num_frequencies, m.input_dim, m.feature_scale, z);
+  if (m.fourier_features != 0) {
+    if (m.map == format::MapKind::kFourierPhase)
+      FourierPhaseRef(m.projection, m.phase, input, m.num_frequencies, m.input_dim,
+                      m.feature_scale, z);
+    else
+      FourierPairRef(m.projection, input, m.num_frequencies, m.input_dim, m.feature_scale, z);
   }
-  *z_out = z;
+  if (m.num_grids != 0) {
+    auto* keys = reinterpret_cast<std::uint64_t*>(base + l.keys);
+    auto* cols = reinterpret_cast<std::uint32_t*>(base + l.cols);
+    BinKeysRef(m.bin_inv_width, m.bin_offset, input, m.num_grids, m.input_dim, m.bin_seed, keys);
+    for (std::uint32_t p = 0; p < m.num_grids; ++p) cols[p] = BinColumn(m, p, keys[p]);
+    out->cols = cols;
+  }
+  out->z = z;
   return Status::kOk;
 }
 
@@ -299,12 +425,33 @@ Status ComputeFeatures(const Model& model, const float* x, std::size_t x_len, vo
                        std::size_t scratch_bytes, float* z_out, std::size_t z_len) noexcept {
   if (z_out == nullptr) return Status::kNullArgument;
   if (z_len < model.num_features) return Status::kOutputTooSmall;
-  float* z = nullptr;
-  const Status s = Features(model, x, x_len, scratch, scratch_bytes, &z);
+  Computed c;
+  const Status s = Features(model, x, x_len, scratch, scratch_bytes, &c);
   if (s != Status::kOk) return s;
-  for (std::uint32_t j = 0; j < model.num_features; ++j) {
-    if (!IsFinite(z[j])) return Status::kArgumentOutOfRange;
-    z_out[j] = z[j];
+  for (std::uint32_t j = 0; j < model.fourier_features; ++j) {
+    if (!IsFinite(c.z[j])) return Status::kArgumentOutOfRange;
+    z_out[j] = c.z[j];
+  }
+  float* zb = z_out + model.fourier_features;
+  for (std::uint32_t j = 0; j < model.bin_columns; ++j) zb[j] = 0.0f;
+  for (std::uint32_t p = 0; p < model.num_grids; ++p)
+    if (c.cols[p] != kNoColumn) zb[c.cols[p]] = model.bin_scale;
+  return Status::kOk;
+}
+
+Status ComputeBins(const Model& model, const float* x, std::size_t x_len, void* scratch,
+                   std::size_t scratch_bytes, std::uint64_t* keys, std::uint32_t* columns,
+                   std::size_t len) noexcept {
+  if (keys == nullptr || columns == nullptr) return Status::kNullArgument;
+  if (len < model.num_grids) return Status::kOutputTooSmall;
+  Computed c;
+  const Status s = Features(model, x, x_len, scratch, scratch_bytes, &c);
+  if (s != Status::kOk) return s;
+  const auto* k = reinterpret_cast<const std::uint64_t*>(static_cast<const std::uint8_t*>(scratch) +
+                                                         Layout(model).keys);
+  for (std::uint32_t p = 0; p < model.num_grids; ++p) {
+    keys[p] = k[p];
+    columns[p] = c.cols[p];
   }
   return Status::kOk;
 }
@@ -313,10 +460,20 @@ Status Predict(const Model& model, const float* x, std::size_t x_len, void* scra
                std::size_t scratch_bytes, float* out, std::size_t out_len) noexcept {
   if (out == nullptr) return Status::kNullArgument;
   if (out_len < model.num_outputs) return Status::kOutputTooSmall;
-  float* z = nullptr;
-  const Status s = Features(model, x, x_len, scratch, scratch_bytes, &z);
+  Computed c;
+  const Status s = Features(model, x, x_len, scratch, scratch_bytes, &c);
   if (s != Status::kOk) return s;
-  LinearHeadRef(model.head_weights, model.head_bias, z, model.num_outputs, model.num_features, out);
+  const std::uint32_t D = model.num_features, Df = model.fourier_features;
+  // Head over the Fourier features: the row stride is the full width D.
+  for (std::uint32_t k = 0; k < model.num_outputs; ++k) {
+    LinearHeadRef(model.head_weights + std::uint64_t{k} * D, model.head_bias + k, c.z, 1, Df, out + k);
+  }
+  // Plus one weight per occupied bin, grids in order.
+  for (std::uint32_t p = 0; p < model.num_grids; ++p) {
+    if (c.cols[p] == kNoColumn) continue;
+    for (std::uint32_t k = 0; k < model.num_outputs; ++k)
+      out[k] += model.bin_scale * model.head_weights[std::uint64_t{k} * D + Df + c.cols[p]];
+  }
   // Features are bounded (|z| <= feature_scale); a non-finite output can only come from a cosine
   // argument beyond kSinCosMaxArg, which SinCosRef turns into NaN.
   for (std::uint32_t k = 0; k < model.num_outputs; ++k)

@@ -56,8 +56,13 @@ void Require(bool ok, const char* what) {
 
 std::vector<std::uint8_t> SerializeModel(const ModelSpec& s) {
   const std::uint64_t d = s.input_dim, F = s.num_frequencies, D = s.NumFeatures(), K = s.num_outputs;
-  Require(d > 0 && F > 0 && K > 0, "empty dimensions");
+  const std::uint64_t P = s.num_grids;
+  Require(d > 0 && (F > 0 || P > 0) && K > 0, "empty dimensions");
   Require(s.projection.size() == F * d, "projection size != F*d");
+  Require(s.bin_inv_width.size() == P * d && s.bin_offset.size() == P * d, "bin grids != P*d");
+  Require(P == 0 || s.bin_mode == f::BinMode::kHashed ? s.bin_grid_start.empty() && s.bin_keys.empty()
+                                                      : s.bin_grid_start.size() == P + 1,
+          "bin keys given for hashed mode, or grid starts != P + 1");
   Require(s.map != f::MapKind::kFourierPhase || s.phase.size() == F, "phase size != F");
   Require(s.map == f::MapKind::kFourierPhase || s.phase.empty(), "phase given for pair form");
   Require(s.mean.size() == s.inv_scale.size() && (s.mean.empty() || s.mean.size() == d),
@@ -66,14 +71,14 @@ std::vector<std::uint8_t> SerializeModel(const ModelSpec& s) {
   Require((s.task == f::Task::kRegression) == s.labels.empty(), "labels iff classification");
 
   std::vector<PendingSection> sections;
-  {
+  if (F > 0) {
     std::vector<std::uint8_t> p(f::map_params::kBytes, 0);
     auto put32 = [&](std::uint32_t at, std::uint32_t v) { std::memcpy(&p[at], &v, 4); };
     namespace mp = f::map_params;
     put32(mp::kMapKind, static_cast<std::uint32_t>(s.map));
     put32(mp::kKernel, static_cast<std::uint32_t>(s.kernel));
     put32(mp::kInputDim, s.input_dim);
-    put32(mp::kNumFeatures, static_cast<std::uint32_t>(D));
+    put32(mp::kNumFeatures, s.FourierFeatures());
     put32(mp::kNumFrequencies, s.num_frequencies);
     put32(mp::kStorage, static_cast<std::uint32_t>(f::Storage::kF32));
     put32(mp::kLayout, static_cast<std::uint32_t>(f::Layout::kRowMajor));
@@ -82,7 +87,7 @@ std::vector<std::uint8_t> SerializeModel(const ModelSpec& s) {
     std::memcpy(&p[mp::kSeed], &s.seed, 8);
     sections.push_back({f::SectionType::kMapParams, true, std::move(p)});
   }
-  {
+  if (F > 0) {
     std::vector<std::uint8_t> p;
     AppendPod(&p, s.projection.data(), s.projection.size());
     sections.push_back({f::SectionType::kProjection, true, std::move(p)});
@@ -91,6 +96,32 @@ std::vector<std::uint8_t> SerializeModel(const ModelSpec& s) {
     std::vector<std::uint8_t> p;
     AppendPod(&p, s.phase.data(), s.phase.size());
     sections.push_back({f::SectionType::kPhase, true, std::move(p)});
+  }
+  if (P > 0) {
+    namespace bp = f::binning_params;
+    std::vector<std::uint8_t> p(bp::kBytes, 0);
+    auto put32 = [&](std::uint32_t at, std::uint32_t v) { std::memcpy(&p[at], &v, 4); };
+    put32(bp::kNumGrids, s.num_grids);
+    put32(bp::kInputDim, s.input_dim);
+    put32(bp::kMode, static_cast<std::uint32_t>(s.bin_mode));
+    put32(bp::kBuckets, s.bin_mode == f::BinMode::kHashed ? s.bin_buckets : 0);
+    put32(bp::kNumColumns, s.BinColumns());
+    put32(bp::kKernel, static_cast<std::uint32_t>(f::Kernel::kLaplacian));
+    std::memcpy(&p[bp::kGamma], &s.bin_gamma, 4);
+    std::memcpy(&p[bp::kFeatureScale], &s.bin_scale, 4);
+    std::memcpy(&p[bp::kSeed], &s.bin_seed, 8);
+    sections.push_back({f::SectionType::kBinningParams, true, std::move(p)});
+    std::vector<std::uint8_t> g;
+    AppendPod(&g, s.bin_inv_width.data(), s.bin_inv_width.size());
+    AppendPod(&g, s.bin_offset.data(), s.bin_offset.size());
+    sections.push_back({f::SectionType::kBinGrids, true, std::move(g)});
+    if (s.bin_mode == f::BinMode::kExact) {
+      std::vector<std::uint8_t> k;
+      AppendPod(&k, s.bin_grid_start.data(), s.bin_grid_start.size());
+      k.resize((k.size() + 7) / 8 * 8, 0);
+      AppendPod(&k, s.bin_keys.data(), s.bin_keys.size());
+      sections.push_back({f::SectionType::kBinKeys, true, std::move(k)});
+    }
   }
   if (!s.mean.empty()) {
     std::vector<std::uint8_t> p;

@@ -17,6 +17,7 @@
 #include "rfk/host/train.hpp"
 #include "rfk/kernels.hpp"
 #include "solver.h"
+#include "sparse_ridge.h"
 
 namespace rfk::host {
 
@@ -69,6 +70,7 @@ constexpr std::size_t kAutoMaxClasses = 32;  // integer labels with more distinc
 constexpr std::uint64_t kPhaseStream = 1ull << 40;
 constexpr std::uint64_t kFoldStream = 1ull << 41;
 constexpr std::uint64_t kPairStream = 1ull << 42;
+constexpr std::uint64_t kGridStream = 1ull << 43;
 constexpr std::size_t kGammaPairs = 2000;
 constexpr std::size_t kTrainErrorRows = 10000;
 
@@ -477,12 +479,387 @@ double DefaultGamma(const Dataset& data, Kernel kernel, const std::vector<float>
   return med > 0 ? 1.0 / med : 1.0;
 }
 
+// Per-feature mean and 1/std in double, rows in order; 1/std is 0 for features constant in
+// training (they carry no information, and unseen values at prediction cannot then push cosine
+// arguments or bins out of range).
+void Standardization(const Dataset& data, std::vector<float>* mean_out, std::vector<float>* inv_out) {
+  const std::size_t d = data.cols;
+  std::vector<double> s1(d, 0.0), s2(d, 0.0);
+  if (data.sparse) {
+    for (std::size_t t = 0; t < data.col_idx.size(); ++t) {
+      s1[data.col_idx[t]] += data.values[t];
+      s2[data.col_idx[t]] += double(data.values[t]) * data.values[t];
+    }
+  } else {
+    for (std::size_t i = 0; i < data.rows; ++i)
+      for (std::size_t c = 0; c < d; ++c) {
+        const double v = data.dense[i * d + c];
+        s1[c] += v;
+        s2[c] += v * v;
+      }
+  }
+  mean_out->resize(d);
+  inv_out->resize(d);
+  const double n = static_cast<double>(data.rows);
+  for (std::size_t c = 0; c < d; ++c) {
+    const double mu = s1[c] / n;
+    const double var = std::max(0.0, s2[c] / n - mu * mu);
+    (*mean_out)[c] = static_cast<float>(mu);
+    const bool constant = !(var > 1e-12 * std::max(mu * mu, 1e-300));  // rounding noise only
+    (*inv_out)[c] = constant ? 0.0f : static_cast<float>(1.0 / std::sqrt(var));
+  }
+}
+
 std::string FormatDouble(double v) {
   std::ostringstream o;
   o.precision(9);
   o << v;
   return o.str();
 }
+
+// ---------------------------------------------------------------- random binning
+
+// Grids at unit gamma: delta ~ Gamma(2, 1) = Exp(1) + Exp(1) (p(delta) = delta k''(delta) for the
+// Laplacian kernel) and an offset fraction ~ U[0, 1), per grid and dimension; a gamma only
+// rescales them (delta / gamma), so one draw serves a whole gamma grid.
+struct GridDraws {
+  std::vector<double> delta, frac;  // P x d
+};
+
+GridDraws DrawGrids(std::uint32_t P, std::uint32_t d, std::uint64_t seed) {
+  GridDraws g;
+  g.delta.resize(std::size_t{P} * d);
+  g.frac.resize(std::size_t{P} * d);
+  for (std::uint32_t p = 0; p < P; ++p) {
+    RandomStream rs(seed, kGridStream + p);
+    for (std::uint32_t m = 0; m < d; ++m) {
+      const double e1 = -PortableLog(rs.Uniform()), e2 = -PortableLog(rs.Uniform());
+      g.delta[std::size_t{p} * d + m] = e1 + e2;
+      g.frac[std::size_t{p} * d + m] = rs.Uniform();
+    }
+  }
+  return g;
+}
+
+void GridsAt(const GridDraws& g, double gamma, std::vector<float>* inv_width, std::vector<float>* offset) {
+  const double gm = static_cast<float>(gamma);  // the model stores gamma as f32
+  inv_width->resize(g.delta.size());
+  offset->resize(g.delta.size());
+  for (std::size_t i = 0; i < g.delta.size(); ++i) {
+    (*inv_width)[i] = static_cast<float>(gm / g.delta[i]);
+    (*offset)[i] = static_cast<float>(g.frac[i] * g.delta[i] / gm);
+  }
+}
+
+// Keys of every row, grid-major (P x n), computed exactly as the device core computes them.
+std::vector<std::uint64_t> ComputeKeys(const Dataset& data, const std::vector<float>& mean,
+                                       const std::vector<float>& inv_scale,
+                                       const std::vector<float>& inv_width,
+                                       const std::vector<float>& offset, std::uint32_t P,
+                                       std::uint64_t seed, unsigned threads) {
+  const std::size_t n = data.rows, d = data.cols;
+  std::vector<std::uint64_t> keys(std::size_t{P} * n);
+  Parallel(threads, [&](unsigned t) {
+    std::vector<float> x(d);
+    std::vector<std::uint64_t> k(P);
+    for (std::size_t i = t; i < n; i += threads) {
+      DenseRow(data, i, x.data(), d);
+      if (!mean.empty()) StandardizeRef(x.data(), mean.data(), inv_scale.data(), static_cast<std::uint32_t>(d), x.data());
+      BinKeysRef(inv_width.data(), offset.data(), x.data(), P, static_cast<std::uint32_t>(d), seed, k.data());
+      for (std::uint32_t p = 0; p < P; ++p) keys[std::size_t{p} * n + i] = k[p];
+    }
+  });
+  return keys;
+}
+
+// The binning block of the design for a set of training rows: exact mode keeps the keys those
+// rows occupy (sorted per grid); every row of the data then gets its column (or none).
+struct BinColumns {
+  std::vector<std::uint32_t> grid_start;  // exact: P + 1
+  std::vector<std::uint64_t> table;       // exact: sorted keys per grid
+  std::vector<std::uint32_t> cols;        // P x n
+  std::vector<std::uint32_t> occupied;    // per grid
+  std::uint32_t count = 0;                // columns
+};
+
+BinColumns BuildColumns(const std::vector<std::uint64_t>& keys, std::size_t n, std::uint32_t P,
+                        const std::vector<std::uint32_t>& train_rows, std::uint32_t buckets,
+                        unsigned threads) {
+  BinColumns bc;
+  bc.cols.resize(std::size_t{P} * n);
+  bc.occupied.resize(P);
+  if (buckets > 0) {
+    bc.count = P * buckets;
+    Parallel(threads, [&](unsigned t) {
+      for (std::uint32_t p = t; p < P; p += threads) {
+        std::vector<char> hit(buckets, 0);
+        for (std::size_t i = 0; i < n; ++i)
+          bc.cols[std::size_t{p} * n + i] = HashedColumn(keys[std::size_t{p} * n + i], p, buckets);
+        for (std::uint32_t i : train_rows) hit[bc.cols[std::size_t{p} * n + i] - p * buckets] = 1;
+        bc.occupied[p] = static_cast<std::uint32_t>(std::count(hit.begin(), hit.end(), 1));
+      }
+    });
+    return bc;
+  }
+  std::vector<std::vector<std::uint64_t>> per_grid(P);
+  Parallel(threads, [&](unsigned t) {
+    for (std::uint32_t p = t; p < P; p += threads) {
+      auto& k = per_grid[p];
+      k.reserve(train_rows.size());
+      for (std::uint32_t i : train_rows) k.push_back(keys[std::size_t{p} * n + i]);
+      std::sort(k.begin(), k.end());
+      k.erase(std::unique(k.begin(), k.end()), k.end());
+    }
+  });
+  bc.grid_start.push_back(0);
+  for (std::uint32_t p = 0; p < P; ++p) {
+    if (bc.table.size() + per_grid[p].size() > format::kMaxFeatures)
+      throw TrainError("the training data occupy more than 2^24 bins; use --bins-per-grid (hashed mode) or fewer --grids");
+    bc.table.insert(bc.table.end(), per_grid[p].begin(), per_grid[p].end());
+    bc.grid_start.push_back(static_cast<std::uint32_t>(bc.table.size()));
+    bc.occupied[p] = static_cast<std::uint32_t>(per_grid[p].size());
+  }
+  bc.count = bc.grid_start.back();
+  Parallel(threads, [&](unsigned t) {
+    for (std::uint32_t p = t; p < P; p += threads) {
+      const auto b = bc.table.begin() + bc.grid_start[p], e = bc.table.begin() + bc.grid_start[p + 1];
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::uint64_t key = keys[std::size_t{p} * n + i];
+        const auto it = std::lower_bound(b, e, key);
+        bc.cols[std::size_t{p} * n + i] =
+            it != e && *it == key ? static_cast<std::uint32_t>(it - bc.table.begin()) : kNoBinColumn;
+      }
+    }
+  });
+  return bc;
+}
+
+// Summed held-out errors of `heads` on `rows` (as Score does for dense features).
+std::vector<double> ScoreDesign(const SparseDesign& Z, const std::vector<std::uint32_t>& rows,
+                                const std::vector<Head>& heads, const Targets& targets,
+                                unsigned threads) {
+  const std::uint32_t K = targets.K;
+  std::vector<std::vector<double>> part(threads, std::vector<double>(heads.size(), 0.0));
+  Parallel(threads, [&](unsigned t) {
+    std::vector<double> out(K);
+    for (std::size_t r = t; r < rows.size(); r += threads) {
+      const std::size_t i = rows[r];
+      for (std::size_t l = 0; l < heads.size(); ++l) {
+        const Head& h = heads[l];
+        for (std::uint32_t k = 0; k < K; ++k) out[k] = h.bias[k];
+        for (std::uint32_t j = 0; j < Z.Df; ++j) {
+          const double zj = Z.Zf[i * Z.Df + j];
+          for (std::uint32_t k = 0; k < K; ++k) out[k] += zj * h.W[std::size_t{j} * K + k];
+        }
+        for (std::uint32_t p = 0; p < Z.P; ++p) {
+          const std::uint32_t c = Z.cols[std::size_t{p} * Z.n + i];
+          if (c == kNoBinColumn) continue;
+          for (std::uint32_t k = 0; k < K; ++k) out[k] += Z.scale * h.W[std::size_t{Z.Df + c} * K + k];
+        }
+        if (targets.task == Task::kRegression) {
+          const double e = out[0] - targets.Y[i];
+          part[t][l] += e * e;
+        } else {
+          std::uint32_t pred = 0;
+          if (K == 1) {
+            pred = out[0] > 0 ? 1 : 0;
+          } else {
+            for (std::uint32_t k = 1; k < K; ++k)
+              if (out[k] > out[pred]) pred = k;
+          }
+          part[t][l] += pred != targets.cls[i] ? 1.0 : 0.0;
+        }
+      }
+    }
+  });
+  std::vector<double> err(heads.size(), 0.0);
+  for (unsigned t = 0; t < threads; ++t)
+    for (std::size_t l = 0; l < heads.size(); ++l) err[l] += part[t][l];
+  return err;
+}
+
+// Training with the random binning map, alone or after the Fourier map (one design, one CG solve).
+void TrainBinned(const Context& ctx, const std::vector<float>& mean, const std::vector<float>& inv_scale,
+                 const std::vector<double>& factors, const std::vector<double>& lambdas,
+                 double rms_y, TrainResult* result) {
+  const Dataset& data = ctx.data;
+  const TrainOptions& opt = ctx.opt;
+  const Targets& targets = ctx.targets;
+  TrainReport& rep = result->report;
+  const auto d = static_cast<std::uint32_t>(data.cols);
+  const std::size_t n = data.rows;
+  const std::uint32_t P = opt.grids, K = targets.K;
+  const std::uint32_t Df = opt.fourier ? opt.features : 0;
+  const std::uint32_t F = !opt.fourier ? 0 : opt.map == MapKind::kFourier ? Df / 2 : Df;
+  const double need_gb = (double(n) * P * 12 + double(n) * Df * 4) / 1e9;
+  if (need_gb > 64)
+    throw TrainError("the design needs about " + FormatDouble(need_gb) + " GB; use fewer --grids or --features");
+
+  rep.bin_gamma_default = DefaultGamma(data, Kernel::kLaplacian, mean, inv_scale, opt.seed);
+  const double bin_base = opt.bin_gamma > 0 ? opt.bin_gamma : rep.bin_gamma_default;
+  const double fourier_base = opt.gamma > 0 ? opt.gamma : rep.gamma_default;
+  const GridDraws grids = DrawGrids(P, d, opt.seed);
+  const Draws draws = opt.fourier ? DrawFrequencies(opt.kernel, opt.map, F, d, opt.seed, ctx.threads) : Draws{};
+  CgOptions cg;
+  cg.threads = ctx.threads;
+
+  std::vector<std::uint32_t> all_rows(n);
+  std::iota(all_rows.begin(), all_rows.end(), 0u);
+  // The design at one gamma factor: keys (and the dense Fourier block) for every row.
+  struct AtGamma {
+    std::vector<float> inv_width, offset;
+    std::vector<std::uint64_t> keys;
+    std::vector<float> Zf;
+  };
+  auto at_gamma = [&](double factor) {
+    AtGamma a;
+    GridsAt(grids, bin_base * factor, &a.inv_width, &a.offset);
+    a.keys = ComputeKeys(data, mean, inv_scale, a.inv_width, a.offset, P, opt.seed, ctx.threads);
+    if (Df > 0) {
+      const HostMap m = BuildMap(draws, opt.kernel, opt.map, F, d, fourier_base * factor, mean, inv_scale);
+      a.Zf.resize(n * Df);
+      std::vector<Workspace> ws(ctx.threads);
+      for (std::size_t b0 = 0; b0 < n; b0 += kBlockRows) {
+        const std::size_t R = std::min(kBlockRows, n - b0);
+        BlockFeatures(ctx, m, all_rows.data() + b0, R, a.Zf.data() + b0 * Df, &ws, fourier_base * factor);
+      }
+    }
+    return a;
+  };
+  auto design = [&](const AtGamma& a, const BinColumns& bc) {
+    SparseDesign z;
+    z.n = n;
+    z.Df = Df;
+    z.Zf = Df ? a.Zf.data() : nullptr;
+    z.P = P;
+    z.cols = bc.cols.data();
+    z.Cb = bc.count;
+    z.scale = 1.0 / std::sqrt(static_cast<double>(P));
+    return z;
+  };
+
+  std::size_t best_f = 0, best_l = 0;
+  if (factors.size() > 1 || lambdas.size() > 1) {
+    std::vector<std::vector<std::uint32_t>> fold_rows(opt.cv_folds), train_rows(opt.cv_folds);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const auto f = static_cast<std::uint32_t>(RandomBits(opt.seed, kFoldStream, i) % opt.cv_folds);
+      fold_rows[f].push_back(i);
+      for (std::uint32_t g = 0; g < opt.cv_folds; ++g)
+        if (g != f) train_rows[g].push_back(i);
+    }
+    double best_err = HUGE_VAL;
+    std::uint64_t done = 0;
+    const std::uint64_t total = std::uint64_t{opt.cv_folds} * factors.size() * lambdas.size();
+    for (std::size_t g = 0; g < factors.size(); ++g) {
+      const AtGamma a = at_gamma(factors[g]);
+      std::vector<double> err(lambdas.size(), 0.0);
+      for (std::uint32_t f = 0; f < opt.cv_folds; ++f) {
+        const BinColumns bc = BuildColumns(a.keys, n, P, train_rows[f], opt.buckets, ctx.threads);
+        const SparseDesign z = design(a, bc);
+        std::vector<Head> heads;
+        for (double lam : lambdas) {
+          heads.push_back(ToHead(SolveRidgeCg(z, train_rows[f], targets.Y.data(), K, lam, cg, nullptr)));
+          Progress(ctx, ++done, total, "cv bin-gamma " + FormatDouble(bin_base * factors[g]));
+        }
+        const std::vector<double> e = ScoreDesign(z, fold_rows[f], heads, targets, ctx.threads);
+        for (std::size_t l = 0; l < lambdas.size(); ++l) err[l] += e[l];
+      }
+      for (std::size_t l = 0; l < lambdas.size(); ++l) {
+        const double e = Metric(targets, err[l], static_cast<double>(n), rms_y);
+        rep.cv.push_back({Df ? fourier_base * factors[g] : bin_base * factors[g], lambdas[l], e});
+        if (e < best_err) {
+          best_err = e;
+          best_f = g;
+          best_l = l;
+        }
+      }
+    }
+  }
+  rep.bin_gamma = bin_base * factors[best_f];
+  rep.gamma = Df ? fourier_base * factors[best_f] : rep.bin_gamma;
+  rep.lambda = lambdas[best_l];
+
+  Progress(ctx, 0, 1, "binning features");
+  const AtGamma a = at_gamma(factors[best_f]);
+  const BinColumns bc = BuildColumns(a.keys, n, P, all_rows, opt.buckets, ctx.threads);
+  const SparseDesign z = design(a, bc);
+  CgStats stats;
+  Progress(ctx, 0, 1, "conjugate gradients");
+  RidgeSolution sol = SolveRidgeCg(z, all_rows, targets.Y.data(), K, rep.lambda, cg, &stats);
+  rep.cg_iterations = stats.iterations;
+  rep.cg_residual = stats.relative_residual;
+  rep.occupied_bins = bc.occupied;
+
+  ModelSpec spec;
+  spec.input_dim = d;
+  spec.seed = opt.seed;
+  if (Df > 0) {
+    const HostMap m = BuildMap(draws, opt.kernel, opt.map, F, d, rep.gamma, mean, inv_scale);
+    spec.map = opt.map;
+    spec.kernel = opt.kernel;
+    spec.num_frequencies = F;
+    spec.gamma = static_cast<float>(rep.gamma);
+    spec.feature_scale = m.scale;
+    spec.projection = m.W;
+    spec.phase = m.phase;
+  }
+  spec.num_grids = P;
+  spec.bin_mode = opt.buckets ? format::BinMode::kHashed : format::BinMode::kExact;
+  spec.bin_buckets = opt.buckets;
+  spec.bin_gamma = static_cast<float>(rep.bin_gamma);
+  spec.bin_scale = static_cast<float>(z.scale);
+  spec.bin_seed = opt.seed;
+  spec.bin_inv_width = a.inv_width;
+  spec.bin_offset = a.offset;
+  if (!opt.buckets) {
+    spec.bin_grid_start = bc.grid_start;
+    spec.bin_keys = bc.table;
+  }
+  spec.mean = mean;
+  spec.inv_scale = inv_scale;
+  spec.task = targets.task;
+  spec.num_outputs = K;
+  const std::uint32_t C = z.Columns();
+  spec.head_weights.resize(std::size_t{K} * C);
+  spec.head_bias.resize(K);
+  Head stored;
+  stored.W.resize(sol.W.size());
+  stored.bias.resize(K);
+  for (std::uint32_t k = 0; k < K; ++k) {
+    spec.head_bias[k] = static_cast<float>(sol.bias[k]);
+    stored.bias[k] = spec.head_bias[k];
+    for (std::uint32_t j = 0; j < C; ++j) {
+      const float w = static_cast<float>(sol.W[std::size_t{j} * K + k]);
+      spec.head_weights[std::size_t{k} * C + j] = w;
+      stored.W[std::size_t{j} * K + k] = w;
+    }
+  }
+  if (targets.task != Task::kRegression) spec.labels = targets.labels;
+  {
+    std::ostringstream md;
+    md << "producer=rfk train\nmap=" << (Df ? std::string(MapName(opt.map)) + "+binning" : "binning")
+       << "\ngrids=" << P << "\nbin_mode=" << (opt.buckets ? "hashed" : "exact")
+       << "\nbin_gamma=" << FormatDouble(rep.bin_gamma);
+    if (Df) md << "\nkernel=" << KernelName(opt.kernel) << "\ngamma=" << FormatDouble(rep.gamma);
+    md << "\nlambda=" << FormatDouble(rep.lambda) << "\nseed=" << opt.seed << "\ntrain_rows=" << n
+       << "\nstandardized=" << (rep.standardized ? 1 : 0) << "\n";
+    spec.metadata = md.str();
+  }
+  result->model = SerializeModel(spec);
+
+  std::vector<std::uint32_t> sample;
+  const std::size_t stride = (n + kTrainErrorRows - 1) / kTrainErrorRows;
+  for (std::size_t i = 0; i < n; i += stride) sample.push_back(static_cast<std::uint32_t>(i));
+  double rms_sample = 0;
+  if (targets.task == Task::kRegression) {
+    for (std::uint32_t i : sample) rms_sample += targets.Y[i] * targets.Y[i];
+    rms_sample = std::sqrt(rms_sample / static_cast<double>(sample.size()));
+  }
+  rep.train_error_rows = sample.size();
+  rep.train_error = Metric(targets, ScoreDesign(z, sample, {stored}, targets, ctx.threads)[0],
+                           static_cast<double>(sample.size()), rms_sample);
+}
+
 
 }  // namespace
 
@@ -517,9 +894,14 @@ TrainResult Train(const Dataset& data, const TrainOptions& opt) {
     throw TrainError(data.source + ": input dimension " + std::to_string(data.cols) + " out of range");
   if (data.labels.size() != data.rows) throw TrainError(data.source + ": labels missing");
   if (data.rows > 0xFFFFFFFFull) throw TrainError(data.source + ": more than 2^32 rows");
-  if (opt.features == 0 || opt.features > format::kMaxFeatures)
+  if (!opt.fourier && opt.grids == 0) throw TrainError("no feature map: need Fourier features or --grids");
+  if (opt.grids > format::kMaxOutputs)
+    throw TrainError("--grids must be between 1 and " + std::to_string(format::kMaxOutputs));
+  if (opt.grids > 0 && opt.buckets > 0 && std::uint64_t{opt.grids} * opt.buckets > format::kMaxFeatures)
+    throw TrainError("--grids x --bins-per-grid exceeds the format's 2^24 columns");
+  if (opt.fourier && (opt.features == 0 || opt.features > format::kMaxFeatures))
     throw TrainError("--features must be between 1 and " + std::to_string(format::kMaxFeatures));
-  if (opt.map == MapKind::kFourier && opt.features % 2 != 0)
+  if (opt.fourier && opt.map == MapKind::kFourier && opt.features % 2 != 0)
     throw TrainError("--features must be even for --map fourier (cos/sin pairs); got " +
                      std::to_string(opt.features));
   if (!opt.lambda_auto && !(opt.lambda >= 0 && std::isfinite(opt.lambda)))
@@ -536,7 +918,7 @@ TrainResult Train(const Dataset& data, const TrainOptions& opt) {
   const double stat_sets = (opt.gamma_auto || opt.lambda_auto) ? opt.cv_folds + 2.0 : 1.0;
   const double need_gb = (stat_sets * D * double(D) * 8 + 3.0 * D * double(D) * 8 +
                           double(F) * d * 20) / 1e9;
-  if (need_gb > 64)
+  if (opt.grids == 0 && need_gb > 64)
     throw TrainError("D = " + std::to_string(D) + " needs about " + FormatDouble(need_gb) +
                      " GB for the ridge statistics; use fewer --features");
 
@@ -551,37 +933,9 @@ TrainResult Train(const Dataset& data, const TrainOptions& opt) {
   rep.labels = targets.labels;
   rep.rows = data.rows;
 
-  // Standardisation statistics in double, rows in order.
   std::vector<float> mean, inv_scale;
   rep.standardized = opt.standardize < 0 ? !data.sparse : opt.standardize > 0;
-  if (rep.standardized) {
-    std::vector<double> s1(d, 0.0), s2(d, 0.0);
-    if (data.sparse) {
-      for (std::size_t t = 0; t < data.col_idx.size(); ++t) {
-        s1[data.col_idx[t]] += data.values[t];
-        s2[data.col_idx[t]] += double(data.values[t]) * data.values[t];
-      }
-    } else {
-      for (std::size_t i = 0; i < data.rows; ++i)
-        for (std::uint32_t c = 0; c < d; ++c) {
-          const double v = data.dense[i * d + c];
-          s1[c] += v;
-          s2[c] += v * v;
-        }
-    }
-    mean.resize(d);
-    inv_scale.resize(d);
-    const double n = static_cast<double>(data.rows);
-    for (std::uint32_t c = 0; c < d; ++c) {
-      const double mu = s1[c] / n;
-      const double var = std::max(0.0, s2[c] / n - mu * mu);
-      mean[c] = static_cast<float>(mu);
-      // A feature constant in training carries no information: weight 0, so unseen values at
-      // prediction time cannot push cosine arguments out of range.
-      const bool constant = !(var > 1e-12 * std::max(mu * mu, 1e-300));  // rounding noise only
-      inv_scale[c] = constant ? 0.0f : static_cast<float>(1.0 / std::sqrt(var));
-    }
-  }
+  if (rep.standardized) Standardization(data, &mean, &inv_scale);
 
   rep.gamma_default = DefaultGamma(data, opt.kernel, mean, inv_scale, opt.seed);
   std::vector<double> gammas, lambdas;
@@ -598,12 +952,19 @@ TrainResult Train(const Dataset& data, const TrainOptions& opt) {
   }
 
   const Context ctx{data, targets, opt, threads};
-  const Draws draws = DrawFrequencies(opt.kernel, opt.map, F, d, opt.seed, threads);
   double rms_y = 0;
   if (targets.task == Task::kRegression) {
     for (double y : targets.Y) rms_y += y * y;
     rms_y = std::sqrt(rms_y / static_cast<double>(data.rows));
   }
+  if (opt.grids > 0) {
+    std::vector<double> factors;
+    for (double g : gammas) factors.push_back(g / base_gamma);
+    TrainBinned(ctx, mean, inv_scale, factors, lambdas, rms_y, &result);
+    rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return result;
+  }
+  const Draws draws = DrawFrequencies(opt.kernel, opt.map, F, d, opt.seed, threads);
 
   std::vector<std::uint32_t> all_rows(data.rows);
   std::iota(all_rows.begin(), all_rows.end(), 0u);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <iostream>
@@ -264,6 +265,9 @@ struct TrainArgs {
   std::string train, test, output, map = "fourier", kernel = "gaussian", gamma = "default",
               lambda = "1e-4", task = "auto";
   std::uint32_t features = 1000;
+  std::uint32_t grids = 30, buckets = 0;
+  std::string bin_gamma = "default";
+  bool kernel_given = false;
   std::uint64_t seed = 1;
   bool no_standardize = false, standardize = false;
   unsigned threads = 0;
@@ -273,8 +277,38 @@ struct TrainArgs {
 
 int RunTrain(const TrainArgs& a) {
   host::TrainOptions opt;
-  opt.map = host::ParseMap(a.map);
+  // --map: fourier, fourier-phase, binning, or a Fourier form + "+binning".
+  std::string fourier_part = a.map;
+  bool binning = false;
+  if (a.map == "binning") {
+    binning = true;
+    fourier_part.clear();
+  } else if (const auto plus = a.map.find("+binning"); plus != std::string::npos && plus + 8 == a.map.size()) {
+    binning = true;
+    fourier_part = a.map.substr(0, plus);
+  }
+  opt.fourier = !fourier_part.empty();
+  if (opt.fourier) {
+    try {
+      opt.map = host::ParseMap(fourier_part);
+    } catch (const host::TrainError&) {
+      throw CliError("unknown --map '" + a.map + "' (expected fourier, fourier-phase, binning, "
+                     "fourier+binning or fourier-phase+binning)");
+    }
+  }
   opt.kernel = host::ParseKernel(a.kernel);
+  if (!opt.fourier && a.kernel_given && opt.kernel != rfk::format::Kernel::kLaplacian)
+    throw CliError("--map binning approximates the laplacian kernel; --kernel " + a.kernel +
+                   " applies to Fourier maps only");
+  if (binning) {
+    if (a.grids == 0) throw CliError("--grids must be at least 1");
+    opt.grids = a.grids;
+    opt.buckets = a.buckets;
+    if (a.bin_gamma != "default" && (!ParseDouble(a.bin_gamma, &opt.bin_gamma) || !(opt.bin_gamma > 0)))
+      throw CliError("--bin-gamma must be a positive number or 'default'; got '" + a.bin_gamma + "'");
+  } else if (a.buckets != 0) {
+    throw CliError("--bins-per-grid needs a binning map (--map binning or fourier+binning)");
+  }
   opt.features = a.features;
   opt.seed = a.seed;
   opt.threads = a.threads;
@@ -285,6 +319,10 @@ int RunTrain(const TrainArgs& a) {
   } else if (a.gamma != "default") {
     if (!ParseDouble(a.gamma, &opt.gamma) || !(opt.gamma > 0))
       throw CliError("--gamma must be a positive number, 'default' or 'auto'; got '" + a.gamma + "'");
+  }
+  if (!opt.fourier && opt.gamma > 0) {  // binning alone: --gamma is the binning map's gamma
+    opt.bin_gamma = opt.gamma;
+    opt.gamma = 0;
   }
   if (a.lambda == "auto") {
     opt.lambda_auto = true;
@@ -314,9 +352,31 @@ int RunTrain(const TrainArgs& a) {
               data.cols, host::DataFormatName(data.format), data.sparse ? ", sparse" : "");
   std::printf("task:        %s (%s)", host::TaskName(rep.task), rep.task_reason.c_str());
   if (!rep.labels.empty()) std::printf(", %zu classes", rep.labels.size());
-  std::printf("\nfeatures:    %s map, %s kernel, D = %u, seed %llu, standardize %s\n",
-              host::MapName(opt.map), host::KernelName(opt.kernel), opt.features,
-              static_cast<unsigned long long>(opt.seed), rep.standardized ? "on" : "off");
+  std::printf("\n");
+  if (opt.fourier)
+    std::printf("features:    %s map, %s kernel, D = %u, seed %llu, standardize %s\n",
+                host::MapName(opt.map), host::KernelName(opt.kernel), opt.features,
+                static_cast<unsigned long long>(opt.seed), rep.standardized ? "on" : "off");
+  if (opt.grids) {
+    std::uint64_t total = 0;
+    std::uint32_t lo = ~0u, hi = 0;
+    for (std::uint32_t b : rep.occupied_bins) {
+      total += b;
+      lo = std::min(lo, b);
+      hi = std::max(hi, b);
+    }
+    const std::string mode = opt.buckets ? "hashed, B = " + std::to_string(opt.buckets) + " buckets per grid"
+                                         : std::string("exact (bins seen in training)");
+    std::printf("binning:     P = %u grids, %s, laplacian kernel, seed %llu, standardize %s\n", opt.grids,
+                mode.c_str(), static_cast<unsigned long long>(opt.seed), rep.standardized ? "on" : "off");
+    std::printf("occupied:    %llu %s in all; per grid min %u, mean %.1f, max %u\n",
+                static_cast<unsigned long long>(total), opt.buckets ? "buckets hit" : "bins", lo,
+                double(total) / double(rep.occupied_bins.size()), hi);
+    std::printf("solver:      conjugate gradients, %d iterations, relative residual %.2g\n",
+                rep.cg_iterations, rep.cg_residual);
+    std::printf("bin gamma:   %.6g%s (data-scale default %.6g)\n", rep.bin_gamma,
+                opt.gamma_auto ? " [auto]" : opt.bin_gamma > 0 ? "" : " [default]", rep.bin_gamma_default);
+  }
   if (!rep.cv.empty()) {
     std::printf("selection:   %u-fold cross-validation over %zu points (held-out %s):\n", opt.cv_folds,
                 rep.cv.size(), rep.task == rfk::format::Task::kRegression ? "relative RMSE" : "error");
@@ -338,8 +398,9 @@ int RunTrain(const TrainArgs& a) {
       std::printf("note:        the chosen lambda is at the edge of the searched grid [%.0e, %.0e]\n",
                   lmin, lmax);
   }
-  std::printf("gamma:       %.6g%s (data-scale default %.6g)\n", rep.gamma,
-              opt.gamma_auto ? " [auto]" : a.gamma == "default" ? " [default]" : "", rep.gamma_default);
+  if (opt.fourier)
+    std::printf("gamma:       %.6g%s (data-scale default %.6g)\n", rep.gamma,
+                opt.gamma_auto ? " [auto]" : a.gamma == "default" ? " [default]" : "", rep.gamma_default);
   std::printf("lambda:      %.3g%s\n", rep.lambda, opt.lambda_auto ? " [auto]" : "");
   std::printf("train %s: %.4f (on %llu%s training rows)\n",
               rep.task == rfk::format::Task::kRegression ? "rel_rmse" : "error", rep.train_error,
@@ -421,6 +482,9 @@ const char* SectionName(std::uint16_t type) {
     case 5: return "head";
     case 6: return "labels";
     case 7: return "metadata";
+    case 8: return "binning_params";
+    case 9: return "bin_grids";
+    case 10: return "bin_keys";
     default: return "unknown";
   }
 }
@@ -462,11 +526,19 @@ int RunInspect(const std::string& path, bool json) {
     }
     js << "]";
     if (s == rfk::Status::kOk) {
-      js << ", \"map\": {\"kind\": \"" << host::MapName(m.map) << "\", \"kernel\": \"" << host::KernelName(m.kernel)
-         << "\", \"input_dim\": " << m.input_dim << ", \"num_features\": " << m.num_features
-         << ", \"num_frequencies\": " << m.num_frequencies << ", \"gamma\": " << Num(m.gamma)
-         << ", \"feature_scale\": " << Num(m.feature_scale) << ", \"seed\": " << m.seed
-         << ", \"standardized\": " << (m.mean ? "true" : "false") << "}, \"head\": {\"task\": \""
+      js << ", \"input_dim\": " << m.input_dim << ", \"num_features\": " << m.num_features
+         << ", \"standardized\": " << (m.mean ? "true" : "false");
+      if (m.fourier_features)
+        js << ", \"map\": {\"kind\": \"" << host::MapName(m.map) << "\", \"kernel\": \"" << host::KernelName(m.kernel)
+           << "\", \"num_features\": " << m.fourier_features
+           << ", \"num_frequencies\": " << m.num_frequencies << ", \"gamma\": " << Num(m.gamma)
+           << ", \"feature_scale\": " << Num(m.feature_scale) << ", \"seed\": " << m.seed << "}";
+      if (m.num_grids)
+        js << ", \"binning\": {\"grids\": " << m.num_grids << ", \"mode\": \""
+           << (m.bin_mode == f::BinMode::kHashed ? "hashed" : "exact") << "\", \"buckets\": " << m.bin_buckets
+           << ", \"columns\": " << m.bin_columns << ", \"gamma\": " << Num(m.bin_gamma)
+           << ", \"feature_scale\": " << Num(m.bin_scale) << ", \"seed\": " << m.bin_seed << "}";
+      js << ", \"head\": {\"task\": \""
          << TaskJsonName(m.task) << "\", \"num_outputs\": " << m.num_outputs << "}, \"labels\": [";
       for (std::uint32_t c = 0; c < m.num_classes; ++c)
         js << (c ? ", " : "") << "\"" << JsonEscape(rfk::ClassLabel(m, c)) << "\"";
@@ -491,11 +563,30 @@ int RunInspect(const std::string& path, bool json) {
                   (u16(e + 2) & f::kSectionRequired) ? "required" : "optional", u32(e + 4), u32(e + 8));
     }
     if (s == rfk::Status::kOk) {
-      std::printf("map:             %s, kernel %s, gamma %.9g\n", host::MapName(m.map),
-                  host::KernelName(m.kernel), double(m.gamma));
-      std::printf("dimensions:      d = %u, D = %u, F = %u, feature_scale %.9g, seed %llu\n",
-                  m.input_dim, m.num_features, m.num_frequencies, double(m.feature_scale),
-                  static_cast<unsigned long long>(m.seed));
+      std::printf("dimensions:      d = %u inputs, D = %u features (%u Fourier + %u bin columns)\n",
+                  m.input_dim, m.num_features, m.fourier_features, m.bin_columns);
+      if (m.fourier_features)
+        std::printf("fourier map:     %s, kernel %s, gamma %.9g, F = %u, feature_scale %.9g, seed %llu\n",
+                    host::MapName(m.map), host::KernelName(m.kernel), double(m.gamma), m.num_frequencies,
+                    double(m.feature_scale), static_cast<unsigned long long>(m.seed));
+      if (m.num_grids) {
+        const std::string mode = m.bin_mode == f::BinMode::kHashed
+                                     ? "hashed, B = " + std::to_string(m.bin_buckets)
+                                     : "exact, " + std::to_string(m.bin_columns) + " bins";
+        std::printf("binning map:     P = %u grids, %s, kernel laplacian, gamma %.9g, scale %.9g, seed %llu\n",
+                    m.num_grids, mode.c_str(), double(m.bin_gamma), double(m.bin_scale),
+                    static_cast<unsigned long long>(m.bin_seed));
+        if (m.bin_mode == f::BinMode::kExact) {
+          std::printf("bins per grid:  ");
+          for (std::uint32_t p = 0; p < m.num_grids; ++p) {
+            std::uint32_t a0, a1;
+            std::memcpy(&a0, m.bin_grid_start + 4 * p, 4);
+            std::memcpy(&a1, m.bin_grid_start + 4 * p + 4, 4);
+            std::printf(" %u", a1 - a0);
+          }
+          std::printf("\n");
+        }
+      }
       std::printf("standardized:    %s\nhead:            %s, K = %u outputs\n", m.mean ? "yes" : "no",
                   host::TaskName(m.task), m.num_outputs);
       if (m.num_classes) {
@@ -529,8 +620,19 @@ int main(int argc, char** argv) {
   train->add_option("--train", ta.train, "Training data (LIBSVM, CSV or idx; .gz read transparently)")->required();
   train->add_option("--test", ta.test, "Test data: report the test metric after training");
   train->add_option("-o,--output", ta.output, "Model file to write")->required();
-  train->add_option("--map", ta.map, "fourier ([cos, sin] pairs) or fourier-phase (cos(wx + b))")->capture_default_str();
-  train->add_option("--kernel", ta.kernel, "gaussian, laplacian or cauchy")->capture_default_str();
+  train->add_option("--map", ta.map,
+                    "fourier ([cos, sin] pairs), fourier-phase (cos(wx + b)), binning (random "
+                    "binning, laplacian kernel), or fourier+binning / fourier-phase+binning")
+      ->capture_default_str();
+  CLI::Option* kernel_opt =
+      train->add_option("--kernel", ta.kernel, "gaussian, laplacian or cauchy (Fourier maps)")->capture_default_str();
+  train->add_option("--grids,-P", ta.grids, "Random binning grids P")->capture_default_str();
+  train->add_option("--bins-per-grid,-B", ta.buckets,
+                    "Hashed mode: B buckets per grid, model size fixed in advance (default: exact "
+                    "mode, the bins seen in training)");
+  train->add_option("--bin-gamma", ta.bin_gamma,
+                    "Binning's gamma for fourier+binning ('default': data scale); --map binning uses --gamma")
+      ->capture_default_str();
   train->add_option("--features,-D", ta.features, "Number of random features D")->capture_default_str();
   train->add_option("--gamma", ta.gamma, "Kernel parameter: a number, 'default' (data scale) or 'auto' (CV)")->capture_default_str();
   train->add_option("--lambda", ta.lambda, "Ridge penalty on the mean squared error, or 'auto' (CV)")->capture_default_str();
@@ -564,6 +666,7 @@ int main(int argc, char** argv) {
   inspect->add_flag("--json", json, "Print exactly one JSON object");
 
   CLI11_PARSE(app, argc, argv);
+  ta.kernel_given = kernel_opt->count() > 0;
   try {
     if (*train) return RunTrain(ta);
     if (*predict) return RunPredict(model_path, file, pa);

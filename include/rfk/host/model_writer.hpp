@@ -16,6 +16,7 @@ class IoError : public std::runtime_error {
 };
 
 // Everything a model blob holds, in host containers. Serialize validates the counts.
+// The Fourier map is present when num_frequencies > 0, the binning map when num_grids > 0.
 struct ModelSpec {
   format::MapKind map = format::MapKind::kFourier;
   format::Kernel kernel = format::Kernel::kGaussian;
@@ -26,6 +27,16 @@ struct ModelSpec {
   std::uint64_t seed = 0;
   std::vector<float> projection;  // F x d
   std::vector<float> phase;       // F (phase form only)
+  std::uint32_t num_grids = 0;                    // P
+  format::BinMode bin_mode = format::BinMode::kExact;
+  std::uint32_t bin_buckets = 0;                  // B (hashed)
+  float bin_gamma = 0.0f;
+  float bin_scale = 0.0f;
+  std::uint64_t bin_seed = 0;
+  std::vector<float> bin_inv_width, bin_offset;   // P x d each
+  std::vector<std::uint32_t> bin_grid_start;      // exact: P + 1
+  std::vector<std::uint64_t> bin_keys;            // exact: sorted within each grid
+
   std::vector<float> mean;        // d, or empty
   std::vector<float> inv_scale;   // d, or empty
 
@@ -36,9 +47,15 @@ struct ModelSpec {
   std::vector<std::string> labels;  // classification only
   std::string metadata;             // "key=value\n" lines
 
-  std::uint32_t NumFeatures() const {
+  std::uint32_t FourierFeatures() const {
     return map == format::MapKind::kFourier ? 2 * num_frequencies : num_frequencies;
   }
+  std::uint32_t BinColumns() const {
+    if (num_grids == 0) return 0;
+    return bin_mode == format::BinMode::kHashed ? num_grids * bin_buckets
+                                                 : static_cast<std::uint32_t>(bin_keys.size());
+  }
+  std::uint32_t NumFeatures() const { return FourierFeatures() + BinColumns(); }
 };
 
 // Lays the model out in format version 1 (sections 16-byte aligned, CRC filled in).

@@ -22,9 +22,15 @@ class TrainError : public std::runtime_error {
 enum class TaskChoice { kAuto, kClassification, kRegression };
 
 struct TrainOptions {
+  // Maps: the random Fourier map (unless fourier == false), the random binning map (when
+  // grids > 0), or both, concatenated ("fourier+binning").
+  bool fourier = true;
   format::MapKind map = format::MapKind::kFourier;
   format::Kernel kernel = format::Kernel::kGaussian;
   std::uint32_t features = 1000;  // D; must be even for the pair form
+  std::uint32_t grids = 0;        // P: random binning grids (Laplacian kernel)
+  std::uint32_t buckets = 0;      // B > 0: hashed mode, B buckets per grid; 0: exact mode
+  double bin_gamma = 0.0;         // binning's gamma; <= 0: data-scale default (1/median L1)
   // gamma <= 0 means "the data-scale default" (see docs: 1/median of the kernel's distance over
   // sampled training pairs); gamma_auto searches a grid around that default by cross-validation.
   double gamma = 0.0;
@@ -52,6 +58,11 @@ struct TrainReport {
   double gamma = 0.0, lambda = 0.0;
   double gamma_default = 0.0;      // the data-scale default gamma
   std::vector<CvPoint> cv;         // every point evaluated (empty without auto)
+  double bin_gamma = 0.0, bin_gamma_default = 0.0;  // random binning map, when present
+  std::vector<std::uint32_t> occupied_bins;  // per grid: bins seen in training (exact) or
+                                             // buckets hit (hashed)
+  int cg_iterations = 0;                     // final solve (binning maps): most over outputs
+  double cg_residual = 0.0;                  //   and the worst relative residual
   bool standardized = false;
   std::uint64_t rows = 0;
   double train_error = 0.0;        // error or relative RMSE of the stored (f32) model on ...
