@@ -8,6 +8,7 @@
 #include "rfk/host/data.hpp"
 #include "rfk/host/model_writer.hpp"
 #include "rfk/host/train.hpp"
+#include "rfk/kernels.hpp"
 #include "rfk/model.hpp"
 #include "test_util.h"
 
@@ -93,6 +94,7 @@ TEST_CASE("predictions agree with an independent double-precision evaluation of 
   Blob blob(bytes);
   rfk::Model m;
   REQUIRE(blob.Open(&m) == Status::kOk);
+  REQUIRE(m.layout == f::Layout::kPanels);
   const auto test = Blobs(30, 5);
   rfk::host::AlignedBytes scratch(rfk::ScratchBytes(m));
   for (std::size_t i = 0; i < test.rows; ++i) {
@@ -101,7 +103,8 @@ TEST_CASE("predictions agree with an independent double-precision evaluation of 
     for (std::uint32_t j = 0; j < m.num_frequencies; ++j) {
       double arg = m.phase[j];
       for (std::uint32_t c = 0; c < 5; ++c)
-        arg += double(m.projection[j * 5 + c]) * ((double(x[c]) - m.mean[c]) * m.inv_scale[c]);
+        arg += double(m.projection[(j / 16) * 16 * 5 + c * 16 + j % 16]) *  // panel layout
+               ((double(x[c]) - m.mean[c]) * m.inv_scale[c]);
       z[j] = m.feature_scale * std::cos(arg);
     }
     float out[3];
@@ -327,4 +330,32 @@ TEST_CASE("Predict checks its arguments") {
   CHECK(rfk::Predict(none, x.data(), 0, scratch.data(), scratch.size(), out.data(), 3) == Status::kNullArgument);
   CHECK(std::string(rfk::StatusName(Status::kBadChecksum)) == "kBadChecksum");
   CHECK(std::string(rfk::StatusName(static_cast<Status>(999))) == "kUnknownStatus");
+}
+
+TEST_CASE("panel and row-major layouts give bit-identical scalar predictions") {
+  REQUIRE(rfk::SelectKernels("scalar"));
+  for (f::MapKind map : {f::MapKind::kFourier, f::MapKind::kFourierPhase}) {
+    // 37 frequencies: two full panels and a padded one.
+    auto spec = rfk::host::RandomFeatureSpec(f::Kernel::kGaussian, map, map == f::MapKind::kFourier ? 74 : 37, 5, 0.3, 4);
+    for (std::size_t j = 0; j < spec.head_weights.size(); ++j) spec.head_weights[j] = 0.01f * float(j % 13) - 0.05f;
+    spec.layout = f::Layout::kPanels;
+    Blob panels(rfk::host::SerializeModel(spec));
+    spec.layout = f::Layout::kRowMajor;
+    Blob rows(rfk::host::SerializeModel(spec));
+    rfk::Model a, b;
+    REQUIRE(panels.Open(&a) == Status::kOk);
+    REQUIRE(rows.Open(&b) == Status::kOk);
+    CHECK(a.layout == f::Layout::kPanels);
+    CHECK(b.layout == f::Layout::kRowMajor);
+    CHECK(panels.size() > rows.size());  // 11 padding rows
+    rfk::host::AlignedBytes scratch(rfk::ScratchBytes(a));
+    const auto test = Blobs(20, 8);
+    for (std::size_t i = 0; i < test.rows; ++i) {
+      std::vector<float> za(a.num_features), zb(b.num_features);
+      REQUIRE(rfk::ComputeFeatures(a, &test.dense[i * 5], 5, scratch.data(), scratch.size(), za.data(), za.size()) == Status::kOk);
+      REQUIRE(rfk::ComputeFeatures(b, &test.dense[i * 5], 5, scratch.data(), scratch.size(), zb.data(), zb.size()) == Status::kOk);
+      CHECK(std::memcmp(za.data(), zb.data(), za.size() * sizeof(float)) == 0);
+    }
+  }
+  REQUIRE(rfk::SelectKernels(rfk::KernelTableAt(0)->target));
 }

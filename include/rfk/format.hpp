@@ -71,8 +71,10 @@ enum class Storage : std::uint32_t {
 };
 
 enum class Layout : std::uint32_t {
-  kRowMajor = 1,  // supported
-  kPanels = 2,    // reserved: SIMD-friendly packed panels
+  kRowMajor = 1,  // W[j][c] at j*d + c
+  kPanels = 2,    // panels of kPanelWidth frequencies: W[j][c] at (j/16)*16*d + c*16 + j%16,
+                  // rows padded with zeros to a multiple of 16: any SIMD vector of <= 16 lanes
+                  // loads contiguously, and W streams once per sample
 };
 
 enum class Task : std::uint32_t {
@@ -93,7 +95,7 @@ inline constexpr std::uint32_t kStorage = 20;        // u32 Storage of W
 inline constexpr std::uint32_t kLayout = 24;         // u32 Layout of W
 inline constexpr std::uint32_t kGamma = 28;          // f32 kernel parameter, > 0
 inline constexpr std::uint32_t kFeatureScale = 32;   // f32 multiplies every feature
-inline constexpr std::uint32_t kReserved = 36;       // u32 0
+inline constexpr std::uint32_t kPanelWidthField = 36;  // u32 kPanelWidth (panels), 0 (row-major)
 inline constexpr std::uint32_t kSeed = 40;           // u64 seed W (and b) were drawn with
 }  // namespace map_params
 
@@ -140,5 +142,11 @@ inline constexpr std::uint32_t kOffsets = 8;
 inline constexpr std::uint32_t kMaxInputDim = 1u << 24;
 inline constexpr std::uint32_t kMaxFeatures = 1u << 24;
 inline constexpr std::uint32_t kMaxOutputs = 1u << 16;
+inline constexpr std::uint32_t kPanelWidth = 16;  // frequencies per panel (Layout::kPanels)
+
+// Rows of W as stored: F for row-major, F rounded up to a multiple of kPanelWidth for panels.
+constexpr std::uint32_t StoredFrequencies(Layout layout, std::uint32_t F) {
+  return layout == Layout::kPanels ? (F + kPanelWidth - 1) / kPanelWidth * kPanelWidth : F;
+}
 
 }  // namespace rfk::format

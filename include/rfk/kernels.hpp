@@ -7,6 +7,7 @@
 // a*b+c: the host trainer relies on computing bit-identical features.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace rfk {
@@ -50,5 +51,61 @@ void BinKeysRef(const float* inv_width, const float* offset, const float* x, std
 inline std::uint32_t HashedColumn(std::uint64_t key, std::uint32_t p, std::uint32_t B) noexcept {
   return p * B + static_cast<std::uint32_t>(((key >> 32) * B) >> 32);
 }
+
+// ---------------------------------------------------------------- kernel table
+// The one seam between the core and SIMD code. Every backend (scalar, each Highway target, xsimd)
+// fills a KernelTable; RFK_KERNEL_LIST is the single list that generates the table, the parity
+// tests and the benchmarks. W is in panel layout (format::Layout::kPanels): Wp holds
+// StoredFrequencies(F) rows; F need not be a multiple of the panel width. All kernels: no
+// allocation, no exceptions; pointers need natural float alignment only.
+//
+//   Standardize   out[c] = (x[c] - mean[c]) * inv_scale[c]
+//   FourierPhase  z[j] = scale cos(W_j.x + b_j), j < F
+//   FourierPair   z[j] = scale cos(W_j.x), z[F + j] = scale sin(W_j.x), j < F
+//   *Batch        the same for n samples: X is n x d, Z is n x (F or 2F), row-major
+//   LinearHead    out[k] = bias[k] + H[k*stride .. +D) . z
+//   BinKeys       as BinKeysRef (identical keys from every backend)
+//
+// Accuracy against the scalar oracle: SIMD backends may fuse multiply-adds and sum in another
+// order; features agree within 1e-5 absolute and bin keys exactly (tests/test_parity.cc).
+#define RFK_KERNEL_LIST(X)                                                                      \
+  X(Standardize, (const float* x, const float* mean, const float* inv_scale, std::uint32_t d,  \
+                  float* out))                                                                 \
+  X(FourierPhase, (const float* Wp, const float* b, const float* x, std::uint32_t F,           \
+                   std::uint32_t d, float scale, float* z))                                    \
+  X(FourierPair, (const float* Wp, const float* x, std::uint32_t F, std::uint32_t d,           \
+                  float scale, float* z))                                                      \
+  X(FourierPhaseBatch, (const float* Wp, const float* b, const float* X, std::uint32_t n,      \
+                        std::uint32_t F, std::uint32_t d, float scale, float* Z))              \
+  X(FourierPairBatch, (const float* Wp, const float* X, std::uint32_t n, std::uint32_t F,      \
+                       std::uint32_t d, float scale, float* Z))                                \
+  X(LinearHead, (const float* H, std::uint32_t stride, const float* bias, const float* z,      \
+                 std::uint32_t K, std::uint32_t D, float* out))                                \
+  X(BinKeys, (const float* inv_width, const float* offset, const float* x, std::uint32_t P,    \
+              std::uint32_t d, std::uint64_t seed, std::uint64_t* keys))
+
+struct KernelTable {
+  const char* backend;  // "scalar", "hwy", "xsimd"
+  const char* target;   // "scalar", "AVX3", "AVX2", "SSE4", "NEON", ...
+#define RFK_KERNEL_MEMBER(name, params) void(*name) params noexcept;
+  RFK_KERNEL_LIST(RFK_KERNEL_MEMBER)
+#undef RFK_KERNEL_MEMBER
+};
+
+// The scalar table: the oracle, compiled everywhere. Its Fourier kernels give bit-identical
+// results to FourierPhaseRef / FourierPairRef on the same W in row-major layout.
+const KernelTable& ScalarKernels() noexcept;
+
+// Every table compiled into this build that this CPU supports, best first (the scalar table is
+// always last). Detection uses CPUID / auxv through the SIMD library, never the environment.
+std::size_t KernelTableCount() noexcept;
+const KernelTable* KernelTableAt(std::size_t index) noexcept;  // null past the end
+
+// The tables Predict uses: the best by default. SelectKernels("AVX2"), ("hwy-AVX2"),
+// ("xsimd"), ("scalar") ... switches every later call in the process (thread-safe); returns
+// false, changing nothing, when no supported table has that name. Matching: "backend-target",
+// the target alone, or the backend alone (its best target).
+const KernelTable& ActiveKernels() noexcept;
+bool SelectKernels(const char* name) noexcept;
 
 }  // namespace rfk

@@ -35,7 +35,8 @@ struct Model {
   float gamma = 0.0f;
   float feature_scale = 0.0f;
   std::uint64_t seed = 0;
-  const float* projection = nullptr;  // F x d, row-major
+  format::Layout layout = format::Layout::kRowMajor;
+  const float* projection = nullptr;  // W in `layout` (see format.hpp)
   const float* phase = nullptr;       // F, or null for the pair form
   // Random binning map (absent when num_grids == 0); its columns follow the Fourier features.
   std::uint32_t num_grids = 0;         // P

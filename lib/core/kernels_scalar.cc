@@ -137,4 +137,87 @@ void BinKeysRef(const float* inv_width, const float* offset, const float* x, std
   }
 }
 
+// ---------------------------------------------------------------- the scalar table
+
+namespace {
+
+constexpr std::uint32_t kPw = 16;  // format::kPanelWidth
+
+// One panel: acc[j] = sum_c W[j][c] x[c] for the panel's 16 frequencies, c in order from 0.0f:
+// the same operations, in the same order, as DotRef on the row-major W (bit-identical).
+inline void PanelDot(const float* panel, const float* x, std::uint32_t d, float* acc) {
+  for (std::uint32_t j = 0; j < kPw; ++j) acc[j] = 0.0f;
+  for (std::uint32_t c = 0; c < d; ++c) {
+    const float xc = x[c];
+    const float* w = panel + static_cast<std::uint64_t>(c) * kPw;
+    for (std::uint32_t j = 0; j < kPw; ++j) acc[j] += w[j] * xc;
+  }
+}
+
+void ScalarStandardize(const float* x, const float* mean, const float* inv_scale, std::uint32_t d,
+                       float* out) noexcept {
+  StandardizeRef(x, mean, inv_scale, d, out);
+}
+
+void ScalarFourierPhase(const float* Wp, const float* b, const float* x, std::uint32_t F,
+                        std::uint32_t d, float scale, float* z) noexcept {
+  float acc[kPw];
+  for (std::uint32_t j0 = 0; j0 < F; j0 += kPw) {
+    PanelDot(Wp + static_cast<std::uint64_t>(j0) * d, x, d, acc);
+    const std::uint32_t n = F - j0 < kPw ? F - j0 : kPw;
+    for (std::uint32_t j = 0; j < n; ++j) z[j0 + j] = scale * CosRef(acc[j] + b[j0 + j]);
+  }
+}
+
+void ScalarFourierPair(const float* Wp, const float* x, std::uint32_t F, std::uint32_t d,
+                       float scale, float* z) noexcept {
+  float acc[kPw];
+  for (std::uint32_t j0 = 0; j0 < F; j0 += kPw) {
+    PanelDot(Wp + static_cast<std::uint64_t>(j0) * d, x, d, acc);
+    const std::uint32_t n = F - j0 < kPw ? F - j0 : kPw;
+    for (std::uint32_t j = 0; j < n; ++j) {
+      float s, c;
+      SinCosRef(acc[j], &s, &c);
+      z[j0 + j] = scale * c;
+      z[F + j0 + j] = scale * s;
+    }
+  }
+}
+
+void ScalarFourierPhaseBatch(const float* Wp, const float* b, const float* X, std::uint32_t n,
+                             std::uint32_t F, std::uint32_t d, float scale, float* Z) noexcept {
+  for (std::uint32_t i = 0; i < n; ++i)
+    ScalarFourierPhase(Wp, b, X + static_cast<std::uint64_t>(i) * d, F, d, scale,
+                       Z + static_cast<std::uint64_t>(i) * F);
+}
+
+void ScalarFourierPairBatch(const float* Wp, const float* X, std::uint32_t n, std::uint32_t F,
+                            std::uint32_t d, float scale, float* Z) noexcept {
+  for (std::uint32_t i = 0; i < n; ++i)
+    ScalarFourierPair(Wp, X + static_cast<std::uint64_t>(i) * d, F, d, scale,
+                      Z + static_cast<std::uint64_t>(i) * 2 * F);
+}
+
+void ScalarLinearHead(const float* H, std::uint32_t stride, const float* bias, const float* z,
+                      std::uint32_t K, std::uint32_t D, float* out) noexcept {
+  for (std::uint32_t k = 0; k < K; ++k)
+    LinearHeadRef(H + static_cast<std::uint64_t>(k) * stride, bias + k, z, 1, D, out + k);
+}
+
+void ScalarBinKeys(const float* inv_width, const float* offset, const float* x, std::uint32_t P,
+                   std::uint32_t d, std::uint64_t seed, std::uint64_t* keys) noexcept {
+  BinKeysRef(inv_width, offset, x, P, d, seed, keys);
+}
+
+constexpr KernelTable kScalarTable = {
+    "scalar", "scalar",
+#define RFK_SCALAR_ENTRY(name, params) &Scalar##name,
+    RFK_KERNEL_LIST(RFK_SCALAR_ENTRY)
+#undef RFK_SCALAR_ENTRY
+};
+
+}  // namespace
+
+const KernelTable& ScalarKernels() noexcept { return kScalarTable; }
+
 }  // namespace rfk

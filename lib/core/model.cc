@@ -144,8 +144,12 @@ Status OpenModel(const void* bytes, std::size_t size, Model* model, ModelError* 
       return op.Fail(Status::kBadValue, "map_params.storage", mp.offset + mpf::kStorage);
     if (storage != 1)
       return op.Fail(Status::kUnsupportedStorage, "map_params.storage", mp.offset + mpf::kStorage);
-    if (layout != 1)
+    if (layout != 1 && layout != 2)
       return op.Fail(Status::kUnsupportedStorage, "map_params.layout", mp.offset + mpf::kLayout);
+    m.layout = static_cast<f::Layout>(layout);
+    const std::uint32_t pw = LoadU32(p + mpf::kPanelWidthField);
+    if (pw != (m.layout == f::Layout::kPanels ? f::kPanelWidth : 0u))
+      return op.Fail(Status::kBadValue, "map_params.panel_width", mp.offset + mpf::kPanelWidthField);
     m.map = static_cast<f::MapKind>(kind);
     m.kernel = static_cast<f::Kernel>(kernel);
     m.input_dim = LoadU32(p + mpf::kInputDim);
@@ -178,7 +182,8 @@ Status OpenModel(const void* bytes, std::size_t size, Model* model, ModelError* 
     if (ph.present) return op.Fail(Status::kBadValue, "phase", ph.entry);
   } else if (!pr.present) {
     return op.Fail(Status::kMissingSection, "projection", 0);
-  } else if (pr.size != std::uint64_t{m.num_frequencies} * m.input_dim * sizeof(float)) {
+  } else if (pr.size != std::uint64_t{f::StoredFrequencies(m.layout, m.num_frequencies)} *
+                            m.input_dim * sizeof(float)) {
     return op.Fail(Status::kBadSectionSize, "projection.size", pr.entry + 8);
   } else {
     m.projection = reinterpret_cast<const float*>(b + pr.offset);
@@ -393,25 +398,32 @@ Status Features(const Model& m, const float* x, std::size_t x_len, void* scratch
   for (std::uint32_t c = 0; c < m.input_dim; ++c)
     if (!IsFinite(x[c])) return Status::kNonFiniteInput;
 
+  const KernelTable& kt = ActiveKernels();
   auto* base = static_cast<std::uint8_t*>(scratch);
   auto* xs = reinterpret_cast<float*>(base);
   auto* z = reinterpret_cast<float*>(base + l.z);
   const float* input = x;
   if (m.mean != nullptr) {
-    StandardizeRef(x, m.mean, m.inv_scale, m.input_dim, xs);
+    kt.Standardize(x, m.mean, m.inv_scale, m.input_dim, xs);
     input = xs;
   }
   if (m.fourier_features != 0) {
-    if (m.map == format::MapKind::kFourierPhase)
-      FourierPhaseRef(m.projection, m.phase, input, m.num_frequencies, m.input_dim,
-                      m.feature_scale, z);
-    else
+    const bool phase = m.map == format::MapKind::kFourierPhase;
+    if (m.layout == format::Layout::kPanels) {
+      if (phase)
+        kt.FourierPhase(m.projection, m.phase, input, m.num_frequencies, m.input_dim, m.feature_scale, z);
+      else
+        kt.FourierPair(m.projection, input, m.num_frequencies, m.input_dim, m.feature_scale, z);
+    } else if (phase) {  // row-major W (format 1.0 writers): the reference kernels
+      FourierPhaseRef(m.projection, m.phase, input, m.num_frequencies, m.input_dim, m.feature_scale, z);
+    } else {
       FourierPairRef(m.projection, input, m.num_frequencies, m.input_dim, m.feature_scale, z);
+    }
   }
   if (m.num_grids != 0) {
     auto* keys = reinterpret_cast<std::uint64_t*>(base + l.keys);
     auto* cols = reinterpret_cast<std::uint32_t*>(base + l.cols);
-    BinKeysRef(m.bin_inv_width, m.bin_offset, input, m.num_grids, m.input_dim, m.bin_seed, keys);
+    kt.BinKeys(m.bin_inv_width, m.bin_offset, input, m.num_grids, m.input_dim, m.bin_seed, keys);
     for (std::uint32_t p = 0; p < m.num_grids; ++p) cols[p] = BinColumn(m, p, keys[p]);
     out->cols = cols;
   }
@@ -465,9 +477,7 @@ Status Predict(const Model& model, const float* x, std::size_t x_len, void* scra
   if (s != Status::kOk) return s;
   const std::uint32_t D = model.num_features, Df = model.fourier_features;
   // Head over the Fourier features: the row stride is the full width D.
-  for (std::uint32_t k = 0; k < model.num_outputs; ++k) {
-    LinearHeadRef(model.head_weights + std::uint64_t{k} * D, model.head_bias + k, c.z, 1, Df, out + k);
-  }
+  ActiveKernels().LinearHead(model.head_weights, D, model.head_bias, c.z, model.num_outputs, Df, out);
   // Plus one weight per occupied bin, grids in order.
   for (std::uint32_t p = 0; p < model.num_grids; ++p) {
     if (c.cols[p] == kNoColumn) continue;

@@ -81,7 +81,8 @@ std::vector<std::uint8_t> SerializeModel(const ModelSpec& s) {
     put32(mp::kNumFeatures, s.FourierFeatures());
     put32(mp::kNumFrequencies, s.num_frequencies);
     put32(mp::kStorage, static_cast<std::uint32_t>(f::Storage::kF32));
-    put32(mp::kLayout, static_cast<std::uint32_t>(f::Layout::kRowMajor));
+    put32(mp::kLayout, static_cast<std::uint32_t>(s.layout));
+    put32(mp::kPanelWidthField, s.layout == f::Layout::kPanels ? f::kPanelWidth : 0);
     std::memcpy(&p[mp::kGamma], &s.gamma, 4);
     std::memcpy(&p[mp::kFeatureScale], &s.feature_scale, 4);
     std::memcpy(&p[mp::kSeed], &s.seed, 8);
@@ -89,7 +90,17 @@ std::vector<std::uint8_t> SerializeModel(const ModelSpec& s) {
   }
   if (F > 0) {
     std::vector<std::uint8_t> p;
-    AppendPod(&p, s.projection.data(), s.projection.size());
+    if (s.layout == f::Layout::kPanels) {
+      // Panel q holds frequencies [16q, 16q + 16) as d rows of 16 (zero rows pad the last one).
+      const std::uint64_t Fs = f::StoredFrequencies(s.layout, s.num_frequencies), pw = f::kPanelWidth;
+      std::vector<float> packed(Fs * d, 0.0f);
+      for (std::uint64_t j = 0; j < F; ++j)
+        for (std::uint64_t c = 0; c < d; ++c)
+          packed[(j / pw) * pw * d + c * pw + j % pw] = s.projection[j * d + c];
+      AppendPod(&p, packed.data(), packed.size());
+    } else {
+      AppendPod(&p, s.projection.data(), s.projection.size());
+    }
     sections.push_back({f::SectionType::kProjection, true, std::move(p)});
   }
   if (!s.phase.empty()) {

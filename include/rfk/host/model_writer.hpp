@@ -25,7 +25,8 @@ struct ModelSpec {
   float gamma = 0.0f;
   float feature_scale = 0.0f;
   std::uint64_t seed = 0;
-  std::vector<float> projection;  // F x d
+  std::vector<float> projection;  // F x d, row-major; SerializeModel stores it in `layout`
+  format::Layout layout = format::Layout::kPanels;
   std::vector<float> phase;       // F (phase form only)
   std::uint32_t num_grids = 0;                    // P
   format::BinMode bin_mode = format::BinMode::kExact;
