@@ -17,6 +17,7 @@
 #include "rfk/host/data.hpp"
 #include "rfk/host/model_writer.hpp"
 #include "rfk/host/train.hpp"
+#include "rfk/kernels.hpp"
 #include "rfk/model.hpp"
 
 namespace {
@@ -471,6 +472,31 @@ int RunEval(const std::string& model_path, const std::string& file, const DataAr
   return 0;
 }
 
+// ------------------------------------------------------------------ info
+
+int RunInfo(bool json) {
+  const rfk::KernelTable& active = rfk::ActiveKernels();
+  const char* forced = std::getenv("RFK_TARGET");
+  if (json) {
+    std::printf("{\"version\": \"0.1.0\", \"tables\": [");
+    for (std::size_t i = 0; i < rfk::KernelTableCount(); ++i) {
+      const rfk::KernelTable* t = rfk::KernelTableAt(i);
+      std::printf("%s{\"backend\": \"%s\", \"target\": \"%s\"}", i ? ", " : "", t->backend, t->target);
+    }
+    std::printf("], \"active\": {\"backend\": \"%s\", \"target\": \"%s\"}, \"forced_by_env\": %s}\n",
+                active.backend, active.target, forced && *forced ? "true" : "false");
+  } else {
+    std::printf("rfk 0.1.0\nkernel tables compiled and supported by this CPU (best first):\n");
+    for (std::size_t i = 0; i < rfk::KernelTableCount(); ++i) {
+      const rfk::KernelTable* t = rfk::KernelTableAt(i);
+      std::printf("  %s-%s%s\n", t->backend, t->target, t == &active ? "   <- active" : "");
+    }
+    std::printf("active: %s-%s%s\n", active.backend, active.target,
+                forced && *forced ? " (forced by RFK_TARGET)" : " (best available)");
+  }
+  return 0;
+}
+
 // ------------------------------------------------------------------ inspect
 
 const char* SectionName(std::uint16_t type) {
@@ -661,17 +687,32 @@ int main(int argc, char** argv) {
   eval->add_flag("--json", json, "Print exactly one JSON object");
   ea.Add(eval);
 
+  CLI::App* info = app.add_subcommand("info", "Show the compiled SIMD kernel tables and the one in use");
+  info->add_flag("--json", json, "Print exactly one JSON object");
+
   CLI::App* inspect = app.add_subcommand("inspect", "Show every header field, the sections and the checksum");
   inspect->add_option("model", model_path, "Model file")->required();
   inspect->add_flag("--json", json, "Print exactly one JSON object");
 
   CLI11_PARSE(app, argc, argv);
   ta.kernel_given = kernel_opt->count() > 0;
+  // RFK_TARGET forces a kernel table (e.g. scalar, AVX2, hwy-SSE4) for benchmarking and checks.
+  if (const char* target = std::getenv("RFK_TARGET"); target != nullptr && *target != '\0') {
+    if (!rfk::SelectKernels(target)) {
+      std::string names;
+      for (std::size_t i = 0; i < rfk::KernelTableCount(); ++i)
+        names += std::string(i ? ", " : "") + rfk::KernelTableAt(i)->backend + "-" + rfk::KernelTableAt(i)->target;
+      std::fprintf(stderr, "rfk: error: RFK_TARGET=%s names no kernel table on this CPU (available: %s)\n",
+                   target, names.c_str());
+      return 1;
+    }
+  }
   try {
     if (*train) return RunTrain(ta);
     if (*predict) return RunPredict(model_path, file, pa);
     if (*eval) return RunEval(model_path, file, ea, json);
     if (*inspect) return RunInspect(model_path, json);
+    if (*info) return RunInfo(json);
   } catch (const std::exception& e) {
     std::fflush(stdout);
     std::fprintf(stderr, "rfk: error: %s\n", e.what());

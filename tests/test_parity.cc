@@ -1,0 +1,172 @@
+// Every kernel of every compiled table this CPU supports (each Highway target in turn, xsimd,
+// ...) against the scalar oracle. RFK_KERNEL_LIST drives the loop: a kernel added to the table
+// without a parity check here does not compile.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "random.h"
+#include "rfk/format.hpp"
+#include "rfk/kernels.hpp"
+
+namespace {
+
+using rfk::KernelTable;
+constexpr double kFeatureTolerance = 1e-5;  // absolute, on features of scale <= 1
+
+std::vector<float> Normal(std::size_t n, double sd, std::uint64_t seed) {
+  rfk::host::RandomStream rs(seed, n);
+  std::vector<float> v(n);
+  for (float& x : v) x = static_cast<float>(sd * rs.Normal());
+  return v;
+}
+
+// W as panels (format::Layout::kPanels) for F frequencies of dimension d.
+std::vector<float> Panels(const std::vector<float>& W, std::uint32_t F, std::uint32_t d) {
+  const std::uint32_t pw = rfk::format::kPanelWidth;
+  std::vector<float> p(std::size_t{rfk::format::StoredFrequencies(rfk::format::Layout::kPanels, F)} * d, 0.0f);
+  for (std::uint32_t j = 0; j < F; ++j)
+    for (std::uint32_t c = 0; c < d; ++c) p[std::size_t{j / pw} * pw * d + std::size_t{c} * pw + j % pw] = W[std::size_t{j} * d + c];
+  return p;
+}
+
+void Near(const std::vector<float>& got, const std::vector<float>& want, double tol) {
+  REQUIRE(got.size() == want.size());
+  double worst = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    if (std::isnan(want[i])) {
+      REQUIRE(std::isnan(got[i]));
+      continue;
+    }
+    worst = std::max(worst, std::fabs(double(got[i]) - want[i]));
+  }
+  CHECK(worst <= tol);
+}
+
+struct Shape {
+  std::uint32_t d, F;
+};
+// The benchmark shapes (d, D) of the pair form, plus awkward sizes (tails everywhere).
+constexpr Shape kShapes[] = {{16, 128}, {54, 512}, {123, 250}, {784, 1000}, {7, 37}, {1, 1}, {3, 17}};
+
+void ParityStandardize(const KernelTable& t) {
+  for (std::uint32_t d : {1u, 7u, 54u, 123u, 784u}) {
+    const auto x = Normal(d, 3, 1), mean = Normal(d, 1, 2), inv = Normal(d, 1, 3);
+    std::vector<float> a(d), b(d);
+    t.Standardize(x.data(), mean.data(), inv.data(), d, a.data());
+    rfk::ScalarKernels().Standardize(x.data(), mean.data(), inv.data(), d, b.data());
+    CHECK(a == b);  // same operations per element: exact
+  }
+}
+
+// Projections with arguments of every size: ordinary, past the vector fast range (scalar
+// fallback lanes), and past kSinCosMaxArg (NaN in both).
+void ParityFourier(const KernelTable& t, bool phase, bool batch) {
+  for (const Shape& s : kShapes) {
+    for (double wscale : {0.3, 3e4, 3e8}) {
+      CAPTURE(s.d);
+      CAPTURE(s.F);
+      CAPTURE(wscale);
+      const std::uint32_t n = batch ? 7 : 1, D = phase ? s.F : 2 * s.F;
+      const auto W = Normal(std::size_t{s.F} * s.d, wscale / std::sqrt(double(s.d)), 4);
+      const auto Wp = Panels(W, s.F, s.d);
+      const auto b = Normal(s.F, 1, 5);
+      const auto X = Normal(std::size_t{n} * s.d, 1, 6);
+      std::vector<float> got(std::size_t{n} * D), want(std::size_t{n} * D);
+      const float scale = 0.7f;
+      for (std::uint32_t i = 0; i < n; ++i) {
+        if (phase)
+          rfk::FourierPhaseRef(W.data(), b.data(), X.data() + i * s.d, s.F, s.d, scale, want.data() + i * D);
+        else
+          rfk::FourierPairRef(W.data(), X.data() + i * s.d, s.F, s.d, scale, want.data() + i * D);
+      }
+      if (phase && batch) t.FourierPhaseBatch(Wp.data(), b.data(), X.data(), n, s.F, s.d, scale, got.data());
+      if (phase && !batch) t.FourierPhase(Wp.data(), b.data(), X.data(), s.F, s.d, scale, got.data());
+      if (!phase && batch) t.FourierPairBatch(Wp.data(), X.data(), n, s.F, s.d, scale, got.data());
+      if (!phase && !batch) t.FourierPair(Wp.data(), X.data(), s.F, s.d, scale, got.data());
+      // Summation order and fused multiply-adds move an argument of size A by ~A * d * 2^-24:
+      // within the tolerance for ordinary arguments; for the huge ones only NaN-ness must agree.
+      if (wscale < 1) Near(got, want, kFeatureTolerance);
+      else
+        for (std::size_t i = 0; i < got.size(); ++i) CHECK(std::isnan(got[i]) == std::isnan(want[i]));
+    }
+  }
+}
+void ParityFourierPhase(const KernelTable& t) { ParityFourier(t, true, false); }
+void ParityFourierPair(const KernelTable& t) { ParityFourier(t, false, false); }
+void ParityFourierPhaseBatch(const KernelTable& t) { ParityFourier(t, true, true); }
+void ParityFourierPairBatch(const KernelTable& t) { ParityFourier(t, false, true); }
+
+void ParityLinearHead(const KernelTable& t) {
+  for (std::uint32_t K : {1u, 3u, 10u}) {
+    for (std::uint32_t D : {1u, 37u, 500u, 2000u}) {
+      const std::uint32_t stride = D + 5;
+      const auto H = Normal(std::size_t{K} * stride, 0.1, 7), z = Normal(D, 0.05, 8), bias = Normal(K, 1, 9);
+      std::vector<float> a(K), b(K);
+      t.LinearHead(H.data(), stride, bias.data(), z.data(), K, D, a.data());
+      rfk::ScalarKernels().LinearHead(H.data(), stride, bias.data(), z.data(), K, D, b.data());
+      Near(a, b, kFeatureTolerance);
+    }
+  }
+}
+
+void ParityBinKeys(const KernelTable& t) {
+  for (std::uint32_t d : {1u, 7u, 54u, 130u}) {
+    const std::uint32_t P = 9;
+    auto iw = Normal(std::size_t{P} * d, 2, 10);
+    for (float& v : iw) v = std::fabs(v) + 0.01f;
+    const auto off = Normal(std::size_t{P} * d, 1, 11);
+    for (double xs : {1.0, 1e9}) {  // 1e9: bins clamped at +-2^30
+      const auto x = Normal(d, xs, 12);
+      std::vector<std::uint64_t> a(P), b(P);
+      t.BinKeys(iw.data(), off.data(), x.data(), P, d, 77, a.data());
+      rfk::BinKeysRef(iw.data(), off.data(), x.data(), P, d, 77, b.data());
+      CHECK(a == b);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("every compiled and supported kernel table matches the scalar oracle") {
+  REQUIRE(rfk::KernelTableCount() >= 1);
+  REQUIRE(std::string(rfk::KernelTableAt(rfk::KernelTableCount() - 1)->backend) == "scalar");
+  // Plain calls, not SUBCASEs: doctest would run a same-named SUBCASE for the first table only.
+  std::size_t checked = 0;
+  for (std::size_t i = 0; i < rfk::KernelTableCount(); ++i) {
+    const KernelTable& t = *rfk::KernelTableAt(i);
+    const std::string name = std::string(t.backend) + "-" + t.target;
+    MESSAGE("kernel table " << name);
+    CAPTURE(name);
+#define RFK_PARITY(kernel, params)           \
+  {                                          \
+    const std::string kernel_name = #kernel; \
+    CAPTURE(kernel_name);                    \
+    Parity##kernel(t);                       \
+    ++checked;                               \
+  }
+    RFK_KERNEL_LIST(RFK_PARITY)
+#undef RFK_PARITY
+  }
+  constexpr std::size_t kKernels = 0
+#define RFK_COUNT(kernel, params) +1
+      RFK_KERNEL_LIST(RFK_COUNT)
+#undef RFK_COUNT
+      ;
+  CHECK(checked == kKernels * rfk::KernelTableCount());
+}
+
+TEST_CASE("SelectKernels switches tables by name and refuses unknown names") {
+  const KernelTable& best = *rfk::KernelTableAt(0);
+  CHECK(rfk::SelectKernels("scalar"));
+  CHECK(std::string(rfk::ActiveKernels().backend) == "scalar");
+  CHECK_FALSE(rfk::SelectKernels("no-such-target"));
+  CHECK(std::string(rfk::ActiveKernels().backend) == "scalar");  // unchanged
+  CHECK_FALSE(rfk::SelectKernels(nullptr));
+  const std::string full = std::string(best.backend) + "-" + best.target;
+  CHECK(rfk::SelectKernels(full.c_str()));
+  CHECK(&rfk::ActiveKernels() == &best);
+}
