@@ -55,7 +55,7 @@ TEST_CASE("the allocation counter sees allocations (the check can fail)") {
   CHECK(g_allocations.load() - before >= 3);
 }
 
-TEST_CASE("OpenModel, ScratchBytes, Predict, ComputeFeatures, ComputeBins, ClassLabel: no allocation, every map") {
+TEST_CASE("OpenModel, ScratchBytes, Predict(Batch), ComputeFeatures, ComputeBins, ClassLabel: no allocation, every map") {
   using rfk::format::MapKind;
   struct Config {
     bool fourier;
@@ -99,6 +99,10 @@ TEST_CASE("OpenModel, ScratchBytes, Predict, ComputeFeatures, ComputeBins, Class
       if (cfg.grids)
         REQUIRE(rfk::ComputeBins(m, x.data(), 4, scratch.data(), scratch.size(), keys, cols, 8) == rfk::Status::kOk);
       (void)rfk::ClassLabel(m, rfk::DecideClass(m, out));
+      float outs[3 * 4];
+      const float X[3 * 4] = {1, 2, 3, 4, 0, 1, 0, 1, 5, 5, 5, 5};
+      REQUIRE(rfk::BatchScratchBytes(m) <= scratch.size());
+      REQUIRE(rfk::PredictBatch(m, X, 3, 12, scratch.data(), scratch.size(), outs, 12) == rfk::Status::kOk);
     }
     const long during = g_allocations.load() - before;
     CAPTURE(cfg.grids);

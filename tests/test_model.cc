@@ -359,3 +359,42 @@ TEST_CASE("panel and row-major layouts give bit-identical scalar predictions") {
   }
   REQUIRE(rfk::SelectKernels(rfk::KernelTableAt(0)->target));
 }
+
+TEST_CASE("PredictBatch agrees with Predict row by row, for every map and batch size") {
+  const auto train = Blobs(300, 21), test = Blobs(29, 22);
+  struct Config {
+    bool fourier;
+    f::MapKind map;
+    std::uint32_t grids;
+  };
+  for (const Config& cfg : {Config{true, f::MapKind::kFourier, 0}, Config{true, f::MapKind::kFourierPhase, 0},
+                            Config{false, f::MapKind::kFourier, 6}, Config{true, f::MapKind::kFourier, 6}}) {
+    auto o = SmallOptions();
+    o.fourier = cfg.fourier;
+    o.map = cfg.map;
+    o.grids = cfg.grids;
+    Blob b(rfk::host::Train(train, o).model);
+    rfk::Model m;
+    REQUIRE(b.Open(&m) == Status::kOk);
+    rfk::host::AlignedBytes scratch(rfk::BatchScratchBytes(m)), one(rfk::ScratchBytes(m));
+    for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{8}, std::size_t{29}}) {
+      std::vector<float> batch(n * 3, -1.0f), single(3);
+      std::size_t done = 99;
+      REQUIRE(rfk::PredictBatch(m, test.dense.data(), n, n * 5, scratch.data(), scratch.size(), batch.data(), batch.size(), &done) == Status::kOk);
+      CHECK(done == n);
+      for (std::size_t i = 0; i < n; ++i) {
+        REQUIRE(rfk::Predict(m, &test.dense[i * 5], 5, one.data(), one.size(), single.data(), 3) == Status::kOk);
+        for (int k = 0; k < 3; ++k) CHECK(batch[i * 3 + k] == doctest::Approx(single[k]).epsilon(1e-5).scale(1.0));
+      }
+    }
+    std::vector<float> out(29 * 3);
+    CHECK(rfk::PredictBatch(m, test.dense.data(), 29, 29 * 5 - 1, scratch.data(), scratch.size(), out.data(), out.size()) == Status::kInputDimMismatch);
+    CHECK(rfk::PredictBatch(m, test.dense.data(), 29, 29 * 5, scratch.data(), scratch.size() - 1, out.data(), out.size()) == Status::kScratchTooSmall);
+    CHECK(rfk::PredictBatch(m, test.dense.data(), 29, 29 * 5, scratch.data(), scratch.size(), out.data(), out.size() - 1) == Status::kOutputTooSmall);
+    std::vector<float> bad(test.dense.begin(), test.dense.begin() + 29 * 5);
+    bad[13 * 5 + 2] = NAN;
+    std::size_t done = 0;
+    CHECK(rfk::PredictBatch(m, bad.data(), 29, 29 * 5, scratch.data(), scratch.size(), out.data(), out.size(), &done) == Status::kNonFiniteInput);
+    CHECK(done <= 13);
+  }
+}

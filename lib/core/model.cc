@@ -491,6 +491,75 @@ Status Predict(const Model& model, const float* x, std::size_t x_len, void* scra
   return Status::kOk;
 }
 
+// Batch scratch: kBatchBlock standardised inputs and Fourier feature rows, then one Predict
+// scratch for the binning map of a single row.
+std::size_t BatchScratchBytes(const Model& model) noexcept {
+  return RoundUp(std::size_t{kBatchBlock} * model.input_dim * sizeof(float), kScratchAlignment) +
+         RoundUp(std::size_t{kBatchBlock} * model.fourier_features * sizeof(float), kScratchAlignment) +
+         ScratchBytes(model);
+}
+
+Status PredictBatch(const Model& m, const float* X, std::size_t n, std::size_t x_len,
+                    void* scratch, std::size_t scratch_bytes, float* out, std::size_t out_len,
+                    std::size_t* done) noexcept {
+  if (done) *done = 0;
+  if (n == 0) return Status::kOk;  // nothing to read or write: null buffers are fine
+  if (m.head_weights == nullptr || X == nullptr || scratch == nullptr || out == nullptr)
+    return Status::kNullArgument;
+  if (x_len != std::size_t{m.input_dim} * n) return Status::kInputDimMismatch;
+  if (out_len < std::size_t{m.num_outputs} * n) return Status::kOutputTooSmall;
+  if (reinterpret_cast<std::uintptr_t>(scratch) % kScratchAlignment != 0)
+    return Status::kMisalignedScratch;
+  if (scratch_bytes < BatchScratchBytes(m)) return Status::kScratchTooSmall;
+  // Row-major W and binning maps take the single-sample path, row by row.
+  const bool batched = m.fourier_features != 0 && m.num_grids == 0 && m.layout == format::Layout::kPanels;
+  const std::uint32_t d = m.input_dim, Df = m.fourier_features, K = m.num_outputs;
+  auto* base = static_cast<std::uint8_t*>(scratch);
+  auto* xs = reinterpret_cast<float*>(base);
+  auto* zs = reinterpret_cast<float*>(base + RoundUp(std::size_t{kBatchBlock} * d * sizeof(float), kScratchAlignment));
+  void* single = base + (BatchScratchBytes(m) - ScratchBytes(m));
+  const KernelTable& kt = ActiveKernels();
+  for (std::size_t i0 = 0; i0 < n; i0 += kBatchBlock) {
+    const auto bn = static_cast<std::uint32_t>(n - i0 < kBatchBlock ? n - i0 : kBatchBlock);
+    const float* xb = X + i0 * d;
+    if (!batched) {
+      for (std::uint32_t r = 0; r < bn; ++r) {
+        const Status s = Predict(m, xb + std::size_t{r} * d, d, single, ScratchBytes(m),
+                                 out + (i0 + r) * K, K);
+        if (s != Status::kOk) return s;
+        if (done) *done = i0 + r + 1;
+      }
+      continue;
+    }
+    for (std::size_t c = 0; c < std::size_t{bn} * d; ++c)
+      if (!IsFinite(xb[c])) {
+        if (done) *done = i0 + c / d;
+        return Status::kNonFiniteInput;
+      }
+    const float* input = xb;
+    if (m.mean != nullptr) {
+      for (std::uint32_t r = 0; r < bn; ++r)
+        kt.Standardize(xb + std::size_t{r} * d, m.mean, m.inv_scale, d, xs + std::size_t{r} * d);
+      input = xs;
+    }
+    if (m.map == format::MapKind::kFourierPhase)
+      kt.FourierPhaseBatch(m.projection, m.phase, input, bn, m.num_frequencies, d, m.feature_scale, zs);
+    else
+      kt.FourierPairBatch(m.projection, input, bn, m.num_frequencies, d, m.feature_scale, zs);
+    for (std::uint32_t r = 0; r < bn; ++r) {
+      float* o = out + (i0 + r) * K;
+      kt.LinearHead(m.head_weights, Df, m.head_bias, zs + std::size_t{r} * Df, K, Df, o);
+      for (std::uint32_t k = 0; k < K; ++k)
+        if (!IsFinite(o[k])) {
+          if (done) *done = i0 + r;
+          return Status::kArgumentOutOfRange;
+        }
+      if (done) *done = i0 + r + 1;
+    }
+  }
+  return Status::kOk;
+}
+
 std::uint32_t DecideClass(const Model& model, const float* outputs) noexcept {
   switch (model.task) {
     case format::Task::kBinary:
