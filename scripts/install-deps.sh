@@ -7,7 +7,8 @@
 #   scripts/install-deps.sh --bench    also Python + scikit-learn for the side-by-side benchmark
 set -euo pipefail
 
-pkgs=(cmake g++ make pkg-config zlib1g-dev libeigen3-dev libcli11-dev doctest-dev)
+pkgs=(cmake g++ make pkg-config zlib1g-dev libeigen3-dev libcli11-dev doctest-dev libhwy-dev
+      libbenchmark-dev)
 for arg in "$@"; do
   case "$arg" in
     --data)  pkgs+=(dataset-fashion-mnist) ;;

@@ -83,7 +83,7 @@ TEST_CASE("OpenModel, ScratchBytes, Predict(Batch), ComputeFeatures, ComputeBins
     o.buckets = cfg.buckets;
     const auto bytes = rfk::host::Train(ds, o).model;
     rfk_test::Blob blob(bytes);
-    rfk::host::AlignedBytes scratch(4096);
+    rfk::host::AlignedBytes scratch(1 << 20);  // >= any ScratchBytes / BatchScratchBytes here
     std::vector<float> z(4096), x(4, 1.0f);
     std::uint64_t keys[8];
     std::uint32_t cols[8];

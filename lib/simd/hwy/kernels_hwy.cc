@@ -5,8 +5,9 @@
 //
 // Contract, per kernel: see include/rfk/kernels.hpp. Vectors are capped at 16 float lanes so one
 // vector never spans two W panels. The dot products use MulAdd (fused where the target has FMA);
-// sin/cos is the scalar reference's algorithm lane by lane (same reduction, same polynomials, no
-// fusing), and lanes outside its fast range take the scalar path, so no argument returns garbage.
+// sin/cos is the scalar reference's algorithm lane by lane (same reduction, same polynomials, with
+// FMA where available), and lanes outside its fast range take the scalar path, so no argument
+// returns garbage.
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "simd/hwy/kernels_hwy.cc"
@@ -25,38 +26,39 @@ constexpr std::uint32_t kPw = format::kPanelWidth;
 
 // ---------------------------------------------------------------- sin/cos
 
-// Lane-wise SinCosRef for |x| <= kSinCosFastRange; other lanes (large, NaN) go to the scalar
-// reference, which is correct up to kSinCosMaxArg and NaN beyond.
-template <class D, class V = hn::Vec<D>>
+// sin and cos of every lane with the scalar reference's reduction (4-part Cody-Waite split of
+// pi/2, exact products for |k| < 2^16) and polynomials, evaluated with fused multiply-adds where
+// the target has them. Accuracy: within 1.2e-7 of double sin/cos for |x| <= kSinCosMaxArg, as
+// the scalar reference (tests/test_parity.cc checks both on every table). Lanes beyond the fast range
+// (large, or NaN) take the scalar reference, correct up to kSinCosMaxArg and NaN beyond, so no
+// argument ever yields garbage. kWantSin = false skips what only sin needs.
+template <bool kWantSin, class D, class V = hn::Vec<D>>
 HWY_INLINE void SinCos(D d, V x, V& sin_out, V& cos_out) {
   const hn::RebindToSigned<D> di;
   const V kf = hn::Mul(x, hn::Set(d, 0.636619772f));
   const auto k = hn::ConvertTo(di, hn::Add(kf, hn::CopySign(hn::Set(d, 0.5f), kf)));  // truncates
   const V fk = hn::ConvertTo(d, k);
-  const V r = hn::Sub(hn::Sub(hn::Sub(hn::Sub(x, hn::Mul(fk, hn::Set(d, 0x1.92p0f))),
-                                      hn::Mul(fk, hn::Set(d, 0x1.fcp-12f))),
-                              hn::Mul(fk, hn::Set(d, -0x1.58p-21f))),
-                      hn::Mul(fk, hn::Set(d, 0x1.10b462p-30f)));
+  V r = hn::NegMulAdd(fk, hn::Set(d, 0x1.92p0f), x);  // exact: kf * C1 has no rounding error
+  r = hn::NegMulAdd(fk, hn::Set(d, 0x1.fcp-12f), r);
+  r = hn::NegMulAdd(fk, hn::Set(d, -0x1.58p-21f), r);
+  r = hn::NegMulAdd(fk, hn::Set(d, 0x1.10b462p-30f), r);
   const V r2 = hn::Mul(r, r);
-  // r + r * r2 * (S1 + r2 * (S2 + r2 * S3)), evaluated as the scalar code does.
-  const V sp = hn::Add(hn::Set(d, -1.6666654611e-1f),
-                       hn::Mul(r2, hn::Add(hn::Set(d, 8.3321608736e-3f),
-                                           hn::Mul(r2, hn::Set(d, -1.9515295891e-4f)))));
-  const V s = hn::Add(r, hn::Mul(hn::Mul(r, r2), sp));
-  // 1 - 0.5 r2 + r2 * r2 * (C1 + r2 * (C2 + r2 * C3))
-  const V cp = hn::Add(hn::Set(d, 4.166664568298827e-2f),
-                       hn::Mul(r2, hn::Add(hn::Set(d, -1.388731625493765e-3f),
-                                           hn::Mul(r2, hn::Set(d, 2.443315711809948e-5f)))));
-  const V c = hn::Add(hn::Sub(hn::Set(d, 1.0f), hn::Mul(hn::Set(d, 0.5f), r2)),
-                      hn::Mul(hn::Mul(r2, r2), cp));
-  // Quadrant q = k & 3: sin = {s, c, -s, -c}[q], cos = {c, -s, -c, s}[q].
-  const auto one = hn::Set(di, 1), two = hn::Set(di, 2);
+  const V sp = hn::MulAdd(hn::MulAdd(hn::Set(d, -1.9515295891e-4f), r2, hn::Set(d, 8.3321608736e-3f)),
+                          r2, hn::Set(d, -1.6666654611e-1f));
+  const V s = hn::MulAdd(hn::Mul(r, r2), sp, r);
+  const V cp = hn::MulAdd(hn::MulAdd(hn::Set(d, 2.443315711809948e-5f), r2, hn::Set(d, -1.388731625493765e-3f)),
+                          r2, hn::Set(d, 4.166664568298827e-2f));
+  const V c = hn::MulAdd(hn::Mul(r2, r2), cp, hn::NegMulAdd(hn::Set(d, 0.5f), r2, hn::Set(d, 1.0f)));
+  // Quadrant q = k & 3: sin = {s, c, -s, -c}[q], cos = {c, -s, -c, s}[q]. Signs are applied by
+  // XOR-ing bit 1 of q (sin) or of q + 1 (cos) into the float sign bit.
+  const auto one = hn::Set(di, 1);
   const auto swap = hn::RebindMask(d, hn::Eq(hn::And(k, one), one));
-  const auto neg_sin = hn::RebindMask(d, hn::Eq(hn::And(k, two), two));
-  const auto neg_cos = hn::RebindMask(d, hn::Eq(hn::And(hn::Add(k, one), two), two));
-  const V sv = hn::IfThenElse(swap, c, s), cv = hn::IfThenElse(swap, s, c);
-  sin_out = hn::IfThenElse(neg_sin, hn::Neg(sv), sv);
-  cos_out = hn::IfThenElse(neg_cos, hn::Neg(cv), cv);
+  const auto cos_sign = hn::BitCast(d, hn::ShiftLeft<30>(hn::And(hn::Add(k, one), hn::Set(di, 2))));
+  cos_out = hn::Xor(hn::IfThenElse(swap, s, c), cos_sign);
+  if (kWantSin) {
+    const auto sin_sign = hn::BitCast(d, hn::ShiftLeft<30>(hn::And(k, hn::Set(di, 2))));
+    sin_out = hn::Xor(hn::IfThenElse(swap, c, s), sin_sign);
+  }
   const auto slow = hn::Not(hn::Le(hn::Abs(x), hn::Set(d, kSinCosFastRange)));  // NaN too
   if (HWY_UNLIKELY(!hn::AllFalse(d, slow))) {
     HWY_ALIGN float xs[kPw], ss[kPw], cs[kPw];
@@ -85,7 +87,7 @@ struct PhaseEmit {
     const std::size_t L = hn::Lanes(d);
     if (j + L <= F) {
       V s, c;
-      SinCos(d, hn::Add(acc, hn::LoadU(d, b + j)), s, c);
+      SinCos<false>(d, hn::Add(acc, hn::LoadU(d, b + j)), s, c);
       hn::StoreU(hn::Mul(hn::Set(d, scale), c), d, z + j);
     } else {  // the padded tail of the last panel
       HWY_ALIGN float a[kPw];
@@ -104,7 +106,7 @@ struct PairEmit {
     const std::size_t L = hn::Lanes(d);
     if (j + L <= F) {
       V s, c;
-      SinCos(d, acc, s, c);
+      SinCos<true>(d, acc, s, c);
       hn::StoreU(hn::Mul(hn::Set(d, scale), c), d, z + j);
       hn::StoreU(hn::Mul(hn::Set(d, scale), s), d, z + F + j);
     } else {
@@ -120,97 +122,73 @@ struct PairEmit {
   }
 };
 
-// One sample: 4 independent accumulators (4L frequencies) per pass over x, W streamed once.
-template <class Emit>
-HWY_INLINE void ProjectOne(const float* Wp, const float* x, std::uint32_t F, std::uint32_t d,
-                           const Emit& emit) {
+// Register tiles: S samples x V vectors of L frequencies, S*V independent accumulators, each
+// loaded W vector reused for S samples. Enough accumulators hide the FMA latency (2 FMAs per
+// cycle x 4 cycles = 8 in flight); targets with 32 vector registers afford 16.
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL || HWY_TARGET == HWY_NEON
+constexpr int kOneV = 8, kBatchS = 4, kBatchV = 4;
+#else
+constexpr int kOneV = 4, kBatchS = 4, kBatchV = 2;
+#endif
+
+#if !HWY_HAVE_SCALABLE
+// acc[s][v] = sum_c x_s[c] W[j + vL .. j + vL + L)[c] for the tile at frequency j, then emitted.
+template <int S, int V, class EmitFor>
+HWY_INLINE void Tile(const float* Wp, const float* X, std::uint32_t i, std::uint32_t j,
+                     std::uint32_t d, const EmitFor& emit_for) {
+  const DF df;
+  const auto L = static_cast<std::uint32_t>(hn::Lanes(df));
+  hn::Vec<DF> acc[S][V];
+  const float* p[V];
+  for (int v = 0; v < V; ++v) p[v] = Block(Wp, j + v * L, d);
+  for (int s = 0; s < S; ++s)
+    for (int v = 0; v < V; ++v) acc[s][v] = hn::Zero(df);
+  const float* x = X + static_cast<std::size_t>(i) * d;
+  for (std::uint32_t c = 0; c < d; ++c) {
+    const std::size_t o = static_cast<std::size_t>(c) * kPw;
+    hn::Vec<DF> w[V];
+    for (int v = 0; v < V; ++v) w[v] = hn::LoadU(df, p[v] + o);
+    for (int s = 0; s < S; ++s) {
+      const auto xv = hn::Set(df, x[static_cast<std::size_t>(s) * d + c]);
+      for (int v = 0; v < V; ++v) acc[s][v] = hn::MulAdd(xv, w[v], acc[s][v]);
+    }
+  }
+  for (int s = 0; s < S; ++s)
+    for (int v = 0; v < V; ++v) emit_for(i + s)(df, j + v * L, acc[s][v]);
+}
+
+// Frequencies tile by tile; within a tile, every group of S samples, so that the tile's W
+// (V vectors x d rows, ~14 KB at d = 54) stays in L1 while all samples pass over it.
+template <int S, int V, class EmitFor>
+HWY_INLINE void Columns(const float* Wp, const float* X, std::uint32_t n, std::uint32_t F,
+                        std::uint32_t d, const EmitFor& emit_for) {
   const DF df;
   const auto L = static_cast<std::uint32_t>(hn::Lanes(df));
   const std::uint32_t Fs = format::StoredFrequencies(format::Layout::kPanels, F);
   std::uint32_t j = 0;
-  for (; j + 4 * L <= Fs; j += 4 * L) {
-    const float *p0 = Block(Wp, j, d), *p1 = Block(Wp, j + L, d), *p2 = Block(Wp, j + 2 * L, d),
-                *p3 = Block(Wp, j + 3 * L, d);
-    auto a0 = hn::Zero(df), a1 = hn::Zero(df), a2 = hn::Zero(df), a3 = hn::Zero(df);
-    for (std::uint32_t c = 0; c < d; ++c) {
-      const auto xv = hn::Set(df, x[c]);
-      const std::size_t o = static_cast<std::size_t>(c) * kPw;
-      a0 = hn::MulAdd(xv, hn::LoadU(df, p0 + o), a0);
-      a1 = hn::MulAdd(xv, hn::LoadU(df, p1 + o), a1);
-      a2 = hn::MulAdd(xv, hn::LoadU(df, p2 + o), a2);
-      a3 = hn::MulAdd(xv, hn::LoadU(df, p3 + o), a3);
-    }
-    emit(df, j, a0);
-    emit(df, j + L, a1);
-    emit(df, j + 2 * L, a2);
-    emit(df, j + 3 * L, a3);
+  for (; j + V * L <= Fs; j += V * L) {
+    std::uint32_t i = 0;
+    for (; i + S <= n; i += S) Tile<S, V>(Wp, X, i, j, d, emit_for);
+    for (; i < n; ++i) Tile<1, V>(Wp, X, i, j, d, emit_for);
   }
-  for (; j < Fs; j += L) {
-    const float* p0 = Block(Wp, j, d);
-    auto a0 = hn::Zero(df);
-    for (std::uint32_t c = 0; c < d; ++c)
-      a0 = hn::MulAdd(hn::Set(df, x[c]), hn::LoadU(df, p0 + static_cast<std::size_t>(c) * kPw), a0);
-    emit(df, j, a0);
-  }
+  for (; j < Fs; j += L)
+    for (std::uint32_t i = 0; i < n; ++i) Tile<1, 1>(Wp, X, i, j, d, emit_for);
 }
 
-// Four samples at a time: each loaded W vector feeds four samples (8 accumulators: 4 samples x
-// 2 blocks), so a block of samples reads W once.
 template <class EmitFor>
 HWY_INLINE void ProjectBatch(const float* Wp, const float* X, std::uint32_t n, std::uint32_t F,
                              std::uint32_t d, const EmitFor& emit_for) {
-  const DF df;
-  const auto L = static_cast<std::uint32_t>(hn::Lanes(df));
-  const std::uint32_t Fs = format::StoredFrequencies(format::Layout::kPanels, F);
-  std::uint32_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    const float *x0 = X + static_cast<std::size_t>(i) * d, *x1 = x0 + d, *x2 = x1 + d, *x3 = x2 + d;
-    std::uint32_t j = 0;
-    for (; j + 2 * L <= Fs; j += 2 * L) {
-      const float *p0 = Block(Wp, j, d), *p1 = Block(Wp, j + L, d);
-      auto a00 = hn::Zero(df), a01 = hn::Zero(df), a10 = hn::Zero(df), a11 = hn::Zero(df);
-      auto a20 = hn::Zero(df), a21 = hn::Zero(df), a30 = hn::Zero(df), a31 = hn::Zero(df);
-      for (std::uint32_t c = 0; c < d; ++c) {
-        const std::size_t o = static_cast<std::size_t>(c) * kPw;
-        const auto w0 = hn::LoadU(df, p0 + o), w1 = hn::LoadU(df, p1 + o);
-        const auto v0 = hn::Set(df, x0[c]), v1 = hn::Set(df, x1[c]), v2 = hn::Set(df, x2[c]),
-                   v3 = hn::Set(df, x3[c]);
-        a00 = hn::MulAdd(v0, w0, a00);
-        a01 = hn::MulAdd(v0, w1, a01);
-        a10 = hn::MulAdd(v1, w0, a10);
-        a11 = hn::MulAdd(v1, w1, a11);
-        a20 = hn::MulAdd(v2, w0, a20);
-        a21 = hn::MulAdd(v2, w1, a21);
-        a30 = hn::MulAdd(v3, w0, a30);
-        a31 = hn::MulAdd(v3, w1, a31);
-      }
-      emit_for(i)(df, j, a00);
-      emit_for(i)(df, j + L, a01);
-      emit_for(i + 1)(df, j, a10);
-      emit_for(i + 1)(df, j + L, a11);
-      emit_for(i + 2)(df, j, a20);
-      emit_for(i + 2)(df, j + L, a21);
-      emit_for(i + 3)(df, j, a30);
-      emit_for(i + 3)(df, j + L, a31);
-    }
-    for (; j < Fs; j += L) {
-      const float* p0 = Block(Wp, j, d);
-      auto a0 = hn::Zero(df), a1 = hn::Zero(df), a2 = hn::Zero(df), a3 = hn::Zero(df);
-      for (std::uint32_t c = 0; c < d; ++c) {
-        const auto w0 = hn::LoadU(df, p0 + static_cast<std::size_t>(c) * kPw);
-        a0 = hn::MulAdd(hn::Set(df, x0[c]), w0, a0);
-        a1 = hn::MulAdd(hn::Set(df, x1[c]), w0, a1);
-        a2 = hn::MulAdd(hn::Set(df, x2[c]), w0, a2);
-        a3 = hn::MulAdd(hn::Set(df, x3[c]), w0, a3);
-      }
-      emit_for(i)(df, j, a0);
-      emit_for(i + 1)(df, j, a1);
-      emit_for(i + 2)(df, j, a2);
-      emit_for(i + 3)(df, j, a3);
-    }
-  }
-  for (; i < n; ++i) ProjectOne(Wp, X + static_cast<std::size_t>(i) * d, F, d, emit_for(i));
+  Columns<kBatchS, kBatchV>(Wp, X, n, F, d, emit_for);
 }
+
+template <class Emit>
+HWY_INLINE void ProjectOne(const float* Wp, const float* x, std::uint32_t F, std::uint32_t d,
+                           const Emit& emit) {
+  Columns<1, kOneV>(Wp, x, 1, F, d, [&](std::uint32_t) -> const Emit& { return emit; });
+}
+#else
+#error "scalable Highway targets (SVE, RVV) need a tile without arrays of vectors"
+#endif
 
 void FourierPhase(const float* Wp, const float* b, const float* x, std::uint32_t F,
                   std::uint32_t d, float scale, float* z) noexcept {

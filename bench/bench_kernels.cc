@@ -1,0 +1,257 @@
+// rfk benchmarks (Google Benchmark). Speed is measured here, never asserted in tests.
+//
+//   kernel/<Kernel>/<table>/d:D   every kernel of RFK_KERNEL_LIST on every supported table
+//   predict/<form>/<table>/d:D    rfk::Predict, one sample at a time (latency)
+//   batch/<form>/<table>/d:D      rfk::PredictBatch over 256 samples (throughput)
+//   baseline/naive/d:D            plain loops + std::cos (phase form, K = 1)
+//   baseline/eigen/d:D            Eigen GEMV + std::cos (phase form, K = 1)
+//   peak_fma                      this CPU's attainable single-thread FMA rate
+//
+// Counters: GFLOPS counts the multiply-adds of the projection and the head (2 flops each; cos
+// and sin are not counted), and peak_frac divides that by the peak_fma rate of this same run.
+// usage: bench_kernels [--benchmark_filter=...] [--benchmark_repetitions=5] ...
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <iterator>
+#include <utility>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "baselines.h"
+#include "peak_fma.h"
+#include "random.h"
+#include "rfk/host/model_writer.hpp"
+#include "rfk/host/train.hpp"
+#include "rfk/kernels.hpp"
+#include "rfk/model.hpp"
+
+namespace {
+
+using rfk::KernelTable;
+namespace f = rfk::format;
+
+struct Shape {
+  std::uint32_t d, D;
+};
+constexpr Shape kShapes[] = {{16, 256}, {54, 1024}, {123, 500}, {784, 2000}};
+double g_peak_flops = 0;  // per second, measured first
+
+std::vector<float> Normal(std::size_t n, double sd, std::uint64_t seed) {
+  rfk::host::RandomStream rs(seed, n);
+  std::vector<float> v(n);
+  for (float& x : v) x = static_cast<float>(sd * rs.Normal());
+  return v;
+}
+
+void SetFlops(benchmark::State& state, double flops_per_iteration) {
+  state.counters["GFLOPS"] = benchmark::Counter(flops_per_iteration * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+  if (g_peak_flops > 0)
+    state.counters["peak_frac"] = benchmark::Counter(flops_per_iteration / g_peak_flops,
+                                                     benchmark::Counter::kIsIterationInvariantRate);
+}
+
+// Inputs for one shape: W (row-major and panels) for F frequencies, phases, a sample block.
+struct Inputs {
+  std::uint32_t d, F;
+  std::vector<float> W, Wp, b, X, mean, inv, H, bias, z, out;
+  std::vector<float> iw, off;
+  std::vector<std::uint64_t> keys;
+  Inputs(std::uint32_t d_, std::uint32_t F_, std::uint32_t n = 8) : d(d_), F(F_) {
+    W = Normal(std::size_t{F} * d, 1.0 / std::sqrt(double(d)), 1);
+    Wp.assign(std::size_t{f::StoredFrequencies(f::Layout::kPanels, F)} * d, 0.0f);
+    for (std::uint32_t j = 0; j < F; ++j)
+      for (std::uint32_t c = 0; c < d; ++c) Wp[std::size_t{j / 16} * 16 * d + std::size_t{c} * 16 + j % 16] = W[std::size_t{j} * d + c];
+    b = Normal(F, 1, 2);
+    X = Normal(std::size_t{n} * d, 1, 3);
+    mean = Normal(d, 1, 4);
+    inv = Normal(d, 1, 5);
+    H = Normal(std::size_t{2} * F, 0.1, 6);
+    bias = {0.5f};
+    z.resize(std::size_t{n} * 2 * F);
+    out.resize(n);
+    iw = Normal(std::size_t{32} * d, 1, 7);
+    for (float& v : iw) v = std::fabs(v) + 0.1f;
+    off = Normal(std::size_t{32} * d, 1, 8);
+    keys.resize(32);
+  }
+};
+
+// --- one benchmark per kernel of the list (a kernel without one does not compile)
+void BenchStandardize(benchmark::State& s, const KernelTable& t, Inputs& in) {
+  for (auto _ : s) {
+    t.Standardize(in.X.data(), in.mean.data(), in.inv.data(), in.d, in.z.data());
+    benchmark::DoNotOptimize(in.z.data());
+  }
+}
+void BenchFourierPhase(benchmark::State& s, const KernelTable& t, Inputs& in) {
+  for (auto _ : s) {
+    t.FourierPhase(in.Wp.data(), in.b.data(), in.X.data(), in.F, in.d, 0.1f, in.z.data());
+    benchmark::DoNotOptimize(in.z.data());
+  }
+  SetFlops(s, 2.0 * in.d * in.F);
+}
+void BenchFourierPair(benchmark::State& s, const KernelTable& t, Inputs& in) {
+  for (auto _ : s) {
+    t.FourierPair(in.Wp.data(), in.X.data(), in.F, in.d, 0.1f, in.z.data());
+    benchmark::DoNotOptimize(in.z.data());
+  }
+  SetFlops(s, 2.0 * in.d * in.F);
+}
+void BenchFourierPhaseBatch(benchmark::State& s, const KernelTable& t, Inputs& in) {
+  for (auto _ : s) {
+    t.FourierPhaseBatch(in.Wp.data(), in.b.data(), in.X.data(), 8, in.F, in.d, 0.1f, in.z.data());
+    benchmark::DoNotOptimize(in.z.data());
+  }
+  SetFlops(s, 8 * 2.0 * in.d * in.F);
+}
+void BenchFourierPairBatch(benchmark::State& s, const KernelTable& t, Inputs& in) {
+  for (auto _ : s) {
+    t.FourierPairBatch(in.Wp.data(), in.X.data(), 8, in.F, in.d, 0.1f, in.z.data());
+    benchmark::DoNotOptimize(in.z.data());
+  }
+  SetFlops(s, 8 * 2.0 * in.d * in.F);
+}
+void BenchLinearHead(benchmark::State& s, const KernelTable& t, Inputs& in) {
+  for (auto _ : s) {
+    t.LinearHead(in.H.data(), 2 * in.F, in.bias.data(), in.z.data(), 1, 2 * in.F, in.out.data());
+    benchmark::DoNotOptimize(in.out.data());
+  }
+  SetFlops(s, 2.0 * 2 * in.F);
+}
+void BenchBinKeys(benchmark::State& s, const KernelTable& t, Inputs& in) {
+  for (auto _ : s) {
+    t.BinKeys(in.iw.data(), in.off.data(), in.X.data(), 32, in.d, 7, in.keys.data());
+    benchmark::DoNotOptimize(in.keys.data());
+  }
+}
+
+// --- end to end through the public API
+struct ModelBytes {
+  rfk::host::AlignedBytes bytes;
+  rfk::Model model;
+};
+ModelBytes MakeModel(f::MapKind map, const Shape& sh) {
+  auto spec = rfk::host::RandomFeatureSpec(f::Kernel::kGaussian, map, sh.D, sh.d, 0.5 / sh.d, 1);
+  const auto H = Normal(sh.D, 0.1, 9);
+  spec.head_weights.assign(H.begin(), H.end());
+  const auto blob = rfk::host::SerializeModel(spec);
+  ModelBytes mb{rfk::host::AlignedBytes(blob.size()), {}};
+  std::memcpy(mb.bytes.data(), blob.data(), blob.size());
+  if (rfk::OpenModel(mb.bytes.data(), mb.bytes.size(), &mb.model) != rfk::Status::kOk) std::abort();
+  return mb;
+}
+
+double PredictFlops(const Shape& sh, f::MapKind map) {
+  const double F = map == f::MapKind::kFourier ? sh.D / 2.0 : sh.D;
+  return 2.0 * sh.d * F + 2.0 * sh.D;
+}
+
+void BenchPredict(benchmark::State& s, const KernelTable* t, f::MapKind map, Shape sh) {
+  rfk::SelectKernels((std::string(t->backend) + "-" + t->target).c_str());
+  ModelBytes mb = MakeModel(map, sh);
+  rfk::host::AlignedBytes scratch(rfk::ScratchBytes(mb.model));
+  const auto X = Normal(std::size_t{64} * sh.d, 1, 10);
+  float out;
+  std::size_t i = 0;
+  for (auto _ : s) {
+    if (rfk::Predict(mb.model, X.data() + (i++ % 64) * sh.d, sh.d, scratch.data(), scratch.size(), &out, 1) != rfk::Status::kOk) std::abort();
+    benchmark::DoNotOptimize(out);
+  }
+  SetFlops(s, PredictFlops(sh, map));
+}
+
+void BenchBatch(benchmark::State& s, const KernelTable* t, f::MapKind map, Shape sh) {
+  rfk::SelectKernels((std::string(t->backend) + "-" + t->target).c_str());
+  ModelBytes mb = MakeModel(map, sh);
+  rfk::host::AlignedBytes scratch(rfk::BatchScratchBytes(mb.model));
+  constexpr std::size_t n = 256;
+  const auto X = Normal(n * sh.d, 1, 11);
+  std::vector<float> out(n);
+  for (auto _ : s) {
+    if (rfk::PredictBatch(mb.model, X.data(), n, X.size(), scratch.data(), scratch.size(), out.data(), n) != rfk::Status::kOk) std::abort();
+    benchmark::DoNotOptimize(out.data());
+  }
+  SetFlops(s, n * PredictFlops(sh, map));
+  s.counters["us_per_sample"] = benchmark::Counter(1e6 / n, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
+void BenchBaseline(benchmark::State& s, bool eigen, Shape sh) {
+  Inputs in(sh.d, sh.D);  // phase form: F = D
+  const auto X = Normal(std::size_t{64} * sh.d, 1, 10);
+  float out;
+  std::size_t i = 0;
+  for (auto _ : s) {
+    const float* x = X.data() + (i++ % 64) * sh.d;
+    if (eigen) rfk_bench::EigenPredict(in.W.data(), in.b.data(), in.H.data(), 0.5f, x, int(sh.D), int(sh.d), 0.1f, in.z.data(), &out);
+    else rfk_bench::NaivePredict(in.W.data(), in.b.data(), in.H.data(), 0.5f, x, int(sh.D), int(sh.d), 0.1f, in.z.data(), &out);
+    benchmark::DoNotOptimize(out);
+  }
+  SetFlops(s, PredictFlops(sh, f::MapKind::kFourierPhase));
+}
+
+void BenchPeak(benchmark::State& s) {
+  float sink = 0;
+  double flops = 0;
+  for (auto _ : s) flops = rfk_bench::PeakFmaFlops(1 << 16, &sink);
+  benchmark::DoNotOptimize(sink);
+  s.counters["GFLOPS"] = benchmark::Counter(flops * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+  s.SetLabel(rfk_bench::PeakFmaTarget());
+}
+
+std::string ShapeName(const Shape& sh) { return std::to_string(sh.d) + ":" + std::to_string(sh.D); }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  {  // the peak first, so every other benchmark can report its fraction of it
+    float sink = 0;
+    double best = 0;
+    for (int rep = 0; rep < 5; ++rep) {
+      const auto t0 = std::chrono::steady_clock::now();
+      const double flops = rfk_bench::PeakFmaFlops(1 << 22, &sink);
+      const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      best = std::max(best, flops / secs);
+    }
+    g_peak_flops = best;
+    benchmark::AddCustomContext("peak_fma_gflops", std::to_string(best * 1e-9));
+    benchmark::AddCustomContext("peak_fma_target", rfk_bench::PeakFmaTarget());
+  }
+  benchmark::RegisterBenchmark("peak_fma", BenchPeak);
+  static std::vector<Inputs> inputs;
+  inputs.reserve(std::size(kShapes));
+  for (const Shape& sh : kShapes) inputs.emplace_back(sh.d, sh.D / 2);  // the default pair form
+  for (std::size_t i = 0; i < rfk::KernelTableCount(); ++i) {
+    const KernelTable* t = rfk::KernelTableAt(i);
+    const std::string tn = std::string(t->backend) + "-" + t->target;
+    for (std::size_t k = 0; k < std::size(kShapes); ++k) {
+      Inputs* in = &inputs[k];
+      const std::string sn = ShapeName(kShapes[k]);
+#define RFK_BENCH(kernel, params)                                                           \
+  benchmark::RegisterBenchmark(("kernel/" #kernel "/" + tn + "/" + sn).c_str(),             \
+                               [t, in](benchmark::State& s) { Bench##kernel(s, *t, *in); });
+      RFK_KERNEL_LIST(RFK_BENCH)
+#undef RFK_BENCH
+      for (auto [map, form] : {std::pair{f::MapKind::kFourierPhase, "phase"}, std::pair{f::MapKind::kFourier, "pair"}}) {
+        const Shape sh = kShapes[k];
+        benchmark::RegisterBenchmark(("predict/" + std::string(form) + "/" + tn + "/" + sn).c_str(),
+                                     [t, map, sh](benchmark::State& s) { BenchPredict(s, t, map, sh); });
+        benchmark::RegisterBenchmark(("batch/" + std::string(form) + "/" + tn + "/" + sn).c_str(),
+                                     [t, map, sh](benchmark::State& s) { BenchBatch(s, t, map, sh); });
+      }
+    }
+  }
+  for (const Shape& sh : kShapes) {
+    benchmark::RegisterBenchmark(("baseline/naive/" + ShapeName(sh)).c_str(),
+                                 [sh](benchmark::State& s) { BenchBaseline(s, false, sh); });
+    benchmark::RegisterBenchmark(("baseline/eigen/" + ShapeName(sh)).c_str(),
+                                 [sh](benchmark::State& s) { BenchBaseline(s, true, sh); });
+  }
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
