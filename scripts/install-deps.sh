@@ -8,7 +8,7 @@
 set -euo pipefail
 
 pkgs=(cmake g++ make pkg-config zlib1g-dev libeigen3-dev libcli11-dev doctest-dev libhwy-dev
-      libbenchmark-dev)
+      libxsimd-dev libbenchmark-dev)
 for arg in "$@"; do
   case "$arg" in
     --data)  pkgs+=(dataset-fashion-mnist) ;;

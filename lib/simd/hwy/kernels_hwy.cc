@@ -36,7 +36,7 @@ template <bool kWantSin, class D, class V = hn::Vec<D>>
 HWY_INLINE void SinCos(D d, V x, V& sin_out, V& cos_out) {
   const hn::RebindToSigned<D> di;
   const V kf = hn::Mul(x, hn::Set(d, 0.636619772f));
-  const auto k = hn::ConvertTo(di, hn::Add(kf, hn::CopySign(hn::Set(d, 0.5f), kf)));  // truncates
+  const auto k = hn::NearestInt(kf);  // ties to even (the scalar code rounds them away: same accuracy)
   const V fk = hn::ConvertTo(d, k);
   V r = hn::NegMulAdd(fk, hn::Set(d, 0x1.92p0f), x);  // exact: kf * C1 has no rounding error
   r = hn::NegMulAdd(fk, hn::Set(d, 0x1.fcp-12f), r);

@@ -1,0 +1,120 @@
+#!/usr/bin/python3
+"""Turns bench_kernels' JSON (with repetitions) into docs/PERFORMANCE.md: medians only."""
+import json
+import platform
+import re
+import sys
+from collections import defaultdict
+
+data = json.load(open(sys.argv[1]))
+ctx = data["context"]
+med = {}
+for b in data["benchmarks"]:
+    if b.get("aggregate_name") == "median":
+        med[b["run_name"]] = b
+
+def ns(name):
+    return med[name]["real_time"] if name in med else None
+
+def gf(name):
+    return med[name].get("GFLOPS") if name in med else None  # counters are already GFLOP/s
+
+cpu = "unknown"
+try:
+    for line in open("/proc/cpuinfo"):
+        if line.startswith("model name"):
+            cpu = line.split(":", 1)[1].strip()
+            break
+except OSError:
+    pass
+peak_pre = float(ctx.get("peak_fma_gflops", "nan"))
+peak_bench = med["peak_fma"]["GFLOPS"] if "peak_fma" in med else float("nan")
+peak = max(peak_pre, peak_bench)
+shapes = ["16:256", "54:1024", "123:500", "784:2000"]
+tables = []
+for name in med:
+    m = re.match(r"predict/phase/(.+)/16:256$", name)
+    if m:
+        tables.append(m.group(1))
+order = {t: i for i, t in enumerate(tables)}
+
+print("# Performance")
+print()
+print("Measured by `bench/run.sh` (Google Benchmark, 5 repetitions, **medians**; one thread) on:")
+print()
+print(f"- CPU: {cpu}, {ctx.get('num_cpus')} CPUs; date {ctx.get('date')}; {platform.system()} {platform.release()}")
+print(f"- Peak FMA rate of this CPU, measured in the same run (12 independent FMA chains, "
+      f"Highway {ctx.get('peak_fma_target')}): **{peak:.0f} GFLOP/s** (the larger of {peak_pre:.0f} "
+      f"before the run and {peak_bench:.0f} during it; the VM's clock varies between runs).")
+print("- Model shapes (d, D) as in the issue; `phase` = √(2/D)·cos(Wx+b) with F = D frequencies (the same")
+print("  arithmetic as the baselines), `pair` = [cos, sin] with F = D/2. K = 1 output.")
+print("- GFLOP/s counts the multiply-adds of the projection and the head (2 flops each); sin/cos are not counted.")
+print()
+print("## Single-sample predict latency (µs, `rfk::Predict`)")
+print()
+print("| table | " + " | ".join(f"({s.replace(':', ', ')}) phase | pair" for s in shapes) + " |")
+print("|---|" + "---|---|" * len(shapes))
+for t in tables:
+    cells = []
+    for s in shapes:
+        for form in ("phase", "pair"):
+            v = ns(f"predict/{form}/{t}/{s}")
+            cells.append(f"{v / 1000:.2f}" if v else "-")
+    print(f"| {t} | " + " | ".join(cells) + " |")
+for base, label in (("naive", "baseline: plain loops + std::cos"), ("eigen", "baseline: Eigen GEMV + std::cos")):
+    cells = []
+    for s in shapes:
+        v = ns(f"baseline/{base}/{s}")
+        cells += [f"{v / 1000:.2f}" if v else "-", ""]
+    print(f"| {label} | " + " | ".join(cells) + " |")
+print()
+best = tables[0] if tables else None
+if best:
+    print(f"Speed-up of the best table ({best}, phase form) over the baselines, same D:")
+    print()
+    print("| (d, D) | vs naive | vs Eigen + std::cos |")
+    print("|---|---|---|")
+    for s in shapes:
+        r = ns(f"predict/phase/{best}/{s}")
+        n_, e_ = ns(f"baseline/naive/{s}"), ns(f"baseline/eigen/{s}")
+        if r and n_ and e_:
+            print(f"| ({s.replace(':', ', ')}) | {n_ / r:.1f}x | {e_ / r:.1f}x |")
+    print()
+print("## Batch predict throughput (`rfk::PredictBatch`, 256 samples)")
+print()
+print("| table | " + " | ".join(f"({s.replace(':', ', ')}) phase | pair" for s in shapes) + " |")
+print("|---|" + "---|---|" * len(shapes))
+for t in tables:
+    cells = []
+    for s in shapes:
+        for form in ("phase", "pair"):
+            n = f"batch/{form}/{t}/{s}"
+            if n in med:
+                g = med[n]["GFLOPS"]
+                cells.append(f"{med[n]['us_per_sample'] * 1e6:.3f} µs, {g:.0f} GF/s ({100 * g / peak:.0f}%)")
+            else:
+                cells.append("-")
+    print(f"| {t} | " + " | ".join(cells) + " |")
+print()
+print("Each cell: time per sample, GFLOP/s, and that as a percentage of the peak FMA rate above.")
+print()
+print("## Kernels (GFLOP/s; BinKeys and Standardize in ns per call)")
+print()
+kernels = ["FourierPhase", "FourierPair", "FourierPhaseBatch", "FourierPairBatch", "LinearHead", "Standardize", "BinKeys"]
+for s in shapes:
+    print(f"### (d, D) = ({s.replace(':', ', ')}), F = D/2 = {int(s.split(':')[1]) // 2}")
+    print()
+    print("| table | " + " | ".join(kernels) + " |")
+    print("|---|" + "---|" * len(kernels))
+    for t in tables:
+        cells = []
+        for k in kernels:
+            n = f"kernel/{k}/{t}/{s}"
+            if n not in med:
+                cells.append("-")
+            elif "GFLOPS" in med[n]:
+                cells.append(f"{med[n]['GFLOPS']:.1f}")
+            else:
+                cells.append(f"{med[n]['real_time']:.0f} ns")
+        print(f"| {t} | " + " | ".join(cells) + " |")
+    print()
