@@ -187,7 +187,7 @@ HWY_INLINE void ProjectOne(const float* Wp, const float* x, std::uint32_t F, std
   Columns<1, kOneV>(Wp, x, 1, F, d, [&](std::uint32_t) -> const Emit& { return emit; });
 }
 #else
-#error "scalable Highway targets (SVE, RVV) need a tile without arrays of vectors"
+#error "scalable targets (SVE, RVV) are disabled in lib/CMakeLists.txt: the tiles use arrays of vectors"
 #endif
 
 void FourierPhase(const float* Wp, const float* b, const float* x, std::uint32_t F,
