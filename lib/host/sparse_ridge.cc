@@ -4,18 +4,11 @@
 #include <cmath>
 #include <thread>
 
+#include "parallel.h"
 #include "rfk/host/train.hpp"
 
 namespace rfk::host {
 namespace {
-
-template <typename Fn>
-void Parallel(unsigned threads, Fn&& fn) {
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back([&fn, t] { fn(t); });
-  fn(0);
-  for (auto& th : pool) th.join();
-}
 
 double Dot(const std::vector<double>& a, const std::vector<double>& b) {
   double s = 0;

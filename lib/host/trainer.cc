@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "block_kernels.h"
+#include "parallel.h"
 #include "random.h"
 #include "rfk/host/model_writer.hpp"
 #include "rfk/host/train.hpp"
@@ -305,13 +306,21 @@ bool ComputeFeatures(const HostMap& m, const Dataset& data, const std::uint32_t*
   return finite;
 }
 
-// Runs fn(t) on `threads` threads (t = 0 on the caller) and joins them.
-template <typename Fn>
-void Parallel(unsigned threads, Fn&& fn) {
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back([&fn, t] { fn(t); });
-  fn(0);
-  for (auto& th : pool) th.join();
+// One row's loss for the summed held-out errors: squared error (regression) or 1 for a
+// misclassification (sign for binary, first argmax for multi-class, as DecideClass).
+double RowLoss(const Targets& t, const double* out, std::size_t row) {
+  if (t.task == Task::kRegression) {
+    const double e = out[0] - t.Y[row];
+    return e * e;
+  }
+  std::uint32_t pred = 0;
+  if (t.K == 1) {
+    pred = out[0] > 0 ? 1 : 0;
+  } else {
+    for (std::uint32_t k = 1; k < t.K; ++k)
+      if (out[k] > out[pred]) pred = k;
+  }
+  return pred != t.cls[row] ? 1.0 : 0.0;
 }
 
 struct Context {
@@ -413,19 +422,7 @@ std::vector<double> Score(const Context& ctx, const HostMap& m,
               const double zi = z[i];
               for (std::uint32_t k = 0; k < K; ++k) out[k] += zi * h.W[std::size_t{i} * K + k];
             }
-            if (ctx.targets.task == Task::kRegression) {
-              const double e = out[0] - ctx.targets.Y[row];
-              part[t][l] += e * e;
-            } else {
-              std::uint32_t pred = 0;
-              if (K == 1) {
-                pred = out[0] > 0 ? 1 : 0;
-              } else {
-                for (std::uint32_t k = 1; k < K; ++k)
-                  if (out[k] > out[pred]) pred = k;
-              }
-              part[t][l] += pred != ctx.targets.cls[row] ? 1.0 : 0.0;
-            }
+            part[t][l] += RowLoss(ctx.targets, out.data(), row);
           }
         }
       });
@@ -656,19 +653,7 @@ std::vector<double> ScoreDesign(const SparseDesign& Z, const std::vector<std::ui
           if (c == kNoBinColumn) continue;
           for (std::uint32_t k = 0; k < K; ++k) out[k] += Z.scale * h.W[std::size_t{Z.Df + c} * K + k];
         }
-        if (targets.task == Task::kRegression) {
-          const double e = out[0] - targets.Y[i];
-          part[t][l] += e * e;
-        } else {
-          std::uint32_t pred = 0;
-          if (K == 1) {
-            pred = out[0] > 0 ? 1 : 0;
-          } else {
-            for (std::uint32_t k = 1; k < K; ++k)
-              if (out[k] > out[pred]) pred = k;
-          }
-          part[t][l] += pred != targets.cls[i] ? 1.0 : 0.0;
-        }
+        part[t][l] += RowLoss(targets, out.data(), i);
       }
     }
   });
