@@ -25,6 +25,10 @@ void* __wrap_calloc(std::size_t a, std::size_t b) { ++g_allocations; return __re
 void* __wrap_realloc(void* p, std::size_t n) { ++g_allocations; return __real_realloc(p, n); }
 }
 
+// These replacements pair operator new with malloc and operator delete with free; GCC's
+// -Wmismatched-new-delete cannot see that pairing through replaced global operators.
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+
 void* operator new(std::size_t n) {
   ++g_allocations;
   if (void* p = std::malloc(n ? n : 1)) return p;

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "rfk/host/data.hpp"
@@ -396,5 +397,44 @@ TEST_CASE("PredictBatch agrees with Predict row by row, for every map and batch 
     std::size_t done = 0;
     CHECK(rfk::PredictBatch(m, bad.data(), 29, 29 * 5, scratch.data(), scratch.size(), out.data(), out.size(), &done) == Status::kNonFiniteInput);
     CHECK(done <= 13);
+  }
+}
+
+TEST_CASE("many threads share one model, each with its own scratch: bit-identical to one thread") {
+  auto o = SmallOptions();
+  o.grids = 6;  // Fourier + binning: every kernel of the prediction path
+  Blob b(rfk::host::Train(Blobs(300, 31), o).model);
+  rfk::Model m;
+  REQUIRE(b.Open(&m) == Status::kOk);
+  const auto test = Blobs(200, 32);
+  const std::size_t n = test.rows, K = m.num_outputs;
+  std::vector<float> ref(n * K);
+  {
+    rfk::host::AlignedBytes scratch(rfk::ScratchBytes(m));
+    for (std::size_t i = 0; i < n; ++i)
+      REQUIRE(rfk::Predict(m, &test.dense[i * 5], 5, scratch.data(), scratch.size(), &ref[i * K], K) == Status::kOk);
+  }
+  constexpr int kThreads = 8;
+  std::vector<std::vector<float>> got(kThreads, std::vector<float>(n * K)), batch(kThreads, std::vector<float>(n * K));
+  std::vector<int> failures(kThreads, 0);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < kThreads; ++t) {
+    pool.emplace_back([&, t] {
+      rfk::host::AlignedBytes scratch(rfk::ScratchBytes(m)), bscratch(rfk::BatchScratchBytes(m));
+      for (int rep = 0; rep < 3; ++rep) {
+        for (std::size_t i = 0; i < n; ++i)
+          failures[t] += rfk::Predict(m, &test.dense[i * 5], 5, scratch.data(), scratch.size(), &got[t][i * K], K) != Status::kOk;
+        failures[t] += rfk::PredictBatch(m, test.dense.data(), n, n * 5, bscratch.data(), bscratch.size(), batch[t].data(), n * K) != Status::kOk;
+      }
+    });
+  }
+  for (auto& th : pool) th.join();
+  std::vector<float> ref_batch(n * K);
+  rfk::host::AlignedBytes bscratch(rfk::BatchScratchBytes(m));
+  REQUIRE(rfk::PredictBatch(m, test.dense.data(), n, n * 5, bscratch.data(), bscratch.size(), ref_batch.data(), n * K) == Status::kOk);
+  for (int t = 0; t < kThreads; ++t) {
+    CHECK(failures[t] == 0);
+    CHECK(std::memcmp(got[t].data(), ref.data(), ref.size() * sizeof(float)) == 0);
+    CHECK(std::memcmp(batch[t].data(), ref_batch.data(), ref_batch.size() * sizeof(float)) == 0);
   }
 }
