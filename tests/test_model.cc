@@ -269,6 +269,18 @@ TEST_CASE("each kind of corruption returns its own status and names the field") 
     b.FixCrc();
     CHECK(b.Open() == Status::kUnsupportedStorage);
   }
+  SUBCASE("non-finite parameters (W, head) are corrupt, not silently propagated") {
+    for (f::SectionType type : {f::SectionType::kProjection, f::SectionType::kHead}) {
+      Blob b(bytes);
+      const std::uint32_t off = b.U32(b.Entry(type) + 4);
+      const float nan = NAN;
+      std::memcpy(b.data() + off + 32, &nan, 4);  // inside W; inside the head's weights
+      b.FixCrc();
+      CHECK(b.Open(nullptr, &err) == Status::kBadValue);
+      CHECK(std::string(err.field) == (type == f::SectionType::kHead ? "head" : "projection"));
+      CHECK(err.offset == off + 32);
+    }
+  }
   SUBCASE("label offsets pointing outside their pool") {
     Blob b(bytes);
     const std::uint32_t p = b.U32(b.Entry(f::SectionType::kLabels) + 4);

@@ -42,7 +42,8 @@ void LinearHeadRef(const float* H, const float* bias, const float* z, std::uint3
 
 // Random binning: key[p] = a 64-bit hash of grid p's bin vector
 // (floor((x[m] - offset[p*d+m]) * inv_width[p*d+m]))_m, seeded per grid from `seed`. Bin indices
-// are clamped to +-2^30 before hashing (inputs that far out share an edge bin). Integer-exact: the
+// are clamped to +-2^30 before hashing (inputs that far out share an edge bin; a NaN index, as
+// from inf * 0, counts as bin 0). Integer-exact: the
 // same x gives the same keys on every platform. x must be finite.
 void BinKeysRef(const float* inv_width, const float* offset, const float* x, std::uint32_t P,
                 std::uint32_t d, std::uint64_t seed, std::uint64_t* keys) noexcept;

@@ -127,6 +127,7 @@ void BinKeysRef(const float* inv_width, const float* offset, const float* x, std
     std::uint64_t h = Mix64(seed ^ (0x9E3779B97F4A7C15ull * (p + 1ull)));
     for (std::uint32_t m = 0; m < d; ++m) {
       float v = (x[m] - off[m]) * iw[m];
+      if (v != v) v = 0.0f;  // NaN (inf * 0 from an extreme x): bin 0, never an undefined cast
       v = v < -kClamp ? -kClamp : (v > kClamp ? kClamp : v);
       auto b = static_cast<std::int32_t>(v);  // truncates toward zero ...
       if (static_cast<float>(b) > v) --b;     // ... so step down for negatives: floor

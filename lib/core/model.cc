@@ -36,6 +36,14 @@ float LoadF32(const std::uint8_t* p) {
 }
 bool IsFinite(float v) { return v - v == 0.0f; }  // false for NaN and +-inf, without <cmath>
 
+// Index of the first non-finite float of n, or n when all are finite. Floats read in place may be
+// unaligned only if the section checks failed, which happens before this is called.
+std::uint64_t FirstNonFinite(const float* p, std::uint64_t n) {
+  for (std::uint64_t i = 0; i < n; ++i)
+    if (!IsFinite(p[i])) return i;
+  return n;
+}
+
 constexpr std::size_t RoundUp(std::size_t n, std::size_t a) { return (n + a - 1) / a * a; }
 
 struct Section {
@@ -275,6 +283,26 @@ Status OpenModel(const void* bytes, std::size_t size, Model* model, ModelError* 
   }
   m.num_features = m.fourier_features + m.bin_columns;
 
+  // Every parameter array must hold finite numbers: a NaN or infinity would make predictions
+  // meaningless (or, through a bin index, undefined), so it is a corrupt model.
+  struct FloatArray {
+    const float* p;
+    std::uint64_t n;
+    const char* field;
+  };
+  const FloatArray arrays[] = {
+      {m.projection, m.projection ? std::uint64_t{f::StoredFrequencies(m.layout, m.num_frequencies)} * m.input_dim : 0,
+       "projection"},
+      {m.phase, m.phase ? m.num_frequencies : 0u, "phase"},
+      {m.bin_inv_width, m.bin_inv_width ? 2ull * m.num_grids * m.input_dim : 0, "bin_grids"},
+  };
+  for (const FloatArray& a : arrays) {
+    const std::uint64_t bad = FirstNonFinite(a.p, a.n);
+    if (bad < a.n)
+      return op.Fail(Status::kBadValue, a.field,
+                     static_cast<std::uint32_t>(reinterpret_cast<const std::uint8_t*>(a.p + bad) - b));
+  }
+
   const Section& st = sec[static_cast<int>(SectionType::kStandardize)];
   if (st.present) {
     if (st.size != 2ull * m.input_dim * sizeof(float))
@@ -336,6 +364,19 @@ Status OpenModel(const void* bytes, std::size_t size, Model* model, ModelError* 
     m.label_pool = reinterpret_cast<const char*>(p + pool_start);
   } else if (lb.present) {
     return op.Fail(Status::kBadValue, "labels", lb.entry);
+  }
+
+  {
+    const FloatArray later[] = {
+        {m.mean, m.mean ? 2ull * m.input_dim : 0, "standardize"},
+        {m.head_weights, std::uint64_t{m.num_outputs} * (std::uint64_t{m.num_features} + 1), "head"},
+    };
+    for (const FloatArray& a : later) {
+      const std::uint64_t bad = FirstNonFinite(a.p, a.n);
+      if (bad < a.n)
+        return op.Fail(Status::kBadValue, a.field,
+                       static_cast<std::uint32_t>(reinterpret_cast<const std::uint8_t*>(a.p + bad) - b));
+    }
   }
 
   const Section& md = sec[static_cast<int>(SectionType::kMetadata)];

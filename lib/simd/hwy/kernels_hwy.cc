@@ -274,11 +274,12 @@ void BinKeys(const float* inv_width, const float* offset, const float* x, std::u
       for (; m + L <= mn; m += L) {
         auto v = hn::Mul(hn::Sub(hn::LoadU(df, x + m0 + m), hn::LoadU(df, off + m0 + m)),
                          hn::LoadU(df, iw + m0 + m));
-        v = hn::Min(hn::Max(v, lo), hi);
+        v = hn::Min(hn::Max(hn::IfThenElseZero(hn::Eq(v, v), v), lo), hi);  // NaN -> 0, as scalar
         hn::StoreU(hn::ConvertTo(di, hn::Floor(v)), di, bins + m);
       }
       for (; m < mn; ++m) {
         float v = (x[m0 + m] - off[m0 + m]) * iw[m0 + m];
+        if (v != v) v = 0.0f;
         v = v < -1073741824.0f ? -1073741824.0f : (v > 1073741824.0f ? 1073741824.0f : v);
         auto b = static_cast<std::int32_t>(v);
         if (static_cast<float>(b) > v) --b;

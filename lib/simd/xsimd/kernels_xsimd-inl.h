@@ -214,11 +214,13 @@ void BinKeys(const float* inv_width, const float* offset, const float* x, std::u
       const std::uint32_t mn = d - m0 < kChunk ? d - m0 : kChunk;
       std::uint32_t m = 0;
       for (; m + L <= mn; m += L) {
-        const B v = xsimd::min(xsimd::max((Load(x + m0 + m) - Load(off + m0 + m)) * Load(iw + m0 + m), lo), hi);
+        B v = (Load(x + m0 + m) - Load(off + m0 + m)) * Load(iw + m0 + m);
+        v = xsimd::min(xsimd::max(xsimd::select(v == v, v, B(0.0f)), lo), hi);  // NaN -> 0, as scalar
         xsimd::to_int(xsimd::floor(v)).store_unaligned(bins + m);
       }
       for (; m < mn; ++m) {
         float v = (x[m0 + m] - off[m0 + m]) * iw[m0 + m];
+        if (v != v) v = 0.0f;
         v = v < -1073741824.0f ? -1073741824.0f : (v > 1073741824.0f ? 1073741824.0f : v);
         auto bi = static_cast<std::int32_t>(v);
         if (static_cast<float>(bi) > v) --bi;

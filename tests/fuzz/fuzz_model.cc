@@ -1,0 +1,58 @@
+// libFuzzer target: OpenModel on arbitrary bytes, then every public entry point on whatever
+// opens. Each input is tried twice: as given (the checksum rejects most mutations) and with its
+// CRC-32 recomputed, so mutations reach the section parser and the prediction path.
+// Build and run: scripts/fuzz.sh (clang -fsanitize=fuzzer,address,undefined).
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "rfk/format.hpp"
+#include "rfk/model.hpp"
+
+namespace {
+
+void Exercise(const std::uint8_t* bytes, std::size_t size) {
+  rfk::Model m;
+  rfk::ModelError err;
+  if (rfk::OpenModel(bytes, size, &m, &err) != rfk::Status::kOk) return;
+  // Bound the work per input; a valid model may legitimately be large.
+  if (rfk::BatchScratchBytes(m) > (64u << 20) || m.num_features > (1u << 20) || m.num_outputs > 4096) return;
+  std::vector<std::uint64_t> scratch_store(rfk::BatchScratchBytes(m) / 8 + 4);
+  void* scratch = scratch_store.data();  // 16-byte aligned from operator new on x86-64
+  const std::size_t scratch_bytes = rfk::BatchScratchBytes(m);
+  const std::size_t d = m.input_dim, K = m.num_outputs;
+  std::vector<float> x(3 * d), out(3 * K), z(m.num_features);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i % 7) - 3.0f;
+  (void)rfk::Predict(m, x.data(), d, scratch, scratch_bytes, out.data(), K);
+  (void)rfk::PredictBatch(m, x.data(), 3, 3 * d, scratch, scratch_bytes, out.data(), out.size());
+  (void)rfk::ComputeFeatures(m, x.data(), d, scratch, scratch_bytes, z.data(), z.size());
+  if (m.num_grids) {
+    std::vector<std::uint64_t> keys(m.num_grids);
+    std::vector<std::uint32_t> cols(m.num_grids);
+    (void)rfk::ComputeBins(m, x.data(), d, scratch, scratch_bytes, keys.data(), cols.data(), m.num_grids);
+  }
+  for (std::uint32_t c = 0; c <= m.num_classes; ++c) (void)rfk::ClassLabel(m, c);
+  if (K) (void)rfk::DecideClass(m, out.data());
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  // OpenModel requires 16-byte alignment: copy into an aligned buffer.
+  std::vector<std::uint64_t> store(size / 8 + 2);
+  auto* bytes = reinterpret_cast<std::uint8_t*>(store.data());
+  std::memcpy(bytes, data, size);
+  Exercise(bytes, size);
+  namespace f = rfk::format;
+  if (size >= f::kHeaderBytes) {
+    std::uint32_t total;
+    std::memcpy(&total, bytes + f::kOffTotalBytes, 4);
+    if (total >= f::kCrcStart && total <= size) {
+      const std::uint32_t crc = rfk::Crc32(bytes + f::kCrcStart, total - f::kCrcStart);
+      std::memcpy(bytes + f::kOffCrc32, &crc, 4);
+      Exercise(bytes, size);
+    }
+  }
+  return 0;
+}
