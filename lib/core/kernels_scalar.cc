@@ -1,6 +1,8 @@
 // Scalar reference kernels (see include/rfk/kernels.hpp for the contract).
 #include "rfk/kernels.hpp"
 
+#include "bin_hash.h"
+
 #include <cstdint>
 
 namespace rfk {
@@ -110,31 +112,14 @@ void LinearHeadRef(const float* H, const float* bias, const float* z, std::uint3
   }
 }
 
-namespace {
-inline std::uint64_t Mix64(std::uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-}  // namespace
-
 void BinKeysRef(const float* inv_width, const float* offset, const float* x, std::uint32_t P,
                 std::uint32_t d, std::uint64_t seed, std::uint64_t* keys) noexcept {
-  constexpr float kClamp = 1073741824.0f;  // 2^30: exactly representable, fits int32
   for (std::uint32_t p = 0; p < P; ++p) {
     const float* iw = inv_width + static_cast<std::uint64_t>(p) * d;
     const float* off = offset + static_cast<std::uint64_t>(p) * d;
-    std::uint64_t h = Mix64(seed ^ (0x9E3779B97F4A7C15ull * (p + 1ull)));
-    for (std::uint32_t m = 0; m < d; ++m) {
-      float v = (x[m] - off[m]) * iw[m];
-      if (v != v) v = 0.0f;  // NaN (inf * 0 from an extreme x): bin 0, never an undefined cast
-      v = v < -kClamp ? -kClamp : (v > kClamp ? kClamp : v);
-      auto b = static_cast<std::int32_t>(v);  // truncates toward zero ...
-      if (static_cast<float>(b) > v) --b;     // ... so step down for negatives: floor
-      h = (h ^ static_cast<std::uint32_t>(b)) * 0x9E3779B97F4A7C15ull;
-      h ^= h >> 29;
-    }
-    keys[p] = Mix64(h);
+    std::uint64_t h = bin_hash::Seed(seed, p);
+    for (std::uint32_t m = 0; m < d; ++m) h = bin_hash::Step(h, bin_hash::Index((x[m] - off[m]) * iw[m]));
+    keys[p] = bin_hash::Final(h);
   }
 }
 

@@ -15,6 +15,7 @@
 #include "hwy/highway.h"
 #include "rfk/format.hpp"
 #include "rfk/kernels.hpp"
+#include "core/bin_hash.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace rfk {
@@ -258,16 +259,11 @@ void BinKeys(const float* inv_width, const float* offset, const float* x, std::u
   const std::size_t L = hn::Lanes(df);
   constexpr std::uint32_t kChunk = 64;
   HWY_ALIGN std::int32_t bins[kChunk];
-  const auto lo = hn::Set(df, -1073741824.0f), hi = hn::Set(df, 1073741824.0f);
-  auto mix = [](std::uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  };
+  const auto lo = hn::Set(df, -bin_hash::kClamp), hi = hn::Set(df, bin_hash::kClamp);
   for (std::uint32_t p = 0; p < P; ++p) {
     const float* iw = inv_width + static_cast<std::size_t>(p) * d;
     const float* off = offset + static_cast<std::size_t>(p) * d;
-    std::uint64_t h = mix(seed ^ (0x9E3779B97F4A7C15ull * (p + 1ull)));
+    std::uint64_t h = bin_hash::Seed(seed, p);
     for (std::uint32_t m0 = 0; m0 < d; m0 += kChunk) {
       const std::uint32_t mn = d - m0 < kChunk ? d - m0 : kChunk;
       std::uint32_t m = 0;
@@ -277,20 +273,10 @@ void BinKeys(const float* inv_width, const float* offset, const float* x, std::u
         v = hn::Min(hn::Max(hn::IfThenElseZero(hn::Eq(v, v), v), lo), hi);  // NaN -> 0, as scalar
         hn::StoreU(hn::ConvertTo(di, hn::Floor(v)), di, bins + m);
       }
-      for (; m < mn; ++m) {
-        float v = (x[m0 + m] - off[m0 + m]) * iw[m0 + m];
-        if (v != v) v = 0.0f;
-        v = v < -1073741824.0f ? -1073741824.0f : (v > 1073741824.0f ? 1073741824.0f : v);
-        auto b = static_cast<std::int32_t>(v);
-        if (static_cast<float>(b) > v) --b;
-        bins[m] = b;
-      }
-      for (std::uint32_t i = 0; i < mn; ++i) {
-        h = (h ^ static_cast<std::uint32_t>(bins[i])) * 0x9E3779B97F4A7C15ull;
-        h ^= h >> 29;
-      }
+      for (; m < mn; ++m) bins[m] = bin_hash::Index((x[m0 + m] - off[m0 + m]) * iw[m0 + m]);
+      for (std::uint32_t i = 0; i < mn; ++i) h = bin_hash::Step(h, bins[i]);
     }
-    keys[p] = mix(h);
+    keys[p] = bin_hash::Final(h);
   }
 }
 

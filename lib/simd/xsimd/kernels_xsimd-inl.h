@@ -13,6 +13,7 @@
 
 #include "rfk/format.hpp"
 #include "rfk/kernels.hpp"
+#include "core/bin_hash.h"
 
 #ifndef RFK_XSIMD_ARCH
 #error "define RFK_XSIMD_ARCH (an xsimd architecture type) and RFK_XSIMD_NAME before including"
@@ -200,16 +201,11 @@ void BinKeys(const float* inv_width, const float* offset, const float* x, std::u
              std::uint32_t d, std::uint64_t seed, std::uint64_t* keys) noexcept {
   constexpr std::uint32_t kChunk = 64;
   alignas(64) std::int32_t bins[kChunk];
-  const B lo(-1073741824.0f), hi(1073741824.0f);
-  auto mix = [](std::uint64_t v) {
-    v = (v ^ (v >> 30)) * 0xBF58476D1CE4E5B9ull;
-    v = (v ^ (v >> 27)) * 0x94D049BB133111EBull;
-    return v ^ (v >> 31);
-  };
+  const B lo(-bin_hash::kClamp), hi(bin_hash::kClamp);
   for (std::uint32_t p = 0; p < P; ++p) {
     const float* iw = inv_width + static_cast<std::size_t>(p) * d;
     const float* off = offset + static_cast<std::size_t>(p) * d;
-    std::uint64_t h = mix(seed ^ (0x9E3779B97F4A7C15ull * (p + 1ull)));
+    std::uint64_t h = bin_hash::Seed(seed, p);
     for (std::uint32_t m0 = 0; m0 < d; m0 += kChunk) {
       const std::uint32_t mn = d - m0 < kChunk ? d - m0 : kChunk;
       std::uint32_t m = 0;
@@ -218,20 +214,10 @@ void BinKeys(const float* inv_width, const float* offset, const float* x, std::u
         v = xsimd::min(xsimd::max(xsimd::select(v == v, v, B(0.0f)), lo), hi);  // NaN -> 0, as scalar
         xsimd::to_int(xsimd::floor(v)).store_unaligned(bins + m);
       }
-      for (; m < mn; ++m) {
-        float v = (x[m0 + m] - off[m0 + m]) * iw[m0 + m];
-        if (v != v) v = 0.0f;
-        v = v < -1073741824.0f ? -1073741824.0f : (v > 1073741824.0f ? 1073741824.0f : v);
-        auto bi = static_cast<std::int32_t>(v);
-        if (static_cast<float>(bi) > v) --bi;
-        bins[m] = bi;
-      }
-      for (std::uint32_t i = 0; i < mn; ++i) {
-        h = (h ^ static_cast<std::uint32_t>(bins[i])) * 0x9E3779B97F4A7C15ull;
-        h ^= h >> 29;
-      }
+      for (; m < mn; ++m) bins[m] = bin_hash::Index((x[m0 + m] - off[m0 + m]) * iw[m0 + m]);
+      for (std::uint32_t i = 0; i < mn; ++i) h = bin_hash::Step(h, bins[i]);
     }
-    keys[p] = mix(h);
+    keys[p] = bin_hash::Final(h);
   }
 }
 
