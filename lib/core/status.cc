@@ -7,7 +7,7 @@ struct StatusInfo {
   const char* message;
 };
 constexpr StatusInfo kStatusInfo[] = {
-#define RFK_STATUS_INFO(name, msg) {#name, msg},
+#define RFK_STATUS_INFO(name, c_name, msg) {#name, msg},
     RFK_STATUS_LIST(RFK_STATUS_INFO)
 #undef RFK_STATUS_INFO
 };

@@ -1,0 +1,128 @@
+/* rfk C API: the device core for firmware written in C (C99 or later; also valid C++).
+ *
+ * Contract for every function here, as for the C++ core (rfk/model.hpp) it wraps: no heap
+ * allocation, no exceptions escape, no I/O, no environment access, reentrant. The model bytes are
+ * read in place and must stay valid and unchanged while an rfk_model refers to them; they must sit
+ * at a 16-byte-aligned address (RFK_MODEL_ALIGNMENT), as the arrays written by
+ * `rfk export --c-header` do. Any number of threads or tasks may predict with one rfk_model at
+ * once, each with its own scratch buffer.
+ *
+ * Typical use with a header from `rfk export --c-header m.h --name my_model` (all memory is the
+ * caller's; nothing is allocated):
+ *
+ *   static rfk_model model;
+ *   static uint8_t scratch[MY_MODEL_SCRATCH_BYTES] RFK_ALIGNED;
+ *   if (rfk_open(&model, my_model, MY_MODEL_BYTES, NULL) != RFK_OK) ...
+ *   float out[MY_MODEL_OUTPUTS];
+ *   rfk_status s = rfk_predict(&model, x, MY_MODEL_INPUT_DIM, scratch, sizeof scratch,
+ *                              out, MY_MODEL_OUTPUTS);
+ */
+#ifndef RFK_RFK_H_
+#define RFK_RFK_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rfk/status_list.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Status codes: RFK_OK (0) and the failures listed in rfk/status_list.h. */
+typedef int32_t rfk_status;
+enum {
+#define RFK_STATUS_C_ENUM(name, c_name, msg) c_name,
+  RFK_STATUS_LIST(RFK_STATUS_C_ENUM)
+#undef RFK_STATUS_C_ENUM
+  RFK_STATUS_COUNT
+};
+
+/* Alignment of model bytes and of scratch buffers, in bytes. */
+#define RFK_MODEL_ALIGNMENT 16
+#define RFK_SCRATCH_ALIGNMENT 16
+#if defined(__GNUC__) || defined(__clang__)
+#define RFK_ALIGNED __attribute__((aligned(16)))
+#elif defined(_MSC_VER)
+#define RFK_ALIGNED __declspec(align(16))
+#else
+#define RFK_ALIGNED /* use C11 _Alignas(16) or place the object yourself */
+#endif
+
+/* An opened model: a validated view into the caller's bytes (no copy). Treat as opaque; it is
+ * plain storage, so it may be static, on the stack or inside another struct. Pass it to the other
+ * functions only after rfk_open (a failed open leaves it empty: they then return
+ * RFK_NULL_ARGUMENT, 0 or ""). */
+typedef struct rfk_model {
+  union {
+    void* pointer;
+    uint64_t integer;
+    double real;
+  } opaque[40];
+} rfk_model;
+
+/* Where rfk_open found a problem: the format field's name and its byte offset in the blob. */
+typedef struct rfk_model_error {
+  rfk_status status;
+  const char* field; /* e.g. "header.crc32"; never null after rfk_open */
+  uint32_t offset;
+} rfk_model_error;
+
+/* Validates the whole blob once (sizes, offsets, alignment, enum values, finiteness, CRC-32).
+ * `size` may exceed the model (e.g. a whole flash region). On failure *model is left empty and,
+ * if `error` is not null, it says where. Cost: one pass over the bytes (the checksum). */
+rfk_status rfk_open(rfk_model* model, const void* bytes, size_t size, rfk_model_error* error);
+
+/* Model facts. */
+uint32_t rfk_input_dim(const rfk_model* model);   /* d: floats per input */
+uint32_t rfk_num_outputs(const rfk_model* model); /* K: floats rfk_predict writes */
+uint32_t rfk_num_classes(const rfk_model* model); /* 0 for regression */
+uint32_t rfk_num_grids(const rfk_model* model);   /* P of the binning map, 0 if none */
+
+/* Scratch bytes rfk_predict / rfk_compute_bins need (a multiple of RFK_SCRATCH_ALIGNMENT), and
+ * rfk_predict_batch. Both depend only on the model's shape, so they can be sized at build time. */
+size_t rfk_scratch_bytes(const rfk_model* model);
+size_t rfk_batch_scratch_bytes(const rfk_model* model);
+
+/* The model's K raw outputs for one input x of x_len == d floats: the regression value, the binary
+ * decision value (> 0 means class 1) or K one-vs-rest scores. Fails with RFK_NON_FINITE_INPUT on
+ * NaN/inf inputs and RFK_ARGUMENT_OUT_OF_RANGE where |Wx + b| > 1e9, never returning garbage. */
+rfk_status rfk_predict(const rfk_model* model, const float* x, size_t x_len, void* scratch,
+                       size_t scratch_bytes, float* out, size_t out_len);
+
+/* n inputs at once (X: n x d floats, row-major, x_len == n * d; out: n x K, out_len >= n * K).
+ * Scratch: rfk_batch_scratch_bytes. On failure, *done (if not null) counts the
+ * rows before the failing one, which hold their outputs. */
+rfk_status rfk_predict_batch(const rfk_model* model, const float* X, size_t n, size_t x_len,
+                             void* scratch, size_t scratch_bytes, float* out, size_t out_len,
+                             size_t* done);
+
+/* The class index a classifier's outputs decide (sign for binary, first argmax otherwise; 0 for
+ * regression) and its label as written in the training data (NUL-terminated, "" if none). */
+uint32_t rfk_decide_class(const rfk_model* model, const float* outputs);
+const char* rfk_class_label(const rfk_model* model, uint32_t class_index);
+
+/* The binning map's 64-bit key per grid, bit-identical on every platform and backend, and each
+ * grid's feature column (RFK_NO_COLUMN where an exact-mode model never saw that bin); len >= P. */
+#define RFK_NO_COLUMN 0xFFFFFFFFu
+rfk_status rfk_compute_bins(const rfk_model* model, const float* x, size_t x_len, void* scratch,
+                            size_t scratch_bytes, uint64_t* keys, uint32_t* columns, size_t len);
+
+/* Status identifier ("kBadChecksum") and message; never null. */
+const char* rfk_status_name(rfk_status status);
+const char* rfk_status_message(rfk_status status);
+
+/* Kernel tables compiled in and supported by this CPU, best first (scalar always last), and the
+ * one rfk_predict uses. rfk_select_kernels("scalar"), ("NEON"), ("hwy-AVX2"), ... switches it for
+ * the whole program and returns 1, or returns 0 and changes nothing. */
+size_t rfk_kernel_table_count(void);
+const char* rfk_kernel_table_backend(size_t index); /* null past the end */
+const char* rfk_kernel_table_target(size_t index);  /* null past the end */
+int rfk_select_kernels(const char* name);
+const char* rfk_active_target(void);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* RFK_RFK_H_ */
