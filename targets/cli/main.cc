@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "rfk/host/c_export.hpp"
 #include "rfk/host/data.hpp"
 #include "rfk/host/model_writer.hpp"
 #include "rfk/host/train.hpp"
@@ -472,6 +473,63 @@ int RunEval(const std::string& model_path, const std::string& file, const DataAr
   return 0;
 }
 
+// ------------------------------------------------------------------ export
+
+struct ExportArgs {
+  std::string model, c_header, name, vectors;
+  std::uint32_t count = 32;
+  DataArgs data;
+};
+
+// Writes the model as a C header for firmware; with --vectors, also the first --count rows of a
+// data file with the outputs, classes and bin keys the scalar reference kernels give on this host,
+// so a device can check its own predictions (targets/cortex-m does).
+int RunExport(const ExportArgs& a) {
+  const LoadedModel lm = LoadModel(a.model);
+  const rfk::Model& m = lm.model;
+  host::TestVectors v;
+  std::string comment = "model: " + a.model + " (" + std::to_string(m.total_bytes) + " bytes)";
+  if (!a.vectors.empty()) {
+    if (a.count == 0) throw CliError("--count must be at least 1");
+    const host::Dataset data = ReadForModel(a.vectors, a.data, m);
+    // The oracle: whatever table is active for this process, vectors come from the scalar kernels.
+    const rfk::KernelTable& previous = rfk::ActiveKernels();
+    rfk::SelectKernels("scalar");
+    v.input_dim = m.input_dim;
+    v.num_outputs = m.num_outputs;
+    v.num_grids = m.num_grids;
+    host::AlignedBytes scratch(rfk::ScratchBytes(m));
+    std::vector<float> x(m.input_dim), out(m.num_outputs);
+    std::vector<std::uint64_t> keys(m.num_grids);
+    std::vector<std::uint32_t> cols(m.num_grids);
+    for (std::size_t r = 0; r < data.rows && v.count < a.count; ++r) {
+      host::DenseRow(data, r, x.data(), x.size());
+      const rfk::Status s = rfk::Predict(m, x.data(), x.size(), scratch.data(), scratch.size(),
+                                         out.data(), out.size());
+      if (s != rfk::Status::kOk)
+        throw CliError(a.vectors + ":" + std::to_string(data.lines[r]) + ": " + rfk::StatusMessage(s));
+      if (m.num_grids > 0 &&
+          rfk::ComputeBins(m, x.data(), x.size(), scratch.data(), scratch.size(), keys.data(),
+                           cols.data(), keys.size()) != rfk::Status::kOk)
+        throw CliError(a.vectors + ":" + std::to_string(data.lines[r]) + ": bin keys failed");
+      v.inputs.insert(v.inputs.end(), x.begin(), x.end());
+      v.outputs.insert(v.outputs.end(), out.begin(), out.end());
+      if (m.num_classes > 0) v.classes.push_back(rfk::DecideClass(m, out.data()));
+      v.keys.insert(v.keys.end(), keys.begin(), keys.end());
+      ++v.count;
+    }
+    rfk::SelectKernels((std::string(previous.backend) + "-" + previous.target).c_str());
+    comment += "\ntest vectors: the first " + std::to_string(v.count) + " rows of " + a.vectors;
+  }
+  const std::string text =
+      host::ModelCHeader(lm.bytes.data(), lm.bytes.size(), a.name, a.vectors.empty() ? nullptr : &v, comment);
+  host::WriteFileAtomic(a.c_header, std::vector<std::uint8_t>(text.begin(), text.end()));
+  std::fprintf(stderr, "rfk: wrote %s (%s model%s)\n", a.c_header.c_str(),
+               HumanBytes(m.total_bytes).c_str(),
+               a.vectors.empty() ? "" : (", " + std::to_string(v.count) + " test vectors").c_str());
+  return 0;
+}
+
 // ------------------------------------------------------------------ info
 
 int RunInfo(bool json) {
@@ -694,6 +752,15 @@ int main(int argc, char** argv) {
   inspect->add_option("model", model_path, "Model file")->required();
   inspect->add_flag("--json", json, "Print exactly one JSON object");
 
+  ExportArgs xa;
+  CLI::App* exp = app.add_subcommand("export", "Write a model as C source for firmware (read in place from flash)");
+  exp->add_option("-m,--model", xa.model, "Model file")->required();
+  exp->add_option("--c-header", xa.c_header, "Header to write: an aligned static const byte array and its sizes")->required();
+  exp->add_option("--name", xa.name, "C identifier of the array (macros use it in upper case)")->required();
+  exp->add_option("--vectors", xa.vectors, "Also embed test vectors: rows of this data file with the host's outputs");
+  exp->add_option("--count", xa.count, "Rows of --vectors to embed")->capture_default_str();
+  xa.data.Add(exp);
+
   CLI11_PARSE(app, argc, argv);
   ta.kernel_given = kernel_opt->count() > 0;
   // RFK_TARGET forces a kernel table (e.g. scalar, AVX2, hwy-SSE4) for benchmarking and checks.
@@ -713,6 +780,7 @@ int main(int argc, char** argv) {
     if (*eval) return RunEval(model_path, file, ea, json);
     if (*inspect) return RunInspect(model_path, json);
     if (*info) return RunInfo(json);
+    if (*exp) return RunExport(xa);
   } catch (const std::exception& e) {
     std::fflush(stdout);
     std::fprintf(stderr, "rfk: error: %s\n", e.what());
