@@ -376,8 +376,11 @@ const KernelTable* TableFor(std::int64_t target) {
 
 std::size_t HwyKernelTables(const KernelTable** out, std::size_t capacity) noexcept {
   std::size_t n = 0;
-  // Lower target bits are better targets in Highway's numbering.
-  for (std::int64_t bits = hwy::SupportedTargets() & HWY_TARGETS; bits != 0 && n < capacity;
+  // Lower target bits are better targets in Highway's numbering. The static (baseline) target is
+  // what every translation unit was compiled for, so a CPU running this code supports it even
+  // where Highway's run-time detection cannot tell (armhf: NEON is the baseline there).
+  for (std::int64_t bits = (hwy::SupportedTargets() | HWY_STATIC_TARGET) & HWY_TARGETS;
+       bits != 0 && n < capacity;
        bits &= bits - 1) {
     if (const KernelTable* t = TableFor(bits & -bits)) out[n++] = t;
   }
