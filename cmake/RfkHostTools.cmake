@@ -2,7 +2,8 @@
 # scalar kernels: it only trains and exports) and the embedded-model fixtures it makes
 # (tests/embedded/fixtures). One copy serves every preset, cross or native, so the sanitizer and
 # debug presets do not train with slow binaries and a cross build needs no emulator to train.
-# Provides: target rfk_host_tools, RFK_FIXTURE_DIR (the generated <name>.h headers).
+# Provides: target rfk_host_tools; RFK_FIXTURE_INCLUDES, the include directories of the generated
+# <name>.h headers and of fixtures.h, which includes them all and lists them as RFK_FIXTURE_LIST.
 include(ExternalProject)
 include(${PROJECT_SOURCE_DIR}/tests/embedded/fixtures.cmake)
 set(RFK_HOST_TOOLS_DIR ${PROJECT_SOURCE_DIR}/build/host-tools CACHE PATH
@@ -25,3 +26,35 @@ ExternalProject_Add(rfk_host_tools
   BUILD_ALWAYS ON
   INSTALL_COMMAND ""
   BUILD_BYPRODUCTS ${_byproducts})
+
+# fixtures.h for the device programs (tests/embedded, targets/cortex-m).
+set(_includes "")
+set(_list "")
+foreach(name IN LISTS RFK_FIXTURES)
+  set(spec ${RFK_FIXTURE_${name}})
+  list(GET spec 0 classes)
+  list(GET spec 1 binning)
+  string(TOUPPER ${name} NAME)
+  set(classes_expr NULL)
+  set(keys_expr NULL)
+  if(classes)
+    set(classes_expr ${name}_classes)
+  endif()
+  if(binning)
+    set(keys_expr ${name}_keys)
+  endif()
+  string(APPEND _includes "#include \"${name}.h\"\n")
+  string(APPEND _list " \\\n  X(${name}, ${NAME}, ${classes_expr}, ${keys_expr})")
+endforeach()
+file(CONFIGURE OUTPUT ${CMAKE_BINARY_DIR}/fixtures/fixtures.h CONTENT
+"/* Generated from tests/embedded/fixtures.cmake: the embedded models and their test vectors. */
+#ifndef RFK_FIXTURES_H_
+#define RFK_FIXTURES_H_
+#include <stddef.h>
+${_includes}
+/* X(name, NAME, classes array or NULL, bin keys array or NULL) */
+#define RFK_FIXTURE_LIST(X)${_list}
+#endif
+" @ONLY)
+
+set(RFK_FIXTURE_INCLUDES ${CMAKE_BINARY_DIR}/fixtures ${RFK_FIXTURE_DIR})

@@ -78,6 +78,7 @@ uint32_t rfk_input_dim(const rfk_model* model);   /* d: floats per input */
 uint32_t rfk_num_outputs(const rfk_model* model); /* K: floats rfk_predict writes */
 uint32_t rfk_num_classes(const rfk_model* model); /* 0 for regression */
 uint32_t rfk_num_grids(const rfk_model* model);   /* P of the binning map, 0 if none */
+uint32_t rfk_num_features(const rfk_model* model); /* D: Fourier features + bin columns */
 
 /* Scratch bytes rfk_predict / rfk_compute_bins need (a multiple of RFK_SCRATCH_ALIGNMENT), and
  * rfk_predict_batch. Both depend only on the model's shape, so they can be sized at build time. */

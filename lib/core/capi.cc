@@ -51,6 +51,7 @@ uint32_t rfk_input_dim(const rfk_model* model) { return View(model).input_dim; }
 uint32_t rfk_num_outputs(const rfk_model* model) { return View(model).num_outputs; }
 uint32_t rfk_num_classes(const rfk_model* model) { return View(model).num_classes; }
 uint32_t rfk_num_grids(const rfk_model* model) { return View(model).num_grids; }
+uint32_t rfk_num_features(const rfk_model* model) { return View(model).num_features; }
 
 size_t rfk_scratch_bytes(const rfk_model* model) {
   return IsOpen(model) ? rfk::ScratchBytes(View(model)) : 0;

@@ -1,0 +1,81 @@
+/* Per-prediction cost and stack on Cortex-M, under qemu-system-arm -icount shift=0 (one
+ * instruction per nanosecond of virtual time): SysTick, clocked by the core, counts virtual time,
+ * so after calibrating it against a loop of known length it counts executed instructions exactly
+ * (qemu has no cycle model: this is instructions, not cycles; flash wait states and pipeline
+ * stalls on real silicon come on top). Stack: the region below the caller's stack pointer is
+ * painted, one prediction runs, and the deepest overwritten word is the measured peak.
+ * Prints one line per fixture; fails only if a prediction fails. */
+#include <stdint.h>
+#include <stdio.h>
+
+#include "fixtures.h"
+#include "rfk/rfk.h"
+
+#define SYST_CSR (*(volatile uint32_t*)0xE000E010u)
+#define SYST_RVR (*(volatile uint32_t*)0xE000E014u)
+#define SYST_CVR (*(volatile uint32_t*)0xE000E018u)
+#define PAINT 0xA5C3E1F0u
+#define PAINT_WORDS 1024u /* 4 KiB below the caller's frame */
+
+static union {
+  uint8_t house_pair[HOUSE_PAIR_SCRATCH_BYTES];
+  uint8_t covtype_phase[COVTYPE_PHASE_SCRATCH_BYTES];
+  uint8_t a9a_hashed[A9A_HASHED_SCRATCH_BYTES];
+} scratch RFK_ALIGNED;
+static float out[8];
+
+static uint32_t Ticks(void) { return SYST_CVR; } /* 24-bit down-counter */
+static uint32_t Elapsed(uint32_t from, uint32_t to) { return (from - to) & 0xFFFFFFu; }
+
+/* Instructions per 2^16 SysTick ticks, from a loop of 2 instructions per iteration. */
+static uint64_t Calibrate(void) {
+  uint32_t n = 500000u;
+  const uint32_t a = Ticks();
+  __asm volatile("1: subs %0, %0, #1\n\tbne 1b\n\t" : "+r"(n) : : "cc");
+  const uint32_t b = Ticks();
+  return ((uint64_t)2u * 500000u << 16) / Elapsed(a, b);
+}
+
+static __attribute__((noinline)) uint32_t StackPeak(const rfk_model* m, const float* x, uint32_t d) {
+  volatile uint32_t* sp;
+  uint32_t i;
+  __asm volatile("mov %0, sp" : "=r"(sp));
+  for (i = 1; i <= PAINT_WORDS; ++i) sp[-(int32_t)i] = PAINT;
+  (void)rfk_predict(m, x, d, &scratch, sizeof scratch, out, 8);
+  for (i = PAINT_WORDS; i >= 1; --i)
+    if (sp[-(int32_t)i] != PAINT) return i * 4u;
+  return 0;
+}
+
+static int Measure(const char* name, const uint8_t* bytes, uint32_t len, const float* inputs,
+                   uint32_t count, uint64_t per_tick) {
+  rfk_model m;
+  uint32_t v, t0, t1, d;
+  uint64_t instructions;
+  if (rfk_open(&m, bytes, len, NULL) != RFK_OK) return 1;
+  d = rfk_input_dim(&m);
+  t0 = Ticks();
+  for (v = 0; v < count; ++v)
+    if (rfk_predict(&m, inputs + v * d, d, &scratch, sizeof scratch, out, 8) != RFK_OK) return 1;
+  t1 = Ticks();
+  instructions = (uint64_t)Elapsed(t0, t1) * per_tick / count >> 16;
+  printf("cost %-14s d=%-4lu features=%-5lu grids=%-3lu instructions/prediction %-8lu stack %lu bytes\n",
+         name, (unsigned long)d, (unsigned long)rfk_num_features(&m), (unsigned long)rfk_num_grids(&m),
+         (unsigned long)instructions, (unsigned long)StackPeak(&m, inputs, d));
+  return 0;
+}
+
+int main(void) {
+  uint64_t per_tick;
+  int failed = 0;
+  SYST_RVR = 0xFFFFFFu;
+  SYST_CVR = 0u;
+  SYST_CSR = 5u; /* enabled, processor clock, no interrupt */
+  per_tick = Calibrate();
+  printf("cost: %lu.%03lu instructions per SysTick tick\n", (unsigned long)(per_tick >> 16),
+         (unsigned long)(((per_tick & 0xFFFFu) * 1000u) >> 16));
+  failed |= Measure("house_pair", house_pair, HOUSE_PAIR_BYTES, house_pair_inputs, 16, per_tick);
+  failed |= Measure("covtype_phase", covtype_phase, COVTYPE_PHASE_BYTES, covtype_phase_inputs, 16, per_tick);
+  failed |= Measure("a9a_hashed", a9a_hashed, A9A_HASHED_BYTES, a9a_hashed_inputs, 16, per_tick);
+  return failed;
+}
