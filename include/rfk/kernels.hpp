@@ -13,8 +13,9 @@
 namespace rfk {
 
 // |x| up to kSinCosFastRange is reduced in float with a 4-part Cody-Waite split of pi/2 (every
-// partial product exact for |k| < 2^16); up to kSinCosMaxArg the reduction runs in double (rare:
-// large gamma on unscaled data). Beyond kSinCosMaxArg, and for NaN/inf, both results are NaN:
+// partial product exact for |k| < 2^16); up to kSinCosMaxArg by exact integer arithmetic on 96
+// bits of 2/pi (rare: large gamma on unscaled data; no double precision, so no soft-float code on
+// cores without a double FPU). Beyond kSinCosMaxArg, and for NaN/inf, both results are NaN:
 // Predict reports that as kArgumentOutOfRange instead of returning a meaningless value.
 // Accuracy, measured against double-precision sin/cos (tests/test_kernels.cc):
 //   max abs error <= 1.2e-7 for every |x| <= kSinCosMaxArg.

@@ -16,10 +16,40 @@ constexpr float kC3 = -0x1.58p-21f;
 constexpr float kC4 = 0x1.10b462p-30f;
 constexpr float kTwoOverPi = 0.636619772f;
 
-// pi/2 = kD1 + kD2 in double; kD1 has 23 significant bits, so k * kD1 is exact for |k| < 2^30.
-constexpr double kD1 = 0x1.921fb4p0;
-constexpr double kD2 = 0x1.4442d18469899p-24;
-constexpr double kTwoOverPiD = 0.6366197723675814;
+// Large arguments (kSinCosFastRange < |x| <= kSinCosMaxArg) are reduced exactly in integers, so
+// cores without a double-precision FPU (Cortex-M4F, M3) need no soft-float double routines.
+// |x| = m * 2^e with a 24-bit integer m and -7 <= e <= 6; 2/pi to 96 bits, in three 32-bit limbs
+// (0x0.A2F9836E 4E441529 FC2757D1...). m * (2/pi) * 2^e is formed to 2^-62 (its truncation error
+// is below 2^30 * 2^-96), rounded to the nearest integer k (its low two bits are the quadrant),
+// and the remainder f in [-1/2, 1/2] times pi/2 (pi/4 * 2^32 = 0xC90FDAA2) gives r to about 2^-31.
+constexpr std::uint32_t kTwoOverPiBits[3] = {0xA2F9836Eu, 0x4E441529u, 0xFC2757D1u};
+constexpr std::uint32_t kPiOver4Q32 = 0xC90FDAA2u;
+
+// r and k mod 4 for finite |x| in (kSinCosFastRange, kSinCosMaxArg]; ax = |x|.
+inline float ReduceLarge(float ax, std::uint32_t* quadrant) {
+  std::uint32_t bits;
+  __builtin_memcpy(&bits, &ax, sizeof bits);
+  const std::uint64_t m = (bits & 0x7FFFFFu) | 0x800000u;
+  const int e = static_cast<int>(bits >> 23) - 127 - 23;  // ax = m * 2^e
+  // 128-bit m * T, T = 2/pi * 2^96, as hi:lo.
+  const std::uint64_t p0 = m * kTwoOverPiBits[2], p1 = m * kTwoOverPiBits[1], p2 = m * kTwoOverPiBits[0];
+  const std::uint64_t lo = p0 + (p1 << 32);
+  const std::uint64_t hi = p2 + (p1 >> 32) + (lo < p0 ? 1u : 0u);
+  // ax * 2/pi * 2^62 mod 2^64 = (m * T) >> (96 - 62 - e); the shift is 28..41 here.
+  const unsigned shift = static_cast<unsigned>(34 - e);
+  const std::uint64_t w = (lo >> shift) | (hi << (64u - shift));
+  const std::uint64_t rounded = w + (std::uint64_t{1} << 61);
+  *quadrant = static_cast<std::uint32_t>(rounded >> 62);
+  // f = w - k (units of 2^-62), |f| <= 2^61; keep its top 32 bits below the sign (units of 2^-33).
+  const auto f = static_cast<std::int64_t>(w - (rounded & (std::uint64_t{3} << 62)));
+  const bool negative = f < 0;
+  const auto f33 = static_cast<std::uint32_t>((negative ? 0u - static_cast<std::uint64_t>(f)
+                                                        : static_cast<std::uint64_t>(f)) >> 29);
+  // |r| = |f| * pi/2 = f33 * 2^-33 * kPiOver4Q32 * 2^-31 = (f33 * kPiOver4Q32) * 2^-64.
+  const auto r32 = static_cast<std::uint32_t>((std::uint64_t{f33} * kPiOver4Q32) >> 32);
+  const float r = static_cast<float>(r32) * 0x1p-32f;
+  return negative ? -r : r;
+}
 
 // Minimax polynomials on [-pi/4, pi/4] (the classic Cephes single-precision coefficients).
 inline float SinPoly(float r) {
@@ -45,12 +75,11 @@ void SinCosRef(float x, float* sin_out, float* cos_out) noexcept {
     r = (((x - fk * kC1) - fk * kC2) - fk * kC3) - fk * kC4;
     quadrant = static_cast<std::uint32_t>(k) & 3u;
   } else if (ax <= kSinCosMaxArg) {
-    const double xd = x;
-    const double kd = xd * kTwoOverPiD;
-    const auto k = static_cast<std::int64_t>(kd + (kd >= 0.0 ? 0.5 : -0.5));
-    const auto dk = static_cast<double>(k);
-    r = static_cast<float>((xd - dk * kD1) - dk * kD2);
-    quadrant = static_cast<std::uint32_t>(k & 3);
+    r = ReduceLarge(ax, &quadrant);
+    if (x < 0.0f) {  // sin(-x) = -sin(x): k -> -k, r -> -r
+      r = -r;
+      quadrant = (0u - quadrant) & 3u;
+    }
   } else {  // NaN, infinity, or too large to mean anything in float
     const float nan = __builtin_nanf("");
     *sin_out = nan;
