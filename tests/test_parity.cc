@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "random.h"
@@ -49,8 +51,14 @@ void Near(const std::vector<float>& got, const std::vector<float>& want, double 
 struct Shape {
   std::uint32_t d, F;
 };
-// The benchmark shapes (d, D) of the pair form, plus awkward sizes (tails everywhere).
+// The benchmark shapes (d, D) of the pair form, plus awkward sizes (tails everywhere). Under
+// emulation (cross builds run by qemu, where an emulated SVE instruction costs ~20x a NEON one)
+// the largest shape is left out: it adds no code path the others do not take.
+#if RFK_TEST_UNDER_EMULATION
+constexpr Shape kShapes[] = {{16, 128}, {54, 512}, {123, 250}, {7, 37}, {1, 1}, {3, 17}};
+#else
 constexpr Shape kShapes[] = {{16, 128}, {54, 512}, {123, 250}, {784, 1000}, {7, 37}, {1, 1}, {3, 17}};
+#endif
 
 void ParityStandardize(const KernelTable& t) {
   for (std::uint32_t d : {1u, 7u, 54u, 123u, 784u}) {
@@ -75,13 +83,20 @@ void ParityFourier(const KernelTable& t, bool phase, bool batch) {
       const auto Wp = Panels(W, s.F, s.d);
       const auto b = Normal(s.F, 1, 5);
       const auto X = Normal(std::size_t{n} * s.d, 1, 6);
-      std::vector<float> got(std::size_t{n} * D), want(std::size_t{n} * D);
+      std::vector<float> got(std::size_t{n} * D);
       const float scale = 0.7f;
-      for (std::uint32_t i = 0; i < n; ++i) {
-        if (phase)
-          rfk::FourierPhaseRef(W.data(), b.data(), X.data() + i * s.d, s.F, s.d, scale, want.data() + i * D);
-        else
-          rfk::FourierPairRef(W.data(), X.data() + i * s.d, s.F, s.d, scale, want.data() + i * D);
+      // The oracle's answer depends on the case only, not on the table: computed once per case
+      // (under emulation the reference is most of this test's time).
+      static std::map<std::tuple<std::uint32_t, std::uint32_t, double, bool, bool>, std::vector<float>> oracle;
+      std::vector<float>& want = oracle[{s.d, s.F, wscale, phase, batch}];
+      if (want.empty()) {
+        want.resize(std::size_t{n} * D);
+        for (std::uint32_t i = 0; i < n; ++i) {
+          if (phase)
+            rfk::FourierPhaseRef(W.data(), b.data(), X.data() + i * s.d, s.F, s.d, scale, want.data() + i * D);
+          else
+            rfk::FourierPairRef(W.data(), X.data() + i * s.d, s.F, s.d, scale, want.data() + i * D);
+        }
       }
       if (phase && batch) t.FourierPhaseBatch(Wp.data(), b.data(), X.data(), n, s.F, s.d, scale, got.data());
       if (phase && !batch) t.FourierPhase(Wp.data(), b.data(), X.data(), s.F, s.d, scale, got.data());

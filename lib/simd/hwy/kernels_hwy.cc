@@ -187,8 +187,96 @@ HWY_INLINE void ProjectOne(const float* Wp, const float* x, std::uint32_t F, std
                            const Emit& emit) {
   Columns<1, kOneV>(Wp, x, 1, F, d, [&](std::uint32_t) -> const Emit& { return emit; });
 }
-#else
-#error "scalable targets (SVE, RVV) are disabled in lib/CMakeLists.txt: the tiles use arrays of vectors"
+#else   // HWY_HAVE_SCALABLE (SVE, SVE2): sizeless vectors cannot form arrays, so the tiles
+        // are spelled out with named accumulators: 1 sample x 4 vectors for one input, 2 x 2
+        // for batches (L = the vector's lanes, capped at the panel width: 4..16).
+
+// acc = sum_c x[c] W[j .. j + L)[c] for vectors at frequencies j0, j0 + L, ...
+template <class Emit>
+HWY_INLINE void OneByFour(const float* Wp, const float* x, std::uint32_t j, std::uint32_t d,
+                          std::uint32_t L, const Emit& emit) {
+  const DF df;
+  const float *p0 = Block(Wp, j, d), *p1 = Block(Wp, j + L, d), *p2 = Block(Wp, j + 2 * L, d),
+              *p3 = Block(Wp, j + 3 * L, d);
+  auto a0 = hn::Zero(df), a1 = hn::Zero(df), a2 = hn::Zero(df), a3 = hn::Zero(df);
+  for (std::uint32_t c = 0; c < d; ++c) {
+    const std::size_t o = static_cast<std::size_t>(c) * kPw;
+    const auto xv = hn::Set(df, x[c]);
+    a0 = hn::MulAdd(xv, hn::LoadU(df, p0 + o), a0);
+    a1 = hn::MulAdd(xv, hn::LoadU(df, p1 + o), a1);
+    a2 = hn::MulAdd(xv, hn::LoadU(df, p2 + o), a2);
+    a3 = hn::MulAdd(xv, hn::LoadU(df, p3 + o), a3);
+  }
+  emit(df, j, a0);
+  emit(df, j + L, a1);
+  emit(df, j + 2 * L, a2);
+  emit(df, j + 3 * L, a3);
+}
+
+template <class Emit>
+HWY_INLINE void OneByOne(const float* Wp, const float* x, std::uint32_t j, std::uint32_t d,
+                         const Emit& emit) {
+  const DF df;
+  const float* p0 = Block(Wp, j, d);
+  auto a0 = hn::Zero(df);
+  for (std::uint32_t c = 0; c < d; ++c)
+    a0 = hn::MulAdd(hn::Set(df, x[c]), hn::LoadU(df, p0 + static_cast<std::size_t>(c) * kPw), a0);
+  emit(df, j, a0);
+}
+
+// Samples i, i + 1 against vectors j, j + L: each W vector loaded once for two samples.
+template <class EmitFor>
+HWY_INLINE void TwoByTwo(const float* Wp, const float* X, std::uint32_t i, std::uint32_t j,
+                         std::uint32_t d, std::uint32_t L, const EmitFor& emit_for) {
+  const DF df;
+  const float *p0 = Block(Wp, j, d), *p1 = Block(Wp, j + L, d);
+  const float *x0 = X + static_cast<std::size_t>(i) * d, *x1 = x0 + d;
+  auto a00 = hn::Zero(df), a01 = hn::Zero(df), a10 = hn::Zero(df), a11 = hn::Zero(df);
+  for (std::uint32_t c = 0; c < d; ++c) {
+    const std::size_t o = static_cast<std::size_t>(c) * kPw;
+    const auto w0 = hn::LoadU(df, p0 + o), w1 = hn::LoadU(df, p1 + o);
+    const auto v0 = hn::Set(df, x0[c]), v1 = hn::Set(df, x1[c]);
+    a00 = hn::MulAdd(v0, w0, a00);
+    a01 = hn::MulAdd(v0, w1, a01);
+    a10 = hn::MulAdd(v1, w0, a10);
+    a11 = hn::MulAdd(v1, w1, a11);
+  }
+  emit_for(i)(df, j, a00);
+  emit_for(i)(df, j + L, a01);
+  emit_for(i + 1)(df, j, a10);
+  emit_for(i + 1)(df, j + L, a11);
+}
+
+template <class EmitFor>
+HWY_INLINE void ProjectBatch(const float* Wp, const float* X, std::uint32_t n, std::uint32_t F,
+                             std::uint32_t d, const EmitFor& emit_for) {
+  const DF df;
+  const auto L = static_cast<std::uint32_t>(hn::Lanes(df));
+  const std::uint32_t Fs = format::StoredFrequencies(format::Layout::kPanels, F);
+  std::uint32_t j = 0;
+  for (; j + 2 * L <= Fs; j += 2 * L) {
+    std::uint32_t i = 0;
+    for (; i + 2 <= n; i += 2) TwoByTwo(Wp, X, i, j, d, L, emit_for);
+    for (; i < n; ++i) {
+      const float* x = X + static_cast<std::size_t>(i) * d;
+      OneByOne(Wp, x, j, d, emit_for(i));
+      OneByOne(Wp, x, j + L, d, emit_for(i));
+    }
+  }
+  for (; j < Fs; j += L)
+    for (std::uint32_t i = 0; i < n; ++i) OneByOne(Wp, X + static_cast<std::size_t>(i) * d, j, d, emit_for(i));
+}
+
+template <class Emit>
+HWY_INLINE void ProjectOne(const float* Wp, const float* x, std::uint32_t F, std::uint32_t d,
+                           const Emit& emit) {
+  const DF df;
+  const auto L = static_cast<std::uint32_t>(hn::Lanes(df));
+  const std::uint32_t Fs = format::StoredFrequencies(format::Layout::kPanels, F);
+  std::uint32_t j = 0;
+  for (; j + 4 * L <= Fs; j += 4 * L) OneByFour(Wp, x, j, d, L, emit);
+  for (; j < Fs; j += L) OneByOne(Wp, x, j, d, emit);
+}
 #endif
 
 void FourierPhase(const float* Wp, const float* b, const float* x, std::uint32_t F,
