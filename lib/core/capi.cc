@@ -19,15 +19,15 @@ RFK_STATUS_LIST(RFK_CHECK_STATUS)
 
 namespace {
 
-// The Model that rfk_open placed in an rfk_model. A null handle reads as the empty Model; a model
-// whose rfk_open failed is empty too (bytes == null), so every function then fails cleanly.
-const rfk::Model& View(const rfk_model* m) noexcept {
-  static const rfk::Model kEmpty{};
-  return m != nullptr ? *std::launder(static_cast<const rfk::Model*>(static_cast<const void*>(m->opaque)))
-                      : kEmpty;
+// The Model that rfk_open placed in an rfk_model, or null for a null handle. A model whose
+// rfk_open failed is empty (bytes == null), so every function then fails cleanly.
+const rfk::Model* Get(const rfk_model* m) noexcept {
+  return m != nullptr ? std::launder(static_cast<const rfk::Model*>(static_cast<const void*>(m->opaque)))
+                      : nullptr;
 }
 
-bool IsOpen(const rfk_model* m) noexcept { return m != nullptr && View(m).bytes != nullptr; }
+bool IsOpen(const rfk_model* m) noexcept { return m != nullptr && Get(m)->bytes != nullptr; }
+const rfk::Model& View(const rfk_model* m) noexcept { return *Get(m); }  // only when IsOpen(m)
 
 rfk_status C(rfk::Status s) noexcept { return static_cast<rfk_status>(s); }
 
@@ -47,11 +47,11 @@ rfk_status rfk_open(rfk_model* model, const void* bytes, size_t size, rfk_model_
   return C(s);
 }
 
-uint32_t rfk_input_dim(const rfk_model* model) { return View(model).input_dim; }
-uint32_t rfk_num_outputs(const rfk_model* model) { return View(model).num_outputs; }
-uint32_t rfk_num_classes(const rfk_model* model) { return View(model).num_classes; }
-uint32_t rfk_num_grids(const rfk_model* model) { return View(model).num_grids; }
-uint32_t rfk_num_features(const rfk_model* model) { return View(model).num_features; }
+uint32_t rfk_input_dim(const rfk_model* model) { return IsOpen(model) ? View(model).input_dim : 0; }
+uint32_t rfk_num_outputs(const rfk_model* model) { return IsOpen(model) ? View(model).num_outputs : 0; }
+uint32_t rfk_num_classes(const rfk_model* model) { return IsOpen(model) ? View(model).num_classes : 0; }
+uint32_t rfk_num_grids(const rfk_model* model) { return IsOpen(model) ? View(model).num_grids : 0; }
+uint32_t rfk_num_features(const rfk_model* model) { return IsOpen(model) ? View(model).num_features : 0; }
 
 size_t rfk_scratch_bytes(const rfk_model* model) {
   return IsOpen(model) ? rfk::ScratchBytes(View(model)) : 0;
