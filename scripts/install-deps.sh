@@ -5,14 +5,20 @@
 #   scripts/install-deps.sh            build + test dependencies (host)
 #   scripts/install-deps.sh --data     also the Fashion-MNIST dataset package (README main job)
 #   scripts/install-deps.sh --bench    also Python + scikit-learn for the side-by-side benchmark
+#   scripts/install-deps.sh --cross    also the ARM cross toolchains, qemu and Highway for arm64/armhf
 set -euo pipefail
 
 pkgs=(cmake g++ make pkg-config zlib1g-dev libeigen3-dev libcli11-dev doctest-dev libhwy-dev
-      libxsimd-dev libbenchmark-dev)
+      libxsimd-dev libbenchmark-dev python3)
+cross=0
 for arg in "$@"; do
   case "$arg" in
     --data)  pkgs+=(dataset-fashion-mnist) ;;
     --bench) pkgs+=(python3 python3-numpy python3-sklearn) ;;
+    --cross) cross=1
+             pkgs+=(g++-aarch64-linux-gnu g++-arm-linux-gnueabihf gcc-arm-none-eabi
+                    libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib qemu-user qemu-system-arm
+                    binutils-arm-none-eabi libhwy-dev:arm64 libhwy-dev:armhf) ;;
     *) echo "install-deps.sh: unknown option '$arg'" >&2; exit 2 ;;
   esac
 done
@@ -30,5 +36,11 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "install-deps.sh: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
+if [ "$cross" = 1 ]; then
+  # Highway's arm64/armhf libraries come from Debian's multiarch archive (headers are shared).
+  $SUDO dpkg --add-architecture arm64
+  $SUDO dpkg --add-architecture armhf
+fi
+# An index that fails to refresh (a mirror mid-sync) must not stop packages that are available.
+$SUDO apt-get update -qq || echo "install-deps.sh: apt-get update reported errors; trying to install anyway" >&2
 $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -4,11 +4,16 @@
 # doctest suite through CTest with the `release` and the `debug` workflow presets (unoptimised
 # code catches what inlining hides: an ABI mismatch between target clones broke only -O0), the
 # whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer (`asan`), and the
-# concurrency tests under ThreadSanitizer (`tsan`).
+# concurrency tests under ThreadSanitizer (`tsan`); then the cross builds, each running its device
+# tests under emulation: aarch64 and armhf Linux (qemu-user) and Cortex-M4F, M7 and M3 firmware
+# (qemu-system-arm, MPS2 boards) with the footprint budgets.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
+scripts/install-deps.sh --cross
 cmake --workflow --preset release
 cmake --workflow --preset debug
 cmake --workflow --preset asan
 cmake --workflow --preset tsan
+for preset in aarch64 armhf cortex-m4 cortex-m7 cortex-m3; do
+  cmake --workflow --preset "$preset"
+done
