@@ -158,3 +158,48 @@ TEST_CASE("a9a: random binning with P = 30 grids reaches <= 16% test error (pape
   CHECK(bad.status != 0);
   CHECK(bad.err.find("laplacian") != std::string::npos);
 }
+
+namespace {
+
+// The bytes of the `static const uint8_t <name>[...] = { 0x.., ... };` array in an exported header.
+std::string HeaderArrayBytes(const std::string& header, const std::string& name) {
+  const auto start = header.find("static const uint8_t " + name + "[");
+  if (start == std::string::npos) return {};
+  const auto open = header.find('{', start), close = header.find("};", start);
+  std::string bytes;
+  for (auto p = header.find("0x", open); p < close; p = header.find("0x", p + 4))
+    bytes += static_cast<char>(std::strtoul(header.substr(p, 4).c_str(), nullptr, 16));
+  return bytes;
+}
+
+}  // namespace
+
+TEST_CASE("rfk export writes the model byte for byte as an aligned C array, with test vectors") {
+  rfk_test::TempDir tmp;
+  rfk_test::WriteText(tmp.Path("t.svm"), "1 1:0.5 2:1\n-1 1:1 3:2\n1 2:0.25\n-1 3:1\n");
+  const std::string model = tmp.Path("m.rfk"), header = tmp.Path("m.h");
+  REQUIRE(rfk_test::Run(Cli() + " train --train " + tmp.Path("t.svm") + " -D 8 -o " + model).status == 0);
+  const std::string blob = rfk_test::ReadText(model);
+
+  const auto ex = rfk_test::Run(Cli() + " export -m " + model + " --c-header " + header +
+                                " --name tiny_model --vectors " + tmp.Path("t.svm") + " --count 3");
+  REQUIRE_MESSAGE(ex.status == 0, ex.err);
+  const std::string h = rfk_test::ReadText(header);
+  CHECK(HeaderArrayBytes(h, "tiny_model") == blob);
+  CHECK(h.find("#define TINY_MODEL_BYTES " + std::to_string(blob.size()) + "u") != std::string::npos);
+  CHECK(h.find("__attribute__((aligned(16)))") != std::string::npos);
+  CHECK(h.find("#define TINY_MODEL_INPUT_DIM 3u") != std::string::npos);
+  CHECK(h.find("#define TINY_MODEL_VECTORS 3u") != std::string::npos);
+  CHECK(h.find("static const float tiny_model_inputs[9]") != std::string::npos);
+  CHECK(h.find("static const uint32_t tiny_model_classes[3]") != std::string::npos);
+
+  // Bad names and inputs fail with a message, and never leave a half-written header behind.
+  const auto bad = rfk_test::Run(Cli() + " export -m " + model + " --c-header " + header + " --name 9lives");
+  CHECK(bad.status != 0);
+  CHECK(bad.err.find("C identifier") != std::string::npos);
+  CHECK(rfk_test::ReadText(header) == h);
+  const auto junk = rfk_test::Run(Cli() + " export -m " + tmp.Path("t.svm") + " --c-header " + header + " --name m");
+  CHECK(junk.status != 0);
+  CHECK(junk.err.find("bad magic") != std::string::npos);
+  CHECK(rfk_test::ReadText(header) == h);
+}
