@@ -193,6 +193,13 @@ class Input {
 
   const std::string& path() const { return path_; }
 
+  // The read size for LineReader: 1 MiB for files; for memory, a quarter of the content (a buffer
+  // beyond the content would be wasted), which also takes short inputs through the refill path
+  // that long lines take in files.
+  std::size_t Chunk() const {
+    return file_ != nullptr ? kChunk : std::min(kChunk, mem_.size() / 4 + 16);
+  }
+
  private:
   [[noreturn]] void ThrowError() {
     int errnum = Z_OK;
@@ -298,7 +305,7 @@ Dataset ReadLibsvm(Input& file, const ReadOptions& opt) {
   ds.row_ptr.push_back(0);
   std::uint64_t max_index = 0;
 
-  LineReader in(file, kChunk);
+  LineReader in(file, file.Chunk());
   std::string_view line;
   while (in.Next(&line)) {
     if (const auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
@@ -474,7 +481,7 @@ Dataset ReadCsv(Input& file, const ReadOptions& opt) {
   ds.source = path;
   ds.format = DataFormat::kCsv;
 
-  LineReader in(file, kChunk);
+  LineReader in(file, file.Chunk());
   std::string_view line;
   std::string first, second;
   std::uint64_t first_no = 0, second_no = 0;
