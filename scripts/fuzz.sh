@@ -3,7 +3,7 @@
 # (-fsanitize=fuzzer,address,undefined) and runs each, one after the other on one core, for a
 # bounded time on a seed corpus of real inputs, then prints executions and coverage per target.
 #   scripts/fuzz.sh [seconds per target, default 60] [target ...]
-#   targets: model libsvm csv idx (default: all). CI's short run: scripts/fuzz.sh 20
+#   targets: model libsvm csv idx train (default: all). CI's short run: scripts/fuzz.sh 20
 # Seeds: models trained by the rfk CLI, small slices of ../shared/datasets (when present; nothing
 # is copied into the repository), hand-made inputs for every format and element type, and the
 # committed regression inputs. Corpora grow in build/fuzz/corpus/<target> across runs.
@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 secs=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(model libsvm csv idx)
+[ ${#targets[@]} -gt 0 ] || targets=(model libsvm csv idx train)
 case "$secs" in '' | *[!0-9]*) echo "fuzz.sh: seconds must be a positive integer" >&2; exit 2 ;; esac
 
 scripts/install-deps.sh
@@ -100,6 +100,16 @@ seeds_idx() {
     printf '\x00\x00\x0d\x01'; be32 2; printf '\x40\x00\x00\x00\xbf\x80\x00\x00'; } | seed idx int8-4d
 }
 
+# Training: one options byte (see tests/fuzz/fuzz_train.cc) + small data, for several options.
+seeds_train() {
+  local sel
+  for sel in 0 1 2 3 6 9 18 35 64 131; do
+    { printf "\\x$(printf %02x $sel)"; slice census_house16H/house_16h.csv.gz 1 40 | cut -d, -f1-3,17; } | seed train "house-$sel"
+    { printf "\\x$(printf %02x $sel)"; slice adult_a9a/a9a.gz 1 30; } | seed train "a9a-$sel"
+    { printf "\\x$(printf %02x $sel)"; printf 'x,y,c\n1,2,a\n2,1,b\n3,3,a\n0,1,c\n1e30,0,b\n-2,5,c\n'; } | seed train "tiny-$sel"
+  done
+}
+
 build_target() {
   local t=$1 entry
   case $t in
@@ -107,11 +117,15 @@ build_target() {
     libsvm | csv | idx)
       entry=$(printf '%s' "${t:0:1}" | tr a-z A-Z)${t:1}
       "${cxx[@]}" -DRFK_FUZZ_ENTRY=$entry tests/fuzz/fuzz_data.cc lib/host/data.cc -lz -o "$out/fuzz_$t" ;;
-    *) echo "fuzz.sh: unknown target '$t' (model, libsvm, csv, idx)" >&2; exit 2 ;;
+    train)
+      # The whole host library, scalar kernels only; Eigen's scalar path as in the CMake build.
+      "${cxx[@]}" -DRFK_FUZZ_ENTRY=Train -DEIGEN_DONT_VECTORIZE -isystem /usr/include/eigen3 -Ilib/host \
+        tests/fuzz/fuzz_train.cc lib/host/*.cc "${core[@]}" -lz -pthread -o "$out/fuzz_$t" ;;
+    *) echo "fuzz.sh: unknown target '$t' (model, libsvm, csv, idx, train)" >&2; exit 2 ;;
   esac
 }
 
-declare -A max_len=([model]=65536 [libsvm]=8192 [csv]=8192 [idx]=16384)
+declare -A max_len=([model]=65536 [libsvm]=8192 [csv]=8192 [idx]=16384 [train]=4096)
 status=0
 report=()
 for t in "${targets[@]}"; do

@@ -130,15 +130,16 @@ TEST_CASE("resource guard: an absurd D or P is refused up front, stating the mem
 
 TEST_CASE("SIGINT during training: non-zero exit, the existing model unchanged, no temporary left") {
   rfk_test::TempDir tmp;
-  // A training that runs for seconds past its first progress line (20000 rows through a 2000
-  // feature Z'Z on one thread); the signal is sent once that line is seen, so it always lands
-  // inside training. Were training ever to finish first, the checks below fail: no silent pass.
-  rfk_test::WriteText(tmp.Path("d.csv"), Csv(20000));
+  // A training that runs for seconds past its first progress line (the line comes after the
+  // first 512 of 40000 rows went through a D = 1000 Z'Z on one thread); the signal is sent once
+  // that line is seen, so it lands inside training. Were training ever to finish first, the
+  // checks below fail: no silent pass.
+  rfk_test::WriteText(tmp.Path("d.csv"), Csv(40000));
   const std::string model = tmp.Path("m.rfk");
   rfk_test::WriteText(model, "the user's previous model");
   for (const int sig : {SIGINT, SIGTERM}) {
     CAPTURE(sig);
-    Child c = Spawn({Cli(), "train", "--train", tmp.Path("d.csv"), "-D", "2000", "--threads", "1",
+    Child c = Spawn({Cli(), "train", "--train", tmp.Path("d.csv"), "-D", "1000", "--threads", "1",
                      "--progress", "-o", model});
     std::string err = ReadUntil(c.err_fd, "rfk: progress: features + Z'Z");
     REQUIRE_MESSAGE(Has(err, "rfk: progress:"), err);
@@ -161,9 +162,9 @@ TEST_CASE("a model write that fails midway (file size limit) leaves the old mode
   rfk_test::WriteText(tmp.Path("d.csv"), Csv(300));
   const std::string model = tmp.Path("m.rfk");
   rfk_test::WriteText(model, "the user's previous model");
-  // ulimit -f 8: writes beyond 4 or 8 KiB (the shell's block size) fail; the model is ~40 KiB.
-  const auto r = rfk_test::Run("ulimit -f 8 && exec " + Cli() + " train --train " + tmp.Path("d.csv") +
-                               " -D 4000 -o " + model);
+  // ulimit -f 2: writes beyond 1 or 2 KiB (the shell's block size) fail; the model is ~6 KiB.
+  const auto r = rfk_test::Run("ulimit -f 2 && exec " + Cli() + " train --train " + tmp.Path("d.csv") +
+                               " -D 400 -o " + model);
   INFO(r.err);
   CHECK(r.status == 1);
   CHECK(Has(r.err, "rfk: error: " + model + ": write failed: File too large"));

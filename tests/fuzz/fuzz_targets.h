@@ -18,6 +18,7 @@ int Model(const std::uint8_t* data, std::size_t size);   // OpenModel + every pr
 int Libsvm(const std::uint8_t* data, std::size_t size);  // the LIBSVM reader (and DetectFormat)
 int Csv(const std::uint8_t* data, std::size_t size);     // the CSV reader
 int Idx(const std::uint8_t* data, std::size_t size);     // the idx reader: images then labels
+int Train(const std::uint8_t* data, std::size_t size);   // a tiny training run on fuzzed data
 
 }  // namespace rfk_fuzz
 
