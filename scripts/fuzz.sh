@@ -11,6 +11,9 @@
 # input is in build/fuzz/artifacts/<target>/ -- fix the library, then commit the input under
 # tests/fuzz/regressions/<target>/ (tests/test_fuzz_regressions.cc replays it).
 set -euo pipefail
+# The whole script is one brace group, parsed before it runs: editing the file during a long run
+# cannot change what the running shell executes.
+{
 cd "$(dirname "$0")/.."
 secs=${1:-60}
 shift || true
@@ -157,3 +160,4 @@ done
 printf '%-7s %7s %12s %8s %8s %8s  %s\n' target time execs cov ft corpus result
 printf '%s\n' "${report[@]}"
 exit $status
+}
