@@ -198,6 +198,7 @@ TEST_CASE("CLI sweep: bad arguments and files give a clear message and a non-zer
   rfk_test::WriteText(csv, "a,b,y\n1,2,x\n2,3,y\n3,1,x\n4,4,y\n5,2,x\n");
   rfk_test::WriteText(tmp.Path("empty.csv"), "");
   rfk_test::WriteText(tmp.Path("header.csv"), "a,b,y\n");
+  rfk_test::WriteText(tmp.Path("huge-y.csv"), "a,y\n1,2.5\n2,3e39\n");
   rfk_test::WriteText(tmp.Path("wide.csv"), "a,b,c,y\n1,2,3,x\n2,3,4,y\n");
   std::filesystem::create_directory(tmp.Path("dir"));
   REQUIRE(rfk_test::Run(Cli() + " train --train " + csv + " -D 8 -o " + model).status == 0);
@@ -234,6 +235,8 @@ TEST_CASE("CLI sweep: bad arguments and files give a clear message and a non-zer
       {train + "--seed 18446744073709551616", "--seed must be an integer"},
       {train + "--label-col 5", "label column 5 is out of range for 3 columns"},
       {train + "--format bogus", "unknown data format 'bogus'"},
+      {Cli() + " train --train " + tmp.Path("huge-y.csv") + " --task regression -o " + out,
+       "huge-y.csv:3: label '3e39' is beyond the float range of the model's outputs"},
       {Cli() + " train --train " + tmp.Path("empty.csv") + " -o " + out, "empty.csv: no data rows"},
       {Cli() + " train --train " + tmp.Path("header.csv") + " -o " + out, "header.csv: no data rows"},
       {Cli() + " train --train " + tmp.Path("dir") + " -o " + out, "dir: read error: Is a directory"},

@@ -44,7 +44,8 @@ void CheckModelOpens(const std::vector<std::uint8_t>& blob) {
   if (s != Status::kOk) {
     throw TrainError(std::string("the trained model fails its own check (") + StatusMessage(s) +
                      " at field '" + err.field + "'); a parameter is outside what the format "
-                     "holds -- e.g. a gamma that rounds to 0 or infinity as a float");
+                     "holds as a float -- e.g. targets or inputs of extreme magnitude (rescale "
+                     "them), or a gamma that rounds to 0");
   }
 }
 
@@ -169,6 +170,12 @@ Targets MakeTargets(const Dataset& data, TaskChoice choice, BeforeAlloc&& before
   }
 
   if (!classify) {
+    // The model holds outputs as floats: a target beyond float range cannot be fitted.
+    for (std::size_t i = 0; i < n; ++i) {
+      if (std::fabs(num[i]) > double(FLT_MAX))
+        throw TrainError(Where(data, i) + ": label '" + data.labels[i] +
+                         "' is beyond the float range of the model's outputs (|y| <= 3.4e38)");
+    }
     before_alloc(1u);
     t.task = Task::kRegression;
     t.Y = std::move(num);
