@@ -1,37 +1,175 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets with clang-14 (-fsanitize=fuzzer,address,undefined) and runs each
-# for a bounded time on a seed corpus of real models made by the rfk CLI.
-#   scripts/fuzz.sh [seconds per target, default 60]
-# Crashes are written to build/fuzz/artifacts/; turn each into a regression test.
+# Builds the libFuzzer targets (tests/fuzz/fuzz_targets.h) with clang-14
+# (-fsanitize=fuzzer,address,undefined) and runs each, one after the other on one core, for a
+# bounded time on a seed corpus of real inputs, then prints executions and coverage per target.
+#   scripts/fuzz.sh [seconds per target, default 60] [target ...]
+#   targets: model capi libsvm csv idx train (default: all). CI's short run: scripts/fuzz.sh 20
+# Seeds: models trained by the rfk CLI, small slices of ../shared/datasets (when present; nothing
+# is copied into the repository), hand-made inputs for every format and element type, and the
+# committed regression inputs. Corpora grow in build/fuzz/corpus/<target> across runs.
+# Exit status: non-zero if any target found a crash, leak, timeout or invariant violation; the
+# input is in build/fuzz/artifacts/<target>/ -- fix the library, then commit the input under
+# tests/fuzz/regressions/<target>/ (tests/test_fuzz_regressions.cc replays it).
 set -euo pipefail
+# The whole script is one brace group, parsed before it runs: editing the file during a long run
+# cannot change what the running shell executes.
+{
 cd "$(dirname "$0")/.."
 secs=${1:-60}
+shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(model capi libsvm csv idx train)
+case "$secs" in '' | *[!0-9]*) echo "fuzz.sh: seconds must be a positive integer" >&2; exit 2 ;; esac
+
 scripts/install-deps.sh
-if ! command -v clang++-14 >/dev/null || ! dpkg-query -W libclang-rt-14-dev >/dev/null 2>&1; then
+if ! command -v clang++-14 >/dev/null || ! dpkg-query -W -f='${Status}' libclang-rt-14-dev 2>/dev/null | grep -q 'install ok installed'; then
   export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >/dev/null
   apt-get install -y -qq clang-14 libclang-rt-14-dev >/dev/null
 fi
+
 out=build/fuzz
-mkdir -p "$out/corpus/model" "$out/artifacts"
-cmake --preset release >/dev/null && cmake --build --preset release --target rfk >/dev/null
-rfk=build/release/bin/rfk
-# Seeds: one small model of every kind.
+shared=../shared/datasets
+mkdir -p "$out/logs"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-awk 'BEGIN { srand(7); for (i = 0; i < 120; i++) { a = rand() * 4; b = rand() * 4;
-  printf "%.4f,%.4f,%s\n", a, b, (int(a) + int(b)) % 2 ? "odd" : "even" } }' > "$tmp/c.csv"
-awk 'BEGIN { srand(8); for (i = 0; i < 120; i++) { a = rand(); printf "%.4f,%.4f,%d\n", a, rand(), i % 3 } }' > "$tmp/m.csv"
-awk 'BEGIN { srand(9); for (i = 0; i < 120; i++) { a = rand(); printf "%.4f,%.4f\n", a, a * a } }' > "$tmp/r.csv"
-i=0
-for args in "-D 16" "-D 16 --map fourier-phase" "--map binning -P 4" "--map binning -P 4 -B 8" \
-            "--map fourier+binning -D 8 -P 3" "-D 8 --kernel laplacian --no-standardize"; do
-  for data in c m r; do
-    "$rfk" train --train "$tmp/$data.csv" $args -o "$out/corpus/model/seed$i.rfk" >/dev/null
-    i=$((i + 1))
+
+cxx=(clang++-14 -std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+     -ffp-contract=off -Iinclude -Itests/fuzz)
+core=(lib/core/status.cc lib/core/kernels_scalar.cc lib/core/dispatch.cc lib/core/model.cc lib/core/capi.cc)
+
+# Writes stdin to seeds/<target>/<name> (skipped when empty).
+seed() {
+  local f="$tmp/seeds/$1/$2"
+  mkdir -p "$tmp/seeds/$1"
+  cat > "$f"
+  [ -s "$f" ] || rm -f "$f"
+}
+# Lines [from, to] of a gzip'd dataset in ../shared, if it is there.
+slice() {
+  [ -f "$shared/$1" ] || return 0
+  { gzip -dc "$shared/$1" 2>/dev/null || true; } | sed -n "$2,$3p"
+}
+# Big-endian 32-bit integer as raw bytes.
+be32() { printf "\\x$(printf %02x $(($1 >> 24 & 255)))\\x$(printf %02x $(($1 >> 16 & 255)))\\x$(printf %02x $(($1 >> 8 & 255)))\\x$(printf %02x $(($1 & 255)))"; }
+
+seeds_model() {
+  cmake --preset release >/dev/null && cmake --build --preset release --target rfk >/dev/null
+  local rfk=build/release/bin/rfk i=0 args data
+  awk 'BEGIN { srand(7); for (i = 0; i < 120; i++) { a = rand() * 4; b = rand() * 4;
+    printf "%.4f,%.4f,%s\n", a, b, (int(a) + int(b)) % 2 ? "odd" : "even" } }' > "$tmp/c.csv"
+  awk 'BEGIN { srand(8); for (i = 0; i < 120; i++) { a = rand(); printf "%.4f,%.4f,%d\n", a, rand(), i % 3 } }' > "$tmp/m.csv"
+  awk 'BEGIN { srand(9); for (i = 0; i < 120; i++) { a = rand(); printf "%.4f,%.4f\n", a, a * a } }' > "$tmp/r.csv"
+  mkdir -p "$tmp/seeds/model"
+  for args in "-D 16" "-D 16 --map fourier-phase" "--map binning -P 4" "--map binning -P 4 -B 8" \
+              "--map fourier+binning -D 8 -P 3" "-D 8 --kernel laplacian --no-standardize"; do
+    for data in c m r; do
+      # shellcheck disable=SC2086
+      "$rfk" train --train "$tmp/$data.csv" $args -o "$tmp/seeds/model/seed$i.rfk" >/dev/null
+      i=$((i + 1))
+    done
   done
+}
+
+# The C API reads the same models; bytes after a model become the inputs it predicts.
+seeds_capi() {
+  seeds_model
+  mkdir -p "$tmp/seeds/capi"
+  local f
+  for f in "$tmp"/seeds/model/*.rfk; do
+    cp "$f" "$tmp/seeds/capi/"
+    { cat "$f"; printf '\x00\x00\xc0\x7f\x00\x00\x80\x7f\xff\xff\x7f\x7f'; } > "$tmp/seeds/capi/$(basename "$f" .rfk)-nan-inf-max"
+  done
+}
+
+seeds_libsvm() {
+  slice adult_a9a/a9a.gz 1 20 | seed libsvm a9a-head
+  slice adult_a9a/a9a.gz 20000 20030 | seed libsvm a9a-mid
+  slice adult_a9a/a9a.t.gz 1 20 | seed libsvm a9a-t-head
+  printf '# comment\n+1 1:0.5 3:-2e-3 7:1e30 # tail\n\n-1 qid:3 2:1 4:.25\r\n0.5\n' | seed libsvm handmade
+  printf '1 1:1 2:2\n2 3:3\n-1.5e2 10:-0\n+1 4294967295:1\n' | seed libsvm indices
+}
+
+seeds_csv() {
+  slice census_house16H/house_16h.csv.gz 1 12 | seed csv house16h-head
+  slice covtype/covertype-small.data.csv.gz 1 8 | seed csv covtype-head
+  slice kddcup99/kddcup.data_10_percent.gz 1 8 | seed csv kddcup-head
+  slice adult_uci/adult.data.gz 1 10 | seed csv adult-head
+  slice adult_uci/adult.test.gz 1 10 | seed csv adult-test-head
+  slice cpu_act/cpu_small.arff.gz 1 60 | seed csv cpu-small-arff
+  printf '\xef\xbb\xbfa;b;"c d";y\r\n1;2,5;3;x\r\n"4";" 5 ";6;"q ""r"""\r\n\n7;8;9;x\n' | seed csv semicolons
+  printf 'x1\tx2\tlabel\n1e-40\t-3.4e38\tA\n0x10\tinf\tB\n1\t2\n' | seed csv tabs
+  printf '1,2,3,4,5\n1.5,2.5,3.5,4.5,y\n' | seed csv numeric-header
+}
+
+seeds_idx() {
+  # MNIST-shaped: 3 images of 2x3 unsigned bytes, then their 3 labels.
+  { printf '\x00\x00\x08\x03'; be32 3; be32 2; be32 3; printf '\x00\x01\x02\x03\x04\xff\x10\x20\x30\x40\x50\x60\x07\x07\x07\x07\x07\x07'
+    printf '\x00\x00\x08\x01'; be32 3; printf '\x09\x00\x03'; } | seed idx ubyte
+  { printf '\x00\x00\x0b\x02'; be32 2; be32 2; printf '\x00\x01\xff\xff\x80\x00\x7f\xff'
+    printf '\x00\x00\x0c\x01'; be32 2; be32 7; be32 4294967295; } | seed idx int16-int32
+  { printf '\x00\x00\x0d\x02'; be32 1; be32 2; printf '\x3f\x80\x00\x00\xc0\x00\x00\x00'
+    printf '\x00\x00\x0e\x01'; be32 1; printf '\x3f\xf0\x00\x00\x00\x00\x00\x00'; } | seed idx float-double
+  { printf '\x00\x00\x09\x04'; be32 2; be32 1; be32 2; be32 1; printf '\x01\x80\x7f\x00'
+    printf '\x00\x00\x0d\x01'; be32 2; printf '\x40\x00\x00\x00\xbf\x80\x00\x00'; } | seed idx int8-4d
+}
+
+# Training: one options byte (see tests/fuzz/fuzz_train.cc) + small data, for several options.
+seeds_train() {
+  local sel
+  for sel in 0 1 2 3 6 9 18 35 64 131; do
+    { printf "\\x$(printf %02x $sel)"; slice census_house16H/house_16h.csv.gz 1 40 | cut -d, -f1-3,17; } | seed train "house-$sel"
+    { printf "\\x$(printf %02x $sel)"; slice adult_a9a/a9a.gz 1 30; } | seed train "a9a-$sel"
+    { printf "\\x$(printf %02x $sel)"; printf 'x,y,c\n1,2,a\n2,1,b\n3,3,a\n0,1,c\n1e30,0,b\n-2,5,c\n'; } | seed train "tiny-$sel"
+  done
+}
+
+build_target() {
+  local t=$1 entry
+  case $t in
+    model) entry=Model; "${cxx[@]}" -DRFK_FUZZ_ENTRY=$entry tests/fuzz/fuzz_model.cc "${core[@]}" -o "$out/fuzz_$t" ;;
+    capi) "${cxx[@]}" -DRFK_FUZZ_ENTRY=CApi tests/fuzz/fuzz_capi.cc "${core[@]}" -o "$out/fuzz_$t" ;;
+    libsvm | csv | idx)
+      entry=$(printf '%s' "${t:0:1}" | tr a-z A-Z)${t:1}
+      "${cxx[@]}" -DRFK_FUZZ_ENTRY=$entry tests/fuzz/fuzz_data.cc lib/host/data.cc -lz -o "$out/fuzz_$t" ;;
+    train)
+      # The whole host library, scalar kernels only; Eigen's scalar path as in the CMake build.
+      "${cxx[@]}" -DRFK_FUZZ_ENTRY=Train -DEIGEN_DONT_VECTORIZE -isystem /usr/include/eigen3 -Ilib/host \
+        tests/fuzz/fuzz_train.cc lib/host/*.cc "${core[@]}" -lz -pthread -o "$out/fuzz_$t" ;;
+    *) echo "fuzz.sh: unknown target '$t' (model, capi, libsvm, csv, idx, train)" >&2; exit 2 ;;
+  esac
+}
+
+declare -A max_len=([model]=65536 [capi]=65536 [libsvm]=8192 [csv]=8192 [idx]=16384 [train]=4096)
+status=0
+report=()
+for t in "${targets[@]}"; do
+  echo "== $t: building" >&2
+  build_target "$t"
+  "seeds_$t"
+  mkdir -p "$out/corpus/$t" "$out/artifacts/$t" "$tmp/seeds/$t"
+  [ -d "tests/fuzz/regressions/$t" ] && cp tests/fuzz/regressions/"$t"/* "$tmp/seeds/$t/" 2>/dev/null || true
+  echo "== $t: fuzzing for ${secs}s" >&2
+  log="$out/logs/$t.log"
+  rc=0
+  "$out/fuzz_$t" -max_total_time="$secs" -max_len="${max_len[$t]}" -timeout=10 -rss_limit_mb=2048 \
+    -print_final_stats=1 -artifact_prefix="$out/artifacts/$t/" \
+    "$out/corpus/$t" "$tmp/seeds/$t" > "$log" 2>&1 || rc=$?
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  done_line=$(grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -1 || true)
+  cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<< "$done_line")
+  ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<< "$done_line")
+  corp=$(sed -n 's/.* corp: \([0-9]*\).*/\1/p' <<< "$done_line")
+  if [ "$rc" -ne 0 ]; then
+    status=1
+    grep -E "ERROR|SUMMARY|invariant|Test unit written|uncaught" "$log" | head -20 >&2 || true
+    result="FAILED (exit $rc; log $log)"
+  else
+    result=ok
+  fi
+  report+=("$(printf '%-7s %6ss %12s %8s %8s %8s  %s' "$t" "$secs" "${execs:--}" "${cov:--}" "${ft:--}" "${corp:--}" "$result")")
 done
-clang++-14 -std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-  -ffp-contract=off -Iinclude tests/fuzz/fuzz_model.cc lib/core/status.cc lib/core/kernels_scalar.cc \
-  lib/core/dispatch.cc lib/core/model.cc -o "$out/fuzz_model"
-"$out/fuzz_model" -max_total_time="$secs" -max_len=65536 -print_final_stats=1 \
-  -artifact_prefix="$out/artifacts/" "$out/corpus/model" 2>&1 | grep -E "DONE|ERROR|SUMMARY|stat::"
+printf '%-7s %7s %12s %8s %8s %8s  %s\n' target time execs cov ft corpus result
+printf '%s\n' "${report[@]}"
+exit $status
+}

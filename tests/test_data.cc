@@ -544,6 +544,50 @@ TEST_CASE("data: format detection") {
   CHECK(DetectFormat(dir.Plain("j", std::string("\0\0\x08\x05", 4))) == DataFormat::kCsv);
 }
 
+TEST_CASE("data: ParseDataset reads content in memory exactly as ReadDataset reads the file") {
+  TempDir dir;
+  const auto same = [](const Dataset& a, const Dataset& b) {
+    CHECK(a.format == b.format);
+    CHECK(a.rows == b.rows);
+    CHECK(a.cols == b.cols);
+    CHECK(a.sparse == b.sparse);
+    CHECK(a.dense == b.dense);
+    CHECK(a.row_ptr == b.row_ptr);
+    CHECK(a.col_idx == b.col_idx);
+    CHECK(a.values == b.values);
+    CHECK(a.labels == b.labels);
+    CHECK(a.lines == b.lines);
+  };
+  const std::string svm = "# c\n+1 1:0.5 3:2 # tail\n\n-1 qid:4 2:1e-3\n";
+  const Dataset from_memory = rfk::host::ParseDataset(svm, "mem.svm");
+  CHECK(from_memory.source == "mem.svm");
+  same(from_memory, ReadDataset(dir.Plain("a.svm", svm)));
+  const std::string csv = "\xEF\xBB\xBF" "a;b;y\r\n1;2;x\r\n3;\"4\";\"y \"\"q\"\"\"\r\n";
+  same(rfk::host::ParseDataset(csv, "mem.csv"), ReadDataset(dir.Plain("a.csv", csv)));
+  CHECK(rfk::host::DetectContentFormat(svm) == DataFormat::kLibsvm);
+  CHECK(rfk::host::DetectContentFormat(csv) == DataFormat::kCsv);
+
+  const std::string images = Idx(0x0B, {2, 2}, std::string{0, 1, 0, 2, -1, -1, 0, 3});
+  const std::string labels = Idx(0x08, {2}, std::string{4, 5});
+  ReadOptions o;
+  o.idx_labels = dir.Plain("y", labels);
+  same(rfk::host::ParseDataset(images, "x", {}, labels), ReadDataset(dir.Plain("x", images), o));
+
+  // Errors name the given name (and line), as for a file.
+  try {
+    rfk::host::ParseDataset("1 2:x\n", "mem.svm");
+    FAIL("no error");
+  } catch (const DataError& e) {
+    CHECK(std::string(e.what()) == "mem.svm:1: bad feature value in '2:x'");
+  }
+  try {
+    rfk::host::ParseDataset(images, "x", {}, Idx(0x08, {3}, std::string{4, 5, 6}));
+    FAIL("no error");
+  } catch (const DataError& e) {
+    CHECK(std::string(e.what()) == "x (labels): 3 labels, but x has 2 records");
+  }
+}
+
 TEST_CASE("data: long lines and binary garbage never crash") {
   TempDir dir;
   // One LIBSVM row of ~1.5M features (about 13 MB), spanning many read chunks.

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstring>
 #include <string_view>
+#include <optional>
 #include <system_error>
 #include <utility>
 
@@ -132,9 +133,11 @@ Num ParseFloat(std::string_view s, float* out) {
 // ---------------------------------------------------------------------------------------------
 // zlib file access.
 
-class GzFile {
+// The bytes a reader consumes: a file read through zlib (gzip'd or plain, detected from the
+// content), or a caller's buffer of plain (already decompressed) content.
+class Input {
  public:
-  explicit GzFile(const std::string& path) : path_(path) {
+  explicit Input(const std::string& path) : path_(path) {
     errno = 0;
     file_ = gzopen(path.c_str(), "rb");
     if (file_ == nullptr) {
@@ -144,15 +147,22 @@ class GzFile {
     }
     gzbuffer(file_, 256u << 10);
   }
-  GzFile(const GzFile&) = delete;
-  GzFile& operator=(const GzFile&) = delete;
-  ~GzFile() {
+  Input(std::string_view content, const std::string& name) : path_(name), mem_(content) {}
+  Input(const Input&) = delete;
+  Input& operator=(const Input&) = delete;
+  ~Input() {
     if (file_ != nullptr) gzclose(file_);
   }
 
   // Reads up to n bytes of decompressed content; returns fewer only at the end of the data.
   // Throws DataError on read errors and on corrupt or truncated compressed data.
   std::size_t Read(void* dst, std::size_t n) {
+    if (file_ == nullptr) {  // memory (or a closed file, which has nothing left)
+      const std::size_t k = std::min(n, mem_.size());
+      if (k != 0) std::memcpy(dst, mem_.data(), k);
+      mem_.remove_prefix(k);
+      return k;
+    }
     std::size_t total = 0;
     while (total < n) {
       const auto want = static_cast<unsigned>(std::min<std::size_t>(n - total, 1u << 30));
@@ -173,6 +183,8 @@ class GzFile {
 
   // Closes the file and reports any error zlib deferred to close time. Call after reading all.
   void Close() {
+    mem_ = {};
+    if (file_ == nullptr) return;
     const int rc = gzclose(file_);
     file_ = nullptr;
     if (rc == Z_BUF_ERROR) Fail(path_ + ": truncated compressed data (unexpected end of file)");
@@ -180,6 +192,13 @@ class GzFile {
   }
 
   const std::string& path() const { return path_; }
+
+  // The read size for LineReader: 1 MiB for files; for memory, a quarter of the content (a buffer
+  // beyond the content would be wasted), which also takes short inputs through the refill path
+  // that long lines take in files.
+  std::size_t Chunk() const {
+    return file_ != nullptr ? kChunk : std::min(kChunk, mem_.size() / 4 + 16);
+  }
 
  private:
   [[noreturn]] void ThrowError() {
@@ -195,13 +214,14 @@ class GzFile {
 
   std::string path_;
   gzFile file_ = nullptr;
+  std::string_view mem_;  // the unread rest of a memory input
 };
 
 // Splits decompressed content into lines. A line excludes its "\n" or "\r\n"; a last line
 // without a newline is still returned; a UTF-8 byte order mark before line 1 is dropped.
 class LineReader {
  public:
-  LineReader(const std::string& path, std::size_t chunk) : file_(path), chunk_(chunk) {
+  LineReader(Input& file, std::size_t chunk) : file_(file), chunk_(chunk) {
     buf_.resize(chunk_);
   }
 
@@ -256,7 +276,7 @@ class LineReader {
     *line = s;
   }
 
-  GzFile file_;
+  Input& file_;
   std::size_t chunk_;
   std::vector<char> buf_;
   std::size_t begin_ = 0;  // start of the unconsumed data
@@ -276,7 +296,8 @@ std::string_view NextToken(const char*& p, const char* e) {
   return {b, static_cast<std::size_t>(p - b)};
 }
 
-Dataset ReadLibsvm(const std::string& path, const ReadOptions& opt) {
+Dataset ReadLibsvm(Input& file, const ReadOptions& opt) {
+  const std::string& path = file.path();
   Dataset ds;
   ds.source = path;
   ds.format = DataFormat::kLibsvm;
@@ -284,7 +305,7 @@ Dataset ReadLibsvm(const std::string& path, const ReadOptions& opt) {
   ds.row_ptr.push_back(0);
   std::uint64_t max_index = 0;
 
-  LineReader in(path, kChunk);
+  LineReader in(file, file.Chunk());
   std::string_view line;
   while (in.Next(&line)) {
     if (const auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
@@ -454,12 +475,13 @@ char DetectDelimiter(std::string_view line) {
 
 bool IsBlankLine(std::string_view line) { return Trim(line).empty(); }
 
-Dataset ReadCsv(const std::string& path, const ReadOptions& opt) {
+Dataset ReadCsv(Input& file, const ReadOptions& opt) {
+  const std::string& path = file.path();
   Dataset ds;
   ds.source = path;
   ds.format = DataFormat::kCsv;
 
-  LineReader in(path, kChunk);
+  LineReader in(file, file.Chunk());
   std::string_view line;
   std::string first, second;
   std::uint64_t first_no = 0, second_no = 0;
@@ -622,7 +644,7 @@ struct IdxHeader {
   std::uint64_t count = 0;  // product of dims
 };
 
-IdxHeader ReadIdxHeader(GzFile& f) {
+IdxHeader ReadIdxHeader(Input& f) {
   const std::string& path = f.path();
   unsigned char h[4];
   const std::size_t got = f.Read(h, 4);
@@ -671,7 +693,7 @@ IdxHeader ReadIdxHeader(GzFile& f) {
 // sink(bytes, first_element, n_elements) per chunk. Memory grows only as data actually arrives,
 // so a garbage header cannot trigger a huge allocation.
 template <class Sink>
-void ReadIdxPayload(GzFile& f, const IdxHeader& hd, Sink&& sink) {
+void ReadIdxPayload(Input& f, const IdxHeader& hd, Sink&& sink) {
   const std::string& path = f.path();
   const std::uint64_t expected = hd.header_bytes + hd.count * hd.elem_size;
   std::vector<std::vector<unsigned char>> chunks;
@@ -719,12 +741,14 @@ std::string DeriveIdxLabels(const std::string& images) {
   return out;
 }
 
-Dataset ReadIdx(const std::string& path, const ReadOptions& opt) {
+// `open_labels` opens the labels file; it is called only once the images file has been read.
+template <class OpenLabels>
+Dataset ReadIdx(Input& images, OpenLabels&& open_labels) {
+  const std::string& path = images.path();
   Dataset ds;
   ds.source = path;
   ds.format = DataFormat::kIdx;
 
-  GzFile images(path);
   const IdxHeader hd = ReadIdxHeader(images);
   if (hd.dims.size() < 2) {
     Fail(path + ": byte offset 3: an idx images file needs at least 2 dimensions (records x "
@@ -750,8 +774,8 @@ Dataset ReadIdx(const std::string& path, const ReadOptions& opt) {
     }
   });
 
-  const std::string labels_path = opt.idx_labels.empty() ? DeriveIdxLabels(path) : opt.idx_labels;
-  GzFile labels(labels_path);
+  Input& labels = open_labels();
+  const std::string& labels_path = labels.path();
   const IdxHeader lh = ReadIdxHeader(labels);
   if (lh.dims.size() != 1) {
     Fail(labels_path + ": byte offset 3: an idx labels file needs exactly 1 dimension, this one "
@@ -818,9 +842,14 @@ const char* DataFormatName(DataFormat f) {
 DataFormat DetectFormat(const std::string& path) {
   std::string head(kDetectBytes, '\0');
   {
-    GzFile f(path);
+    Input f(path);
     head.resize(f.Read(head.data(), head.size()));
   }
+  return DetectContentFormat(head);
+}
+
+DataFormat DetectContentFormat(std::string_view content) {
+  const std::string_view head = content.substr(0, kDetectBytes);
   if (head.size() >= 4 && IsIdxMagic(reinterpret_cast<const unsigned char*>(head.data())))
     return DataFormat::kIdx;
   std::string_view rest(head);
@@ -846,13 +875,36 @@ DataFormat DetectFormat(const std::string& path) {
 Dataset ReadDataset(const std::string& path, const ReadOptions& options) {
   const DataFormat format =
       options.format == DataFormat::kAuto ? DetectFormat(path) : options.format;
+  Input in(path);
   switch (format) {
-    case DataFormat::kLibsvm: return ReadLibsvm(path, options);
-    case DataFormat::kCsv: return ReadCsv(path, options);
-    case DataFormat::kIdx: return ReadIdx(path, options);
+    case DataFormat::kLibsvm: return ReadLibsvm(in, options);
+    case DataFormat::kCsv: return ReadCsv(in, options);
+    case DataFormat::kIdx: {
+      std::optional<Input> labels;
+      return ReadIdx(in, [&]() -> Input& {
+        return labels.emplace(options.idx_labels.empty() ? DeriveIdxLabels(path) : options.idx_labels);
+      });
+    }
     case DataFormat::kAuto: break;
   }
   throw DataError(path + ": unsupported data format");
+}
+
+Dataset ParseDataset(std::string_view content, const std::string& name, const ReadOptions& options,
+                     std::string_view idx_labels) {
+  const DataFormat format =
+      options.format == DataFormat::kAuto ? DetectContentFormat(content) : options.format;
+  Input in(content, name);
+  switch (format) {
+    case DataFormat::kLibsvm: return ReadLibsvm(in, options);
+    case DataFormat::kCsv: return ReadCsv(in, options);
+    case DataFormat::kIdx: {
+      Input labels(idx_labels, options.idx_labels.empty() ? name + " (labels)" : options.idx_labels);
+      return ReadIdx(in, [&]() -> Input& { return labels; });
+    }
+    case DataFormat::kAuto: break;
+  }
+  throw DataError(name + ": unsupported data format");
 }
 
 void DenseRow(const Dataset& data, std::size_t row, float* x, std::size_t d) {

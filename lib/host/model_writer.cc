@@ -7,7 +7,6 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 
 #include "rfk/model.hpp"
 
@@ -197,7 +196,9 @@ std::vector<std::uint8_t> SerializeModel(const ModelSpec& s) {
   return std::move(blob.bytes());
 }
 
-void WriteFileAtomic(const std::string& path, const std::vector<std::uint8_t>& bytes) {
+void WriteFileAtomic(const std::string& path, const std::vector<std::uint8_t>& bytes,
+                     const std::function<bool()>& cancelled) {
+  if (cancelled && cancelled()) throw IoError(path + ": not written: cancelled");
   const std::size_t slash = path.find_last_of('/');
   const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash + 1);
   std::string tmpl = (slash == std::string::npos ? std::string() : dir) + ".rfk-tmp-XXXXXX";
@@ -230,6 +231,10 @@ void WriteFileAtomic(const std::string& path, const std::vector<std::uint8_t>& b
     ::unlink(name.data());
     throw IoError(path + ": close failed: " + std::strerror(e));
   }
+  if (cancelled && cancelled()) {
+    ::unlink(name.data());
+    throw IoError(path + ": not written: cancelled");
+  }
   if (std::rename(name.data(), path.c_str()) != 0) {
     const int e = errno;
     ::unlink(name.data());
@@ -238,15 +243,26 @@ void WriteFileAtomic(const std::string& path, const std::vector<std::uint8_t>& b
 }
 
 AlignedBytes ReadFileBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw IoError(path + ": cannot open: " + std::strerror(errno));
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  if (size < 0) throw IoError(path + ": cannot determine the file size (not a regular file?)");
-  in.seekg(0);
-  AlignedBytes bytes(static_cast<std::size_t>(size));
-  if (size > 0 && !in.read(reinterpret_cast<char*>(bytes.data()), size))
-    throw IoError(path + ": read failed");
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw IoError(path + ": cannot open: " + std::strerror(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) throw IoError(path + ": cannot stat: " + std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) {
+    throw IoError(path + ": not a regular file" + (S_ISDIR(st.st_mode) ? " (a directory)" : ""));
+  }
+  AlignedBytes bytes(static_cast<std::size_t>(st.st_size));
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::read(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw IoError(path + ": read failed: " + std::strerror(errno));
+    if (n == 0) throw IoError(path + ": the file shrank while being read");
+    done += static_cast<std::size_t>(n);
+  }
   return bytes;
 }
 

@@ -46,7 +46,7 @@ RidgeSolution SolveRidge(const RidgeStats& st, double lambda) {
     W = llt.solve(rhs);
   } else {
     Eigen::LDLT<Eigen::MatrixXd> ldlt(A);
-    if (ldlt.info() != Eigen::Success) throw TrainError("ridge system could not be factorised");
+    if (ldlt.info() != Eigen::Success) throw TrainError("the ridge system is singular and could not be factorised; use --lambda > 0");
     W = ldlt.solve(rhs);
   }
   if (!W.allFinite())

@@ -2,14 +2,19 @@
 // (optional) k-fold selection of gamma and lambda -> solve -> model blob.
 #include <algorithm>
 #include <cerrno>
+#include <cfloat>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
 #include <numeric>
 #include <sstream>
 #include <thread>
+#include <utility>
+
+#include <unistd.h>
 
 #include "block_kernels.h"
 #include "parallel.h"
@@ -17,6 +22,7 @@
 #include "rfk/host/model_writer.hpp"
 #include "rfk/host/train.hpp"
 #include "rfk/kernels.hpp"
+#include "rfk/model.hpp"
 #include "solver.h"
 #include "sparse_ridge.h"
 
@@ -25,6 +31,27 @@ namespace rfk::host {
 using format::Kernel;
 using format::MapKind;
 using format::Task;
+
+// Train never returns a model the device core would refuse: the blob is opened once more here
+// (a parameter that only a float can hold badly, e.g. a gamma that rounds to 0, would otherwise
+// surface only at prediction time).
+void CheckModelOpens(const std::vector<std::uint8_t>& blob) {
+  AlignedBytes copy(blob.size());
+  std::copy(blob.begin(), blob.end(), copy.data());
+  Model m;
+  ModelError err;
+  const Status s = OpenModel(copy.data(), copy.size(), &m, &err);
+  if (s != Status::kOk) {
+    throw TrainError(std::string("the trained model fails its own check (") + StatusMessage(s) +
+                     " at field '" + err.field + "'); a parameter is outside what the format "
+                     "holds as a float -- e.g. targets or inputs of extreme magnitude (rescale "
+                     "them), or a gamma that rounds to 0");
+  }
+}
+
+// The resource guard (defined with EstimateTrainingMemory below).
+void CheckMemory(const Dataset& data, const TrainOptions& opt, std::uint32_t K, unsigned threads,
+                 std::uint32_t exact_bins, TrainReport* rep);
 
 format::Kernel ParseKernel(const std::string& name) {
   if (name == "gaussian" || name == "rbf") return Kernel::kGaussian;
@@ -102,7 +129,9 @@ struct Targets {
   std::uint32_t K = 1;
 };
 
-Targets MakeTargets(const Dataset& data, TaskChoice choice) {
+// `before_alloc(K)` runs once the number of outputs K is known, before the n x K targets exist.
+template <class BeforeAlloc>
+Targets MakeTargets(const Dataset& data, TaskChoice choice, BeforeAlloc&& before_alloc) {
   const std::size_t n = data.rows;
   std::vector<double> num(n);
   bool all_numeric = true, all_integer = true;
@@ -141,6 +170,13 @@ Targets MakeTargets(const Dataset& data, TaskChoice choice) {
   }
 
   if (!classify) {
+    // The model holds outputs as floats: a target beyond float range cannot be fitted.
+    for (std::size_t i = 0; i < n; ++i) {
+      if (std::fabs(num[i]) > double(FLT_MAX))
+        throw TrainError(Where(data, i) + ": label '" + data.labels[i] +
+                         "' is beyond the float range of the model's outputs (|y| <= 3.4e38)");
+    }
+    before_alloc(1u);
     t.task = Task::kRegression;
     t.Y = std::move(num);
     return t;
@@ -177,6 +213,7 @@ Targets MakeTargets(const Dataset& data, TaskChoice choice) {
     if (l.find('\0') != std::string::npos) throw TrainError(data.source + ": a label contains a NUL byte");
   t.task = C == 2 ? Task::kBinary : Task::kMulticlass;
   t.K = C == 2 ? 1 : static_cast<std::uint32_t>(C);
+  before_alloc(t.K);
   t.Y.assign(n * t.K, -1.0);
   for (std::size_t i = 0; i < n; ++i) {
     if (C == 2) t.Y[i] = t.cls[i] == 1 ? 1.0 : -1.0;
@@ -217,10 +254,7 @@ Draws DrawFrequencies(Kernel kernel, MapKind map, std::uint32_t F, std::uint32_t
       }
     }
   };
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(rows, t);
-  rows(0);
-  for (auto& th : pool) th.join();
+  Parallel(threads, rows);
   if (map == MapKind::kFourierPhase) {
     dr.phase.resize(F);
     for (std::uint32_t j = 0; j < F; ++j) {
@@ -676,9 +710,6 @@ void TrainBinned(const Context& ctx, const std::vector<float>& mean, const std::
   const std::uint32_t P = opt.grids, K = targets.K;
   const std::uint32_t Df = opt.fourier ? opt.features : 0;
   const std::uint32_t F = !opt.fourier ? 0 : opt.map == MapKind::kFourier ? Df / 2 : Df;
-  const double need_gb = (double(n) * P * 12 + double(n) * Df * 4) / 1e9;
-  if (need_gb > 64)
-    throw TrainError("the design needs about " + FormatDouble(need_gb) + " GB; use fewer --grids or --features");
 
   rep.bin_gamma_default = DefaultGamma(data, Kernel::kLaplacian, mean, inv_scale, opt.seed);
   const double bin_base = opt.bin_gamma > 0 ? opt.bin_gamma : rep.bin_gamma_default;
@@ -740,6 +771,7 @@ void TrainBinned(const Context& ctx, const std::vector<float>& mean, const std::
       std::vector<double> err(lambdas.size(), 0.0);
       for (std::uint32_t f = 0; f < opt.cv_folds; ++f) {
         const BinColumns bc = BuildColumns(a.keys, n, P, train_rows[f], opt.buckets, ctx.threads);
+        if (!opt.buckets) CheckMemory(data, opt, K, ctx.threads, bc.count, &rep);
         const SparseDesign z = design(a, bc);
         std::vector<Head> heads;
         for (double lam : lambdas) {
@@ -767,6 +799,7 @@ void TrainBinned(const Context& ctx, const std::vector<float>& mean, const std::
   Progress(ctx, 0, 1, "binning features");
   const AtGamma a = at_gamma(factors[best_f]);
   const BinColumns bc = BuildColumns(a.keys, n, P, all_rows, opt.buckets, ctx.threads);
+  if (!opt.buckets) CheckMemory(data, opt, K, ctx.threads, bc.count, &rep);
   const SparseDesign z = design(a, bc);
   CgStats stats;
   Progress(ctx, 0, 1, "conjugate gradients");
@@ -831,6 +864,7 @@ void TrainBinned(const Context& ctx, const std::vector<float>& mean, const std::
     spec.metadata = md.str();
   }
   result->model = SerializeModel(spec);
+  CheckModelOpens(result->model);
 
   std::vector<std::uint32_t> sample;
   const std::size_t stride = (n + kTrainErrorRows - 1) / kTrainErrorRows;
@@ -872,6 +906,94 @@ ModelSpec RandomFeatureSpec(Kernel kernel, MapKind map, std::uint32_t features,
   return spec;
 }
 
+namespace {
+
+std::string FormatBytes(double b) {
+  static const char* const kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  int u = 0;
+  while (b >= 1024 && u < 6) {
+    b /= 1024;
+    ++u;
+  }
+  char buf[48];
+  std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.3g %s", b, kUnits[u]);
+  return buf;
+}
+
+}  // namespace
+
+// The resource guard: throws TrainError if the estimated peak exceeds the limit.
+void CheckMemory(const Dataset& data, const TrainOptions& opt, std::uint32_t K, unsigned threads,
+                 std::uint32_t exact_bins, TrainReport* rep) {
+  const double limit = opt.memory_limit ? static_cast<double>(opt.memory_limit) : PhysicalMemoryBytes();
+  const MemoryEstimate need = EstimateTrainingMemory(data, opt, K, threads, exact_bins);
+  rep->memory_estimate = std::max(rep->memory_estimate, need.bytes);
+  rep->memory_limit = limit;
+  if (limit > 0 && need.bytes > limit) {
+    throw TrainError("training would need about " + FormatBytes(need.bytes) + " of memory (largest part " +
+                     FormatBytes(need.largest_bytes) + ": " + need.largest + "), more than the limit of " +
+                     FormatBytes(limit) + (opt.memory_limit ? " (--memory-limit)" : " (physical memory)") +
+                     "; use fewer " + need.advice);
+  }
+}
+
+double PhysicalMemoryBytes() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0.0;
+}
+
+// Mirrors the allocations of Train and TrainBinned at their peak: the buffers that grow with
+// rows, features, grids or outputs, as many as are alive at once. Fixed and per-thread extras of
+// a few MiB are left out; allocator overhead is not modelled.
+MemoryEstimate EstimateTrainingMemory(const Dataset& data, const TrainOptions& opt, std::uint32_t K,
+                                      unsigned threads, std::uint32_t exact_bins) {
+  const double n = static_cast<double>(data.rows), d = static_cast<double>(data.cols);
+  const double kK = K, T = threads;
+  const bool cv = opt.gamma_auto || opt.lambda_auto;
+  const double folds = cv ? opt.cv_folds : 0;
+  const double Df = opt.fourier ? opt.features : 0;
+  const double F = !opt.fourier ? 0 : opt.map == MapKind::kFourier ? Df / 2 : Df;
+  const double P = opt.grids;
+  MemoryEstimate e;
+  std::vector<std::pair<std::string, double>> parts;
+  parts.emplace_back("the loaded data",
+                     data.sparse ? 8.0 * (n + 1) + 8.0 * static_cast<double>(data.values.size())
+                                 : 4.0 * static_cast<double>(data.dense.size()));
+  parts.back().second += 40.0 * n;  // label strings and line numbers
+  parts.emplace_back("the targets, rows x outputs doubles", 8.0 * n * (kK + 1) + 4.0 * n);
+  // Frequencies: the unit draws (double), the map's W and W' (float), the model's copy and blob.
+  parts.emplace_back("the random frequencies, features x inputs", 24.0 * F * d);
+  e.advice = "--features";
+  if (P == 0) {
+    // Ridge statistics: G (D x D doubles) per stat set (the total, or every fold + the total +
+    // one training-set copy while selecting, + the best so far); the solve's matrix and its
+    // Cholesky factor. (The rare LDLT fallback, when Cholesky fails, needs one D x D more.)
+    const double sets = cv ? folds + 3 : 1;
+    parts.emplace_back("the ridge statistics and their factorisation, D x D doubles",
+                       (sets + 2) * 8.0 * Df * (Df + kK + 1));
+    parts.emplace_back("the feature blocks", 512.0 * Df * 16 + T * 512.0 * (F + d) * 4);
+  } else {
+    // Per grid and row: the bin key (u64) and column (u32); exact mode also sorts a copy of
+    // the keys per grid and keeps the distinct ones (at most 2^24).
+    const double Pn = P * n;
+    const double cb = opt.buckets ? P * opt.buckets : exact_bins;
+    parts.emplace_back("the bin keys and columns, grids x rows",
+                       12.0 * Pn + (opt.buckets ? 0.0 : 8.0 * Pn + 8.0 * cb) + 32.0 * P * d);
+    parts.emplace_back("the dense Fourier block, rows x features floats", 4.0 * n * Df);
+    parts.emplace_back("the conjugate-gradient vectors", 8.0 * (Df + cb) * (kK + 9) + 24.0 * n);
+    if (cv) parts.emplace_back("the cross-validation row lists", 4.0 * n * folds);
+    e.advice = Df > 0 ? "--grids or --features" : "--grids";
+  }
+  for (const auto& [what, bytes] : parts) {
+    e.bytes += bytes;
+    if (bytes > e.largest_bytes) {
+      e.largest_bytes = bytes;
+      e.largest = what;
+    }
+  }
+  return e;
+}
+
 TrainResult Train(const Dataset& data, const TrainOptions& opt) {
   const auto t0 = std::chrono::steady_clock::now();
   if (data.rows == 0) throw TrainError(data.source + ": no training rows");
@@ -893,26 +1015,29 @@ TrainResult Train(const Dataset& data, const TrainOptions& opt) {
     throw TrainError("--lambda must be a finite number >= 0");
   if (!opt.gamma_auto && !(std::isfinite(opt.gamma)))
     throw TrainError("--gamma must be a finite positive number");
+  // The model stores gammas as floats: a value a float cannot hold as a normal number would be
+  // written as 0 or infinity.
+  for (const auto& [name, g] : {std::pair<const char*, double>{"--gamma", opt.gamma},
+                               {opt.fourier ? "--bin-gamma" : "--gamma", opt.bin_gamma}}) {
+    if (g > 0 && !(g >= double(FLT_MIN) && g <= double(FLT_MAX)))
+      throw TrainError(std::string(name) + " " + FormatDouble(g) + " is outside the float range the model stores it in (" +
+                       FormatDouble(double(FLT_MIN)) + " to " + FormatDouble(double(FLT_MAX)) + ")");
+  }
   if ((opt.gamma_auto || opt.lambda_auto) && (opt.cv_folds < 2 || opt.cv_folds > data.rows))
     throw TrainError("cross-validation needs 2 <= folds <= rows");
 
   const auto d = static_cast<std::uint32_t>(data.cols);
   const std::uint32_t D = opt.features;
   const std::uint32_t F = opt.map == MapKind::kFourier ? D / 2 : D;
-  // Memory guard: the D x D statistics (one set per fold while selecting, plus the total).
-  const double stat_sets = (opt.gamma_auto || opt.lambda_auto) ? opt.cv_folds + 2.0 : 1.0;
-  const double need_gb = (stat_sets * D * double(D) * 8 + 3.0 * D * double(D) * 8 +
-                          double(F) * d * 20) / 1e9;
-  if (opt.grids == 0 && need_gb > 64)
-    throw TrainError("D = " + std::to_string(D) + " needs about " + FormatDouble(need_gb) +
-                     " GB for the ridge statistics; use fewer --features");
 
   unsigned threads = opt.threads ? opt.threads : std::max(1u, std::thread::hardware_concurrency());
   threads = std::min(threads, 64u);
 
   TrainResult result;
   TrainReport& rep = result.report;
-  const Targets targets = MakeTargets(data, opt.task);
+  const Targets targets = MakeTargets(data, opt.task, [&](std::uint32_t K) {
+    CheckMemory(data, opt, K, threads, 0, &rep);
+  });
   rep.task = targets.task;
   rep.task_reason = targets.reason;
   rep.labels = targets.labels;
@@ -1040,6 +1165,7 @@ TrainResult Train(const Dataset& data, const TrainOptions& opt) {
     spec.metadata = md.str();
   }
   result.model = SerializeModel(spec);
+  CheckModelOpens(result.model);
 
   // Training error as a fit diagnostic, on an evenly strided sample of at most kTrainErrorRows
   // rows so that it never costs more than a small part of training.

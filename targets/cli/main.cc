@@ -1,14 +1,19 @@
 // rfk: train, predict, evaluate and inspect random-feature models from the command line.
+#include <signal.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <algorithm>
+#include <charconv>
+#include <system_error>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -63,17 +68,23 @@ std::string HumanBytes(double b) {
   char buf[32];
   if (b < 1024) std::snprintf(buf, sizeof buf, "%.0f B", b);
   else if (b < 1024 * 1024) std::snprintf(buf, sizeof buf, "%.1f KiB", b / 1024);
-  else std::snprintf(buf, sizeof buf, "%.2f MiB", b / (1024 * 1024));
+  else if (b < 1024.0 * 1024 * 1024) std::snprintf(buf, sizeof buf, "%.2f MiB", b / (1024 * 1024));
+  else std::snprintf(buf, sizeof buf, "%.2f GiB", b / (1024.0 * 1024 * 1024));
   return buf;
 }
 
-// Progress bar on stderr, only when stderr is a terminal; at most ten redraws a second.
+// Progress bar on stderr when stderr is a terminal (at most ten redraws a second). With `lines`
+// (--progress) and no terminal: one line "rfk: progress: WHAT" as each pass starts, for logs.
 class ProgressBar {
  public:
-  ProgressBar() : tty_(::isatty(STDERR_FILENO) == 1) {}
+  explicit ProgressBar(bool lines) : tty_(::isatty(STDERR_FILENO) == 1), lines_(lines) {}
   ~ProgressBar() { Finish(); }
   void Update(std::uint64_t done, std::uint64_t total, const std::string& what) {
-    if (!tty_) return;
+    if (!tty_) {
+      if (lines_ && what != what_) std::fprintf(stderr, "rfk: progress: %s\n", what.c_str());
+      what_ = what;
+      return;
+    }
     const auto now = Clock::now();
     if (what != what_) {
       what_ = what;
@@ -98,7 +109,7 @@ class ProgressBar {
   }
 
  private:
-  bool tty_;
+  bool tty_, lines_;
   bool shown_ = false;
   std::string what_;
   Clock::time_point last_{}, phase_start_{};
@@ -270,12 +281,78 @@ struct TrainArgs {
   std::uint32_t grids = 30, buckets = 0;
   std::string bin_gamma = "default";
   bool kernel_given = false;
-  std::uint64_t seed = 1;
+  std::string seed = "1";
   bool no_standardize = false, standardize = false;
   unsigned threads = 0;
   std::uint32_t folds = 3;
+  std::string memory_limit = "physical";
+  bool progress = false;
   DataArgs data;
 };
+
+// ------------------------------------------------------------------ signals during train
+// SIGINT, SIGTERM, SIGHUP: while training, nothing is on disk yet, so the handler ends the
+// process at once (after a message) by the signal's default action: no temporary file exists and
+// an existing output file is untouched. While the model is being written (g_writing) it only
+// records the signal; WriteFileAtomic's cancel check then removes the temporary and keeps the old
+// output, and RunTrain reports the interruption.
+volatile std::sig_atomic_t g_writing = 0;
+volatile std::sig_atomic_t g_signal = 0;
+
+extern "C" void OnTerminationSignal(int sig) {
+  if (g_writing) {
+    g_signal = sig;
+    return;
+  }
+  static const char kMsg[] = "\nrfk: interrupted; no model written\n";
+  const ssize_t ignored = ::write(STDERR_FILENO, kMsg, sizeof kMsg - 1);
+  (void)ignored;
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
+
+void InstallTrainSignalHandlers() {
+  struct sigaction sa {};
+  sa.sa_handler = OnTerminationSignal;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&sa.sa_mask, sig);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
+  // A file size limit (ulimit -f) then fails the write with EFBIG, which removes the temporary,
+  // instead of killing the process with a partial temporary on disk.
+  std::signal(SIGXFSZ, SIG_IGN);
+}
+
+[[noreturn]] void DieBySignal(int sig) {
+  std::fflush(stdout);
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+  std::_Exit(128 + sig);
+}
+
+// "physical" (0), or a positive number of bytes with an optional K, M, G or T suffix (powers of
+// 1024), e.g. 512M. Returns false for anything else.
+bool ParseMemoryLimit(const std::string& s, std::uint64_t* bytes) {
+  if (s == "physical") {
+    *bytes = 0;
+    return true;
+  }
+  double scale = 1;
+  std::string num = s;
+  if (!num.empty()) {
+    switch (num.back()) {
+      case 'K': case 'k': scale = 1024.0; break;
+      case 'M': case 'm': scale = 1024.0 * 1024; break;
+      case 'G': case 'g': scale = 1024.0 * 1024 * 1024; break;
+      case 'T': case 't': scale = 1024.0 * 1024 * 1024 * 1024; break;
+      default: break;
+    }
+    if (scale != 1) num.pop_back();
+  }
+  double v = 0;
+  if (!ParseDouble(num, &v) || !(v * scale >= 1) || v * scale > 1e18) return false;
+  *bytes = static_cast<std::uint64_t>(v * scale);
+  return true;
+}
 
 int RunTrain(const TrainArgs& a) {
   host::TrainOptions opt;
@@ -312,9 +389,19 @@ int RunTrain(const TrainArgs& a) {
     throw CliError("--bins-per-grid needs a binning map (--map binning or fourier+binning)");
   }
   opt.features = a.features;
-  opt.seed = a.seed;
+  {
+    // Strictly a decimal integer: CLI11 would wrap "-1" to 2^64 - 1 without a word.
+    const char* b = a.seed.data();
+    const auto [end, ec] = std::from_chars(b, b + a.seed.size(), opt.seed);
+    if (a.seed.empty() || ec != std::errc() || end != b + a.seed.size())
+      throw CliError("--seed must be an integer from 0 to 18446744073709551615; got '" + a.seed + "'");
+  }
+  if (a.output.empty()) throw CliError("--output must name a file");
   opt.threads = a.threads;
   opt.cv_folds = a.folds;
+  if (!ParseMemoryLimit(a.memory_limit, &opt.memory_limit))
+    throw CliError("--memory-limit must be 'physical' or a size such as 512M or 8G; got '" +
+                   a.memory_limit + "'");
   opt.standardize = a.no_standardize ? 0 : a.standardize ? 1 : -1;
   if (a.gamma == "auto") {
     opt.gamma_auto = true;
@@ -340,13 +427,28 @@ int RunTrain(const TrainArgs& a) {
   const host::Dataset data = host::ReadDataset(a.train, a.data.Options());
   const double read_s = std::chrono::duration<double>(Clock::now() - t0).count();
 
-  ProgressBar bar;
+  ProgressBar bar(a.progress);
   opt.progress = [&bar](std::uint64_t done, std::uint64_t total, const std::string& what) {
     bar.Update(done, total, what);
   };
   const host::TrainResult res = host::Train(data, opt);
   bar.Finish();
-  host::WriteFileAtomic(a.output, res.model);
+  g_writing = 1;
+  try {
+    host::WriteFileAtomic(a.output, res.model, [] { return g_signal != 0; });
+  } catch (const host::IoError&) {
+    g_writing = 0;
+    if (g_signal == 0) throw;
+    std::fprintf(stderr, "rfk: interrupted (%s) while writing %s; no model written, the file is "
+                 "unchanged\n", strsignal(g_signal), a.output.c_str());
+    DieBySignal(g_signal);
+  }
+  g_writing = 0;
+  if (g_signal != 0) {
+    std::fprintf(stderr, "rfk: interrupted (%s) just after %s was written; that model is "
+                 "complete\n", strsignal(g_signal), a.output.c_str());
+    DieBySignal(g_signal);
+  }
   const double total_s = std::chrono::duration<double>(Clock::now() - t0).count();
 
   const host::TrainReport& rep = res.report;
@@ -410,6 +512,8 @@ int RunTrain(const TrainArgs& a) {
               rep.train_error_rows < rep.rows ? " sampled" : "");
   std::printf("model:       %s (%s)\n", a.output.c_str(), HumanBytes(double(res.model.size())).c_str());
   std::printf("time:        %.3f s total (read %.3f s, train %.3f s)\n", total_s, read_s, rep.seconds);
+  std::printf("memory:      about %s estimated peak (limit %s)\n", HumanBytes(rep.memory_estimate).c_str(),
+              rep.memory_limit > 0 ? HumanBytes(rep.memory_limit).c_str() : "none known");
 
   if (!a.test.empty()) {
     const LoadedModel lm = LoadModel(a.output);
@@ -728,6 +832,13 @@ int main(int argc, char** argv) {
       ->excludes(no_std);
   train->add_option("--threads", ta.threads, "Worker threads (0 = all cores; the model does not depend on it)")->capture_default_str();
   train->add_option("--folds", ta.folds, "Folds for --gamma/--lambda auto")->capture_default_str();
+  train->add_flag("--progress", ta.progress,
+                  "Print a line on stderr as each training pass starts (when stderr is not a "
+                  "terminal; a terminal gets a progress bar anyway)");
+  train->add_option("--memory-limit", ta.memory_limit,
+                    "Refuse training whose estimated peak memory exceeds this (e.g. 512M, 8G; "
+                    "'physical': the machine's memory)")
+      ->capture_default_str();
   ta.data.Add(train);
 
   std::string model_path, file;
@@ -775,12 +886,19 @@ int main(int argc, char** argv) {
     }
   }
   try {
-    if (*train) return RunTrain(ta);
+    if (*train) {
+      InstallTrainSignalHandlers();
+      return RunTrain(ta);
+    }
     if (*predict) return RunPredict(model_path, file, pa);
     if (*eval) return RunEval(model_path, file, ea, json);
     if (*inspect) return RunInspect(model_path, json);
     if (*info) return RunInfo(json);
     if (*exp) return RunExport(xa);
+  } catch (const std::bad_alloc&) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "rfk: error: out of memory\n");
+    return 1;
   } catch (const std::exception& e) {
     std::fflush(stdout);
     std::fprintf(stderr, "rfk: error: %s\n", e.what());

@@ -2,6 +2,8 @@
 // opens. Each input is tried twice: as given (the checksum rejects most mutations) and with its
 // CRC-32 recomputed, so mutations reach the section parser and the prediction path.
 // Build and run: scripts/fuzz.sh (clang -fsanitize=fuzzer,address,undefined).
+#include "fuzz_targets.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -38,7 +40,7 @@ void Exercise(const std::uint8_t* bytes, std::size_t size) {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+int rfk_fuzz::Model(const std::uint8_t* data, std::size_t size) {
   // OpenModel requires 16-byte alignment: copy into an aligned buffer.
   std::vector<std::uint64_t> store(size / 8 + 2);
   auto* bytes = reinterpret_cast<std::uint8_t*>(store.data());
@@ -56,3 +58,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   return 0;
 }
+
+#ifdef RFK_FUZZ_ENTRY
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  return rfk_fuzz::RFK_FUZZ_ENTRY(data, size);
+}
+#endif

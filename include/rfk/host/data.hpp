@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rfk::host {
@@ -70,5 +71,13 @@ void DenseRow(const Dataset& data, std::size_t row, float* x, std::size_t d);
 
 // Detects the format from the first bytes/lines of the (decompressed) content.
 DataFormat DetectFormat(const std::string& path);
+DataFormat DetectContentFormat(std::string_view content);
+
+// ReadDataset on content already in memory: plain bytes (gzip is not decoded here), parsed by the
+// same readers with the same checks; `name` stands for the file in messages. For idx,
+// `idx_labels` is the labels file's content, named in messages by options.idx_labels (or
+// "NAME (labels)" when that is empty).
+Dataset ParseDataset(std::string_view content, const std::string& name,
+                     const ReadOptions& options = {}, std::string_view idx_labels = {});
 
 }  // namespace rfk::host

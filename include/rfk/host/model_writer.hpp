@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -63,15 +64,22 @@ struct ModelSpec {
 // Throws std::invalid_argument if the spec's vectors disagree with its counts.
 std::vector<std::uint8_t> SerializeModel(const ModelSpec& spec);
 
-// Writes `bytes` to `path` atomically: a temporary file in the same directory, fsync, rename.
-// On any failure the temporary is removed and an existing `path` is left untouched.
-void WriteFileAtomic(const std::string& path, const std::vector<std::uint8_t>& bytes);
+// Writes `bytes` to `path` atomically: a temporary file ".rfk-tmp-XXXXXX" in the same directory,
+// fsync, rename. On any failure the temporary is removed and an existing `path` is left
+// untouched. `cancelled` (optional) is asked before the temporary is created and again just
+// before the rename; true means: remove the temporary, leave `path` alone, throw IoError. (A
+// process killed in between leaves the temporary behind: callers that handle signals set their
+// cancel flag in the handler instead, as the rfk CLI does.)
+void WriteFileAtomic(const std::string& path, const std::vector<std::uint8_t>& bytes,
+                     const std::function<bool()>& cancelled = {});
 
 // A file's bytes in storage aligned to format::kAlignment, as OpenModel requires (plain
 // std::vector<uint8_t> storage is only 8-byte aligned on some 32-bit hosts).
 class AlignedBytes {
  public:
-  explicit AlignedBytes(std::size_t size = 0) : blocks_((size + 15) / 16), size_(size) {}
+  // Always at least one block: data() is never null, even for size 0 (OpenModel then reports a
+  // truncated model, not a null argument).
+  explicit AlignedBytes(std::size_t size = 0) : blocks_(size / 16 + 1), size_(size) {}
   std::uint8_t* data() { return reinterpret_cast<std::uint8_t*>(blocks_.data()); }
   const std::uint8_t* data() const { return reinterpret_cast<const std::uint8_t*>(blocks_.data()); }
   std::size_t size() const { return size_; }
@@ -84,7 +92,8 @@ class AlignedBytes {
   std::size_t size_;
 };
 
-// Reads a whole file. Throws IoError with the path and the reason.
+// Reads a whole regular file. Throws IoError with the path and the reason (a directory or other
+// non-regular file is refused by name).
 AlignedBytes ReadFileBytes(const std::string& path);
 
 }  // namespace rfk::host

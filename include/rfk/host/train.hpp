@@ -42,6 +42,9 @@ struct TrainOptions {
   int standardize = -1;    // -1: on for dense data, off for sparse; 0: off; 1: on
   unsigned threads = 0;    // 0: all hardware threads. The model does not depend on it.
   std::uint32_t cv_folds = 3;
+  // Resource guard: training whose estimated peak memory (EstimateTrainingMemory) exceeds this
+  // many bytes is refused before any large allocation. 0: the machine's physical memory.
+  std::uint64_t memory_limit = 0;
   // Progress callback (rows processed, rows in this pass, what the pass is). May be empty.
   std::function<void(std::uint64_t, std::uint64_t, const std::string&)> progress;
 };
@@ -68,6 +71,8 @@ struct TrainReport {
   double train_error = 0.0;        // error or relative RMSE of the stored (f32) model on ...
   std::uint64_t train_error_rows = 0;  // ... an evenly strided sample of this many training rows
   double seconds = 0.0;
+  double memory_estimate = 0.0;  // EstimateTrainingMemory, bytes
+  double memory_limit = 0.0;     // the guard's limit, bytes (0: none known)
 };
 
 struct TrainResult {
@@ -75,7 +80,26 @@ struct TrainResult {
   TrainReport report;
 };
 
+// Throws TrainError for bad options or data, and when the estimated peak memory exceeds
+// options.memory_limit (the message states both).
 TrainResult Train(const Dataset& data, const TrainOptions& options);
+
+// Training's estimated peak memory for `data` (already loaded, counted too) with K outputs and
+// `threads` workers, and the part that dominates it. Exact binning's column count is known only
+// once the training bins are: `exact_bins` (0 before; Train checks again with the real count
+// before the solve).
+struct MemoryEstimate {
+  double bytes = 0;
+  std::string largest;      // e.g. "the ridge statistics and their factorisation, D x D doubles"
+  double largest_bytes = 0;
+  std::string advice;       // the options that shrink it, e.g. "--features"
+};
+MemoryEstimate EstimateTrainingMemory(const Dataset& data, const TrainOptions& options,
+                                      std::uint32_t K, unsigned threads,
+                                      std::uint32_t exact_bins = 0);
+
+// sysconf(_SC_PHYS_PAGES) x page size; 0 if unknown (the guard then applies no limit).
+double PhysicalMemoryBytes();
 
 // The random feature map Train would draw for these settings, with a zero regression head and no
 // standardisation: for users who want z(x) alone, and for tests of the kernel approximation.

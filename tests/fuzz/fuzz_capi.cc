@@ -1,0 +1,94 @@
+// libFuzzer target for the C API (include/rfk/rfk.h): rfk_open on arbitrary bytes, then every
+// function on whatever opens, with inputs taken from the fuzz data itself (so NaN, infinities and
+// huge values reach rfk_predict). As for the model target, each input is tried as given and with
+// its CRC-32 recomputed. Invariants: every status is a known one, a failed open leaves a model that
+// every call refuses, non-finite inputs are refused, and a batch of one input succeeds wherever the
+// single-sample call does.
+#include "fuzz_targets.h"
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "rfk/format.hpp"
+#include "rfk/model.hpp"
+#include "rfk/rfk.h"
+
+namespace {
+
+bool Known(rfk_status s) { return s >= 0 && s < RFK_STATUS_COUNT; }
+
+void Exercise(const std::uint8_t* bytes, std::size_t size, const std::uint8_t* data, std::size_t n) {
+  rfk_model m;
+  rfk_model_error e;
+  const rfk_status s = rfk_open(&m, bytes, size, &e);
+  FUZZ_CHECK(Known(s) && e.status == s && e.field != nullptr);
+  FUZZ_CHECK(rfk_status_name(s) != nullptr && rfk_status_message(s) != nullptr);
+  float one[1];
+  if (s != RFK_OK) {
+    FUZZ_CHECK(rfk_scratch_bytes(&m) == 0 && rfk_input_dim(&m) == 0 && rfk_num_outputs(&m) == 0);
+    FUZZ_CHECK(rfk_predict(&m, one, 1, nullptr, 0, one, 1) == RFK_NULL_ARGUMENT);
+    return;
+  }
+  const std::size_t scratch_bytes = rfk_batch_scratch_bytes(&m);
+  const std::uint32_t d = rfk_input_dim(&m), K = rfk_num_outputs(&m), P = rfk_num_grids(&m);
+  if (scratch_bytes > (64u << 20) || rfk_num_features(&m) > (1u << 20) || K > 4096) return;
+  FUZZ_CHECK(rfk_scratch_bytes(&m) <= scratch_bytes && d > 0 && K > 0);
+  std::vector<std::uint64_t> store(scratch_bytes / 8 + 4);
+  void* scratch = store.data();
+  // Two inputs: the fuzz data's bytes as floats (wrapping around), and a plain pattern.
+  std::vector<float> x(2 * std::size_t{d}), out(2 * std::size_t{K}), single(K);
+  for (std::size_t i = 0; i < d; ++i) {
+    std::uint8_t b[4];
+    for (int k = 0; k < 4; ++k) b[k] = n ? data[(4 * i + k) % n] : 0;
+    std::memcpy(&x[i], b, 4);
+    x[d + i] = static_cast<float>(i % 7) - 3.0f;
+  }
+  for (std::size_t r = 0; r < 2; ++r) {
+    const rfk_status p = rfk_predict(&m, x.data() + r * d, d, scratch, scratch_bytes, single.data(), K);
+    FUZZ_CHECK(Known(p));
+    bool finite_in = true;
+    for (std::size_t i = 0; i < d; ++i) finite_in = finite_in && std::isfinite(x[r * d + i]);
+    FUZZ_CHECK(finite_in || p == RFK_NON_FINITE_INPUT);
+    if (p == RFK_OK) {
+      (void)rfk_decide_class(&m, single.data());
+      std::size_t done = 9;
+      const rfk_status q = rfk_predict_batch(&m, x.data() + r * d, 1, d, scratch, scratch_bytes,
+                                             out.data(), K, &done);
+      FUZZ_CHECK(q == RFK_OK && done == 1);  // what one input passes, a batch of it passes
+    }
+    if (P > 0) {
+      std::vector<std::uint64_t> keys(P);
+      std::vector<std::uint32_t> cols(P);
+      FUZZ_CHECK(Known(rfk_compute_bins(&m, x.data() + r * d, d, scratch, scratch_bytes, keys.data(),
+                                        cols.data(), P)));
+    }
+  }
+  for (std::uint32_t c = 0; c <= rfk_num_classes(&m) + 1; ++c) FUZZ_CHECK(rfk_class_label(&m, c) != nullptr);
+}
+
+}  // namespace
+
+int rfk_fuzz::CApi(const std::uint8_t* data, std::size_t size) {
+  std::vector<std::uint64_t> store(size / 8 + 2);
+  auto* bytes = reinterpret_cast<std::uint8_t*>(store.data());
+  std::memcpy(bytes, data, size);
+  Exercise(bytes, size, data, size);
+  namespace f = rfk::format;
+  if (size >= f::kHeaderBytes) {
+    std::uint32_t total;
+    std::memcpy(&total, bytes + f::kOffTotalBytes, 4);
+    if (total >= f::kCrcStart && total <= size) {
+      const std::uint32_t crc = rfk::Crc32(bytes + f::kCrcStart, total - f::kCrcStart);
+      std::memcpy(bytes + f::kOffCrc32, &crc, 4);
+      Exercise(bytes, size, data + total, size - total);  // inputs from the bytes past the model
+    }
+  }
+  return 0;
+}
+
+#ifdef RFK_FUZZ_ENTRY
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  return rfk_fuzz::RFK_FUZZ_ENTRY(data, size);
+}
+#endif
