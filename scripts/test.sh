@@ -6,7 +6,8 @@
 # whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer (`asan`), and the
 # concurrency tests under ThreadSanitizer (`tsan`); then the cross builds, each running its device
 # tests under emulation: aarch64 and armhf Linux (qemu-user) and Cortex-M4F, M7 and M3 firmware
-# (qemu-system-arm, MPS2 boards) with the footprint budgets.
+# (qemu-system-arm, MPS2 boards) with the footprint budgets; last, a short bounded run of every
+# libFuzzer target (20 s each; scripts/fuzz.sh, which installs clang-14 itself).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh --cross
@@ -17,3 +18,4 @@ cmake --workflow --preset tsan
 for preset in aarch64 armhf cortex-m4 cortex-m7 cortex-m3; do
   cmake --workflow --preset "$preset"
 done
+scripts/fuzz.sh 20
