@@ -2,17 +2,19 @@
 # Installs everything rfk needs from Debian 12's apt repositories. Idempotent: packages already
 # present are skipped without touching the network. Must run as root (or with sudo available).
 #
-#   scripts/install-deps.sh            build + test dependencies (host)
+#   scripts/install-deps.sh            build + test dependencies (host; python3 runs the standard-
+#                                      library-only paper_fast_subset test)
 #   scripts/install-deps.sh --data     also the Fashion-MNIST dataset package (README main job)
-#   scripts/install-deps.sh --bench    also Python + scikit-learn for the side-by-side benchmark
+#   scripts/install-deps.sh --bench    also numpy, scikit-learn and matplotlib for the side-by-side
+#                                      benchmarks and bench/paper/run.py
 set -euo pipefail
 
 pkgs=(cmake g++ make pkg-config zlib1g-dev libeigen3-dev libcli11-dev doctest-dev libhwy-dev
-      libxsimd-dev libbenchmark-dev)
+      libxsimd-dev libbenchmark-dev python3)
 for arg in "$@"; do
   case "$arg" in
     --data)  pkgs+=(dataset-fashion-mnist) ;;
-    --bench) pkgs+=(python3 python3-numpy python3-sklearn) ;;
+    --bench) pkgs+=(python3-numpy python3-sklearn python3-matplotlib) ;;
     *) echo "install-deps.sh: unknown option '$arg'" >&2; exit 2 ;;
   esac
 done
