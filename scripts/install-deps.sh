@@ -2,9 +2,11 @@
 # Installs everything rfk needs from Debian 12's apt repositories. Idempotent: packages already
 # present are skipped without touching the network. Must run as root (or with sudo available).
 #
-#   scripts/install-deps.sh            build + test dependencies (host)
+#   scripts/install-deps.sh            build + test dependencies (host; python3 runs the standard-
+#                                      library-only paper_fast_subset test and the footprint check)
 #   scripts/install-deps.sh --data     also the Fashion-MNIST dataset package (README main job)
-#   scripts/install-deps.sh --bench    also Python + scikit-learn for the side-by-side benchmark
+#   scripts/install-deps.sh --bench    also numpy, scikit-learn and matplotlib for the side-by-side
+#                                      benchmarks and bench/paper/run.py
 #   scripts/install-deps.sh --cross    also the ARM cross toolchains, qemu and Highway for arm64/armhf
 set -euo pipefail
 
@@ -14,7 +16,7 @@ cross=0
 for arg in "$@"; do
   case "$arg" in
     --data)  pkgs+=(dataset-fashion-mnist) ;;
-    --bench) pkgs+=(python3 python3-numpy python3-sklearn) ;;
+    --bench) pkgs+=(python3-numpy python3-sklearn python3-matplotlib) ;;
     --cross) cross=1
              pkgs+=(g++-aarch64-linux-gnu g++-arm-linux-gnueabihf gcc-arm-none-eabi
                     libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib qemu-user qemu-system-arm

@@ -2,12 +2,14 @@
 // core's reference kernels) produce: training relies on seeing the features the device computes.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <tuple>
 #include <cstring>
 #include <vector>
 
 #include "block_kernels.h"
+#include "solver.h"
 #include "rfk/kernels.hpp"
 
 namespace {
@@ -85,4 +87,42 @@ TEST_CASE("AccumulateStrip sums rows in order, bit for bit, whatever order strip
       }
     }
   }
+}
+
+TEST_CASE("CholeskyUpper: the textbook algorithm's bits for any thread count, and it solves") {
+  // Sizes around the panel (96), row-block (64) and tile (4 x 32) edges.
+  for (std::size_t n : {1u, 5u, 33u, 97u, 203u}) {
+    std::vector<double> X(n * (n + 7));
+    for (std::size_t i = 0; i < X.size(); ++i) X[i] = std::sin(0.37 * double(i) + 0.2);
+    std::vector<double> A(n * n, 0.0);  // X'X / rows + 0.01 I: positive definite
+    const std::size_t rows = n + 7;
+    for (std::size_t r = 0; r < rows; ++r)
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j) A[i * n + j] += X[r * n + i] * X[r * n + j] / double(rows);
+    for (std::size_t i = 0; i < n; ++i) A[i * n + i] += 0.01;
+    // Reference: right-looking, one rank-1 update at a time, plain loops.
+    std::vector<double> ref = A;
+    for (std::size_t q = 0; q < n; ++q) {
+      ref[q * n + q] = std::sqrt(ref[q * n + q]);
+      for (std::size_t j = q + 1; j < n; ++j) ref[q * n + j] /= ref[q * n + q];
+      for (std::size_t i = q + 1; i < n; ++i)
+        for (std::size_t j = i; j < n; ++j) ref[i * n + j] -= ref[q * n + i] * ref[q * n + j];
+    }
+    for (unsigned threads : {1u, 3u}) {
+      std::vector<double> U = A;
+      REQUIRE(rfk::host::CholeskyUpper(U.data(), n, threads));
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = i; j < n; ++j) REQUIRE(std::memcmp(&U[i * n + j], &ref[i * n + j], sizeof(double)) == 0);
+      std::vector<double> b(n), x(n);
+      for (std::size_t i = 0; i < n; ++i) b[i] = x[i] = std::cos(double(i));
+      rfk::host::CholeskySolve(U.data(), n, x.data());
+      for (std::size_t i = 0; i < n; ++i) {
+        double Ax = 0;
+        for (std::size_t j = 0; j < n; ++j) Ax += A[std::min(i, j) * n + std::max(i, j)] * x[j];
+        CHECK(Ax == doctest::Approx(b[i]).epsilon(1e-8));
+      }
+    }
+  }
+  std::vector<double> indefinite = {1.0, 2.0, 2.0, 1.0};
+  CHECK_FALSE(rfk::host::CholeskyUpper(indefinite.data(), 2, 1));
 }

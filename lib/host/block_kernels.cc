@@ -133,3 +133,46 @@ void AccumulateStrip(const double* Z, std::size_t R, std::uint32_t D, const doub
 }
 
 }  // namespace rfk::host
+
+namespace rfk::host {
+
+RFK_HOST_CLONES
+void CholUpdateTile(const double* Pt, std::size_t ldt, const double* P, std::size_t ldp,
+                    std::size_t R, std::size_t i0, std::size_t in, std::size_t j0, std::size_t jn,
+                    double* A, std::size_t lda) {
+  if (in == kCholRows && jn == kCholCols) {
+    // Register tile: 4 rows x 32 columns = 16 vectors of 8 doubles.
+    V8d acc[kCholRows][4];
+    for (std::uint32_t q = 0; q < kCholRows; ++q)
+      for (std::uint32_t v = 0; v < 4; ++v) acc[q][v] = LoadV8d(A + (i0 + q) * lda + j0 + 8 * v);
+    for (std::size_t r = 0; r < R; ++r) {
+      const double* pr = P + r * ldp + j0;
+      const V8d z0 = LoadV8d(pr), z1 = LoadV8d(pr + 8), z2 = LoadV8d(pr + 16), z3 = LoadV8d(pr + 24);
+      for (std::uint32_t q = 0; q < kCholRows; ++q) {
+        const double a = Pt[q * ldt + r];
+        acc[q][0] -= a * z0;
+        acc[q][1] -= a * z1;
+        acc[q][2] -= a * z2;
+        acc[q][3] -= a * z3;
+      }
+    }
+    for (std::uint32_t q = 0; q < kCholRows; ++q)
+      for (std::uint32_t v = 0; v < 4; ++v) StoreV8d(A + (i0 + q) * lda + j0 + 8 * v, acc[q][v]);
+    return;
+  }
+  for (std::size_t q = 0; q < in; ++q) {
+    double* a_row = A + (i0 + q) * lda + j0;
+    for (std::size_t r = 0; r < R; ++r) {
+      const double a = Pt[q * ldt + r];
+      const double* pr = P + r * ldp + j0;
+      for (std::size_t j = 0; j < jn; ++j) a_row[j] -= a * pr[j];
+    }
+  }
+}
+
+RFK_HOST_CLONES
+void AxpyNeg(double a, const double* x, std::size_t n, double* y) {
+  for (std::size_t j = 0; j < n; ++j) y[j] -= a * x[j];
+}
+
+}  // namespace rfk::host

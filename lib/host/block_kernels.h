@@ -28,3 +28,20 @@ void AccumulateStrip(const double* Z, std::size_t R, std::uint32_t D, const doub
                      std::uint32_t K, std::uint32_t i0, double* G, double* h, double* s);
 
 }  // namespace rfk::host
+
+namespace rfk::host {
+
+// Cholesky trailing update for one tile: A[i][j] -= sum_r Pt[i - i0][r] * P[r][j] for the `in`
+// (<= kCholRows) rows i from i0 and the `jn` (<= kCholCols) columns j from j0, r = 0..R-1 summed in
+// order, one rounding per multiply and per subtraction. Pt: in x R (row stride ldt), P: R rows
+// with stride ldp, indexed by absolute column j; A: row stride lda, indexed by absolute (i, j).
+inline constexpr std::uint32_t kCholRows = 4;
+inline constexpr std::uint32_t kCholCols = 32;
+void CholUpdateTile(const double* Pt, std::size_t ldt, const double* P, std::size_t ldp,
+                    std::size_t R, std::size_t i0, std::size_t in, std::size_t j0, std::size_t jn,
+                    double* A, std::size_t lda);
+
+// y[j] -= a * x[j] for j < n (element-wise; the result does not depend on the vector width).
+void AxpyNeg(double a, const double* x, std::size_t n, double* y);
+
+}  // namespace rfk::host

@@ -28,8 +28,26 @@ struct RidgeSolution {
 
 // Minimises (1/n) ||Z W + 1 b' - Y||^2 + lambda ||W||^2 over W and b:
 // (G/n - mu mu' + lambda I) W = h/n - mu ybar',  b = ybar - W' mu,  mu = s/n, ybar = ysum/n.
-// Cholesky (LLT) first, LDLT if the system is not numerically positive definite.
-// Deterministic: this translation unit is compiled without vectorisation-dependent reductions.
-RidgeSolution SolveRidge(const RidgeStats& stats, double lambda);
+// Cholesky (CholeskyUpper) first, Eigen's LDLT if the system is not numerically positive definite.
+// Deterministic: the same bits for any thread count and any SIMD unit.
+RidgeSolution SolveRidge(const RidgeStats& stats, double lambda, unsigned threads = 1);
+
+// The same for every lambda in `lambdas` (one solution each, in order); the centred matrix is
+// built once. Each solution is bit-identical to SolveRidge(stats, lambda, threads).
+std::vector<RidgeSolution> SolveRidgePath(const RidgeStats& stats, const std::vector<double>& lambdas,
+                                          unsigned threads);
+
+// In-place Cholesky factorisation A = U'U of a symmetric n x n matrix (row-major, row stride n;
+// only the upper triangle is read). On success the upper triangle holds U; the strict lower
+// triangle is left undefined. Returns false, with `a` undefined, if a pivot is not > 0 (the
+// matrix is not numerically positive definite).
+// Every element gets exactly the operations of the textbook right-looking algorithm
+// (a[i][j] -= u[q][i] * u[q][j] for q = 0, 1, ..., i - 1, then sqrt or / u[i][i]), so the result
+// is bit-identical for any thread count, block size and SIMD unit; the trailing updates run
+// blocked, vectorised and on `threads` threads.
+bool CholeskyUpper(double* a, std::size_t n, unsigned threads);
+
+// Solves U'U x = b in place for one right-hand side (b: n values), U from CholeskyUpper.
+void CholeskySolve(const double* u, std::size_t n, double* b);
 
 }  // namespace rfk::host

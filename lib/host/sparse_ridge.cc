@@ -100,7 +100,7 @@ class Operator {
 
 RidgeSolution SolveRidgeCg(const SparseDesign& Z, const std::vector<std::uint32_t>& rows,
                            const double* Y, std::uint32_t K, double lambda, const CgOptions& opt,
-                           CgStats* stats) {
+                           CgStats* stats, const RidgeSolution* start) {
   if (rows.empty()) throw TrainError("cannot fit a model to zero rows");
   if (!(lambda > 0)) throw TrainError("binning features need --lambda > 0 (the system is singular without it)");
   const unsigned threads = std::max(1u, opt.threads);
@@ -125,8 +125,14 @@ RidgeSolution SolveRidgeCg(const SparseDesign& Z, const std::vector<std::uint32_
     A.ApplyTranspose(yk, &b);
     for (std::uint32_t j = 0; j < C; ++j) b[j] = b[j] / m - A.mu()[j] * ybar;
     const double bnorm = std::sqrt(Dot(b, b));
-    std::fill(x.begin(), x.end(), 0.0);
     r = b;
+    if (start != nullptr && start->W.size() == sol.W.size()) {
+      for (std::uint32_t j = 0; j < C; ++j) x[j] = start->W[std::size_t{j} * K + k];
+      A.Apply(x, &Ap);
+      for (std::uint32_t j = 0; j < C; ++j) r[j] = b[j] - Ap[j];
+    } else {
+      std::fill(x.begin(), x.end(), 0.0);
+    }
     for (std::uint32_t j = 0; j < C; ++j) z[j] = r[j] / A.diag()[j];
     p = z;
     double rz = Dot(r, z);

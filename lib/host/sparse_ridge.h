@@ -38,9 +38,11 @@ struct CgStats {
 
 // Minimises (1/m) ||Z W + 1 b' - Y||^2 + lambda ||W||^2 over the m rows listed in `rows`
 // (Y: n x K, row-major), with an unpenalised intercept, by Jacobi-preconditioned CG per output.
+// `start` (may be null): an earlier solution on the same design and rows (e.g. at a nearby
+// lambda) whose W starts the iteration instead of 0 -- a warm start along a lambda path.
 // Deterministic for any thread count: every sum runs in a fixed order.
 RidgeSolution SolveRidgeCg(const SparseDesign& Z, const std::vector<std::uint32_t>& rows,
                            const double* Y, std::uint32_t K, double lambda, const CgOptions& opt,
-                           CgStats* stats);
+                           CgStats* stats, const RidgeSolution* start = nullptr);
 
 }  // namespace rfk::host

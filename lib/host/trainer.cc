@@ -101,6 +101,8 @@ constexpr std::uint64_t kPairStream = 1ull << 42;
 constexpr std::uint64_t kGridStream = 1ull << 43;
 constexpr std::size_t kGammaPairs = 2000;
 constexpr std::size_t kTrainErrorRows = 10000;
+constexpr double kCvCgTolerance = 1e-4;  // binning selection solves (see TrainBinned)
+constexpr int kCvCgIterations = 300;
 
 bool ParseNumber(const std::string& s, double* v) {
   if (s.empty()) return false;
@@ -548,6 +550,60 @@ std::string FormatDouble(double v) {
   return o.str();
 }
 
+// --gamma auto: gamma = base * 2^k over integers |k| <= kGammaSteps. Evaluates k = -2, 0, 2; while
+// the best k so far is the smallest (largest) evaluated, the one two steps beyond it; then the
+// best k's two neighbours. A best value outside the first coarse bracket is thus still found, at
+// about five evaluations instead of a full grid's seventeen. Without a search, k = 0 only.
+// eval(k) returns the best held-out error over the lambda grid at that gamma; ties go to the
+// smaller k.
+constexpr int kGammaSteps = 8;
+
+template <typename Eval>
+void SearchGamma(bool search, Eval&& eval) {
+  std::map<int, double> seen;
+  auto at = [&](int k) {
+    if (seen.find(k) == seen.end()) seen.emplace(k, eval(k));
+  };
+  if (!search) {
+    at(0);
+    return;
+  }
+  for (int k : {-2, 0, 2}) at(k);
+  auto best = [&] {
+    auto b = seen.begin();
+    for (auto it = seen.begin(); it != seen.end(); ++it)
+      if (it->second < b->second) b = it;
+    return b->first;
+  };
+  for (;;) {
+    const int kb = best();
+    if (kb == seen.begin()->first && kb - 2 >= -kGammaSteps) {
+      at(kb - 2);
+    } else if (kb == seen.rbegin()->first && kb + 2 <= kGammaSteps) {
+      at(kb + 2);
+    } else {
+      break;
+    }
+  }
+  const int kb = best();
+  if (kb - 1 >= -kGammaSteps) at(kb - 1);
+  if (kb + 1 <= kGammaSteps) at(kb + 1);
+}
+
+// The searched points in (gamma, lambda) order, for reports.
+void SortCv(std::vector<CvPoint>* cv) {
+  std::sort(cv->begin(), cv->end(), [](const CvPoint& a, const CvPoint& b) {
+    return a.gamma != b.gamma ? a.gamma < b.gamma : a.lambda < b.lambda;
+  });
+}
+
+// Orders selection points: lower error, then smaller gamma, then smaller lambda.
+bool Better(double e, double g, double l, double be, double bg, double bl) {
+  if (e != be) return e < be;
+  if (g != bg) return g < bg;
+  return l < bl;
+}
+
 // ---------------------------------------------------------------- random binning
 
 // Grids at unit gamma: delta ~ Gamma(2, 1) = Exp(1) + Exp(1) (p(delta) = delta k''(delta) for the
@@ -699,7 +755,7 @@ std::vector<double> ScoreDesign(const SparseDesign& Z, const std::vector<std::ui
 
 // Training with the random binning map, alone or after the Fourier map (one design, one CG solve).
 void TrainBinned(const Context& ctx, const std::vector<float>& mean, const std::vector<float>& inv_scale,
-                 const std::vector<double>& factors, const std::vector<double>& lambdas,
+                 bool gamma_search, const std::vector<double>& lambdas,
                  double rms_y, TrainResult* result) {
   const Dataset& data = ctx.data;
   const TrainOptions& opt = ctx.opt;
@@ -718,6 +774,12 @@ void TrainBinned(const Context& ctx, const std::vector<float>& mean, const std::
   const Draws draws = opt.fourier ? DrawFrequencies(opt.kernel, opt.map, F, d, opt.seed, ctx.threads) : Draws{};
   CgOptions cg;
   cg.threads = ctx.threads;
+  // Selection only ranks (gamma, lambda) points by held-out error, which settles long before the
+  // final solve's 1e-6: a looser tolerance and an iteration cap bound its cost. The chosen point
+  // is then solved to the full tolerance.
+  CgOptions cg_cv = cg;
+  cg_cv.tolerance = kCvCgTolerance;
+  cg_cv.max_iterations = kCvCgIterations;
 
   std::vector<std::uint32_t> all_rows(n);
   std::iota(all_rows.begin(), all_rows.end(), 0u);
@@ -754,8 +816,9 @@ void TrainBinned(const Context& ctx, const std::vector<float>& mean, const std::
     return z;
   };
 
-  std::size_t best_f = 0, best_l = 0;
-  if (factors.size() > 1 || lambdas.size() > 1) {
+  double best_factor = 1.0;
+  std::size_t best_l = 0;
+  if (gamma_search || lambdas.size() > 1) {
     std::vector<std::vector<std::uint32_t>> fold_rows(opt.cv_folds), train_rows(opt.cv_folds);
     for (std::uint32_t i = 0; i < n; ++i) {
       const auto f = static_cast<std::uint32_t>(RandomBits(opt.seed, kFoldStream, i) % opt.cv_folds);
@@ -763,41 +826,53 @@ void TrainBinned(const Context& ctx, const std::vector<float>& mean, const std::
       for (std::uint32_t g = 0; g < opt.cv_folds; ++g)
         if (g != f) train_rows[g].push_back(i);
     }
-    double best_err = HUGE_VAL;
+    double best_err = HUGE_VAL, best_g = 0.0;
     std::uint64_t done = 0;
-    const std::uint64_t total = std::uint64_t{opt.cv_folds} * factors.size() * lambdas.size();
-    for (std::size_t g = 0; g < factors.size(); ++g) {
-      const AtGamma a = at_gamma(factors[g]);
+    const std::uint64_t total = std::uint64_t{opt.cv_folds} * (gamma_search ? 5 : 1) * lambdas.size();
+    SearchGamma(gamma_search, [&](int k) {
+      const double factor = std::ldexp(1.0, k);
+      const AtGamma a = at_gamma(factor);
       std::vector<double> err(lambdas.size(), 0.0);
       for (std::uint32_t f = 0; f < opt.cv_folds; ++f) {
         const BinColumns bc = BuildColumns(a.keys, n, P, train_rows[f], opt.buckets, ctx.threads);
         if (!opt.buckets) CheckMemory(data, opt, K, ctx.threads, bc.count, &rep);
         const SparseDesign z = design(a, bc);
-        std::vector<Head> heads;
-        for (double lam : lambdas) {
-          heads.push_back(ToHead(SolveRidgeCg(z, train_rows[f], targets.Y.data(), K, lam, cg, nullptr)));
-          Progress(ctx, ++done, total, "cv bin-gamma " + FormatDouble(bin_base * factors[g]));
+        // The lambda path from the largest lambda down, each solve warm-started from the last:
+        // neighbouring solutions are close, and the large-lambda systems converge fastest.
+        std::vector<Head> heads(lambdas.size());
+        RidgeSolution prev;
+        for (std::size_t q = lambdas.size(); q-- > 0;) {
+          RidgeSolution sol = SolveRidgeCg(z, train_rows[f], targets.Y.data(), K, lambdas[q], cg_cv,
+                                           nullptr, prev.W.empty() ? nullptr : &prev);
+          heads[q] = Head{sol.W, sol.bias};
+          prev = std::move(sol);
+          Progress(ctx, std::min(++done, total), total, "cv bin-gamma " + FormatDouble(bin_base * factor));
         }
         const std::vector<double> e = ScoreDesign(z, fold_rows[f], heads, targets, ctx.threads);
         for (std::size_t l = 0; l < lambdas.size(); ++l) err[l] += e[l];
       }
+      double best_here = HUGE_VAL;
+      const double g = Df ? fourier_base * factor : bin_base * factor;
       for (std::size_t l = 0; l < lambdas.size(); ++l) {
         const double e = Metric(targets, err[l], static_cast<double>(n), rms_y);
-        rep.cv.push_back({Df ? fourier_base * factors[g] : bin_base * factors[g], lambdas[l], e});
-        if (e < best_err) {
+        rep.cv.push_back({g, lambdas[l], e});
+        best_here = std::min(best_here, e);
+        if (Better(e, g, lambdas[l], best_err, best_g, lambdas[best_l])) {
           best_err = e;
-          best_f = g;
+          best_g = g;
+          best_factor = factor;
           best_l = l;
         }
       }
-    }
+      return best_here;
+    });
   }
-  rep.bin_gamma = bin_base * factors[best_f];
-  rep.gamma = Df ? fourier_base * factors[best_f] : rep.bin_gamma;
+  rep.bin_gamma = bin_base * best_factor;
+  rep.gamma = Df ? fourier_base * best_factor : rep.bin_gamma;
   rep.lambda = lambdas[best_l];
 
   Progress(ctx, 0, 1, "binning features");
-  const AtGamma a = at_gamma(factors[best_f]);
+  const AtGamma a = at_gamma(best_factor);
   const BinColumns bc = BuildColumns(a.keys, n, P, all_rows, opt.buckets, ctx.threads);
   if (!opt.buckets) CheckMemory(data, opt, K, ctx.threads, bc.count, &rep);
   const SparseDesign z = design(a, bc);
@@ -1048,13 +1123,8 @@ TrainResult Train(const Dataset& data, const TrainOptions& opt) {
   if (rep.standardized) Standardization(data, &mean, &inv_scale);
 
   rep.gamma_default = DefaultGamma(data, opt.kernel, mean, inv_scale, opt.seed);
-  std::vector<double> gammas, lambdas;
+  std::vector<double> lambdas;
   const double base_gamma = opt.gamma > 0 ? opt.gamma : rep.gamma_default;
-  if (opt.gamma_auto) {
-    for (int e = -3; e <= 3; ++e) gammas.push_back(base_gamma * std::ldexp(1.0, e));
-  } else {
-    gammas.push_back(base_gamma);
-  }
   if (opt.lambda_auto) {
     for (int e = -8; e <= -1; ++e) lambdas.push_back(std::pow(10.0, e));
   } else {
@@ -1068,9 +1138,8 @@ TrainResult Train(const Dataset& data, const TrainOptions& opt) {
     rms_y = std::sqrt(rms_y / static_cast<double>(data.rows));
   }
   if (opt.grids > 0) {
-    std::vector<double> factors;
-    for (double g : gammas) factors.push_back(g / base_gamma);
-    TrainBinned(ctx, mean, inv_scale, factors, lambdas, rms_y, &result);
+    TrainBinned(ctx, mean, inv_scale, opt.gamma_auto, lambdas, rms_y, &result);
+    SortCv(&rep.cv);
     rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return result;
   }
@@ -1079,52 +1148,61 @@ TrainResult Train(const Dataset& data, const TrainOptions& opt) {
   std::vector<std::uint32_t> all_rows(data.rows);
   std::iota(all_rows.begin(), all_rows.end(), 0u);
   RidgeStats best_total;
-  std::size_t best_g = 0, best_l = 0;
+  double best_gamma = base_gamma;
+  std::size_t best_l = 0;
   std::uint64_t done = 0;
-  if (gammas.size() == 1 && lambdas.size() == 1) {
-    const HostMap m = BuildMap(draws, opt.kernel, opt.map, F, d, gammas[0], mean, inv_scale);
-    best_total = Accumulate(ctx, m, all_rows, gammas[0], &done, data.rows, "features + Z'Z");
+  if (!opt.gamma_auto && lambdas.size() == 1) {
+    const HostMap m = BuildMap(draws, opt.kernel, opt.map, F, d, base_gamma, mean, inv_scale);
+    best_total = Accumulate(ctx, m, all_rows, base_gamma, &done, data.rows, "features + Z'Z");
   } else {
     // Seeded fold assignment, independent of row order in the file.
     std::vector<std::vector<std::uint32_t>> fold_rows(opt.cv_folds);
     for (std::uint32_t i = 0; i < data.rows; ++i)
       fold_rows[RandomBits(opt.seed, kFoldStream, i) % opt.cv_folds].push_back(i);
-    const std::uint64_t total = 2ull * data.rows * gammas.size();
     double best_err = HUGE_VAL;
-    for (std::size_t g = 0; g < gammas.size(); ++g) {
-      const HostMap m = BuildMap(draws, opt.kernel, opt.map, F, d, gammas[g], mean, inv_scale);
+    SearchGamma(opt.gamma_auto, [&](int k) {
+      const double gamma = base_gamma * std::ldexp(1.0, k);
+      const HostMap m = BuildMap(draws, opt.kernel, opt.map, F, d, gamma, mean, inv_scale);
       std::vector<RidgeStats> fold;
       RidgeStats tot(m.D, targets.K);
-      const std::string what = "cv gamma " + FormatDouble(gammas[g]);
+      const std::string what = "cv gamma " + FormatDouble(gamma);
+      const std::uint64_t total = 2ull * data.rows;  // per gamma: accumulate, then score
+      done = 0;
       for (std::uint32_t f = 0; f < opt.cv_folds; ++f) {
-        fold.push_back(Accumulate(ctx, m, fold_rows[f], gammas[g], &done, total, what));
+        fold.push_back(Accumulate(ctx, m, fold_rows[f], gamma, &done, total, what));
         tot.Add(fold.back(), 1.0);
       }
       std::vector<std::vector<Head>> heads(opt.cv_folds);
       for (std::uint32_t f = 0; f < opt.cv_folds; ++f) {
         RidgeStats train = tot;
         train.Add(fold[f], -1.0);
-        for (double lam : lambdas) heads[f].push_back(ToHead(SolveRidge(train, lam)));
+        for (RidgeSolution& sol : SolveRidgePath(train, lambdas, ctx.threads))
+          heads[f].push_back(ToHead(std::move(sol)));
       }
-      const std::vector<double> err = Score(ctx, m, fold_rows, heads, gammas[g], &done, total, what);
+      const std::vector<double> err = Score(ctx, m, fold_rows, heads, gamma, &done, total, what);
+      double best_here = HUGE_VAL;
+      bool improved = false;
       for (std::size_t l = 0; l < lambdas.size(); ++l) {
         const double e = Metric(targets, err[l], static_cast<double>(data.rows), rms_y);
-        rep.cv.push_back({gammas[g], lambdas[l], e});
-        // Ties go to the earlier point: smaller gamma, then smaller lambda.
-        if (e < best_err) {
+        rep.cv.push_back({gamma, lambdas[l], e});
+        best_here = std::min(best_here, e);
+        if (Better(e, gamma, lambdas[l], best_err, best_gamma, lambdas[best_l])) {
           best_err = e;
-          best_g = g;
+          best_gamma = gamma;
           best_l = l;
+          improved = true;
         }
       }
-      if (g == best_g) best_total = std::move(tot);
-    }
+      if (improved) best_total = std::move(tot);  // the full-data statistics at the best gamma
+      return best_here;
+    });
   }
-  rep.gamma = gammas[best_g];
+  rep.gamma = best_gamma;
   rep.lambda = lambdas[best_l];
+  SortCv(&rep.cv);
 
   const HostMap m = BuildMap(draws, opt.kernel, opt.map, F, d, rep.gamma, mean, inv_scale);
-  RidgeSolution sol = SolveRidge(best_total, rep.lambda);
+  RidgeSolution sol = SolveRidge(best_total, rep.lambda, threads);
 
   ModelSpec spec;
   spec.map = opt.map;
