@@ -3,12 +3,15 @@
 // counted while a model is opened and used.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <new>
+#include <string>
 #include <vector>
 
 #include "rfk/host/train.hpp"
+#include "rfk/kernels.hpp"
 #include "rfk/model.hpp"
 #include "test_util.h"
 
@@ -59,7 +62,7 @@ TEST_CASE("the allocation counter sees allocations (the check can fail)") {
   CHECK(g_allocations.load() - before >= 3);
 }
 
-TEST_CASE("OpenModel, ScratchBytes, Predict(Batch), ComputeFeatures, ComputeBins, ClassLabel: no allocation, every map") {
+TEST_CASE("OpenModel, ScratchBytes, Predict(Batch), ComputeFeatures, ComputeBins, ClassLabel: no allocation, every map and table") {
   using rfk::format::MapKind;
   struct Config {
     bool fourier;
@@ -93,11 +96,20 @@ TEST_CASE("OpenModel, ScratchBytes, Predict(Batch), ComputeFeatures, ComputeBins
     std::uint32_t cols[8];
     float out[4];
 
+    // Every kernel table this CPU supports (Highway targets, xsimd, scalar), in turn; names made
+    // before counting starts.
+    std::vector<std::string> tables;
+    for (std::size_t i = 0; i < rfk::KernelTableCount(); ++i)
+      tables.push_back(std::string(rfk::KernelTableAt(i)->backend) + "-" + rfk::KernelTableAt(i)->target);
+    const std::string active = std::string(rfk::ActiveKernels().backend) + "-" + rfk::ActiveKernels().target;
+    const int reps = std::max<int>(10, static_cast<int>(tables.size()));
+
     const long before = g_allocations.load();
     rfk::Model m;
     REQUIRE(rfk::OpenModel(blob.data(), blob.size(), &m) == rfk::Status::kOk);
     REQUIRE(rfk::ScratchBytes(m) <= scratch.size());
-    for (int rep = 0; rep < 10; ++rep) {
+    for (int rep = 0; rep < reps; ++rep) {
+      REQUIRE(rfk::SelectKernels(tables[static_cast<std::size_t>(rep) % tables.size()].c_str()));
       REQUIRE(rfk::Predict(m, x.data(), 4, scratch.data(), scratch.size(), out, 4) == rfk::Status::kOk);
       REQUIRE(rfk::ComputeFeatures(m, x.data(), 4, scratch.data(), scratch.size(), z.data(), z.size()) == rfk::Status::kOk);
       if (cfg.grids)
@@ -109,6 +121,7 @@ TEST_CASE("OpenModel, ScratchBytes, Predict(Batch), ComputeFeatures, ComputeBins
       REQUIRE(rfk::PredictBatch(m, X, 3, 12, scratch.data(), scratch.size(), outs, 12) == rfk::Status::kOk);
     }
     const long during = g_allocations.load() - before;
+    REQUIRE(rfk::SelectKernels(active.c_str()));
     CAPTURE(cfg.grids);
     CAPTURE(cfg.buckets);
     CHECK(during == 0);
