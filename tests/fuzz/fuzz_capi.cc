@@ -70,20 +70,8 @@ void Exercise(const std::uint8_t* bytes, std::size_t size, const std::uint8_t* d
 }  // namespace
 
 int rfk_fuzz::CApi(const std::uint8_t* data, std::size_t size) {
-  std::vector<std::uint64_t> store(size / 8 + 2);
-  auto* bytes = reinterpret_cast<std::uint8_t*>(store.data());
-  std::memcpy(bytes, data, size);
-  Exercise(bytes, size, data, size);
-  namespace f = rfk::format;
-  if (size >= f::kHeaderBytes) {
-    std::uint32_t total;
-    std::memcpy(&total, bytes + f::kOffTotalBytes, 4);
-    if (total >= f::kCrcStart && total <= size) {
-      const std::uint32_t crc = rfk::Crc32(bytes + f::kCrcStart, total - f::kCrcStart);
-      std::memcpy(bytes + f::kOffCrc32, &crc, 4);
-      Exercise(bytes, size, data + total, size - total);  // inputs from the bytes past the model
-    }
-  }
+  // Prediction inputs come from the tail: the whole input, then the bytes after the model.
+  AsGivenAndWithCrcFixed(data, size, Exercise);
   return 0;
 }
 

@@ -41,21 +41,8 @@ void Exercise(const std::uint8_t* bytes, std::size_t size) {
 }  // namespace
 
 int rfk_fuzz::Model(const std::uint8_t* data, std::size_t size) {
-  // OpenModel requires 16-byte alignment: copy into an aligned buffer.
-  std::vector<std::uint64_t> store(size / 8 + 2);
-  auto* bytes = reinterpret_cast<std::uint8_t*>(store.data());
-  std::memcpy(bytes, data, size);
-  Exercise(bytes, size);
-  namespace f = rfk::format;
-  if (size >= f::kHeaderBytes) {
-    std::uint32_t total;
-    std::memcpy(&total, bytes + f::kOffTotalBytes, 4);
-    if (total >= f::kCrcStart && total <= size) {
-      const std::uint32_t crc = rfk::Crc32(bytes + f::kCrcStart, total - f::kCrcStart);
-      std::memcpy(bytes + f::kOffCrc32, &crc, 4);
-      Exercise(bytes, size);
-    }
-  }
+  AsGivenAndWithCrcFixed(data, size, [](const std::uint8_t* bytes, std::size_t n, const std::uint8_t*,
+                                        std::size_t) { Exercise(bytes, n); });
   return 0;
 }
 

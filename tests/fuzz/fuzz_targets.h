@@ -11,6 +11,11 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "rfk/format.hpp"
+#include "rfk/model.hpp"
 
 namespace rfk_fuzz {
 
@@ -20,6 +25,30 @@ int Libsvm(const std::uint8_t* data, std::size_t size);  // the LIBSVM reader (a
 int Csv(const std::uint8_t* data, std::size_t size);     // the CSV reader
 int Idx(const std::uint8_t* data, std::size_t size);     // the idx reader: images then labels
 int Train(const std::uint8_t* data, std::size_t size);   // a tiny training run on fuzzed data
+
+}  // namespace rfk_fuzz
+
+namespace rfk_fuzz {
+
+// For the model-reading targets: calls exercise(bytes, size, tail, tail_size) on a 16-byte-aligned
+// copy of the input (models must be aligned), with the whole input as tail; then, when the
+// header's total_bytes fits the input, once more with the CRC-32 recomputed, so mutations reach
+// past the checksum, and with the bytes after the model as tail.
+template <class Exercise>
+void AsGivenAndWithCrcFixed(const std::uint8_t* data, std::size_t size, const Exercise& exercise) {
+  std::vector<std::uint64_t> store(size / 8 + 2);
+  auto* bytes = reinterpret_cast<std::uint8_t*>(store.data());
+  if (size > 0) std::memcpy(bytes, data, size);
+  exercise(bytes, size, data, size);
+  namespace f = rfk::format;
+  if (size < f::kHeaderBytes) return;
+  std::uint32_t total;
+  std::memcpy(&total, bytes + f::kOffTotalBytes, 4);
+  if (total < f::kCrcStart || total > size) return;
+  const std::uint32_t crc = rfk::Crc32(bytes + f::kCrcStart, total - f::kCrcStart);
+  std::memcpy(bytes + f::kOffCrc32, &crc, 4);
+  exercise(bytes, size, data + total, size - total);
+}
 
 }  // namespace rfk_fuzz
 
