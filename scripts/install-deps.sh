@@ -8,6 +8,7 @@
 #   scripts/install-deps.sh --bench    also numpy, scikit-learn and matplotlib for the side-by-side
 #                                      benchmarks and bench/paper/run.py
 #   scripts/install-deps.sh --cross    also the ARM cross toolchains, qemu and Highway for arm64/armhf
+#                                      (xsimd is header-only: the host's libxsimd-dev serves them too)
 set -euo pipefail
 
 pkgs=(cmake g++ make pkg-config zlib1g-dev libeigen3-dev libcli11-dev doctest-dev libhwy-dev

@@ -8,6 +8,7 @@
 // out-of-range lanes through SinCosRef), so the two backends agree with the oracle equally.
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include <xsimd/xsimd.hpp>
 
@@ -32,10 +33,18 @@ constexpr int kOneV = L == 16 ? 8 : 4, kBatchS = 4, kBatchV = L == 16 ? 4 : 2;
 
 inline B Load(const float* p) { return B::load_unaligned(p); }
 
+// Round to nearest, ties to even, as int32. xsimd 8.1.0 has no nearbyint_as_int for 32-bit NEON
+// (ARMv7 has no vcvtn): its generic one calls lroundf per lane (libm, ties away from zero). There,
+// round in float (exact) and convert.
+inline BI NearestInt(B v) {
+  if constexpr (std::is_same<Arch, xsimd::neon>::value) return xsimd::to_int(xsimd::nearbyint(v));
+  else return xsimd::nearbyint_as_int(v);
+}
+
 template <bool kWantSin>
 inline void SinCos(B x, B& sin_out, B& cos_out) {
   const B kf = x * B(0.636619772f);
-  const BI k = xsimd::nearbyint_as_int(kf);
+  const BI k = NearestInt(kf);
   const B fk = xsimd::to_float(k);
   B r = xsimd::fnma(fk, B(0x1.92p0f), x);
   r = xsimd::fnma(fk, B(0x1.fcp-12f), r);
