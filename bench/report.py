@@ -91,7 +91,7 @@ for t in tables:
             n = f"batch/{form}/{t}/{s}"
             if n in med:
                 g = med[n]["GFLOPS"]
-                cells.append(f"{med[n]['us_per_sample'] * 1e6:.3f} µs, {g:.0f} GF/s ({100 * g / peak:.0f}%)")
+                cells.append(f"{med[n]['sec_per_sample'] * 1e6:.3f} µs, {g:.0f} GF/s ({100 * g / peak:.0f}%)")
             else:
                 cells.append("-")
     print(f"| {t} | " + " | ".join(cells) + " |")
@@ -100,7 +100,7 @@ print("Each cell: time per sample, GFLOP/s, and that as a percentage of the peak
 print()
 print("## Kernels (GFLOP/s; BinKeys and Standardize in ns per call)")
 print()
-kernels = ["FourierPhase", "FourierPair", "FourierPhaseBatch", "FourierPairBatch", "LinearHead", "Standardize", "BinKeys"]
+kernels = ["FourierPhase", "FourierPair", "FourierPhaseHeadBatch", "FourierPairHeadBatch", "LinearHead", "Standardize", "BinKeys"]
 for s in shapes:
     print(f"### (d, D) = ({s.replace(':', ', ')}), F = D/2 = {int(s.split(':')[1]) // 2}")
     print()

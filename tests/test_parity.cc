@@ -71,21 +71,23 @@ void ParityStandardize(const KernelTable& t) {
 }
 
 // Projections with arguments of every size: ordinary, past the vector fast range (scalar
-// fallback lanes), and past kSinCosMaxArg (NaN in both).
+// fallback lanes), and past kSinCosMaxArg (NaN in both). The batch kernels end in the head:
+// they are checked on its outputs for 13 samples (a full group of the largest tile, smaller
+// groups, and a single sample left over) and K = 1 and 3 outputs.
 void ParityFourier(const KernelTable& t, bool phase, bool batch) {
+  constexpr std::uint32_t kN = 13;
   for (const Shape& s : kShapes) {
     for (double wscale : {0.3, 3e4, 3e8}) {
       CAPTURE(s.d);
       CAPTURE(s.F);
       CAPTURE(wscale);
-      const std::uint32_t n = batch ? 7 : 1, D = phase ? s.F : 2 * s.F;
+      const std::uint32_t n = batch ? kN : 1, D = phase ? s.F : 2 * s.F;
       const auto W = Normal(std::size_t{s.F} * s.d, wscale / std::sqrt(double(s.d)), 4);
       const auto Wp = Panels(W, s.F, s.d);
       const auto b = Normal(s.F, 1, 5);
       const auto X = Normal(std::size_t{n} * s.d, 1, 6);
-      std::vector<float> got(std::size_t{n} * D);
       const float scale = 0.7f;
-      // The oracle's answer depends on the case only, not on the table: computed once per case
+      // The oracle's features depend on the case only, not on the table: computed once per case
       // (under emulation the reference is most of this test's time).
       static std::map<std::tuple<std::uint32_t, std::uint32_t, double, bool, bool>, std::vector<float>> oracle;
       std::vector<float>& want = oracle[{s.d, s.F, wscale, phase, batch}];
@@ -98,22 +100,49 @@ void ParityFourier(const KernelTable& t, bool phase, bool batch) {
             rfk::FourierPairRef(W.data(), X.data() + i * s.d, s.F, s.d, scale, want.data() + i * D);
         }
       }
-      if (phase && batch) t.FourierPhaseBatch(Wp.data(), b.data(), X.data(), n, s.F, s.d, scale, got.data());
-      if (phase && !batch) t.FourierPhase(Wp.data(), b.data(), X.data(), s.F, s.d, scale, got.data());
-      if (!phase && batch) t.FourierPairBatch(Wp.data(), X.data(), n, s.F, s.d, scale, got.data());
-      if (!phase && !batch) t.FourierPair(Wp.data(), X.data(), s.F, s.d, scale, got.data());
-      // Summation order and fused multiply-adds move an argument of size A by ~A * d * 2^-24:
-      // within the tolerance for ordinary arguments; for the huge ones only NaN-ness must agree.
-      if (wscale < 1) Near(got, want, kFeatureTolerance);
-      else
-        for (std::size_t i = 0; i < got.size(); ++i) CHECK(std::isnan(got[i]) == std::isnan(want[i]));
+      if (!batch) {
+        std::vector<float> got(D);
+        if (phase) t.FourierPhase(Wp.data(), b.data(), X.data(), s.F, s.d, scale, got.data());
+        else t.FourierPair(Wp.data(), X.data(), s.F, s.d, scale, got.data());
+        // Summation order and fused multiply-adds move an argument of size A by ~A * d * 2^-24:
+        // within the tolerance for ordinary arguments; for the huge ones only NaN-ness must agree.
+        if (wscale < 1) Near(got, want, kFeatureTolerance);
+        else
+          for (std::size_t i = 0; i < got.size(); ++i) CHECK(std::isnan(got[i]) == std::isnan(want[i]));
+        continue;
+      }
+      for (std::uint32_t K : {1u, 3u}) {
+        CAPTURE(K);
+        const auto H = Normal(std::size_t{K} * D, 0.5, 14), bias = Normal(K, 1, 15);
+        std::vector<float> acc(rfk::HeadBatchScratchFloats(n, K)), got(std::size_t{n} * K);
+        if (phase)
+          t.FourierPhaseHeadBatch(Wp.data(), b.data(), X.data(), n, s.F, s.d, scale, H.data(), bias.data(), K, acc.data(), got.data());
+        else
+          t.FourierPairHeadBatch(Wp.data(), X.data(), n, s.F, s.d, scale, H.data(), bias.data(), K, acc.data(), got.data());
+        for (std::uint32_t i = 0; i < n; ++i) {
+          for (std::uint32_t k = 0; k < K; ++k) {
+            float ref;
+            rfk::LinearHeadRef(H.data() + std::size_t{k} * D, bias.data() + k, want.data() + std::size_t{i} * D, 1, D, &ref);
+            const float g = got[std::size_t{i} * K + k];
+            if (wscale > 1 || std::isnan(ref)) {
+              CHECK(std::isnan(g) == std::isnan(ref));
+              continue;
+            }
+            // Each feature within 1e-5 (as above), each term weighted by its head weight.
+            double mass = 0;
+            for (std::uint32_t j = 0; j < D; ++j)
+              mass += std::fabs(double(H[std::size_t{k} * D + j]));
+            CHECK(std::fabs(double(g) - ref) <= kFeatureTolerance * std::max(1.0, mass));
+          }
+        }
+      }
     }
   }
 }
 void ParityFourierPhase(const KernelTable& t) { ParityFourier(t, true, false); }
 void ParityFourierPair(const KernelTable& t) { ParityFourier(t, false, false); }
-void ParityFourierPhaseBatch(const KernelTable& t) { ParityFourier(t, true, true); }
-void ParityFourierPairBatch(const KernelTable& t) { ParityFourier(t, false, true); }
+void ParityFourierPhaseHeadBatch(const KernelTable& t) { ParityFourier(t, true, true); }
+void ParityFourierPairHeadBatch(const KernelTable& t) { ParityFourier(t, false, true); }
 
 void ParityLinearHead(const KernelTable& t) {
   for (std::uint32_t K : {1u, 3u, 10u}) {
@@ -186,24 +215,30 @@ TEST_CASE("SelectKernels switches tables by name and refuses unknown names") {
   CHECK(&rfk::ActiveKernels() == &best);
 }
 
-TEST_CASE("every table's cosine is within 1.2e-7 of double precision up to kSinCosMaxArg") {
-  // FourierPhase with d = 1, W = [1], b = 0, scale 1 returns cos(x) itself.
-  std::vector<float> W(rfk::format::kPanelWidth, 0.0f), b(1, 0.0f);
-  W[0] = 1.0f;
-  for (std::size_t i = 0; i < rfk::KernelTableCount(); ++i) {
-    const KernelTable& t = *rfk::KernelTableAt(i);
-    const std::string name = std::string(t.backend) + "-" + t.target;
-    CAPTURE(name);
-    for (double limit : {10.0, 1e3, 1e5, 1e6, 1e9}) {
-      CAPTURE(limit);
-      const std::uint32_t n = 20000;
-      auto X = Normal(n, 1, 13);
-      for (float& x : X) x = static_cast<float>(std::fmod(double(x) * 1e4, 1.0) * limit);
-      std::vector<float> z(n);
-      t.FourierPhaseBatch(W.data(), b.data(), X.data(), n, 1, 1, 1.0f, z.data());
-      double worst = 0;
-      for (std::uint32_t j = 0; j < n; ++j) worst = std::max(worst, std::fabs(z[j] - std::cos(double(X[j]))));
-      CHECK(worst <= 1.2e-7);
+TEST_CASE("every table's sin and cos are within 1.2e-7 of double precision up to kSinCosMaxArg") {
+  // FourierPair with d = 1, x = [1], scale 1: frequency j's row is [w_j], so the features are
+  // cos(w_j) and sin(w_j) themselves (w_j * 1 is exact).
+  const std::uint32_t F = 20000;
+  const float x = 1.0f;
+  for (double limit : {10.0, 1e3, 1e5, 1e6, 1e9}) {
+    CAPTURE(limit);
+    auto w = Normal(F, 1, 13);
+    for (float& v : w) v = static_cast<float>(std::fmod(double(v) * 1e4, 1.0) * limit);
+    const auto Wp = Panels(w, F, 1);
+    for (std::size_t i = 0; i < rfk::KernelTableCount(); ++i) {
+      const KernelTable& t = *rfk::KernelTableAt(i);
+      const std::string name = std::string(t.backend) + "-" + t.target;
+      CAPTURE(name);
+      std::vector<float> z(2 * F);
+      t.FourierPair(Wp.data(), &x, F, 1, 1.0f, z.data());
+      double worst_cos = 0, worst_sin = 0;
+      for (std::uint32_t j = 0; j < F; ++j) {
+        worst_cos = std::max(worst_cos, std::fabs(z[j] - std::cos(double(w[j]))));
+        worst_sin = std::max(worst_sin, std::fabs(z[F + j] - std::sin(double(w[j]))));
+      }
+      MESSAGE(name << " |x| < " << limit << ": cos " << worst_cos << ", sin " << worst_sin);
+      CHECK(worst_cos <= 1.2e-7);
+      CHECK(worst_sin <= 1.2e-7);
     }
   }
 }

@@ -61,15 +61,18 @@ inline std::uint32_t HashedColumn(std::uint64_t key, std::uint32_t p, std::uint3
 // StoredFrequencies(F) rows; F need not be a multiple of the panel width. All kernels: no
 // allocation, no exceptions; pointers need natural float alignment only.
 //
-//   Standardize   out[c] = (x[c] - mean[c]) * inv_scale[c]
-//   FourierPhase  z[j] = scale cos(W_j.x + b_j), j < F
-//   FourierPair   z[j] = scale cos(W_j.x), z[F + j] = scale sin(W_j.x), j < F
-//   *Batch        the same for n samples: X is n x d, Z is n x (F or 2F), row-major
-//   LinearHead    out[k] = bias[k] + H[k*stride .. +D) . z
-//   BinKeys       as BinKeysRef (identical keys from every backend)
+//   Standardize        out[c] = (x[c] - mean[c]) * inv_scale[c]
+//   FourierPhase       z[j] = scale cos(W_j.x + b_j), j < F
+//   FourierPair        z[j] = scale cos(W_j.x), z[F + j] = scale sin(W_j.x), j < F
+//   Fourier*HeadBatch  batch prediction: out[i*K + k] = bias[k] + H[k*Df .. +Df) . z(X_i) for n
+//                      samples (X: n x d row-major; Df = F phase, 2F pair), the features never
+//                      stored whole. acc: HeadBatchScratchFloats(n, K) floats of scratch.
+//   LinearHead         out[k] = bias[k] + H[k*stride .. +D) . z
+//   BinKeys            as BinKeysRef (identical keys from every backend)
 //
 // Accuracy against the scalar oracle: SIMD backends may fuse multiply-adds and sum in another
-// order; features agree within 1e-5 absolute and bin keys exactly (tests/test_parity.cc).
+// order; features agree within 1e-5 absolute, head outputs within 1e-5 * max(1, sum_j |H_kj z_j|),
+// bin keys exactly (tests/test_parity.cc).
 #define RFK_KERNEL_LIST(X)                                                                      \
   X(Standardize, (const float* x, const float* mean, const float* inv_scale, std::uint32_t d,  \
                   float* out))                                                                 \
@@ -77,14 +80,22 @@ inline std::uint32_t HashedColumn(std::uint64_t key, std::uint32_t p, std::uint3
                    std::uint32_t d, float scale, float* z))                                    \
   X(FourierPair, (const float* Wp, const float* x, std::uint32_t F, std::uint32_t d,           \
                   float scale, float* z))                                                      \
-  X(FourierPhaseBatch, (const float* Wp, const float* b, const float* X, std::uint32_t n,      \
-                        std::uint32_t F, std::uint32_t d, float scale, float* Z))              \
-  X(FourierPairBatch, (const float* Wp, const float* X, std::uint32_t n, std::uint32_t F,      \
-                       std::uint32_t d, float scale, float* Z))                                \
+  X(FourierPhaseHeadBatch, (const float* Wp, const float* b, const float* X, std::uint32_t n,  \
+                            std::uint32_t F, std::uint32_t d, float scale, const float* H,     \
+                            const float* bias, std::uint32_t K, float* acc, float* out))       \
+  X(FourierPairHeadBatch, (const float* Wp, const float* X, std::uint32_t n, std::uint32_t F,  \
+                           std::uint32_t d, float scale, const float* H, const float* bias,    \
+                           std::uint32_t K, float* acc, float* out))                           \
   X(LinearHead, (const float* H, std::uint32_t stride, const float* bias, const float* z,      \
                  std::uint32_t K, std::uint32_t D, float* out))                                \
   X(BinKeys, (const float* inv_width, const float* offset, const float* x, std::uint32_t P,    \
               std::uint32_t d, std::uint64_t seed, std::uint64_t* keys))
+
+// Scratch of the Fourier*HeadBatch kernels for n samples and K outputs, in floats: lane-wise head
+// sums, one 16-float vector per sample and output.
+inline constexpr std::size_t HeadBatchScratchFloats(std::uint32_t n, std::uint32_t K) noexcept {
+  return std::size_t{n} * K * 16;
+}
 
 struct KernelTable {
   const char* backend;  // "scalar", "hwy", "xsimd"

@@ -90,11 +90,15 @@ std::size_t ScratchBytes(const Model& model) noexcept;
 [[nodiscard]] Status Predict(const Model& model, const float* x, std::size_t x_len, void* scratch,
                              std::size_t scratch_bytes, float* out, std::size_t out_len) noexcept;
 
-// Predicts n samples (X: n x input_dim, row-major) into out (n x num_outputs), in blocks of
-// kBatchBlock samples so that W is read once per block (from L1, tile by tile). Scratch: BatchScratchBytes(model),
-// kScratchAlignment-aligned. n = 0 is kOk (buffers may be null). Same statuses as Predict; on failure, rows before the failing one
-// hold their outputs and *done (if not null) says how many.
-inline constexpr std::uint32_t kBatchBlock = 32;
+// Predicts n samples (X: n x input_dim, row-major) into out (n x num_outputs), in blocks of up to
+// kBatchBlock samples (checked, standardised, then through the batch kernels, which read each
+// block of W once per block of samples). Scratch: BatchScratchBytes(model), kScratchAlignment-
+// aligned: the block's inputs and 64 B of head sums per sample and output (blocks shrink, down to
+// 6 samples, to keep those under 32 KiB); it does not grow with the number of features.
+// n = 0 is kOk (buffers may be null).
+// Same statuses as Predict; on failure, rows before the failing one hold their outputs and *done
+// (if not null) says how many.
+inline constexpr std::uint32_t kBatchBlock = 48;
 std::size_t BatchScratchBytes(const Model& model) noexcept;
 [[nodiscard]] Status PredictBatch(const Model& model, const float* X, std::size_t n,
                                   std::size_t x_len, void* scratch, std::size_t scratch_bytes,

@@ -184,43 +184,72 @@ void ScalarStandardize(const float* x, const float* mean, const float* inv_scale
   StandardizeRef(x, mean, inv_scale, d, out);
 }
 
-void ScalarFourierPhase(const float* Wp, const float* b, const float* x, std::uint32_t F,
-                        std::uint32_t d, float scale, float* z) noexcept {
-  float acc[kPw];
-  for (std::uint32_t j0 = 0; j0 < F; j0 += kPw) {
-    PanelDot(Wp + static_cast<std::uint64_t>(j0) * d, x, d, acc);
-    const std::uint32_t n = F - j0 < kPw ? F - j0 : kPw;
-    for (std::uint32_t j = 0; j < n; ++j) z[j0 + j] = scale * CosRef(acc[j] + b[j0 + j]);
-  }
-}
-
-void ScalarFourierPair(const float* Wp, const float* x, std::uint32_t F, std::uint32_t d,
-                       float scale, float* z) noexcept {
+// Both Fourier forms in one function (b given: phase; b null: pair), for flash on Cortex-M.
+__attribute__((noinline)) void Features(const float* Wp, const float* b, const float* x,
+                                        std::uint32_t F, std::uint32_t d, float scale, float* z) {
   float acc[kPw];
   for (std::uint32_t j0 = 0; j0 < F; j0 += kPw) {
     PanelDot(Wp + static_cast<std::uint64_t>(j0) * d, x, d, acc);
     const std::uint32_t n = F - j0 < kPw ? F - j0 : kPw;
     for (std::uint32_t j = 0; j < n; ++j) {
       float s, c;
-      SinCosRef(acc[j], &s, &c);
+      SinCosRef(b != nullptr ? acc[j] + b[j0 + j] : acc[j], &s, &c);
       z[j0 + j] = scale * c;
-      z[F + j0 + j] = scale * s;
+      if (b == nullptr) z[F + j0 + j] = scale * s;
     }
   }
 }
 
-void ScalarFourierPhaseBatch(const float* Wp, const float* b, const float* X, std::uint32_t n,
-                             std::uint32_t F, std::uint32_t d, float scale, float* Z) noexcept {
-  for (std::uint32_t i = 0; i < n; ++i)
-    ScalarFourierPhase(Wp, b, X + static_cast<std::uint64_t>(i) * d, F, d, scale,
-                       Z + static_cast<std::uint64_t>(i) * F);
+void ScalarFourierPhase(const float* Wp, const float* b, const float* x, std::uint32_t F,
+                        std::uint32_t d, float scale, float* z) noexcept {
+  Features(Wp, b, x, F, d, scale, z);
 }
 
-void ScalarFourierPairBatch(const float* Wp, const float* X, std::uint32_t n, std::uint32_t F,
-                            std::uint32_t d, float scale, float* Z) noexcept {
-  for (std::uint32_t i = 0; i < n; ++i)
-    ScalarFourierPair(Wp, X + static_cast<std::uint64_t>(i) * d, F, d, scale,
-                      Z + static_cast<std::uint64_t>(i) * 2 * F);
+void ScalarFourierPair(const float* Wp, const float* x, std::uint32_t F, std::uint32_t d,
+                       float scale, float* z) noexcept {
+  Features(Wp, nullptr, x, F, d, scale, z);
+}
+
+// Batch prediction, one sample at a time: each panel's features go straight into the head sums
+// (out[k] starts at 0 and takes the bias last, as LinearHeadRef), so no feature row is stored.
+// The phase form (b given) is bit-identical to ScalarFourierPhase + ScalarLinearHead; the pair
+// form (b null) adds each frequency's cos and sin terms together (LinearHeadRef adds all cos terms
+// first). One function for both forms: flash matters on Cortex-M.
+__attribute__((noinline)) void HeadBatch(const float* Wp, const float* b, const float* X,
+                                         std::uint32_t n, std::uint32_t F, std::uint32_t d,
+                                         float scale, const float* H, const float* bias,
+                                         std::uint32_t K, float* out) {
+  float acc[kPw];
+  const std::uint64_t Df = b != nullptr ? F : std::uint64_t{2} * F;
+  for (std::uint32_t i = 0; i < n; ++i, out += K) {
+    for (std::uint32_t k = 0; k < K; ++k) out[k] = 0.0f;
+    for (std::uint32_t j0 = 0; j0 < F; j0 += kPw) {
+      PanelDot(Wp + static_cast<std::uint64_t>(j0) * d, X + static_cast<std::uint64_t>(i) * d, d, acc);
+      const std::uint32_t m = F - j0 < kPw ? F - j0 : kPw;
+      for (std::uint32_t j = 0; j < m; ++j) {
+        float s, c;
+        SinCosRef(b != nullptr ? acc[j] + b[j0 + j] : acc[j], &s, &c);
+        for (std::uint32_t k = 0; k < K; ++k) {
+          const float* h = H + k * Df + j0 + j;
+          out[k] += h[0] * (scale * c);
+          if (b == nullptr) out[k] += h[F] * (scale * s);
+        }
+      }
+    }
+    for (std::uint32_t k = 0; k < K; ++k) out[k] = bias[k] + out[k];
+  }
+}
+
+void ScalarFourierPhaseHeadBatch(const float* Wp, const float* b, const float* X, std::uint32_t n,
+                                 std::uint32_t F, std::uint32_t d, float scale, const float* H,
+                                 const float* bias, std::uint32_t K, float*, float* out) noexcept {
+  HeadBatch(Wp, b, X, n, F, d, scale, H, bias, K, out);
+}
+
+void ScalarFourierPairHeadBatch(const float* Wp, const float* X, std::uint32_t n, std::uint32_t F,
+                                std::uint32_t d, float scale, const float* H, const float* bias,
+                                std::uint32_t K, float*, float* out) noexcept {
+  HeadBatch(Wp, nullptr, X, n, F, d, scale, H, bias, K, out);
 }
 
 void ScalarLinearHead(const float* H, std::uint32_t stride, const float* bias, const float* z,

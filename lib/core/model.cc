@@ -532,11 +532,21 @@ Status Predict(const Model& model, const float* x, std::size_t x_len, void* scra
   return Status::kOk;
 }
 
-// Batch scratch: kBatchBlock standardised inputs and Fourier feature rows, then one Predict
-// scratch for the binning map of a single row.
+namespace {
+// Rows per block: kBatchBlock, fewer when many outputs would make the head sums (64 B per row
+// and output) exceed 32 KiB, but at least 6 (one group of the widest register tile).
+std::uint32_t BatchRows(const Model& model) noexcept {
+  const std::uint32_t rows = 512u / (model.num_outputs == 0 ? 1u : model.num_outputs);
+  return rows < 6u ? 6u : rows > kBatchBlock ? kBatchBlock : rows;
+}
+}  // namespace
+
+// Batch scratch: a block's standardised inputs, the head sums of the Fourier*HeadBatch kernels,
+// then one Predict scratch for the maps that go row by row.
 std::size_t BatchScratchBytes(const Model& model) noexcept {
-  return RoundUp(std::size_t{kBatchBlock} * model.input_dim * sizeof(float), kScratchAlignment) +
-         RoundUp(std::size_t{kBatchBlock} * model.fourier_features * sizeof(float), kScratchAlignment) +
+  const std::uint32_t rows = BatchRows(model);
+  return RoundUp(std::size_t{rows} * model.input_dim * sizeof(float), kScratchAlignment) +
+         RoundUp(HeadBatchScratchFloats(rows, model.num_outputs) * sizeof(float), kScratchAlignment) +
          ScratchBytes(model);
 }
 
@@ -554,14 +564,15 @@ Status PredictBatch(const Model& m, const float* X, std::size_t n, std::size_t x
   if (scratch_bytes < BatchScratchBytes(m)) return Status::kScratchTooSmall;
   // Row-major W and binning maps take the single-sample path, row by row.
   const bool batched = m.fourier_features != 0 && m.num_grids == 0 && m.layout == format::Layout::kPanels;
-  const std::uint32_t d = m.input_dim, Df = m.fourier_features, K = m.num_outputs;
+  const std::uint32_t d = m.input_dim, K = m.num_outputs;
   auto* base = static_cast<std::uint8_t*>(scratch);
   auto* xs = reinterpret_cast<float*>(base);
-  auto* zs = reinterpret_cast<float*>(base + RoundUp(std::size_t{kBatchBlock} * d * sizeof(float), kScratchAlignment));
+  const std::uint32_t rows = BatchRows(m);
+  auto* acc = reinterpret_cast<float*>(base + RoundUp(std::size_t{rows} * d * sizeof(float), kScratchAlignment));
   void* single = base + (BatchScratchBytes(m) - ScratchBytes(m));
   const KernelTable& kt = ActiveKernels();
-  for (std::size_t i0 = 0; i0 < n; i0 += kBatchBlock) {
-    const auto bn = static_cast<std::uint32_t>(n - i0 < kBatchBlock ? n - i0 : kBatchBlock);
+  for (std::size_t i0 = 0; i0 < n; i0 += rows) {
+    const auto bn = static_cast<std::uint32_t>(n - i0 < rows ? n - i0 : rows);
     const float* xb = X + i0 * d;
     if (!batched) {
       for (std::uint32_t r = 0; r < bn; ++r) {
@@ -583,13 +594,15 @@ Status PredictBatch(const Model& m, const float* X, std::size_t n, std::size_t x
         kt.Standardize(xb + std::size_t{r} * d, m.mean, m.inv_scale, d, xs + std::size_t{r} * d);
       input = xs;
     }
+    float* ob = out + i0 * K;
     if (m.map == format::MapKind::kFourierPhase)
-      kt.FourierPhaseBatch(m.projection, m.phase, input, bn, m.num_frequencies, d, m.feature_scale, zs);
+      kt.FourierPhaseHeadBatch(m.projection, m.phase, input, bn, m.num_frequencies, d,
+                               m.feature_scale, m.head_weights, m.head_bias, K, acc, ob);
     else
-      kt.FourierPairBatch(m.projection, input, bn, m.num_frequencies, d, m.feature_scale, zs);
+      kt.FourierPairHeadBatch(m.projection, input, bn, m.num_frequencies, d, m.feature_scale,
+                              m.head_weights, m.head_bias, K, acc, ob);
     for (std::uint32_t r = 0; r < bn; ++r) {
-      float* o = out + (i0 + r) * K;
-      kt.LinearHead(m.head_weights, Df, m.head_bias, zs + std::size_t{r} * Df, K, Df, o);
+      const float* o = ob + std::size_t{r} * K;
       for (std::uint32_t k = 0; k < K; ++k)
         if (!IsFinite(o[k])) {
           if (done) *done = i0 + r;

@@ -27,22 +27,34 @@ constexpr std::uint32_t kPw = format::kPanelWidth;
 
 // ---------------------------------------------------------------- sin/cos
 
-// sin and cos of every lane with the scalar reference's reduction (4-part Cody-Waite split of
-// pi/2, exact products for |k| < 2^16) and polynomials, evaluated with fused multiply-adds where
-// the target has them. Accuracy: within 1.2e-7 of double sin/cos for |x| <= kSinCosMaxArg, as
-// the scalar reference (tests/test_parity.cc checks both on every table). Lanes beyond the fast range
-// (large, or NaN) take the scalar reference, correct up to kSinCosMaxArg and NaN beyond, so no
-// argument ever yields garbage. kWantSin = false skips what only sin needs.
+// sin and cos of every lane: x = k pi/2 + r with |r| <= pi/4, then the scalar reference's
+// polynomials. With fused multiply-adds r = (x - k P1) - k P2, P1 + P2 = pi/2 in two floats:
+// x - k P1 is exact in one FMA (both are multiples of ulp(P1) and the difference is below 1), so r
+// carries one rounding. Without FMA, the scalar reference's 4-part Cody-Waite split (exact
+// products for |k| < 2^16). Accuracy for |x| <= kSinCosMaxArg: within 1.2e-7 of double sin/cos,
+// as the scalar reference (tests/test_parity.cc checks every table); with FMA 9.3e-8 was measured
+// over 2e7 arguments up to 1e5. Lanes beyond the fast range (large, or NaN) take the scalar
+// reference, correct up to kSinCosMaxArg and NaN beyond, so no argument ever yields garbage.
+// kWantSin = false skips what only sin needs.
 template <bool kWantSin, class D, class V = hn::Vec<D>>
 HWY_INLINE void SinCos(D d, V x, V& sin_out, V& cos_out) {
   const hn::RebindToSigned<D> di;
-  const V kf = hn::Mul(x, hn::Set(d, 0.636619772f));
-  const auto k = hn::NearestInt(kf);  // ties to even (the scalar code rounds them away: same accuracy)
-  const V fk = hn::ConvertTo(d, k);
-  V r = hn::NegMulAdd(fk, hn::Set(d, 0x1.92p0f), x);  // exact: kf * C1 has no rounding error
+  // t = x 2/pi + (1.5 2^23 + 1) rounds x 2/pi to an integer k in one operation: t's low mantissa
+  // bits then hold k + 1 (1.5 2^23 is a multiple of 4, so the quadrant bits survive), exact for
+  // |k| < 2^22. Without FMA the product is rounded first: still an integer k, as good a reduction.
+  constexpr float kMagic = 12582913.0f;
+  const V t = hn::MulAdd(x, hn::Set(d, 0.636619772f), hn::Set(d, kMagic));
+  const V fk = hn::Sub(t, hn::Set(d, kMagic));
+  const auto k1 = hn::BitCast(di, t);
+#if HWY_NATIVE_FMA
+  V r = hn::NegMulAdd(fk, hn::Set(d, 0x1.921fb6p0f), x);  // exact, see above
+  r = hn::NegMulAdd(fk, hn::Set(d, -0x1.777a5cp-25f), r);
+#else
+  V r = hn::NegMulAdd(fk, hn::Set(d, 0x1.92p0f), x);  // exact: fk * C1 has no rounding error
   r = hn::NegMulAdd(fk, hn::Set(d, 0x1.fcp-12f), r);
   r = hn::NegMulAdd(fk, hn::Set(d, -0x1.58p-21f), r);
   r = hn::NegMulAdd(fk, hn::Set(d, 0x1.10b462p-30f), r);
+#endif
   const V r2 = hn::Mul(r, r);
   const V sp = hn::MulAdd(hn::MulAdd(hn::Set(d, -1.9515295891e-4f), r2, hn::Set(d, 8.3321608736e-3f)),
                           r2, hn::Set(d, -1.6666654611e-1f));
@@ -50,18 +62,17 @@ HWY_INLINE void SinCos(D d, V x, V& sin_out, V& cos_out) {
   const V cp = hn::MulAdd(hn::MulAdd(hn::Set(d, 2.443315711809948e-5f), r2, hn::Set(d, -1.388731625493765e-3f)),
                           r2, hn::Set(d, 4.166664568298827e-2f));
   const V c = hn::MulAdd(hn::Mul(r2, r2), cp, hn::NegMulAdd(hn::Set(d, 0.5f), r2, hn::Set(d, 1.0f)));
-  // Quadrant q = k & 3: sin = {s, c, -s, -c}[q], cos = {c, -s, -c, s}[q]. Signs are applied by
-  // XOR-ing bit 1 of q (sin) or of q + 1 (cos) into the float sign bit.
-  const auto one = hn::Set(di, 1);
-  const auto swap = hn::RebindMask(d, hn::Eq(hn::And(k, one), one));
-  const auto cos_sign = hn::BitCast(d, hn::ShiftLeft<30>(hn::And(hn::Add(k, one), hn::Set(di, 2))));
-  cos_out = hn::Xor(hn::IfThenElse(swap, s, c), cos_sign);
+  // Quadrant q = k & 3: sin = {s, c, -s, -c}[q], cos = {c, -s, -c, s}[q]. s and c swap when k is
+  // odd (bit 0 of k + 1 clear); cos is negative when bit 1 of k + 1 is set, sin when bit 1 of k is.
+  const auto k_even = hn::RebindMask(d, hn::TestBit(k1, hn::Set(di, 1)));
+  const V sign = hn::SignBit(d);
+  cos_out = hn::Xor(hn::IfThenElse(k_even, c, s), hn::And(hn::BitCast(d, hn::ShiftLeft<30>(k1)), sign));
   if (kWantSin) {
-    const auto sin_sign = hn::BitCast(d, hn::ShiftLeft<30>(hn::And(k, hn::Set(di, 2))));
-    sin_out = hn::Xor(hn::IfThenElse(swap, c, s), sin_sign);
+    const auto k = hn::Sub(k1, hn::Set(di, 1));
+    sin_out = hn::Xor(hn::IfThenElse(k_even, s, c), hn::And(hn::BitCast(d, hn::ShiftLeft<30>(k)), sign));
   }
-  const auto slow = hn::Not(hn::Le(hn::Abs(x), hn::Set(d, kSinCosFastRange)));  // NaN too
-  if (HWY_UNLIKELY(!hn::AllFalse(d, slow))) {
+  // Not "any lane > range": a NaN lane compares false both ways and must take the slow path.
+  if (HWY_UNLIKELY(!hn::AllTrue(d, hn::Le(hn::Abs(x), hn::Set(d, kSinCosFastRange))))) {
     HWY_ALIGN float xs[kPw], ss[kPw], cs[kPw];
     hn::Store(x, d, xs);
     for (std::size_t i = 0; i < hn::Lanes(d); ++i) SinCosRef(xs[i], &ss[i], &cs[i]);
@@ -70,6 +81,46 @@ HWY_INLINE void SinCos(D d, V x, V& sin_out, V& cos_out) {
   }
 }
 
+#if HWY_NATIVE_FMA
+// sin and cos for the batch kernels, in fewer operations than SinCos: x = m pi + r with
+// |r| <= pi/2, then cos x = (-1)^m cos r and sin x = (-1)^m sin r by one even and one odd
+// polynomial (minimax on [-pi/2, pi/2], degrees 10 and 9, fitted for rfk), with no quadrant
+// selection. r = (x - m P1) - m P2, P1 + P2 = pi in two floats (x - m P1 is exact in one FMA).
+// Accuracy: within 1.6e-7 of double sin/cos for |x| <= kSinCosFastRange (1.56e-7 the worst seen
+// over 2e7 arguments), against SinCos's 1.2e-7: these values only feed the head's sums. Lanes
+// beyond the fast range take the scalar reference, as in SinCos.
+template <bool kWantSin, class D, class V = hn::Vec<D>>
+HWY_INLINE void SinCosPi(D d, V x, V& sin_out, V& cos_out) {
+  const hn::RebindToSigned<D> di;
+  constexpr float kMagic = 12582912.0f;  // 1.5 2^23: t's low mantissa bits hold m
+  const V t = hn::MulAdd(x, hn::Set(d, 0.318309886f), hn::Set(d, kMagic));
+  const V fm = hn::Sub(t, hn::Set(d, kMagic));
+  V r = hn::NegMulAdd(fm, hn::Set(d, 0x1.921fb6p+1f), x);
+  r = hn::NegMulAdd(fm, hn::Set(d, -0x1.777a5cp-24f), r);
+  const V r2 = hn::Mul(r, r);
+  V c = hn::MulAdd(hn::Set(d, -0x1.17b9cep-22f), r2, hn::Set(d, 0x1.9f6816p-16f));
+  c = hn::MulAdd(c, r2, hn::Set(d, -0x1.6c1338p-10f));
+  c = hn::MulAdd(c, r2, hn::Set(d, 0x1.555546p-5f));
+  c = hn::MulAdd(c, r2, hn::Set(d, -0.5f));
+  c = hn::MulAdd(c, r2, hn::Set(d, 1.0f));
+  const V sign = hn::BitCast(d, hn::ShiftLeft<31>(hn::BitCast(di, t)));  // (-1)^m
+  cos_out = hn::Xor(c, sign);
+  if (kWantSin) {
+    V q = hn::MulAdd(hn::Set(d, 0x1.5bb082p-19f), r2, hn::Set(d, -0x1.9f4142p-13f));
+    q = hn::MulAdd(q, r2, hn::Set(d, 0x1.110d6ep-7f));
+    q = hn::MulAdd(q, r2, hn::Set(d, -0x1.55553cp-3f));
+    sin_out = hn::Xor(hn::MulAdd(hn::Mul(r, r2), q, r), sign);
+  }
+  if (HWY_UNLIKELY(!hn::AllTrue(d, hn::Le(hn::Abs(x), hn::Set(d, kSinCosFastRange))))) {
+    HWY_ALIGN float xs[kPw], ss[kPw], cs[kPw];
+    hn::Store(x, d, xs);
+    for (std::size_t i = 0; i < hn::Lanes(d); ++i) SinCosRef(xs[i], &ss[i], &cs[i]);
+    sin_out = hn::Load(d, ss);
+    cos_out = hn::Load(d, cs);
+  }
+}
+#endif
+
 // ---------------------------------------------------------------- projection
 
 // Start of the L-lane block holding frequencies [j, j + L) of input c (L divides kPw).
@@ -77,63 +128,82 @@ HWY_INLINE const float* Block(const float* Wp, std::uint32_t j, std::uint32_t d)
   return Wp + static_cast<std::size_t>(j / kPw) * kPw * d + j % kPw;
 }
 
-// Writes one block of L frequencies starting at j from its dot products `acc`.
-struct PhaseEmit {
+// Projection and features are two passes over each block of frequencies: the register tiles
+// start from the phase b and store the raw sums, and Finish then turns them into features in a
+// plain vector loop, whose independent iterations the CPU overlaps (sin/cos is a long dependency
+// chain: done straight after a tile, it stalls the multiply-adds).
+
+// One sample's raw projections. Init is an accumulator's start (b[j..] in the phase form); the
+// call operator stores the sums for frequencies [j, j + L) at z + (j - j0). Lanes at or past F
+// (the panel padding) are dropped; a vector crossing F starts from zero and adds b per lane.
+template <bool kPhase>
+struct RawStore {
   const float* b;
-  std::uint32_t F;
-  float scale;
+  std::uint32_t F, j0;
   float* z;
+  HWY_INLINE hn::Vec<DF> Init(DF d, std::uint32_t j) const {
+    if (kPhase && j + hn::Lanes(d) <= F) return hn::LoadU(d, b + j);
+    return hn::Zero(d);
+  }
   template <class V>
   HWY_INLINE void operator()(DF d, std::uint32_t j, V acc) const {
     const std::size_t L = hn::Lanes(d);
+    float* o = z + (j - j0);
     if (j + L <= F) {
-      V s, c;
-      SinCos<false>(d, hn::Add(acc, hn::LoadU(d, b + j)), s, c);
-      hn::StoreU(hn::Mul(hn::Set(d, scale), c), d, z + j);
-    } else {  // the padded tail of the last panel
-      HWY_ALIGN float a[kPw];
+      hn::StoreU(acc, d, o);
+    } else if (j < F) {
+      HWY_ALIGN float a[kPw] = {};
       hn::Store(acc, d, a);
-      for (std::uint32_t i = 0; j + i < F; ++i) z[j + i] = scale * CosRef(a[i] + b[j + i]);
+      for (std::uint32_t t = 0; j + t < F; ++t) o[t] = kPhase ? a[t] + b[j + t] : a[t];
     }
   }
 };
 
-struct PairEmit {
-  std::uint32_t F;
-  float scale;
-  float* z;
-  template <class V>
-  HWY_INLINE void operator()(DF d, std::uint32_t j, V acc) const {
-    const std::size_t L = hn::Lanes(d);
-    if (j + L <= F) {
-      V s, c;
-      SinCos<true>(d, acc, s, c);
-      hn::StoreU(hn::Mul(hn::Set(d, scale), c), d, z + j);
-      hn::StoreU(hn::Mul(hn::Set(d, scale), s), d, z + F + j);
-    } else {
-      HWY_ALIGN float a[kPw];
-      hn::Store(acc, d, a);
-      for (std::uint32_t i = 0; j + i < F; ++i) {
-        float s, c;
-        SinCosRef(a[i], &s, &c);
-        z[j + i] = scale * c;
-        z[F + j + i] = scale * s;
-      }
-    }
+// Features from raw projections, in place: zc[t] = scale cos(zc[t]) and, for pairs,
+// zs[t] = scale sin(zc[t]), t < m. kScaled = false is the batch kernels' form: it leaves out the
+// factor scale (the head applies it once to each sum) and, with FMA, evaluates SinCosPi. A last
+// partial vector takes the scalar reference.
+template <bool kPair, bool kScaled = true>
+HWY_INLINE void Finish(float* zc, float* zs, std::uint32_t m, float scale) {
+  const DF d;
+  const auto L = static_cast<std::uint32_t>(hn::Lanes(d));
+  const auto vscale = hn::Set(d, scale);
+  std::uint32_t t = 0;
+  for (; t + L <= m; t += L) {
+    hn::Vec<DF> s, c;
+#if HWY_NATIVE_FMA
+    if (!kScaled) SinCosPi<kPair>(d, hn::LoadU(d, zc + t), s, c);  // the batch kernels
+    else
+#endif
+      SinCos<kPair>(d, hn::LoadU(d, zc + t), s, c);
+    hn::StoreU(kScaled ? hn::Mul(vscale, c) : c, d, zc + t);
+    if (kPair) hn::StoreU(kScaled ? hn::Mul(vscale, s) : s, d, zs + t);
   }
-};
+  for (; t < m; ++t) {
+    float s, c;
+    SinCosRef(zc[t], &s, &c);
+    zc[t] = kScaled ? scale * c : c;
+    if (kPair) zs[t] = kScaled ? scale * s : s;
+  }
+}
 
 // Register tiles: S samples x V vectors of L frequencies, S*V independent accumulators, each
 // loaded W vector reused for S samples. Enough accumulators hide the FMA latency (2 FMAs per
-// cycle x 4 cycles = 8 in flight); targets with 32 vector registers afford 16.
-#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL || HWY_TARGET == HWY_NEON
+// cycle x 4 cycles = 8 in flight); targets with 32 vector registers afford 24 (6 x 4: each
+// iteration loads 4 W vectors and 6 inputs for 24 FMAs). kOneV: vectors per block for one
+// sample; batches go kBatchS samples at a time through blocks of kBatchV vectors.
+#if HWY_HAVE_SCALABLE
+constexpr int kOneV = 4, kBatchS = 2, kBatchV = 2;
+#elif HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+constexpr int kOneV = 8, kBatchS = 6, kBatchV = 4;
+#elif HWY_TARGET == HWY_NEON
 constexpr int kOneV = 8, kBatchS = 4, kBatchV = 4;
 #else
 constexpr int kOneV = 4, kBatchS = 4, kBatchV = 2;
 #endif
 
 #if !HWY_HAVE_SCALABLE
-// acc[s][v] = sum_c x_s[c] W[j + vL .. j + vL + L)[c] for the tile at frequency j, then emitted.
+// acc[s][v] = Init + sum_c x_s[c] W[j + vL .. j + vL + L)[c] for samples i.., then emitted.
 template <int S, int V, class EmitFor>
 HWY_INLINE void Tile(const float* Wp, const float* X, std::uint32_t i, std::uint32_t j,
                      std::uint32_t d, const EmitFor& emit_for) {
@@ -142,8 +212,10 @@ HWY_INLINE void Tile(const float* Wp, const float* X, std::uint32_t i, std::uint
   hn::Vec<DF> acc[S][V];
   const float* p[V];
   for (int v = 0; v < V; ++v) p[v] = Block(Wp, j + v * L, d);
-  for (int s = 0; s < S; ++s)
-    for (int v = 0; v < V; ++v) acc[s][v] = hn::Zero(df);
+  for (int v = 0; v < V; ++v) {
+    const auto init = emit_for(i).Init(df, j + v * L);
+    for (int s = 0; s < S; ++s) acc[s][v] = init;
+  }
   const float* x = X + static_cast<std::size_t>(i) * d;
   for (std::uint32_t c = 0; c < d; ++c) {
     const std::size_t o = static_cast<std::size_t>(c) * kPw;
@@ -154,51 +226,57 @@ HWY_INLINE void Tile(const float* Wp, const float* X, std::uint32_t i, std::uint
       for (int v = 0; v < V; ++v) acc[s][v] = hn::MulAdd(xv, w[v], acc[s][v]);
     }
   }
+  // Unrolled: the accumulators go from registers to their rows, not through a stack array.
+#pragma GCC unroll 8
   for (int s = 0; s < S; ++s)
+#pragma GCC unroll 8
     for (int v = 0; v < V; ++v) emit_for(i + s)(df, j + v * L, acc[s][v]);
 }
 
-// Frequencies tile by tile; within a tile, every group of S samples, so that the tile's W
-// (V vectors x d rows, ~14 KB at d = 54) stays in L1 while all samples pass over it.
+// Samples [i, i + m): S at a time, then 4, 2, 1.
 template <int S, int V, class EmitFor>
-HWY_INLINE void Columns(const float* Wp, const float* X, std::uint32_t n, std::uint32_t F,
-                        std::uint32_t d, const EmitFor& emit_for) {
-  const DF df;
-  const auto L = static_cast<std::uint32_t>(hn::Lanes(df));
-  const std::uint32_t Fs = format::StoredFrequencies(format::Layout::kPanels, F);
-  std::uint32_t j = 0;
-  for (; j + V * L <= Fs; j += V * L) {
-    std::uint32_t i = 0;
-    for (; i + S <= n; i += S) Tile<S, V>(Wp, X, i, j, d, emit_for);
-    for (; i < n; ++i) Tile<1, V>(Wp, X, i, j, d, emit_for);
+HWY_INLINE void Rows(const float* Wp, const float* X, std::uint32_t i, std::uint32_t m,
+                     std::uint32_t j, std::uint32_t d, const EmitFor& emit_for) {
+  std::uint32_t s = 0;
+  for (; s + S <= m; s += S) Tile<S, V>(Wp, X, i + s, j, d, emit_for);
+  if constexpr (S > 4) {
+    if (s + 4 <= m) {
+      Tile<4, V>(Wp, X, i + s, j, d, emit_for);
+      s += 4;
+    }
   }
-  for (; j < Fs; j += L)
-    for (std::uint32_t i = 0; i < n; ++i) Tile<1, 1>(Wp, X, i, j, d, emit_for);
+  if constexpr (S > 2) {
+    if (s + 2 <= m) {
+      Tile<2, V>(Wp, X, i + s, j, d, emit_for);
+      s += 2;
+    }
+  }
+  for (; s < m; ++s) Tile<1, V>(Wp, X, i + s, j, d, emit_for);
 }
 
-template <class EmitFor>
-HWY_INLINE void ProjectBatch(const float* Wp, const float* X, std::uint32_t n, std::uint32_t F,
-                             std::uint32_t d, const EmitFor& emit_for) {
-  Columns<kBatchS, kBatchV>(Wp, X, n, F, d, emit_for);
-}
-
-template <class Emit>
-HWY_INLINE void ProjectOne(const float* Wp, const float* x, std::uint32_t F, std::uint32_t d,
-                           const Emit& emit) {
-  Columns<1, kOneV>(Wp, x, 1, F, d, [&](std::uint32_t) -> const Emit& { return emit; });
+// Raw projections of samples [i, i + m) for the nv vectors of frequencies from j.
+template <int S, int V, class EmitFor>
+HWY_INLINE void ProjectBlock(const float* Wp, const float* X, std::uint32_t i, std::uint32_t m,
+                             std::uint32_t j, std::uint32_t nv, std::uint32_t d,
+                             const EmitFor& emit_for) {
+  const auto L = static_cast<std::uint32_t>(hn::Lanes(DF()));
+  std::uint32_t v = 0;
+  for (; v + V <= nv; v += V) Rows<S, V>(Wp, X, i, m, j + v * L, d, emit_for);
+  for (; v < nv; ++v) Rows<S, 1>(Wp, X, i, m, j + v * L, d, emit_for);
 }
 #else   // HWY_HAVE_SCALABLE (SVE, SVE2): sizeless vectors cannot form arrays, so the tiles
         // are spelled out with named accumulators: 1 sample x 4 vectors for one input, 2 x 2
         // for batches (L = the vector's lanes, capped at the panel width: 4..16).
 
-// acc = sum_c x[c] W[j .. j + L)[c] for vectors at frequencies j0, j0 + L, ...
+// acc = Init + sum_c x[c] W[j .. j + L)[c] for vectors at frequencies j, j + L, ...
 template <class Emit>
 HWY_INLINE void OneByFour(const float* Wp, const float* x, std::uint32_t j, std::uint32_t d,
                           std::uint32_t L, const Emit& emit) {
   const DF df;
   const float *p0 = Block(Wp, j, d), *p1 = Block(Wp, j + L, d), *p2 = Block(Wp, j + 2 * L, d),
               *p3 = Block(Wp, j + 3 * L, d);
-  auto a0 = hn::Zero(df), a1 = hn::Zero(df), a2 = hn::Zero(df), a3 = hn::Zero(df);
+  auto a0 = emit.Init(df, j), a1 = emit.Init(df, j + L), a2 = emit.Init(df, j + 2 * L),
+       a3 = emit.Init(df, j + 3 * L);
   for (std::uint32_t c = 0; c < d; ++c) {
     const std::size_t o = static_cast<std::size_t>(c) * kPw;
     const auto xv = hn::Set(df, x[c]);
@@ -218,7 +296,7 @@ HWY_INLINE void OneByOne(const float* Wp, const float* x, std::uint32_t j, std::
                          const Emit& emit) {
   const DF df;
   const float* p0 = Block(Wp, j, d);
-  auto a0 = hn::Zero(df);
+  auto a0 = emit.Init(df, j);
   for (std::uint32_t c = 0; c < d; ++c)
     a0 = hn::MulAdd(hn::Set(df, x[c]), hn::LoadU(df, p0 + static_cast<std::size_t>(c) * kPw), a0);
   emit(df, j, a0);
@@ -231,7 +309,7 @@ HWY_INLINE void TwoByTwo(const float* Wp, const float* X, std::uint32_t i, std::
   const DF df;
   const float *p0 = Block(Wp, j, d), *p1 = Block(Wp, j + L, d);
   const float *x0 = X + static_cast<std::size_t>(i) * d, *x1 = x0 + d;
-  auto a00 = hn::Zero(df), a01 = hn::Zero(df), a10 = hn::Zero(df), a11 = hn::Zero(df);
+  auto a00 = emit_for(i).Init(df, j), a01 = emit_for(i).Init(df, j + L), a10 = a00, a11 = a01;
   for (std::uint32_t c = 0; c < d; ++c) {
     const std::size_t o = static_cast<std::size_t>(c) * kPw;
     const auto w0 = hn::LoadU(df, p0 + o), w1 = hn::LoadU(df, p1 + o);
@@ -247,60 +325,158 @@ HWY_INLINE void TwoByTwo(const float* Wp, const float* X, std::uint32_t i, std::
   emit_for(i + 1)(df, j + L, a11);
 }
 
-template <class EmitFor>
-HWY_INLINE void ProjectBatch(const float* Wp, const float* X, std::uint32_t n, std::uint32_t F,
-                             std::uint32_t d, const EmitFor& emit_for) {
-  const DF df;
-  const auto L = static_cast<std::uint32_t>(hn::Lanes(df));
-  const std::uint32_t Fs = format::StoredFrequencies(format::Layout::kPanels, F);
-  std::uint32_t j = 0;
-  for (; j + 2 * L <= Fs; j += 2 * L) {
-    std::uint32_t i = 0;
-    for (; i + 2 <= n; i += 2) TwoByTwo(Wp, X, i, j, d, L, emit_for);
-    for (; i < n; ++i) {
-      const float* x = X + static_cast<std::size_t>(i) * d;
-      OneByOne(Wp, x, j, d, emit_for(i));
-      OneByOne(Wp, x, j + L, d, emit_for(i));
+// Raw projections of samples [i, i + m) for the nv vectors of frequencies from j.
+template <int S, int V, class EmitFor>
+HWY_INLINE void ProjectBlock(const float* Wp, const float* X, std::uint32_t i, std::uint32_t m,
+                             std::uint32_t j, std::uint32_t nv, std::uint32_t d,
+                             const EmitFor& emit_for) {
+  const auto L = static_cast<std::uint32_t>(hn::Lanes(DF()));
+  std::uint32_t v = 0;
+  if (m == 1)
+    for (; v + 4 <= nv; v += 4) OneByFour(Wp, X + static_cast<std::size_t>(i) * d, j + v * L, d, L, emit_for(i));
+  for (; v + 2 <= nv; v += 2) {
+    std::uint32_t s = 0;
+    for (; s + 2 <= m; s += 2) TwoByTwo(Wp, X, i + s, j + v * L, d, L, emit_for);
+    for (; s < m; ++s) {
+      const float* x = X + static_cast<std::size_t>(i + s) * d;
+      OneByOne(Wp, x, j + v * L, d, emit_for(i + s));
+      OneByOne(Wp, x, j + (v + 1) * L, d, emit_for(i + s));
     }
   }
-  for (; j < Fs; j += L)
-    for (std::uint32_t i = 0; i < n; ++i) OneByOne(Wp, X + static_cast<std::size_t>(i) * d, j, d, emit_for(i));
-}
-
-template <class Emit>
-HWY_INLINE void ProjectOne(const float* Wp, const float* x, std::uint32_t F, std::uint32_t d,
-                           const Emit& emit) {
-  const DF df;
-  const auto L = static_cast<std::uint32_t>(hn::Lanes(df));
-  const std::uint32_t Fs = format::StoredFrequencies(format::Layout::kPanels, F);
-  std::uint32_t j = 0;
-  for (; j + 4 * L <= Fs; j += 4 * L) OneByFour(Wp, x, j, d, L, emit);
-  for (; j < Fs; j += L) OneByOne(Wp, x, j, d, emit);
+  for (; v < nv; ++v)
+    for (std::uint32_t s = 0; s < m; ++s)
+      OneByOne(Wp, X + static_cast<std::size_t>(i + s) * d, j + v * L, d, emit_for(i + s));
 }
 #endif
 
+// One sample's features, kOneV vectors of frequencies at a time.
+template <bool kPair>
+HWY_INLINE void Features(const float* Wp, const float* b, const float* x, std::uint32_t F,
+                         std::uint32_t d, float scale, float* z) {
+  const auto L = static_cast<std::uint32_t>(hn::Lanes(DF()));
+  const std::uint32_t Fs = format::StoredFrequencies(format::Layout::kPanels, F);
+  const std::uint32_t step = kOneV * L;
+  for (std::uint32_t j = 0; j < Fs && j < F; j += step) {
+    const std::uint32_t nv = (Fs - j < step ? Fs - j : step) / L;
+    const RawStore<!kPair> store{b, F, 0, z};
+    ProjectBlock<1, kOneV>(Wp, x, 0, 1, j, nv, d,
+                           [&](std::uint32_t) -> const RawStore<!kPair>& { return store; });
+    const std::uint32_t end = j + nv * L < F ? j + nv * L : F;
+    Finish<kPair>(z + j, z + F + j, end - j, scale);
+  }
+}
+
+#if !HWY_HAVE_SCALABLE
+// One sample's full block of kBatchV vectors of raw projections z into its head sums a (K
+// vectors): the features stay in registers, each used by every output.
+template <bool kPair>
+HWY_INLINE void FeaturesIntoHead(const float* z, const float* h, std::size_t Df, std::uint32_t F,
+                                 std::uint32_t K, float* a) {
+  const DF d;
+  const std::size_t L = hn::Lanes(d);
+  hn::Vec<DF> c[kBatchV], s[kBatchV];
+  for (int v = 0; v < kBatchV; ++v) {
+#if HWY_NATIVE_FMA
+    SinCosPi<kPair>(d, hn::LoadU(d, z + v * L), s[v], c[v]);
+#else
+    SinCos<kPair>(d, hn::LoadU(d, z + v * L), s[v], c[v]);
+#endif
+  }
+  for (std::uint32_t k = 0; k < K; ++k) {
+    const float* hk = h + k * Df;
+    auto va = hn::LoadU(d, a + k * kPw);
+    for (int v = 0; v < kBatchV; ++v) {
+      va = hn::MulAdd(hn::LoadU(d, hk + v * L), c[v], va);
+      if (kPair) va = hn::MulAdd(hn::LoadU(d, hk + F + v * L), s[v], va);
+    }
+    hn::StoreU(va, d, a + k * kPw);
+  }
+}
+#endif
+
+// Batch prediction, block by block of kBatchV vectors of frequencies: every group of kBatchS
+// samples passes over the block's W while it stays in L1 (~14 KB at d = 54; read from L2 once per
+// call). A group's features land in a small buffer on the stack and go straight into the head:
+// acc holds one vector of lane-wise sums of H cos (and H sin) per sample and output, reduced and
+// multiplied by the feature scale once at the end. Nothing
+// of size n x F is stored, so the working set stays a few tens of KB, whatever F.
+template <bool kPair>
+HWY_INLINE void HeadBatch(const float* Wp, const float* b, const float* X, std::uint32_t n,
+                          std::uint32_t F, std::uint32_t d, float scale, const float* H,
+                          const float* bias, std::uint32_t K, float* acc, float* out) {
+  const DF df;
+  const auto L = static_cast<std::uint32_t>(hn::Lanes(df));
+  const std::uint32_t Fs = format::StoredFrequencies(format::Layout::kPanels, F);
+  const std::uint32_t step = kBatchV * L;
+  const std::size_t Df = kPair ? std::size_t{2} * F : F;
+  // Row r of the group at zc + r * step (rows contiguous: a full block finishes in one loop).
+  HWY_ALIGN float zc[kBatchS * kBatchV * kPw];
+  HWY_ALIGN float zs[kPair ? kBatchS * kBatchV * kPw : 1];
+  for (std::size_t t = 0; t < std::size_t{n} * K * kPw; ++t) acc[t] = 0.0f;
+  for (std::uint32_t j = 0; j < Fs && j < F; j += step) {
+    const std::uint32_t nv = (Fs - j < step ? Fs - j : step) / L;
+    const std::uint32_t cnt = (j + nv * L < F ? j + nv * L : F) - j, full = cnt / L * L;
+    for (std::uint32_t i = 0; i < n; i += kBatchS) {
+      const std::uint32_t m = n - i < kBatchS ? n - i : kBatchS;
+      ProjectBlock<kBatchS, kBatchV>(Wp, X, i, m, j, nv, d, [&](std::uint32_t r) {
+        return RawStore<!kPair>{b, F, j, zc + (r - i) * step};
+      });
+#if !HWY_HAVE_SCALABLE
+      if (cnt == step) {  // every block but a last partial one
+        for (std::uint32_t s = 0; s < m; ++s)
+          FeaturesIntoHead<kPair>(zc + s * step, H + j, Df, F, K, acc + std::size_t{i + s} * K * kPw);
+        continue;
+      }
+#endif
+      for (std::uint32_t s = 0; s < m; ++s)
+        Finish<kPair, false>(zc + s * step, zs + (kPair ? s * step : 0), cnt, scale);
+      for (std::uint32_t s = 0; s < m; ++s) {
+        const float* c = zc + s * step;
+        const float* sn = zs + (kPair ? s * step : 0);
+        for (std::uint32_t k = 0; k < K; ++k) {
+          float* a = acc + (std::size_t{i + s} * K + k) * kPw;
+          const float* h = H + k * Df + j;
+          auto va = hn::LoadU(df, a);
+          for (std::uint32_t t = 0; t < full; t += L) {
+            va = hn::MulAdd(hn::LoadU(df, h + t), hn::LoadU(df, c + t), va);
+            if (kPair) va = hn::MulAdd(hn::LoadU(df, h + F + t), hn::LoadU(df, sn + t), va);
+          }
+          hn::StoreU(va, df, a);
+          for (std::uint32_t t = full; t < cnt; ++t) {
+            a[0] += h[t] * c[t];
+            if (kPair) a[0] += h[F + t] * sn[t];
+          }
+        }
+      }
+    }
+  }
+  for (std::size_t r = 0; r < std::size_t{n} * K; ++r) {
+    float sum = 0.0f;
+    for (std::uint32_t t = 0; t < kPw; ++t) sum += acc[r * kPw + t];
+    out[r] = bias[r % K] + scale * sum;
+  }
+}
+
 void FourierPhase(const float* Wp, const float* b, const float* x, std::uint32_t F,
                   std::uint32_t d, float scale, float* z) noexcept {
-  ProjectOne(Wp, x, F, d, PhaseEmit{b, F, scale, z});
+  Features<false>(Wp, b, x, F, d, scale, z);
 }
 
 void FourierPair(const float* Wp, const float* x, std::uint32_t F, std::uint32_t d, float scale,
                  float* z) noexcept {
-  ProjectOne(Wp, x, F, d, PairEmit{F, scale, z});
+  Features<true>(Wp, nullptr, x, F, d, scale, z);
 }
 
-void FourierPhaseBatch(const float* Wp, const float* b, const float* X, std::uint32_t n,
-                       std::uint32_t F, std::uint32_t d, float scale, float* Z) noexcept {
-  ProjectBatch(Wp, X, n, F, d, [&](std::uint32_t i) {
-    return PhaseEmit{b, F, scale, Z + static_cast<std::size_t>(i) * F};
-  });
+void FourierPhaseHeadBatch(const float* Wp, const float* b, const float* X, std::uint32_t n,
+                           std::uint32_t F, std::uint32_t d, float scale, const float* H,
+                           const float* bias, std::uint32_t K, float* acc, float* out) noexcept {
+  HeadBatch<false>(Wp, b, X, n, F, d, scale, H, bias, K, acc, out);
 }
 
-void FourierPairBatch(const float* Wp, const float* X, std::uint32_t n, std::uint32_t F,
-                      std::uint32_t d, float scale, float* Z) noexcept {
-  ProjectBatch(Wp, X, n, F, d, [&](std::uint32_t i) {
-    return PairEmit{F, scale, Z + static_cast<std::size_t>(i) * 2 * F};
-  });
+void FourierPairHeadBatch(const float* Wp, const float* X, std::uint32_t n, std::uint32_t F,
+                          std::uint32_t d, float scale, const float* H, const float* bias,
+                          std::uint32_t K, float* acc, float* out) noexcept {
+  HeadBatch<true>(Wp, nullptr, X, n, F, d, scale, H, bias, K, acc, out);
 }
 
 // ---------------------------------------------------------------- the rest

@@ -4,11 +4,12 @@
 // compiled for one instruction set can be picked by the linker for another.
 //
 // The algorithms are those of the Highway backend (lib/simd/hwy/kernels_hwy.cc): the same panel
-// tiles and the same sin/cos (scalar reference reduction and polynomials, FMA where available,
-// out-of-range lanes through SinCosRef), so the two backends agree with the oracle equally.
+// tiles, drivers and sin/cos polynomials, out-of-range lanes through SinCosRef, so the two
+// backends agree with the oracle equally. One difference: xsimd::fma is a separate multiply and
+// add on some architectures (avx512bw and sse4_2 in xsimd 8.1.0), so the reduction always uses
+// the scalar reference's 4-part split, which needs no fused multiply-add to be exact.
 #include <cstddef>
 #include <cstdint>
-#include <type_traits>
 
 #include <xsimd/xsimd.hpp>
 
@@ -29,23 +30,21 @@ using BI = xsimd::batch<std::int32_t, Arch>;
 constexpr std::uint32_t kPw = format::kPanelWidth;
 constexpr std::uint32_t L = static_cast<std::uint32_t>(B::size);
 static_assert(kPw % L == 0, "a vector must not span two W panels");
-constexpr int kOneV = L == 16 ? 8 : 4, kBatchS = 4, kBatchV = L == 16 ? 4 : 2;
+constexpr int kOneV = L == 16 ? 8 : 4, kBatchS = L == 16 ? 6 : 4, kBatchV = L == 16 ? 4 : 2;
 
 inline B Load(const float* p) { return B::load_unaligned(p); }
 
-// Round to nearest, ties to even, as int32. xsimd 8.1.0 has no nearbyint_as_int for 32-bit NEON
-// (ARMv7 has no vcvtn): its generic one calls lroundf per lane (libm, ties away from zero). There,
-// round in float (exact) and convert.
-inline BI NearestInt(B v) {
-  if constexpr (std::is_same<Arch, xsimd::neon>::value) return xsimd::to_int(xsimd::nearbyint(v));
-  else return xsimd::nearbyint_as_int(v);
-}
-
+// sin and cos lane by lane: x = k pi/2 + r, |r| <= pi/4, with the scalar reference's 4-part
+// Cody-Waite split (exact products for |k| < 2^16, so correct whether or not xsimd::fma is fused
+// on this architecture) and polynomials. k is rounded by adding 1.5 2^23 + 1: the sum's low
+// mantissa bits hold k + 1 (no float-to-int conversion, which 32-bit NEON lacks). Lanes beyond the
+// fast range (large, or NaN) take SinCosRef. Accuracy: as the scalar reference, 1.2e-7.
 template <bool kWantSin>
 inline void SinCos(B x, B& sin_out, B& cos_out) {
-  const B kf = x * B(0.636619772f);
-  const BI k = NearestInt(kf);
-  const B fk = xsimd::to_float(k);
+  constexpr float kMagic = 12582913.0f;
+  const B t = xsimd::fma(x, B(0.636619772f), B(kMagic));
+  const B fk = t - B(kMagic);
+  const BI k1 = xsimd::bitwise_cast<BI>(t);
   B r = xsimd::fnma(fk, B(0x1.92p0f), x);
   r = xsimd::fnma(fk, B(0x1.fcp-12f), r);
   r = xsimd::fnma(fk, B(-0x1.58p-21f), r);
@@ -56,13 +55,10 @@ inline void SinCos(B x, B& sin_out, B& cos_out) {
   const B cp = xsimd::fma(xsimd::fma(B(2.443315711809948e-5f), r2, B(-1.388731625493765e-3f)), r2,
                           B(4.166664568298827e-2f));
   const B c = xsimd::fma(r2 * r2, cp, xsimd::fnma(B(0.5f), r2, B(1.0f)));
-  const auto swap = xsimd::to_float(k & BI(1)) == B(1.0f);
-  const B cos_sign = xsimd::bitwise_cast<B>(((k + BI(1)) & BI(2)) << 30);
-  cos_out = xsimd::select(swap, s, c) ^ cos_sign;
-  if (kWantSin) {
-    const B sin_sign = xsimd::bitwise_cast<B>((k & BI(2)) << 30);
-    sin_out = xsimd::select(swap, c, s) ^ sin_sign;
-  }
+  // Quadrant q = k & 3: sin = {s, c, -s, -c}[q], cos = {c, -s, -c, s}[q].
+  const auto k_even = xsimd::to_float(k1 & BI(1)) == B(1.0f);
+  cos_out = xsimd::select(k_even, c, s) ^ xsimd::bitwise_cast<B>((k1 & BI(2)) << 30);
+  if (kWantSin) sin_out = xsimd::select(k_even, s, c) ^ xsimd::bitwise_cast<B>(((k1 - BI(1)) & BI(2)) << 30);
   const auto slow = !(xsimd::abs(x) <= B(kSinCosFastRange));  // NaN too
   if (xsimd::any(slow)) {
     alignas(64) float xs[kPw], ss[kPw], cs[kPw];
@@ -77,46 +73,45 @@ inline const float* Block(const float* Wp, std::uint32_t j, std::uint32_t d) {
   return Wp + static_cast<std::size_t>(j / kPw) * kPw * d + j % kPw;
 }
 
-struct PhaseEmit {
+// Raw projections of one sample: Init starts an accumulator (b[j..] in the phase form), the call
+// operator stores frequencies [j, j + L) at z + (j - j0); lanes past F are dropped (a vector
+// crossing F starts from zero and adds b per lane).
+template <bool kPhase>
+struct RawStore {
   const float* b;
-  std::uint32_t F;
-  float scale;
+  std::uint32_t F, j0;
   float* z;
+  B Init(std::uint32_t j) const { return kPhase && j + L <= F ? Load(b + j) : B(0.0f); }
   void operator()(std::uint32_t j, B acc) const {
+    float* o = z + (j - j0);
     if (j + L <= F) {
-      B s, c;
-      SinCos<false>(acc + Load(b + j), s, c);
-      (B(scale) * c).store_unaligned(z + j);
-    } else {
-      alignas(64) float a[kPw];
+      acc.store_unaligned(o);
+    } else if (j < F) {
+      alignas(64) float a[kPw] = {};
       acc.store_unaligned(a);
-      for (std::uint32_t i = 0; j + i < F; ++i) z[j + i] = scale * CosRef(a[i] + b[j + i]);
+      for (std::uint32_t t = 0; j + t < F; ++t) o[t] = kPhase ? a[t] + b[j + t] : a[t];
     }
   }
 };
 
-struct PairEmit {
-  std::uint32_t F;
-  float scale;
-  float* z;
-  void operator()(std::uint32_t j, B acc) const {
-    if (j + L <= F) {
-      B s, c;
-      SinCos<true>(acc, s, c);
-      (B(scale) * c).store_unaligned(z + j);
-      (B(scale) * s).store_unaligned(z + F + j);
-    } else {
-      alignas(64) float a[kPw];
-      acc.store_unaligned(a);
-      for (std::uint32_t i = 0; j + i < F; ++i) {
-        float s, c;
-        SinCosRef(a[i], &s, &c);
-        z[j + i] = scale * c;
-        z[F + j + i] = scale * s;
-      }
-    }
+// Features from raw projections, in place: zc[t] = scale cos(zc[t]) (and zs[t] = scale sin for
+// pairs), t < m; a last partial vector takes the scalar reference.
+template <bool kPair>
+inline void Finish(float* zc, float* zs, std::uint32_t m, float scale) {
+  std::uint32_t t = 0;
+  for (; t + L <= m; t += L) {
+    B s, c;
+    SinCos<kPair>(Load(zc + t), s, c);
+    (B(scale) * c).store_unaligned(zc + t);
+    if (kPair) (B(scale) * s).store_unaligned(zs + t);
   }
-};
+  for (; t < m; ++t) {
+    float s, c;
+    SinCosRef(zc[t], &s, &c);
+    zc[t] = scale * c;
+    if (kPair) zs[t] = scale * s;
+  }
+}
 
 template <int S, int V, class EmitFor>
 inline void Tile(const float* Wp, const float* X, std::uint32_t i, std::uint32_t j,
@@ -124,8 +119,10 @@ inline void Tile(const float* Wp, const float* X, std::uint32_t i, std::uint32_t
   B acc[S][V];
   const float* p[V];
   for (int v = 0; v < V; ++v) p[v] = Block(Wp, j + v * L, d);
-  for (int s = 0; s < S; ++s)
-    for (int v = 0; v < V; ++v) acc[s][v] = B(0.0f);
+  for (int v = 0; v < V; ++v) {
+    const B init = emit_for(i).Init(j + v * L);
+    for (int s = 0; s < S; ++s) acc[s][v] = init;
+  }
   const float* x = X + static_cast<std::size_t>(i) * d;
   for (std::uint32_t c = 0; c < d; ++c) {
     const std::size_t o = static_cast<std::size_t>(c) * kPw;
@@ -141,43 +138,120 @@ inline void Tile(const float* Wp, const float* X, std::uint32_t i, std::uint32_t
 }
 
 template <int S, int V, class EmitFor>
-inline void Columns(const float* Wp, const float* X, std::uint32_t n, std::uint32_t F,
-                    std::uint32_t d, const EmitFor& emit_for) {
-  const std::uint32_t Fs = format::StoredFrequencies(format::Layout::kPanels, F);
-  std::uint32_t j = 0;
-  for (; j + V * L <= Fs; j += V * L) {
-    std::uint32_t i = 0;
-    for (; i + S <= n; i += S) Tile<S, V>(Wp, X, i, j, d, emit_for);
-    for (; i < n; ++i) Tile<1, V>(Wp, X, i, j, d, emit_for);
+inline void Rows(const float* Wp, const float* X, std::uint32_t i, std::uint32_t m,
+                 std::uint32_t j, std::uint32_t d, const EmitFor& emit_for) {
+  std::uint32_t s = 0;
+  for (; s + S <= m; s += S) Tile<S, V>(Wp, X, i + s, j, d, emit_for);
+  if constexpr (S > 4) {
+    if (s + 4 <= m) {
+      Tile<4, V>(Wp, X, i + s, j, d, emit_for);
+      s += 4;
+    }
   }
-  for (; j < Fs; j += L)
-    for (std::uint32_t i = 0; i < n; ++i) Tile<1, 1>(Wp, X, i, j, d, emit_for);
+  if constexpr (S > 2) {
+    if (s + 2 <= m) {
+      Tile<2, V>(Wp, X, i + s, j, d, emit_for);
+      s += 2;
+    }
+  }
+  for (; s < m; ++s) Tile<1, V>(Wp, X, i + s, j, d, emit_for);
+}
+
+template <int S, int V, class EmitFor>
+inline void ProjectBlock(const float* Wp, const float* X, std::uint32_t i, std::uint32_t m,
+                         std::uint32_t j, std::uint32_t nv, std::uint32_t d, const EmitFor& emit_for) {
+  std::uint32_t v = 0;
+  for (; v + V <= nv; v += V) Rows<S, V>(Wp, X, i, m, j + v * L, d, emit_for);
+  for (; v < nv; ++v) Rows<S, 1>(Wp, X, i, m, j + v * L, d, emit_for);
+}
+
+// The Highway backend's drivers (see kernels_hwy.cc): one sample a block of kOneV vectors at a
+// time; batches block by block of kBatchV vectors, kBatchS samples at a time, features straight
+// into lane-wise head sums.
+template <bool kPair>
+inline void Features(const float* Wp, const float* b, const float* x, std::uint32_t F,
+                     std::uint32_t d, float scale, float* z) {
+  const std::uint32_t Fs = format::StoredFrequencies(format::Layout::kPanels, F), step = kOneV * L;
+  for (std::uint32_t j = 0; j < Fs && j < F; j += step) {
+    const std::uint32_t nv = (Fs - j < step ? Fs - j : step) / L;
+    const RawStore<!kPair> store{b, F, 0, z};
+    ProjectBlock<1, kOneV>(Wp, x, 0, 1, j, nv, d, [&](std::uint32_t) -> const RawStore<!kPair>& { return store; });
+    const std::uint32_t end = j + nv * L < F ? j + nv * L : F;
+    Finish<kPair>(z + j, z + F + j, end - j, scale);
+  }
+}
+
+template <bool kPair>
+inline void HeadBatch(const float* Wp, const float* b, const float* X, std::uint32_t n,
+                      std::uint32_t F, std::uint32_t d, float scale, const float* H,
+                      const float* bias, std::uint32_t K, float* acc, float* out) {
+  const std::uint32_t Fs = format::StoredFrequencies(format::Layout::kPanels, F);
+  constexpr std::uint32_t step = kBatchV * L;
+  const std::size_t Df = kPair ? std::size_t{2} * F : F;
+  alignas(64) float zc[kBatchS * step];
+  alignas(64) float zs[kPair ? kBatchS * step : 1];
+  for (std::size_t t = 0; t < std::size_t{n} * K * kPw; ++t) acc[t] = 0.0f;
+  for (std::uint32_t j = 0; j < Fs && j < F; j += step) {
+    const std::uint32_t nv = (Fs - j < step ? Fs - j : step) / L;
+    const std::uint32_t cnt = (j + nv * L < F ? j + nv * L : F) - j, full = cnt / L * L;
+    for (std::uint32_t i = 0; i < n; i += kBatchS) {
+      const std::uint32_t m = n - i < kBatchS ? n - i : kBatchS;
+      ProjectBlock<kBatchS, kBatchV>(Wp, X, i, m, j, nv, d, [&](std::uint32_t r) {
+        return RawStore<!kPair>{b, F, j, zc + (r - i) * step};
+      });
+      if (cnt == step) {
+        Finish<kPair>(zc, zs, m * step, scale);
+      } else {
+        for (std::uint32_t s = 0; s < m; ++s)
+          Finish<kPair>(zc + s * step, zs + (kPair ? s * step : 0), cnt, scale);
+      }
+      for (std::uint32_t s = 0; s < m; ++s) {
+        const float* c = zc + s * step;
+        const float* sn = zs + (kPair ? s * step : 0);
+        for (std::uint32_t k = 0; k < K; ++k) {
+          float* a = acc + (std::size_t{i + s} * K + k) * kPw;
+          const float* h = H + k * Df + j;
+          B va = Load(a);
+          for (std::uint32_t t = 0; t < full; t += L) {
+            va = xsimd::fma(Load(h + t), Load(c + t), va);
+            if (kPair) va = xsimd::fma(Load(h + F + t), Load(sn + t), va);
+          }
+          va.store_unaligned(a);
+          for (std::uint32_t t = full; t < cnt; ++t) {
+            a[0] += h[t] * c[t];
+            if (kPair) a[0] += h[F + t] * sn[t];
+          }
+        }
+      }
+    }
+  }
+  for (std::size_t r = 0; r < std::size_t{n} * K; ++r) {
+    float sum = 0.0f;
+    for (std::uint32_t t = 0; t < kPw; ++t) sum += acc[r * kPw + t];
+    out[r] = bias[r % K] + sum;
+  }
 }
 
 void FourierPhase(const float* Wp, const float* b, const float* x, std::uint32_t F,
                   std::uint32_t d, float scale, float* z) noexcept {
-  const PhaseEmit e{b, F, scale, z};
-  Columns<1, kOneV>(Wp, x, 1, F, d, [&](std::uint32_t) -> const PhaseEmit& { return e; });
+  Features<false>(Wp, b, x, F, d, scale, z);
 }
 
 void FourierPair(const float* Wp, const float* x, std::uint32_t F, std::uint32_t d, float scale,
                  float* z) noexcept {
-  const PairEmit e{F, scale, z};
-  Columns<1, kOneV>(Wp, x, 1, F, d, [&](std::uint32_t) -> const PairEmit& { return e; });
+  Features<true>(Wp, nullptr, x, F, d, scale, z);
 }
 
-void FourierPhaseBatch(const float* Wp, const float* b, const float* X, std::uint32_t n,
-                       std::uint32_t F, std::uint32_t d, float scale, float* Z) noexcept {
-  Columns<kBatchS, kBatchV>(Wp, X, n, F, d, [&](std::uint32_t i) {
-    return PhaseEmit{b, F, scale, Z + static_cast<std::size_t>(i) * F};
-  });
+void FourierPhaseHeadBatch(const float* Wp, const float* b, const float* X, std::uint32_t n,
+                           std::uint32_t F, std::uint32_t d, float scale, const float* H,
+                           const float* bias, std::uint32_t K, float* acc, float* out) noexcept {
+  HeadBatch<false>(Wp, b, X, n, F, d, scale, H, bias, K, acc, out);
 }
 
-void FourierPairBatch(const float* Wp, const float* X, std::uint32_t n, std::uint32_t F,
-                      std::uint32_t d, float scale, float* Z) noexcept {
-  Columns<kBatchS, kBatchV>(Wp, X, n, F, d, [&](std::uint32_t i) {
-    return PairEmit{F, scale, Z + static_cast<std::size_t>(i) * 2 * F};
-  });
+void FourierPairHeadBatch(const float* Wp, const float* X, std::uint32_t n, std::uint32_t F,
+                          std::uint32_t d, float scale, const float* H, const float* bias,
+                          std::uint32_t K, float* acc, float* out) noexcept {
+  HeadBatch<true>(Wp, nullptr, X, n, F, d, scale, H, bias, K, acc, out);
 }
 
 void Standardize(const float* x, const float* mean, const float* inv_scale, std::uint32_t d,
