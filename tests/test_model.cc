@@ -412,6 +412,35 @@ TEST_CASE("PredictBatch agrees with Predict row by row, for every map and batch 
   }
 }
 
+TEST_CASE("PredictBatch with many outputs takes smaller blocks and still agrees with Predict") {
+  // 40 outputs: 64 B of head sums per sample and output would be 120 KiB for 48-sample blocks;
+  // blocks of 12 keep them under 32 KiB.
+  for (f::MapKind map : {f::MapKind::kFourier, f::MapKind::kFourierPhase}) {
+    auto spec = rfk::host::RandomFeatureSpec(f::Kernel::kGaussian, map, 70, 5, 0.3, 9);
+    const std::uint32_t K = 40, D = spec.FourierFeatures();
+    spec.task = f::Task::kMulticlass;
+    spec.num_outputs = K;
+    spec.head_weights.resize(std::size_t{K} * D);
+    for (std::size_t j = 0; j < spec.head_weights.size(); ++j) spec.head_weights[j] = 0.01f * float(j % 17) - 0.08f;
+    spec.head_bias.assign(K, 0.25f);
+    spec.labels.clear();
+    for (std::uint32_t k = 0; k < K; ++k) spec.labels.push_back("c" + std::to_string(k));
+    Blob b(rfk::host::SerializeModel(spec));
+    rfk::Model m;
+    REQUIRE(b.Open(&m) == Status::kOk);
+    CHECK(rfk::BatchScratchBytes(m) <= 32768 + 12 * 5 * sizeof(float) + rfk::ScratchBytes(m) + 64);
+    const auto test = Blobs(61, 23);
+    rfk::host::AlignedBytes scratch(rfk::BatchScratchBytes(m)), one(rfk::ScratchBytes(m));
+    std::vector<float> batch(std::size_t{61} * K), single(K);
+    REQUIRE(rfk::PredictBatch(m, test.dense.data(), 61, 61 * 5, scratch.data(), scratch.size(), batch.data(), batch.size()) == Status::kOk);
+    for (std::size_t i = 0; i < 61; ++i) {
+      REQUIRE(rfk::Predict(m, &test.dense[i * 5], 5, one.data(), one.size(), single.data(), K) == Status::kOk);
+      for (std::uint32_t k = 0; k < K; ++k)
+        CHECK(batch[i * K + k] == doctest::Approx(single[k]).epsilon(1e-5).scale(1.0));
+    }
+  }
+}
+
 TEST_CASE("many threads share one model, each with its own scratch: bit-identical to one thread") {
   auto o = SmallOptions();
   o.grids = 6;  // Fourier + binning: every kernel of the prediction path

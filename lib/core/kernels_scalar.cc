@@ -229,10 +229,11 @@ __attribute__((noinline)) void HeadBatch(const float* Wp, const float* b, const 
       for (std::uint32_t j = 0; j < m; ++j) {
         float s, c;
         SinCosRef(b != nullptr ? acc[j] + b[j0 + j] : acc[j], &s, &c);
+        const float zc = scale * c, zs = scale * s;
         for (std::uint32_t k = 0; k < K; ++k) {
           const float* h = H + k * Df + j0 + j;
-          out[k] += h[0] * (scale * c);
-          if (b == nullptr) out[k] += h[F] * (scale * s);
+          out[k] += h[0] * zc;
+          if (b == nullptr) out[k] += h[F] * zs;
         }
       }
     }
