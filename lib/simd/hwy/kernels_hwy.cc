@@ -27,6 +27,19 @@ constexpr std::uint32_t kPw = format::kPanelWidth;
 
 // ---------------------------------------------------------------- sin/cos
 
+// If any lane of x is beyond the fast range (or NaN: a NaN lane compares false both ways, so the
+// test is "not all within", not "any beyond"), every lane takes the scalar reference: correct up to
+// kSinCosMaxArg and NaN beyond, never garbage.
+template <class D, class V>
+HWY_INLINE void SlowLanes(D d, V x, V& sin_out, V& cos_out) {
+  if (HWY_LIKELY(hn::AllTrue(d, hn::Le(hn::Abs(x), hn::Set(d, kSinCosFastRange))))) return;
+  HWY_ALIGN float xs[kPw], ss[kPw], cs[kPw];
+  hn::Store(x, d, xs);
+  for (std::size_t i = 0; i < hn::Lanes(d); ++i) SinCosRef(xs[i], &ss[i], &cs[i]);
+  sin_out = hn::Load(d, ss);
+  cos_out = hn::Load(d, cs);
+}
+
 // sin and cos of every lane: x = k pi/2 + r with |r| <= pi/4, then the scalar reference's
 // polynomials. With fused multiply-adds r = (x - k P1) - k P2, P1 + P2 = pi/2 in two floats:
 // x - k P1 is exact in one FMA (both are multiples of ulp(P1) and the difference is below 1), so r
@@ -71,14 +84,7 @@ HWY_INLINE void SinCos(D d, V x, V& sin_out, V& cos_out) {
     const auto k = hn::Sub(k1, hn::Set(di, 1));
     sin_out = hn::Xor(hn::IfThenElse(k_even, s, c), hn::And(hn::BitCast(d, hn::ShiftLeft<30>(k)), sign));
   }
-  // Not "any lane > range": a NaN lane compares false both ways and must take the slow path.
-  if (HWY_UNLIKELY(!hn::AllTrue(d, hn::Le(hn::Abs(x), hn::Set(d, kSinCosFastRange))))) {
-    HWY_ALIGN float xs[kPw], ss[kPw], cs[kPw];
-    hn::Store(x, d, xs);
-    for (std::size_t i = 0; i < hn::Lanes(d); ++i) SinCosRef(xs[i], &ss[i], &cs[i]);
-    sin_out = hn::Load(d, ss);
-    cos_out = hn::Load(d, cs);
-  }
+  SlowLanes(d, x, sin_out, cos_out);
 }
 
 #if HWY_NATIVE_FMA
@@ -111,13 +117,7 @@ HWY_INLINE void SinCosPi(D d, V x, V& sin_out, V& cos_out) {
     q = hn::MulAdd(q, r2, hn::Set(d, -0x1.55553cp-3f));
     sin_out = hn::Xor(hn::MulAdd(hn::Mul(r, r2), q, r), sign);
   }
-  if (HWY_UNLIKELY(!hn::AllTrue(d, hn::Le(hn::Abs(x), hn::Set(d, kSinCosFastRange))))) {
-    HWY_ALIGN float xs[kPw], ss[kPw], cs[kPw];
-    hn::Store(x, d, xs);
-    for (std::size_t i = 0; i < hn::Lanes(d); ++i) SinCosRef(xs[i], &ss[i], &cs[i]);
-    sin_out = hn::Load(d, ss);
-    cos_out = hn::Load(d, cs);
-  }
+  SlowLanes(d, x, sin_out, cos_out);
 }
 #endif
 
