@@ -261,6 +261,7 @@ TEST_CASE("CLI sweep: bad arguments and files give a clear message and a non-zer
     INFO(r.err);
     CHECK(r.status > 0);
     CHECK(r.status < 128);  // an error exit, not a signal
+    CHECK(Has(r.err, "rfk: error: "));  // one form for every error, CLI11's parse errors included
     CHECK(Has(r.err, c.message));
     CHECK_FALSE(std::filesystem::exists(out));
     CHECK(TempFiles(tmp.Path("")).empty());

@@ -872,7 +872,16 @@ int main(int argc, char** argv) {
   exp->add_option("--count", xa.count, "Rows of --vectors to embed")->capture_default_str();
   xa.data.Add(exp);
 
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    // CLI11's own errors (unknown option, a value that does not convert, a missing argument) in
+    // the same form as rfk's, with the usage exit status.
+    std::fprintf(stderr, "rfk: error: %s\nRun 'rfk --help' or 'rfk <command> --help' for the options.\n",
+                 e.what());
+    return 2;
+  }
   ta.kernel_given = kernel_opt->count() > 0;
   // RFK_TARGET forces a kernel table (e.g. scalar, AVX2, hwy-SSE4) for benchmarking and checks.
   if (const char* target = std::getenv("RFK_TARGET"); target != nullptr && *target != '\0') {
