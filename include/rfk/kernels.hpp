@@ -71,7 +71,7 @@ inline std::uint32_t HashedColumn(std::uint64_t key, std::uint32_t p, std::uint3
 //   BinKeys            as BinKeysRef (identical keys from every backend)
 //
 // Accuracy against the scalar oracle: SIMD backends may fuse multiply-adds and sum in another
-// order; features agree within 1e-5 absolute, head outputs within 1e-5 * max(1, sum_j |H_kj z_j|),
+// order; features agree within 1e-5 absolute, head outputs within 1e-5 * max(1, sum_j |H_kj|),
 // bin keys exactly (tests/test_parity.cc).
 #define RFK_KERNEL_LIST(X)                                                                      \
   X(Standardize, (const float* x, const float* mean, const float* inv_scale, std::uint32_t d,  \
