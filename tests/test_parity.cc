@@ -242,3 +242,44 @@ TEST_CASE("every table's sin and cos are within 1.2e-7 of double precision up to
     }
   }
 }
+
+TEST_CASE("every table's batch kernels: sin and cos within 1.6e-7 up to kSinCosMaxArg, through an identity head") {
+  // d = 1 and every input x = [1]: the phases are the frequencies themselves (b = 0), so with
+  // H = I (K = D outputs), bias 0 and scale 1 each output is one feature, exactly: its head sum
+  // has a single nonzero term. n = 7 samples: a full group of the widest tile and one left over.
+  // The arguments mix lanes within and beyond the vector fast range (FeaturesIntoHead checks a
+  // row of vectors at once: a row with one large lane must still be right in every lane).
+  const std::uint32_t F = 512, n = 7;
+  const std::vector<float> X(n, 1.0f), b(F, 0.0f);
+  for (const bool phase : {true, false}) {
+    const std::uint32_t D = phase ? F : 2 * F, K = D;
+    std::vector<float> H(std::size_t{K} * D, 0.0f), bias(K, 0.0f);
+    for (std::uint32_t k = 0; k < K; ++k) H[std::size_t{k} * D + k] = 1.0f;
+    for (double limit : {10.0, 1e3, 1e5, 1e6, 1e9}) {
+      CAPTURE(phase);
+      CAPTURE(limit);
+      auto w = Normal(F, 1, 16);
+      for (float& v : w) v = static_cast<float>(std::fmod(double(v) * 1e4, 1.0) * limit);
+      const auto Wp = Panels(w, F, 1);
+      for (std::size_t i = 0; i < rfk::KernelTableCount(); ++i) {
+        const KernelTable& t = *rfk::KernelTableAt(i);
+        const std::string name = std::string(phase ? "phase " : "pair ") + t.backend + "-" + t.target;
+        CAPTURE(name);
+        std::vector<float> acc(rfk::HeadBatchScratchFloats(n, K)), out(std::size_t{n} * K);
+        if (phase)
+          t.FourierPhaseHeadBatch(Wp.data(), b.data(), X.data(), n, F, 1, 1.0f, H.data(), bias.data(), K, acc.data(), out.data());
+        else
+          t.FourierPairHeadBatch(Wp.data(), X.data(), n, F, 1, 1.0f, H.data(), bias.data(), K, acc.data(), out.data());
+        double worst = 0;
+        for (std::uint32_t s = 0; s < n; ++s)
+          for (std::uint32_t j = 0; j < F; ++j) {
+            const float* o = out.data() + std::size_t{s} * K;
+            worst = std::max(worst, std::fabs(o[j] - std::cos(double(w[j]))));
+            if (!phase) worst = std::max(worst, std::fabs(o[F + j] - std::sin(double(w[j]))));
+          }
+        MESSAGE(name << " |x| < " << limit << ": " << worst);
+        CHECK(worst <= 1.6e-7);
+      }
+    }
+  }
+}
