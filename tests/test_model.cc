@@ -334,8 +334,10 @@ TEST_CASE("Predict checks its arguments") {
   CHECK(rfk::Predict(m, x.data(), 5, scratch.data() + 4, rfk::ScratchBytes(m), out.data(), 3) == Status::kMisalignedScratch);
   CHECK(rfk::Predict(m, x.data(), 5, scratch.data(), rfk::ScratchBytes(m), out.data(), 2) == Status::kOutputTooSmall);
   CHECK(rfk::Predict(m, nullptr, 5, scratch.data(), rfk::ScratchBytes(m), out.data(), 3) == Status::kNullArgument);
-  x[2] = NAN;
-  CHECK(rfk::Predict(m, x.data(), 5, scratch.data(), rfk::ScratchBytes(m), out.data(), 3) == Status::kNonFiniteInput);
+  for (float v : {NAN, -NAN, INFINITY, -INFINITY}) {
+    x[2] = v;
+    CHECK(rfk::Predict(m, x.data(), 5, scratch.data(), rfk::ScratchBytes(m), out.data(), 3) == Status::kNonFiniteInput);
+  }
   x[2] = 3e38f;  // finite, but the cosine argument leaves the kernel's domain
   CHECK(rfk::Predict(m, x.data(), 5, scratch.data(), rfk::ScratchBytes(m), out.data(), 3) == Status::kArgumentOutOfRange);
   Blob empty(bytes);
@@ -405,10 +407,14 @@ TEST_CASE("PredictBatch agrees with Predict row by row, for every map and batch 
     CHECK(rfk::PredictBatch(m, test.dense.data(), 29, 29 * 5, scratch.data(), scratch.size() - 1, out.data(), out.size()) == Status::kScratchTooSmall);
     CHECK(rfk::PredictBatch(m, test.dense.data(), 29, 29 * 5, scratch.data(), scratch.size(), out.data(), out.size() - 1) == Status::kOutputTooSmall);
     std::vector<float> bad(test.dense.begin(), test.dense.begin() + 29 * 5);
-    bad[13 * 5 + 2] = NAN;
-    std::size_t done = 0;
-    CHECK(rfk::PredictBatch(m, bad.data(), 29, 29 * 5, scratch.data(), scratch.size(), out.data(), out.size(), &done) == Status::kNonFiniteInput);
-    CHECK(done <= 13);
+    for (float v : {NAN, INFINITY, -INFINITY}) {
+      CAPTURE(v);
+      bad[13 * 5 + 2] = v;
+      bad[20 * 5 + 4] = v;
+      std::size_t done = 0;
+      CHECK(rfk::PredictBatch(m, bad.data(), 29, 29 * 5, scratch.data(), scratch.size(), out.data(), out.size(), &done) == Status::kNonFiniteInput);
+      CHECK(done == 13);  // the first bad row; the rows before it hold their outputs
+    }
   }
 }
 

@@ -34,7 +34,22 @@ float LoadF32(const std::uint8_t* p) {
   std::memcpy(&v, p, sizeof v);
   return v;
 }
-bool IsFinite(float v) { return v - v == 0.0f; }  // false for NaN and +-inf, without <cmath>
+
+// False for NaN and +-inf: an exponent test on the bits (no <cmath>, no soft-float call).
+bool IsFinite(float v) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  return (bits & 0x7f800000u) != 0x7f800000u;
+}
+
+// True when none of p[0..n) is NaN or +-inf. No early exit, so compilers vectorise it: inputs
+// are checked on every prediction, and the early-exit loop took 7.9 us per 256 x 54 floats on x86
+// (-O3), about 5% of a batch prediction; this one 2.0 us.
+bool AllFinite(const float* p, std::size_t n) {
+  std::uint32_t bad = 0;  // not bool: GCC 12 vectorises an integer OR, not a bool one (11 us)
+  for (std::size_t i = 0; i < n; ++i) bad |= !IsFinite(p[i]);
+  return bad == 0;
+}
 
 // Index of the first non-finite float of n, or n when all are finite. Floats read in place may be
 // unaligned only if the section checks failed, which happens before this is called.
@@ -436,8 +451,7 @@ Status Features(const Model& m, const float* x, std::size_t x_len, void* scratch
     return Status::kMisalignedScratch;
   const ScratchLayout l = Layout(m);
   if (scratch_bytes < l.total) return Status::kScratchTooSmall;
-  for (std::uint32_t c = 0; c < m.input_dim; ++c)
-    if (!IsFinite(x[c])) return Status::kNonFiniteInput;
+  if (!AllFinite(x, m.input_dim)) return Status::kNonFiniteInput;
 
   const KernelTable& kt = ActiveKernels();
   auto* base = static_cast<std::uint8_t*>(scratch);
@@ -583,9 +597,9 @@ Status PredictBatch(const Model& m, const float* X, std::size_t n, std::size_t x
       }
       continue;
     }
-    for (std::size_t c = 0; c < std::size_t{bn} * d; ++c)
-      if (!IsFinite(xb[c])) {
-        if (done) *done = i0 + c / d;
+    for (std::uint32_t r = 0; r < bn; ++r)
+      if (!AllFinite(xb + std::size_t{r} * d, d)) {
+        if (done) *done = i0 + r;
         return Status::kNonFiniteInput;
       }
     const float* input = xb;
