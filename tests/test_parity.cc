@@ -173,6 +173,13 @@ void ParityBinKeys(const KernelTable& t) {
   }
 }
 
+// n sin/cos arguments spread over (-limit, limit), the frequencies of a d = 1 map.
+std::vector<float> Arguments(std::uint32_t n, double limit, std::uint64_t seed) {
+  auto w = Normal(n, 1, seed);
+  for (float& v : w) v = static_cast<float>(std::fmod(double(v) * 1e4, 1.0) * limit);
+  return w;
+}
+
 }  // namespace
 
 TEST_CASE("every compiled and supported kernel table matches the scalar oracle") {
@@ -222,8 +229,7 @@ TEST_CASE("every table's sin and cos are within 1.2e-7 of double precision up to
   const float x = 1.0f;
   for (double limit : {10.0, 1e3, 1e5, 1e6, 1e9}) {
     CAPTURE(limit);
-    auto w = Normal(F, 1, 13);
-    for (float& v : w) v = static_cast<float>(std::fmod(double(v) * 1e4, 1.0) * limit);
+    const auto w = Arguments(F, limit, 13);
     const auto Wp = Panels(w, F, 1);
     for (std::size_t i = 0; i < rfk::KernelTableCount(); ++i) {
       const KernelTable& t = *rfk::KernelTableAt(i);
@@ -258,8 +264,7 @@ TEST_CASE("every table's batch kernels: sin and cos within 1.6e-7 up to kSinCosM
     for (double limit : {10.0, 1e3, 1e5, 1e6, 1e9}) {
       CAPTURE(phase);
       CAPTURE(limit);
-      auto w = Normal(F, 1, 16);
-      for (float& v : w) v = static_cast<float>(std::fmod(double(v) * 1e4, 1.0) * limit);
+      const auto w = Arguments(F, limit, 16);
       const auto Wp = Panels(w, F, 1);
       for (std::size_t i = 0; i < rfk::KernelTableCount(); ++i) {
         const KernelTable& t = *rfk::KernelTableAt(i);
