@@ -144,7 +144,7 @@ TEST_CASE("binning: both modes learn, round-trip and predict the training rows' 
     CHECK(m.num_grids == 40);
     CHECK(m.fourier_features == 0);
     CHECK(m.bin_mode == (buckets ? f::BinMode::kHashed : f::BinMode::kExact));
-    CHECK(m.num_features == m.bin_columns);
+    CHECK(m.num_features == m.bin_features);
     CHECK(res.report.occupied_bins.size() == 40);
     CHECK(res.report.cg_residual <= 1e-6);
     // A point far outside the training range falls into no stored bin (exact mode): the
@@ -175,7 +175,7 @@ TEST_CASE("binning: hashed models have a size fixed by P, B and K, whatever the 
   CHECK(a.size() - md(ba) / 16 * 16 == b.size() - md(bb) / 16 * 16);
   rfk::Model m;
   REQUIRE(ba.Open(&m) == Status::kOk);
-  CHECK(m.bin_columns == 40u * 256u);
+  CHECK(m.bin_features == 40u * 256u);
   const auto exact_small = rfk::host::Train(Checker(300, 3), BinOptions(0)).model;
   const auto exact_large = rfk::host::Train(Checker(2000, 4), BinOptions(0)).model;
   CHECK(exact_small.size() < exact_large.size());  // exact mode grows with the bins seen
@@ -207,7 +207,7 @@ TEST_CASE("fourier+binning: one head over both maps learns and exposes both feat
   REQUIRE(b.Open(&m) == Status::kOk);
   CHECK(m.fourier_features == 64);
   CHECK(m.num_grids == 40);
-  CHECK(m.num_features == 64 + m.bin_columns);
+  CHECK(m.num_features == 64 + m.bin_features);
   CHECK(Accuracy(res.model, test) > 0.93);
   // ComputeFeatures gives the whole vector: Fourier part then exactly P occupied bins or fewer.
   rfk::host::AlignedBytes scratch(rfk::ScratchBytes(m));

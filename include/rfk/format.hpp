@@ -89,7 +89,7 @@ inline constexpr std::uint32_t kBytes = 48;
 inline constexpr std::uint32_t kMapKind = 0;         // u32 MapKind
 inline constexpr std::uint32_t kKernel = 4;          // u32 Kernel
 inline constexpr std::uint32_t kInputDim = 8;        // u32 d
-inline constexpr std::uint32_t kNumFeatures = 12;    // u32 D (length of z)
+inline constexpr std::uint32_t kFourierFeatures = 12; // u32 D_F: 2F (pair form) or F (phase form)
 inline constexpr std::uint32_t kNumFrequencies = 16; // u32 F (rows of W)
 inline constexpr std::uint32_t kStorage = 20;        // u32 Storage of W
 inline constexpr std::uint32_t kLayout = 24;         // u32 Layout of W
@@ -114,7 +114,7 @@ inline constexpr std::uint32_t kNumGrids = 0;       // u32 P
 inline constexpr std::uint32_t kInputDim = 4;       // u32 d, equal to the Fourier map's if both
 inline constexpr std::uint32_t kMode = 8;           // u32 BinMode
 inline constexpr std::uint32_t kBuckets = 12;       // u32 B (hashed), 0 (exact)
-inline constexpr std::uint32_t kNumColumns = 16;    // u32 exact: number of keys; hashed: P * B
+inline constexpr std::uint32_t kBinFeatures = 16;   // u32 D_B: exact: number of keys; hashed: P * B
 inline constexpr std::uint32_t kKernel = 20;        // u32 Kernel: kLaplacian
 inline constexpr std::uint32_t kGamma = 24;         // f32 kernel parameter, > 0
 inline constexpr std::uint32_t kFeatureScale = 28;  // f32 1/sqrt(P)
@@ -127,7 +127,7 @@ namespace head {
 inline constexpr std::uint32_t kHeaderBytes = 16;
 inline constexpr std::uint32_t kTask = 0;         // u32 Task
 inline constexpr std::uint32_t kNumOutputs = 4;   // u32 K
-inline constexpr std::uint32_t kNumFeatures = 8;  // u32 D, must equal the map's D
+inline constexpr std::uint32_t kNumFeatures = 8;  // u32 D = D_F + D_B, the length of z(x)
 inline constexpr std::uint32_t kReserved = 12;    // u32 0
 }  // namespace head
 

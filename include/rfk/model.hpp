@@ -25,7 +25,7 @@ struct Model {
   std::uint16_t version_minor = 0;
 
   std::uint32_t input_dim = 0;        // d, shared by both maps
-  std::uint32_t num_features = 0;     // D = fourier_features + bin_columns: length of z(x)
+  std::uint32_t num_features = 0;     // D = fourier_features + bin_features: length of z(x)
 
   // Random Fourier map (absent when fourier_features == 0).
   format::MapKind map = format::MapKind::kFourier;
@@ -42,7 +42,7 @@ struct Model {
   std::uint32_t num_grids = 0;         // P
   format::BinMode bin_mode = format::BinMode::kExact;
   std::uint32_t bin_buckets = 0;       // B per grid (hashed mode)
-  std::uint32_t bin_columns = 0;       // exact: keys stored; hashed: P * B
+  std::uint32_t bin_features = 0;      // D_B: exact: keys stored; hashed: P * B
   float bin_gamma = 0.0f;
   float bin_scale = 0.0f;              // value of an occupied bin's feature, 1/sqrt(P)
   std::uint64_t bin_seed = 0;

@@ -176,7 +176,7 @@ Status OpenModel(const void* bytes, std::size_t size, Model* model, ModelError* 
     m.map = static_cast<f::MapKind>(kind);
     m.kernel = static_cast<f::Kernel>(kernel);
     m.input_dim = LoadU32(p + mpf::kInputDim);
-    m.num_features = LoadU32(p + mpf::kNumFeatures);
+    m.num_features = LoadU32(p + mpf::kFourierFeatures);
     m.num_frequencies = LoadU32(p + mpf::kNumFrequencies);
     m.gamma = LoadF32(p + mpf::kGamma);
     m.feature_scale = LoadF32(p + mpf::kFeatureScale);
@@ -185,7 +185,7 @@ Status OpenModel(const void* bytes, std::size_t size, Model* model, ModelError* 
       return op.Fail(Status::kBadValue, "map_params.input_dim", mp.offset + mpf::kInputDim);
     m.fourier_features = m.num_features;
     if (m.num_features == 0 || m.num_features > f::kMaxFeatures)
-      return op.Fail(Status::kBadValue, "map_params.num_features", mp.offset + mpf::kNumFeatures);
+      return op.Fail(Status::kBadValue, "map_params.fourier_features", mp.offset + mpf::kFourierFeatures);
     const std::uint64_t want_features =
         m.map == f::MapKind::kFourier ? 2ull * m.num_frequencies : m.num_frequencies;
     if (m.num_frequencies == 0 || want_features != m.num_features)
@@ -232,7 +232,7 @@ Status OpenModel(const void* bytes, std::size_t size, Model* model, ModelError* 
     const std::uint32_t d = LoadU32(p + bpf::kInputDim);
     const std::uint32_t mode = LoadU32(p + bpf::kMode);
     m.bin_buckets = LoadU32(p + bpf::kBuckets);
-    m.bin_columns = LoadU32(p + bpf::kNumColumns);
+    m.bin_features = LoadU32(p + bpf::kBinFeatures);
     m.bin_gamma = LoadF32(p + bpf::kGamma);
     m.bin_scale = LoadF32(p + bpf::kFeatureScale);
     m.bin_seed = LoadU64(p + bpf::kSeed);
@@ -252,12 +252,12 @@ Status OpenModel(const void* bytes, std::size_t size, Model* model, ModelError* 
       return op.Fail(Status::kBadValue, "binning_params.feature_scale", bp.offset + bpf::kFeatureScale);
     const bool hashed = m.bin_mode == f::BinMode::kHashed;
     if (hashed ? (m.bin_buckets == 0 ||
-                  std::uint64_t{m.num_grids} * m.bin_buckets != m.bin_columns)
+                  std::uint64_t{m.num_grids} * m.bin_buckets != m.bin_features)
                : m.bin_buckets != 0)
       return op.Fail(Status::kBadValue, "binning_params.buckets", bp.offset + bpf::kBuckets);
-    if (m.bin_columns > f::kMaxFeatures ||
-        std::uint64_t{m.bin_columns} + m.fourier_features > f::kMaxFeatures)
-      return op.Fail(Status::kBadValue, "binning_params.num_columns", bp.offset + bpf::kNumColumns);
+    if (m.bin_features > f::kMaxFeatures ||
+        std::uint64_t{m.bin_features} + m.fourier_features > f::kMaxFeatures)
+      return op.Fail(Status::kBadValue, "binning_params.bin_features", bp.offset + bpf::kBinFeatures);
 
     const Section& bg = sec[static_cast<int>(SectionType::kBinGrids)];
     if (!bg.present) return op.Fail(Status::kMissingSection, "bin_grids", 0);
@@ -272,15 +272,15 @@ Status OpenModel(const void* bytes, std::size_t size, Model* model, ModelError* 
     } else {
       if (!bk.present) return op.Fail(Status::kMissingSection, "bin_keys", 0);
       const std::uint64_t starts = RoundUp((std::size_t{m.num_grids} + 1) * 4, 8);
-      if (bk.size != starts + 8ull * m.bin_columns)
+      if (bk.size != starts + 8ull * m.bin_features)
         return op.Fail(Status::kBadSectionSize, "bin_keys.size", bk.entry + 8);
       const std::uint8_t* q = b + bk.offset;
       const auto* keys = reinterpret_cast<const std::uint64_t*>(q + starts);
       std::uint32_t prev = 0;
       for (std::uint32_t g = 0; g <= m.num_grids; ++g) {
         const std::uint32_t start = LoadU32(q + 4 * g);
-        if ((g == 0 && start != 0) || start < prev || start > m.bin_columns ||
-            (g == m.num_grids && start != m.bin_columns))
+        if ((g == 0 && start != 0) || start < prev || start > m.bin_features ||
+            (g == m.num_grids && start != m.bin_features))
           return op.Fail(Status::kBadValue, "bin_keys.grid_start", bk.offset + 4 * g);
         // Keys strictly increase within a grid: the per-sample binary search relies on it.
         for (std::uint32_t k = prev + 1; g > 0 && k < start; ++k)
@@ -296,7 +296,7 @@ Status OpenModel(const void* bytes, std::size_t size, Model* model, ModelError* 
              sec[static_cast<int>(SectionType::kBinKeys)].present) {
     return op.Fail(Status::kBadValue, "bin_grids", sec[static_cast<int>(SectionType::kBinGrids)].entry);
   }
-  m.num_features = m.fourier_features + m.bin_columns;
+  m.num_features = m.fourier_features + m.bin_features;
 
   // Every parameter array must hold finite numbers: a NaN or infinity would make predictions
   // meaningless (or, through a bin index, undefined), so it is a corrupt model.
@@ -500,7 +500,7 @@ Status ComputeFeatures(const Model& model, const float* x, std::size_t x_len, vo
     z_out[j] = c.z[j];
   }
   float* zb = z_out + model.fourier_features;
-  for (std::uint32_t j = 0; j < model.bin_columns; ++j) zb[j] = 0.0f;
+  for (std::uint32_t j = 0; j < model.bin_features; ++j) zb[j] = 0.0f;
   for (std::uint32_t p = 0; p < model.num_grids; ++p)
     if (c.cols[p] != kNoColumn) zb[c.cols[p]] = model.bin_scale;
   return Status::kOk;

@@ -77,7 +77,7 @@ std::vector<std::uint8_t> SerializeModel(const ModelSpec& s) {
     put32(mp::kMapKind, static_cast<std::uint32_t>(s.map));
     put32(mp::kKernel, static_cast<std::uint32_t>(s.kernel));
     put32(mp::kInputDim, s.input_dim);
-    put32(mp::kNumFeatures, s.FourierFeatures());
+    put32(mp::kFourierFeatures, s.FourierFeatures());
     put32(mp::kNumFrequencies, s.num_frequencies);
     put32(mp::kStorage, static_cast<std::uint32_t>(f::Storage::kF32));
     put32(mp::kLayout, static_cast<std::uint32_t>(s.layout));
@@ -115,7 +115,7 @@ std::vector<std::uint8_t> SerializeModel(const ModelSpec& s) {
     put32(bp::kInputDim, s.input_dim);
     put32(bp::kMode, static_cast<std::uint32_t>(s.bin_mode));
     put32(bp::kBuckets, s.bin_mode == f::BinMode::kHashed ? s.bin_buckets : 0);
-    put32(bp::kNumColumns, s.BinColumns());
+    put32(bp::kBinFeatures, s.BinFeatures());
     put32(bp::kKernel, static_cast<std::uint32_t>(f::Kernel::kLaplacian));
     std::memcpy(&p[bp::kGamma], &s.bin_gamma, 4);
     std::memcpy(&p[bp::kFeatureScale], &s.bin_scale, 4);

@@ -724,7 +724,7 @@ int RunInspect(const std::string& path, bool json) {
       if (m.num_grids)
         js << ", \"binning\": {\"grids\": " << m.num_grids << ", \"mode\": \""
            << (m.bin_mode == f::BinMode::kHashed ? "hashed" : "exact") << "\", \"buckets\": " << m.bin_buckets
-           << ", \"columns\": " << m.bin_columns << ", \"gamma\": " << Num(m.bin_gamma)
+           << ", \"columns\": " << m.bin_features << ", \"gamma\": " << Num(m.bin_gamma)
            << ", \"feature_scale\": " << Num(m.bin_scale) << ", \"seed\": " << m.bin_seed << "}";
       js << ", \"head\": {\"task\": \""
          << TaskJsonName(m.task) << "\", \"num_outputs\": " << m.num_outputs << "}, \"labels\": [";
@@ -752,7 +752,7 @@ int RunInspect(const std::string& path, bool json) {
     }
     if (s == rfk::Status::kOk) {
       std::printf("dimensions:      d = %u inputs, D = %u features (%u Fourier + %u bin columns)\n",
-                  m.input_dim, m.num_features, m.fourier_features, m.bin_columns);
+                  m.input_dim, m.num_features, m.fourier_features, m.bin_features);
       if (m.fourier_features)
         std::printf("fourier map:     %s, kernel %s, gamma %.9g, F = %u, feature_scale %.9g, seed %llu\n",
                     host::MapName(m.map), host::KernelName(m.kernel), double(m.gamma), m.num_frequencies,
@@ -760,7 +760,7 @@ int RunInspect(const std::string& path, bool json) {
       if (m.num_grids) {
         const std::string mode = m.bin_mode == f::BinMode::kHashed
                                      ? "hashed, B = " + std::to_string(m.bin_buckets)
-                                     : "exact, " + std::to_string(m.bin_columns) + " bins";
+                                     : "exact, " + std::to_string(m.bin_features) + " bins";
         std::printf("binning map:     P = %u grids, %s, kernel laplacian, gamma %.9g, scale %.9g, seed %llu\n",
                     m.num_grids, mode.c_str(), double(m.bin_gamma), double(m.bin_scale),
                     static_cast<unsigned long long>(m.bin_seed));

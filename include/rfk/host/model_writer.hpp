@@ -52,12 +52,12 @@ struct ModelSpec {
   std::uint32_t FourierFeatures() const {
     return map == format::MapKind::kFourier ? 2 * num_frequencies : num_frequencies;
   }
-  std::uint32_t BinColumns() const {
+  std::uint32_t BinFeatures() const {
     if (num_grids == 0) return 0;
     return bin_mode == format::BinMode::kHashed ? num_grids * bin_buckets
                                                  : static_cast<std::uint32_t>(bin_keys.size());
   }
-  std::uint32_t NumFeatures() const { return FourierFeatures() + BinColumns(); }
+  std::uint32_t NumFeatures() const { return FourierFeatures() + BinFeatures(); }
 };
 
 // Lays the model out in format version 1 (sections 16-byte aligned, CRC filled in).
