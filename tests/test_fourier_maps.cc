@@ -108,7 +108,8 @@ std::vector<float> CoreFeatures(const rfk::host::ModelSpec& spec, const rfk::hos
 std::vector<float> HostFeatures(const FourierMap& map, const rfk::host::Dataset& data,
                                 const rfk::host::InputScaling& scaling) {
   std::vector<std::uint32_t> rows;
-  for (std::uint32_t i = 0; i < data.rows; ++i) rows.push_back(static_cast<std::uint32_t>((i * 7 + 3) % data.rows));
+  for (std::uint32_t i = 0; i < data.rows; ++i)
+    rows.push_back(static_cast<std::uint32_t>((i * 7 + 3) % data.rows));
   const std::uint32_t D = map.features();
   std::vector<float> block(rows.size() * D), z(rows.size() * D);
   std::vector<rfk::host::MapWorkspace> ws(3);

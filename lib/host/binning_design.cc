@@ -76,6 +76,7 @@ class BinningDesign final : public Design {
   double Gamma(double factor) const override {
     return Df_ ? fourier_base_ * factor : bin_base_ * factor;
   }
+  // 0: a point at +inf error never replaces the start (as the binning loop always chose).
   double StartGamma() const override { return 0.0; }
   std::vector<double> HeldOutLosses(double factor, const Folds& folds,
                                     const std::vector<double>& lambdas) override;
@@ -123,7 +124,8 @@ BinningDesign::BinningDesign(const TrainContext& ctx)
       Df_(ctx.opt.fourier ? ctx.opt.features : 0),
       fourier_base_(ctx.opt.gamma > 0 ? ctx.opt.gamma : ctx.report->gamma_default),
       all_rows_(ctx.data.rows) {
-  ctx.report->bin_gamma_default = DefaultGamma(ctx.data, format::Kernel::kLaplacian, ctx.scaling, ctx.opt.seed);
+  ctx.report->bin_gamma_default =
+      DefaultGamma(ctx.data, format::Kernel::kLaplacian, ctx.scaling, ctx.opt.seed);
   bin_base_ = ctx.opt.bin_gamma > 0 ? ctx.opt.bin_gamma : ctx.report->bin_gamma_default;
   grids_ = DrawGrids(P_, static_cast<std::uint32_t>(ctx.data.cols), ctx.opt.seed);
   if (Df_ > 0)
@@ -167,7 +169,8 @@ SparseDesign BinningDesign::Sparse(const AtFactor& a, const BinColumns& bc) cons
 
 std::vector<Head> BinningDesign::LambdaPath(const SparseDesign& z, const std::vector<std::uint32_t>& rows,
                                             const std::vector<double>& lambdas, const std::string& what) {
-  const std::uint64_t total = std::uint64_t{ctx_.opt.cv_folds} * (ctx_.opt.gamma_auto ? 5 : 1) * lambdas.size();
+  const std::uint64_t total =
+      std::uint64_t{ctx_.opt.cv_folds} * (ctx_.opt.gamma_auto ? 5 : 1) * lambdas.size();
   std::vector<Head> heads(lambdas.size());
   Head prev;
   for (std::size_t q = lambdas.size(); q-- > 0;) {
@@ -187,8 +190,10 @@ std::vector<double> BinningDesign::HeldOutLosses(double factor, const Folds& fol
   const std::string what = "cv bin-gamma " + FormatDouble(bin_base_ * factor);
   std::vector<double> err(lambdas.size(), 0.0);
   for (std::size_t f = 0; f < folds.held_out.size(); ++f) {
-    const BinColumns bc = BuildColumns(a.keys, ctx_.data.rows, P_, train_rows_[f], ctx_.opt.buckets, ctx_.threads);
-    if (!ctx_.opt.buckets) CheckMemory(ctx_.data, ctx_.opt, ctx_.targets.K, ctx_.threads, bc.count, ctx_.report);
+    const BinColumns bc =
+        BuildColumns(a.keys, ctx_.data.rows, P_, train_rows_[f], ctx_.opt.buckets, ctx_.threads);
+    if (!ctx_.opt.buckets)
+      CheckMemory(ctx_.data, ctx_.opt, ctx_.targets.K, ctx_.threads, bc.count, ctx_.report);
     const SparseDesign z = Sparse(a, bc);
     const std::vector<Head> heads = LambdaPath(z, train_rows_[f], lambdas, what);
     const std::vector<double> e = ScoreDesign(z, folds.held_out[f], heads, ctx_.targets, ctx_.threads);
@@ -199,6 +204,7 @@ std::vector<double> BinningDesign::HeldOutLosses(double factor, const Folds& fol
 
 Head BinningDesign::Fit(double factor, double lambda) {
   TrainReport& rep = *ctx_.report;
+  train_rows_ = {};  // selection is over
   bin_gamma_ = bin_base_ * factor;
   rep.bin_gamma = bin_gamma_;
   ctx_.Progress(0, 1, "binning features");
@@ -234,7 +240,8 @@ void BinningDesign::Describe(ModelSpec* spec, std::string* metadata) const {
                "\ngrids=" + std::to_string(P_) + "\nbin_mode=" + (opt.buckets ? "hashed" : "exact") +
                "\nbin_gamma=" + FormatDouble(bin_gamma_) + "\n";
   if (fit_.map)
-    *metadata += std::string("kernel=") + KernelName(opt.kernel) + "\ngamma=" + FormatDouble(fit_.map->gamma()) + "\n";
+    *metadata += std::string("kernel=") + KernelName(opt.kernel) +
+                 "\ngamma=" + FormatDouble(fit_.map->gamma()) + "\n";
 }
 
 }  // namespace

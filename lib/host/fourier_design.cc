@@ -71,10 +71,11 @@ RidgeStats Accumulate(const TrainContext& ctx, const FourierMap& m,
   const std::uint32_t D = m.features(), K = ctx.targets.K;
   RidgeStats st(D, K);
   std::vector<double> Zd(kBlockRows * D), Yb(kBlockRows * K);
-  BlockStream(ctx, m).Run(rows, done, total, what, [&](const float* Z, const std::uint32_t* rb, std::size_t R) {
-    for (std::size_t i = 0; i < R * D; ++i) Zd[i] = Z[i];
-    AccumulateBlock(ctx, Zd.data(), R, D, rb, &Yb, &st);
-  });
+  BlockStream(ctx, m).Run(rows, done, total, what,
+                          [&](const float* Z, const std::uint32_t* rb, std::size_t R) {
+                            for (std::size_t i = 0; i < R * D; ++i) Zd[i] = Z[i];
+                            AccumulateBlock(ctx, Zd.data(), R, D, rb, &Yb, &st);
+                          });
   return st;
 }
 
@@ -114,9 +115,10 @@ std::vector<double> Score(const TrainContext& ctx, const FourierMap& m,
   std::vector<double> err(heads[0].size(), 0.0);
   BlockStream blocks(ctx, m);
   for (std::size_t f = 0; f < fold_rows.size(); ++f) {
-    blocks.Run(fold_rows[f], done, total, what, [&](const float* Z, const std::uint32_t* rb, std::size_t R) {
-      ScoreBlock(ctx, Z, D, rb, R, heads[f], &err);
-    });
+    blocks.Run(fold_rows[f], done, total, what,
+               [&](const float* Z, const std::uint32_t* rb, std::size_t R) {
+                 ScoreBlock(ctx, Z, D, rb, R, heads[f], &err);
+               });
   }
   return err;
 }
@@ -130,6 +132,7 @@ class FourierDesign final : public Design {
                               static_cast<std::uint32_t>(ctx.data.cols), ctx.opt.seed, ctx.threads)) {}
 
   double Gamma(double factor) const override { return base_ * factor; }
+  // The default: a point at +inf error replaces the start only at a smaller gamma.
   double StartGamma() const override { return base_; }
   std::vector<double> HeldOutLosses(double factor, const Folds& folds,
                                     const std::vector<double>& lambdas) override;
@@ -176,7 +179,10 @@ std::vector<double> FourierDesign::HeldOutLosses(double factor, const Folds& fol
   return err;
 }
 
+// With selection, the statistics KeepBest kept (empty, and refused by SolveRidge, only if no
+// point had a comparable error); without, one pass over every row.
 Head FourierDesign::Fit(double factor, double lambda) {
+  total_ = RidgeStats();
   map_ = draws_->At(Gamma(factor));
   if (!selected_) {
     std::vector<std::uint32_t> all_rows(ctx_.data.rows);
@@ -184,7 +190,9 @@ Head FourierDesign::Fit(double factor, double lambda) {
     std::uint64_t done = 0;
     best_total_ = Accumulate(ctx_, *map_, all_rows, &done, ctx_.data.rows, "features + Z'Z");
   }
-  return SolveRidge(best_total_, lambda, ctx_.threads);
+  Head head = SolveRidge(best_total_, lambda, ctx_.threads);
+  best_total_ = RidgeStats();
+  return head;
 }
 
 void FourierDesign::Describe(ModelSpec* spec, std::string* metadata) const {

@@ -79,7 +79,8 @@ ModelSpec RandomFeatureSpec(format::Kernel kernel, format::MapKind map, std::uin
                             std::uint32_t input_dim, double gamma, std::uint64_t seed) {
   const FourierMapType* type = FindFourierMap(map);
   if (features == 0 || (type && type->pairs && features % 2 != 0) || input_dim == 0 || !(gamma > 0))
-    throw TrainError("RandomFeatureSpec: need features > 0 (even for the pair form), input_dim > 0, gamma > 0");
+    throw TrainError(
+        "RandomFeatureSpec: need features > 0 (even for the pair form), input_dim > 0, gamma > 0");
   const std::unique_ptr<FourierMap> m =
       DrawFourierMap(map, kernel, features, input_dim, seed, 1)->At(gamma);
   ModelSpec spec;
