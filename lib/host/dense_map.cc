@@ -132,8 +132,6 @@ std::vector<float> DrawPhases(std::uint32_t F, std::uint64_t seed) {
   return phase;
 }
 
-// Random Fourier features: row j of w from stream j, i.i.d. from the kernel's spectral density
-// at unit gamma (Gaussian: normal; Laplacian: Cauchy; Cauchy: Laplace).
 std::unique_ptr<FourierDraws> DrawRandomFourier(const FourierMapParams& p) {
   const std::uint32_t F = p.F, d = p.d;
   const unsigned threads = p.threads;

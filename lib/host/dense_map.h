@@ -27,4 +27,10 @@ std::unique_ptr<FourierDraws> MakeDenseDraws(const FourierMapParams& params, Den
 // b_j ~ U[0, 2 pi) from stream kPhaseStream + j, j < F: the phases of every dense phase-form map.
 std::vector<float> DrawPhases(std::uint32_t F, std::uint64_t seed);
 
+// Registry entries (fourier_map.cc) of random Fourier features: W's rows i.i.d. from the
+// kernel's spectral density (Gaussian: normal; Laplacian: Cauchy; Cauchy: Laplace), row j from
+// stream j; and the bytes of a dense map (FourierMapType::memory_bytes).
+std::unique_ptr<FourierDraws> DrawRandomFourier(const FourierMapParams& params);
+double DenseMapBytes(double F, double d);
+
 }  // namespace rfk::host

@@ -4,6 +4,7 @@
 #include <sstream>
 #include <string>
 
+#include "dense_map.h"
 #include "parallel.h"
 #include "rfk/host/train.hpp"
 #include "rfk/kernels.hpp"
@@ -12,7 +13,8 @@ namespace rfk::host {
 
 namespace {
 
-// The registry: every Fourier-type map training can draw. A new map adds its row (and its file).
+// The registry: every Fourier-type map training can draw. A new map is a file defining its draw
+// function (and its memory_bytes), declared in its header or here, and a row below.
 const FourierMapType kFourierMaps[] = {
     {format::MapKind::kFourier, true, DrawRandomFourier, DenseMapBytes,
      "the random frequencies, features x inputs"},

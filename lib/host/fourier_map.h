@@ -5,12 +5,14 @@
 // same dense W drawn in orthogonal blocks (ORF), or V applied by a fast transform and stored as
 // diagonals, a permutation and a seed (Fastfood), next. The training designs (design.h) use a map
 // only through the three jobs below, so a new map is one file that implements them plus one row
-// in the registry (kFourierMaps in fourier_map.cc); nothing else in training branches on the kind:
+// in the registry (kFourierMaps in fourier_map.cc: the map's draw function and its row); nothing
+// else in training branches on the kind:
 //   (a) FourierMap::Compute: a block of feature rows, bit-identical to the device core;
 //   (b) FourierDraws::At: the map at a gamma, rebuilt from unit-scale draws fixed for the run;
 //   (c) FourierMap::Describe: the map's part of the ModelSpec.
-// The format side (the map's sections, the core's kernels, ModelSpec::FourierFeatures) is the
-// format's, not training's.
+// tests/test_fourier_maps.cc checks (a) to (c) for every registered map. The format side (the
+// map's sections, the core's kernels, ModelSpec::FourierFeatures) and the --map name (ParseMap)
+// are not training's.
 #pragma once
 
 #include <cstddef>
@@ -84,8 +86,9 @@ struct FourierMapParams {
 struct FourierMapType {
   format::MapKind map;
   bool pairs;  // see FourierMapParams::pairs
-  // Draws the unit-scale map, a pure function of (params, seed) with its own streams (streams.h).
-  // May throw TrainError for a kernel the map cannot approximate.
+  // Draws the unit-scale map, a pure function of the params (never of params.threads), from
+  // streams of its own (streams.h). May throw TrainError for settings the map cannot take (a
+  // kernel it cannot approximate, a size), naming the option.
   std::unique_ptr<FourierDraws> (*draw)(const FourierMapParams& params);
   // Peak bytes of the draws, one map at a gamma, the model's copy and its blob, for F frequencies
   // and d inputs (EstimateTrainingMemory); `memory_part` names them in the guard's message.
@@ -116,9 +119,5 @@ void LoadRows(const InputRows& in, const std::uint32_t* rows, std::size_t R, flo
 // not finite.
 void ComputeBlock(const InputRows& in, const FourierMap& map, const std::uint32_t* rows,
                   std::size_t R, float* Z, std::vector<MapWorkspace>* ws, unsigned threads);
-
-// The registered implementations, one file each.
-std::unique_ptr<FourierDraws> DrawRandomFourier(const FourierMapParams& params);  // dense_map.cc
-double DenseMapBytes(double F, double d);                                          // dense_map.cc
 
 }  // namespace rfk::host
