@@ -131,7 +131,7 @@ build_target() {
     capi) "${cxx[@]}" -DRFK_FUZZ_ENTRY=CApi tests/fuzz/fuzz_capi.cc "${core[@]}" -o "$out/fuzz_$t" ;;
     libsvm | csv | idx)
       entry=$(printf '%s' "${t:0:1}" | tr a-z A-Z)${t:1}
-      "${cxx[@]}" -DRFK_FUZZ_ENTRY=$entry tests/fuzz/fuzz_data.cc lib/host/data.cc -lz -o "$out/fuzz_$t" ;;
+      "${cxx[@]}" -DRFK_FUZZ_ENTRY=$entry tests/fuzz/fuzz_data.cc lib/host/data*.cc -lz -o "$out/fuzz_$t" ;;
     train)
       # The whole host library, scalar kernels only; Eigen's scalar path as in the CMake build.
       "${cxx[@]}" -DRFK_FUZZ_ENTRY=Train -DEIGEN_DONT_VECTORIZE -isystem /usr/include/eigen3 -Ilib/host \

@@ -1,0 +1,141 @@
+// Internals of the data readers (rfk/host/data.hpp), shared by their files: the input (a zlib
+// file or a caller's buffer), the line splitter, number parsing and message helpers
+// (data_input.cc), and one reader per format (data_libsvm.cc, data_csv.cc, data_idx.cc). Every
+// error is a DataError whose message starts with "FILE:LINE: " or names the byte offset.
+// All state is local to a call.
+#pragma once
+
+#include <zlib.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rfk/host/data.hpp"
+
+namespace rfk::host::data_io {
+
+// Read size of text readers and of idx payload chunks.
+inline constexpr std::size_t kChunk = std::size_t{1} << 20;
+
+[[noreturn]] void Fail(std::string msg);
+
+// "PATH:LINE: ", the prefix of a message about one line.
+std::string At(const std::string& path, std::uint64_t line);
+
+// Quotes a piece of input for an error message: at most 40 bytes, non-printable bytes escaped.
+std::string Quote(std::string_view s);
+
+inline bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
+inline std::string_view Trim(std::string_view s) {
+  while (!s.empty() && IsBlank(s.front())) s.remove_prefix(1);
+  while (!s.empty() && IsBlank(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+bool HasControlChar(std::string_view s);
+
+// The next blank-separated token of [p, e), advancing p past it; empty at the end.
+inline std::string_view NextToken(const char*& p, const char* e) {
+  while (p < e && IsBlank(*p)) ++p;
+  const char* b = p;
+  while (p < e && !IsBlank(*p)) ++p;
+  return {b, static_cast<std::size_t>(p - b)};
+}
+
+enum class Num { kOk, kBad, kRange, kNonFinite };
+
+// Parses all of [b, e) as a finite float. Accepts a leading '+'; tiny values round to (signed)
+// zero or a subnormal; values beyond FLT_MAX are kRange; nan/inf are kNonFinite.
+Num ParseFloat(const char* b, const char* e, float* out);
+inline Num ParseFloat(std::string_view s, float* out) {
+  return ParseFloat(s.data(), s.data() + s.size(), out);
+}
+
+// The bytes a reader consumes: a file read through zlib (gzip'd or plain, detected from the
+// content), or a caller's buffer of plain (already decompressed) content.
+class Input {
+ public:
+  // Opens the file; throws DataError naming the path and the reason.
+  explicit Input(const std::string& path);
+  Input(std::string_view content, const std::string& name) : path_(name), mem_(content) {}
+  Input(const Input&) = delete;
+  Input& operator=(const Input&) = delete;
+  ~Input();
+
+  // Reads up to n bytes of decompressed content; returns fewer only at the end of the data.
+  // Throws DataError on read errors and on corrupt or truncated compressed data.
+  std::size_t Read(void* dst, std::size_t n);
+
+  // Closes the file and reports any error zlib deferred to close time. Call after reading all.
+  void Close();
+
+  const std::string& path() const { return path_; }
+
+  // The read size for LineReader: 1 MiB for files; for memory, a quarter of the content (a buffer
+  // beyond the content would be wasted), which also takes short inputs through the refill path
+  // that long lines take in files.
+  std::size_t Chunk() const;
+
+ private:
+  [[noreturn]] void ThrowError();
+
+  std::string path_;
+  gzFile file_ = nullptr;
+  std::string_view mem_;  // the unread rest of a memory input
+};
+
+// Splits decompressed content into lines. A line excludes its "\n" or "\r\n"; a last line
+// without a newline is still returned; a UTF-8 byte order mark before line 1 is dropped.
+class LineReader {
+ public:
+  LineReader(Input& file, std::size_t chunk) : file_(file), chunk_(chunk) { buf_.resize(chunk_); }
+
+  // The next line (valid until the next call), or false at the end of the data. Throws
+  // DataError for a line longer than 2^30 bytes.
+  bool Next(std::string_view* line);
+
+  // 1-based number of the line last returned by Next.
+  std::uint64_t line_no() const { return line_no_; }
+  const std::string& path() const { return file_.path(); }
+  void Close() { file_.Close(); }
+
+ private:
+  void Emit(std::size_t stop, std::string_view* line);
+
+  Input& file_;
+  std::size_t chunk_;
+  std::vector<char> buf_;
+  std::size_t begin_ = 0;  // start of the unconsumed data
+  std::size_t scan_ = 0;   // [begin_, scan_) holds no '\n'
+  std::size_t end_ = 0;    // end of the valid data
+  bool eof_ = false;
+  std::uint64_t line_no_ = 0;
+};
+
+// An empty dataset of `format` read from `path`: what each reader starts from.
+inline Dataset NewDataset(const std::string& path, DataFormat format) {
+  Dataset ds;
+  ds.source = path;
+  ds.format = format;
+  return ds;
+}
+
+// The readers: each reads all of `file` and closes it (reporting deferred zlib errors).
+Dataset ReadLibsvm(Input& file, const ReadOptions& opt);
+Dataset ReadCsv(Input& file, const ReadOptions& opt);
+// `open_labels` opens the labels file; it is called only once the images file has been read.
+Dataset ReadIdx(Input& images, const std::function<Input&()>& open_labels);
+
+// True if the 4 bytes at h are an idx magic number (a known element type, 1 to 4 dimensions).
+bool IsIdxMagic(const unsigned char* h);
+
+// The labels file of an MNIST-style images file ("images-idx3-ubyte" -> "labels-idx1-ubyte");
+// throws DataError if the name has no such part.
+std::string DeriveIdxLabels(const std::string& images);
+
+}  // namespace rfk::host::data_io

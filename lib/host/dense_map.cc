@@ -1,0 +1,161 @@
+#include "dense_map.h"
+
+#include <cmath>
+#include <utility>
+
+#include "block_kernels.h"
+#include "parallel.h"
+#include "random.h"
+#include "rfk/kernels.hpp"
+#include "streams.h"
+
+namespace rfk::host {
+
+namespace {
+
+using format::Kernel;
+
+class DenseMap final : public FourierMap {
+ public:
+  DenseMap(const FourierMapParams& p, const DenseUnitDraws& unit, double gamma);
+  std::uint32_t features() const override { return p_.pairs ? 2 * p_.F : p_.F; }
+  double gamma() const override { return gamma_; }
+  bool Compute(const InputRows& in, const std::uint32_t* rows, std::size_t R, float* Z,
+               MapWorkspace* ws) const override;
+  void Describe(ModelSpec* spec) const override;
+
+ private:
+  // z = scale * [cos a, sin a] or scale * cos(a + b) for one row's arguments a; false if not finite.
+  bool Features(const float* a, float* z) const;
+
+  FourierMapParams p_;
+  double gamma_;
+  float scale_;
+  std::vector<float> W_, Wt_;  // F x d and its transpose, d x F
+  std::vector<float> phase_;
+};
+
+DenseMap::DenseMap(const FourierMapParams& p, const DenseUnitDraws& unit, double gamma)
+    : p_(p), gamma_(gamma), W_(unit.w.size()), Wt_(unit.w.size()), phase_(unit.phase) {
+  const std::uint32_t F = p.F, d = p.d;
+  // Gaussian exp(-g|x|^2): W ~ N(0, 2g). Laplacian exp(-g|x|_1): Cauchy(0, g). Cauchy kernel
+  // prod 1/(1 + g^2 x_i^2): Laplace(0, g).
+  const float g = static_cast<float>(gamma);  // the model stores gamma as f32: use that value
+  const double factor = p.kernel == Kernel::kGaussian ? std::sqrt(2.0 * static_cast<double>(g))
+                                                      : static_cast<double>(g);
+  scale_ = p.pairs ? static_cast<float>(1.0 / std::sqrt(static_cast<double>(F)))
+                   : static_cast<float>(std::sqrt(2.0 / features()));
+  for (std::uint32_t j = 0; j < F; ++j)
+    for (std::uint32_t c = 0; c < d; ++c) {
+      const float v = static_cast<float>(factor * unit.w[std::size_t{j} * d + c]);
+      W_[std::size_t{j} * d + c] = v;
+      Wt_[std::size_t{c} * F + j] = v;
+    }
+}
+
+// Sparse rows without standardisation skip the zeros (ProjectSparse: the same sums); every other
+// row is loaded dense and projected as the core does.
+bool DenseMap::Compute(const InputRows& in, const std::uint32_t* rows, std::size_t R, float* Z,
+                       MapWorkspace* ws) const {
+  const std::uint32_t d = p_.d, F = p_.F, D = features();
+  const Dataset& data = in.data;
+  ws->work.resize(R * F);
+  if (!data.sparse || !in.scaling.empty()) {
+    ws->x.resize(R * d);
+    LoadRows(in, rows, R, ws->x.data());
+    ProjectDense(ws->x.data(), R, d, Wt_.data(), F, ws->work.data());
+  } else {
+    for (std::size_t r = 0; r < R; ++r) {
+      const std::size_t i = rows[r];
+      const std::uint64_t b = data.row_ptr[i], e = data.row_ptr[i + 1];
+      ProjectSparse(data.col_idx.data() + b, data.values.data() + b, e - b, Wt_.data(), F,
+                    ws->work.data() + r * F);
+    }
+  }
+  bool finite = true;
+  for (std::size_t r = 0; r < R; ++r) finite &= Features(ws->work.data() + r * F, Z + r * D);
+  return finite;
+}
+
+bool DenseMap::Features(const float* a, float* z) const {
+  const std::uint32_t F = p_.F, D = features();
+  if (p_.pairs) {
+    for (std::uint32_t j = 0; j < F; ++j) {
+      float s, c;
+      SinCosRef(a[j], &s, &c);
+      z[j] = scale_ * c;
+      z[F + j] = scale_ * s;
+    }
+  } else {
+    for (std::uint32_t j = 0; j < F; ++j) z[j] = scale_ * CosRef(a[j] + phase_[j]);
+  }
+  bool finite = true;
+  for (std::uint32_t j = 0; j < D; ++j) finite &= std::isfinite(z[j]);
+  return finite;
+}
+
+void DenseMap::Describe(ModelSpec* spec) const {
+  spec->map = p_.map;
+  spec->kernel = p_.kernel;
+  spec->num_frequencies = p_.F;
+  spec->gamma = static_cast<float>(gamma_);
+  spec->feature_scale = scale_;
+  spec->seed = p_.seed;
+  spec->projection = W_;
+  spec->phase = phase_;
+}
+
+class DenseDraws final : public FourierDraws {
+ public:
+  DenseDraws(const FourierMapParams& p, DenseUnitDraws unit) : p_(p), unit_(std::move(unit)) {}
+  std::unique_ptr<FourierMap> At(double gamma) const override {
+    return std::make_unique<DenseMap>(p_, unit_, gamma);
+  }
+
+ private:
+  FourierMapParams p_;
+  DenseUnitDraws unit_;
+};
+
+}  // namespace
+
+std::unique_ptr<FourierDraws> MakeDenseDraws(const FourierMapParams& params, DenseUnitDraws unit) {
+  return std::make_unique<DenseDraws>(params, std::move(unit));
+}
+
+std::vector<float> DrawPhases(std::uint32_t F, std::uint64_t seed) {
+  std::vector<float> phase(F);
+  for (std::uint32_t j = 0; j < F; ++j) {
+    RandomStream rs(seed, kPhaseStream + j);
+    phase[j] = static_cast<float>(6.283185307179586 * rs.Uniform());
+  }
+  return phase;
+}
+
+std::unique_ptr<FourierDraws> DrawRandomFourier(const FourierMapParams& p) {
+  const std::uint32_t F = p.F, d = p.d;
+  const unsigned threads = p.threads;
+  DenseUnitDraws unit;
+  unit.w.resize(std::size_t{F} * d);
+  Parallel(threads, [&](unsigned t) {
+    for (std::uint32_t j = t; j < F; j += threads) {
+      RandomStream rs(p.seed, j);  // one stream per frequency: independent of the thread count
+      double* w = unit.w.data() + std::size_t{j} * d;
+      for (std::uint32_t c = 0; c < d; ++c) {
+        switch (p.kernel) {
+          case Kernel::kGaussian: w[c] = rs.Normal(); break;
+          case Kernel::kLaplacian: w[c] = rs.Cauchy(); break;
+          case Kernel::kCauchy: w[c] = rs.Laplace(); break;
+        }
+      }
+    }
+  });
+  if (!p.pairs) unit.phase = DrawPhases(F, p.seed);
+  return MakeDenseDraws(p, std::move(unit));
+}
+
+// The unit draws (double), W and W' (float), the model's copy of W and the blob: 24 bytes per
+// element of W.
+double DenseMapBytes(double F, double d) { return 24.0 * F * d; }
+
+}  // namespace rfk::host

@@ -1,0 +1,36 @@
+// Dense-W Fourier maps: z(x) = scale * [cos(Wx), sin(Wx)] (pairs, scale = 1/sqrt(F)) or
+// scale * cos(Wx + b) (phase form, scale = sqrt(2/F)), with W (F x d) stored whole in the model.
+// Random Fourier features draw W's rows i.i.d. from the kernel's spectral density; a map that
+// only draws W differently (ORF: orthogonal blocks with chi-distributed norms) passes its unit
+// draws to MakeDenseDraws and shares everything else.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "fourier_map.h"
+
+namespace rfk::host {
+
+// Unit-scale draws of a dense map: W at gamma is factor * w, factor = sqrt(2 gamma) for the
+// Gaussian kernel (w ~ N(0, 1) gives N(0, 2 gamma)) and gamma for the Laplacian (Cauchy) and
+// Cauchy (Laplace) kernels, with gamma rounded to the float the model stores.
+struct DenseUnitDraws {
+  std::vector<double> w;     // F x d, row-major
+  std::vector<float> phase;  // F phases in [0, 2 pi) for the phase form; empty for pairs
+};
+
+// The draws of a dense map from its unit draws (params.pairs picks the form).
+std::unique_ptr<FourierDraws> MakeDenseDraws(const FourierMapParams& params, DenseUnitDraws unit);
+
+// b_j ~ U[0, 2 pi) from stream kPhaseStream + j, j < F: the phases of every dense phase-form map.
+std::vector<float> DrawPhases(std::uint32_t F, std::uint64_t seed);
+
+// Registry entries (fourier_map.cc) of random Fourier features: W's rows i.i.d. from the
+// kernel's spectral density (Gaussian: normal; Laplacian: Cauchy; Cauchy: Laplace), row j from
+// stream j; and the bytes of a dense map (FourierMapType::memory_bytes).
+std::unique_ptr<FourierDraws> DrawRandomFourier(const FourierMapParams& params);
+double DenseMapBytes(double F, double d);
+
+}  // namespace rfk::host

@@ -1,0 +1,67 @@
+// The design step of the training pipeline: the one step that differs between fitting
+// Fourier-type features alone (Gram statistics Z'Z, a Cholesky solve: fourier_design.cc) and a
+// design with random binning, alone or after Fourier-type features (a sparse design, conjugate
+// gradients: binning_design.cc). Everything else -- targets, standardisation, the default gamma,
+// folds, the gamma search and lambda grid, head rounding, model assembly, the open-check and the
+// training-error sample -- is the pipeline's (trainer.cc) and the same for every design.
+//
+// Gammas are chosen as factors: the selection tries factor = 2^k, and a design rescales every map
+// it holds (the Fourier-type map's gamma and binning's) by the same factor from their base gammas
+// (the option, else the data-scale default).
+//
+// The pipeline calls, in this order: HeldOutLosses (then KeepBest when that factor holds the best
+// point so far) for each factor the selection tries, none without selection; Fit once at the
+// chosen factor and lambda; then Describe and Loss. Designs allocate and throw TrainError.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "rfk/host/model_writer.hpp"
+#include "train_context.h"
+
+namespace rfk::host {
+
+// Cross-validation folds: held_out[f] lists fold f's rows, ascending. A row's fold is
+// RandomBits(seed, kFoldStream, row) % folds, independent of the row order in the file.
+struct Folds {
+  std::vector<std::vector<std::uint32_t>> held_out;
+};
+
+class Design {
+ public:
+  virtual ~Design() = default;
+
+  // The gamma the report and the selection points name at `factor`: the Fourier-type map's when
+  // the design has one, else binning's.
+  virtual double Gamma(double factor) const = 0;
+  // The gamma of the selection's starting point (held-out error +inf, factor 1, the first
+  // lambda), which only a point at +inf error and a smaller gamma replaces.
+  virtual double StartGamma() const = 0;
+
+  // Summed held-out losses (RowLoss), one per lambda: for each fold, heads fitted on the other
+  // folds' rows at `factor` and every lambda, scored on the fold's rows.
+  virtual std::vector<double> HeldOutLosses(double factor, const Folds& folds,
+                                            const std::vector<double>& lambdas) = 0;
+  // The last HeldOutLosses factor holds the best point so far: a design may keep what Fit can
+  // reuse from it.
+  virtual void KeepBest() {}
+
+  // The head on every row at (factor, lambda). Records the design's own report fields.
+  virtual Head Fit(double factor, double lambda) = 0;
+  // After Fit: the design's part of the model -- the maps (each map's part of the ModelSpec) and
+  // the design's metadata lines ("key=value\n", between producer= and lambda=).
+  virtual void Describe(ModelSpec* spec, std::string* metadata) const = 0;
+  // After Fit: the summed losses (RowLoss) of `head` (the model's float weights) on data rows
+  // `rows`, through the fitted maps.
+  virtual double Loss(const Head& head, const std::vector<std::uint32_t>& rows) = 0;
+};
+
+// Fourier-type features alone (opt.grids == 0).
+std::unique_ptr<Design> MakeFourierDesign(const TrainContext& ctx);
+// Random binning (opt.grids > 0), after Fourier-type features when opt.fourier.
+std::unique_ptr<Design> MakeBinningDesign(const TrainContext& ctx);
+
+}  // namespace rfk::host

@@ -1,0 +1,215 @@
+// The Fourier design: a Fourier-type map alone. Feature blocks stream through the map into the
+// ridge statistics (Z'Z, Z'Y, Z'1: O(D^2) memory, never O(n D)); the head comes from a Cholesky
+// solve of those statistics; selection accumulates one set per fold, so every fold's training
+// statistics are a subtraction and one pass serves the whole lambda grid.
+#include <algorithm>
+#include <memory>
+#include <numeric>
+#include <utility>
+
+#include "block_kernels.h"
+#include "design.h"
+#include "fourier_map.h"
+#include "parallel.h"
+
+namespace rfk::host {
+
+namespace {
+
+// Adds one block's rows (Z: R x D doubles, their data rows rb) to *st: the strips of Z'Z and
+// Z'Y on all threads, the target sums in row order. Deterministic for any thread count.
+void AccumulateBlock(const TrainContext& ctx, const double* Z, std::size_t R, std::uint32_t D,
+                     const std::uint32_t* rb, std::vector<double>* Yb, RidgeStats* st) {
+  const std::uint32_t K = ctx.targets.K;
+  for (std::size_t r = 0; r < R; ++r)
+    for (std::uint32_t k = 0; k < K; ++k) {
+      (*Yb)[r * K + k] = ctx.targets.Y[std::size_t{rb[r]} * K + k];
+      st->ysum[k] += (*Yb)[r * K + k];
+    }
+  st->n += static_cast<double>(R);
+  const std::uint32_t strips = (D + kStripRows - 1) / kStripRows;
+  Parallel(ctx.threads, [&](unsigned t) {
+    for (std::uint32_t s = t; s < strips; s += ctx.threads)
+      AccumulateStrip(Z, R, D, Yb->data(), K, s * kStripRows, st->G.data(), st->h.data(),
+                      st->s.data());
+  });
+}
+
+// Streams rows through a map in blocks of kBlockRows: fn(Z, rb, R) gets each block's features
+// (Z: R x D floats) and its R data rows rb; then *done advances and progress is reported. The
+// buffers serve every Run.
+class BlockStream {
+ public:
+  BlockStream(const TrainContext& ctx, const FourierMap& m)
+      : ctx_(ctx), m_(m), ws_(ctx.threads), Z_(kBlockRows * m.features()) {}
+
+  template <class Fn>
+  void Run(const std::vector<std::uint32_t>& rows, std::uint64_t* done, std::uint64_t total,
+           const std::string& what, Fn&& fn) {
+    const InputRows in{ctx_.data, ctx_.scaling};
+    for (std::size_t b0 = 0; b0 < rows.size(); b0 += kBlockRows) {
+      const std::size_t R = std::min(kBlockRows, rows.size() - b0);
+      const std::uint32_t* rb = rows.data() + b0;
+      ComputeBlock(in, m_, rb, R, Z_.data(), &ws_, ctx_.threads);
+      fn(Z_.data(), rb, R);
+      *done += R;
+      ctx_.Progress(*done, total, what);
+    }
+  }
+
+ private:
+  const TrainContext& ctx_;
+  const FourierMap& m_;
+  std::vector<MapWorkspace> ws_;
+  std::vector<float> Z_;
+};
+
+// The ridge statistics of `rows` through map m. Memory: O(D^2 + kBlockRows * D).
+RidgeStats Accumulate(const TrainContext& ctx, const FourierMap& m,
+                      const std::vector<std::uint32_t>& rows, std::uint64_t* done,
+                      std::uint64_t total, const std::string& what) {
+  const std::uint32_t D = m.features(), K = ctx.targets.K;
+  RidgeStats st(D, K);
+  std::vector<double> Zd(kBlockRows * D), Yb(kBlockRows * K);
+  BlockStream(ctx, m).Run(rows, done, total, what,
+                          [&](const float* Z, const std::uint32_t* rb, std::size_t R) {
+                            for (std::size_t i = 0; i < R * D; ++i) Zd[i] = Z[i];
+                            AccumulateBlock(ctx, Zd.data(), R, D, rb, &Yb, &st);
+                          });
+  return st;
+}
+
+// Adds to (*err)[l] the summed losses of heads[l] on the R feature rows Z of data rows rb: rows
+// split round-robin over the threads, each thread's sums added in thread order.
+void ScoreBlock(const TrainContext& ctx, const float* Z, std::uint32_t D, const std::uint32_t* rb,
+                std::size_t R, const std::vector<Head>& heads, std::vector<double>* err) {
+  const std::uint32_t K = ctx.targets.K;
+  const std::size_t L = heads.size();
+  std::vector<std::vector<double>> part(ctx.threads, std::vector<double>(L, 0.0));
+  Parallel(ctx.threads, [&](unsigned t) {
+    std::vector<double> out(K);
+    for (std::size_t r = t; r < R; r += ctx.threads) {
+      const float* z = Z + r * D;
+      for (std::size_t l = 0; l < L; ++l) {
+        const Head& h = heads[l];
+        for (std::uint32_t k = 0; k < K; ++k) out[k] = h.bias[k];
+        for (std::uint32_t i = 0; i < D; ++i) {
+          const double zi = z[i];
+          for (std::uint32_t k = 0; k < K; ++k) out[k] += zi * h.W[std::size_t{i} * K + k];
+        }
+        part[t][l] += RowLoss(ctx.targets, out.data(), rb[r]);
+      }
+    }
+  });
+  for (unsigned t = 0; t < ctx.threads; ++t)
+    for (std::size_t l = 0; l < L; ++l) (*err)[l] += part[t][l];
+}
+
+// Held-out losses of several heads: rows of fold f are scored with heads[f][l] for every l.
+// Returns the summed losses per l.
+std::vector<double> Score(const TrainContext& ctx, const FourierMap& m,
+                          const std::vector<std::vector<std::uint32_t>>& fold_rows,
+                          const std::vector<std::vector<Head>>& heads, std::uint64_t* done,
+                          std::uint64_t total, const std::string& what) {
+  const std::uint32_t D = m.features();
+  std::vector<double> err(heads[0].size(), 0.0);
+  BlockStream blocks(ctx, m);
+  for (std::size_t f = 0; f < fold_rows.size(); ++f) {
+    blocks.Run(fold_rows[f], done, total, what,
+               [&](const float* Z, const std::uint32_t* rb, std::size_t R) {
+                 ScoreBlock(ctx, Z, D, rb, R, heads[f], &err);
+               });
+  }
+  return err;
+}
+
+class FourierDesign final : public Design {
+ public:
+  explicit FourierDesign(const TrainContext& ctx)
+      : ctx_(ctx),
+        base_(ctx.opt.gamma > 0 ? ctx.opt.gamma : ctx.report->gamma_default),
+        draws_(DrawFourierMap(ctx.opt.map, ctx.opt.kernel, ctx.opt.features,
+                              static_cast<std::uint32_t>(ctx.data.cols), ctx.opt.seed, ctx.threads)) {}
+
+  double Gamma(double factor) const override { return base_ * factor; }
+  // The default: a point at +inf error replaces the start only at a smaller gamma.
+  double StartGamma() const override { return base_; }
+  std::vector<double> HeldOutLosses(double factor, const Folds& folds,
+                                    const std::vector<double>& lambdas) override;
+  // The full-data statistics at the best factor: the sum of its folds' (Fit solves them).
+  void KeepBest() override { best_total_ = std::move(total_); }
+  Head Fit(double factor, double lambda) override;
+  void Describe(ModelSpec* spec, std::string* metadata) const override;
+  double Loss(const Head& head, const std::vector<std::uint32_t>& rows) override;
+
+ private:
+  const TrainContext& ctx_;
+  double base_;  // the map's gamma at factor 1
+  std::unique_ptr<FourierDraws> draws_;
+  std::unique_ptr<FourierMap> map_;  // at the fitted factor
+  RidgeStats total_;                 // the last factor's full-data statistics
+  RidgeStats best_total_;            // the best factor's
+  bool selected_ = false;            // HeldOutLosses ran
+};
+
+std::vector<double> FourierDesign::HeldOutLosses(double factor, const Folds& folds,
+                                                 const std::vector<double>& lambdas) {
+  selected_ = true;
+  total_ = RidgeStats();  // not the best (KeepBest took that): free it before the next set
+  const double gamma = Gamma(factor);
+  const std::unique_ptr<FourierMap> m = draws_->At(gamma);
+  const std::size_t nf = folds.held_out.size();
+  std::vector<RidgeStats> fold;
+  RidgeStats tot(m->features(), ctx_.targets.K);
+  const std::string what = "cv gamma " + FormatDouble(gamma);
+  const std::uint64_t total = 2ull * ctx_.data.rows;  // per gamma: accumulate, then score
+  std::uint64_t done = 0;
+  for (std::size_t f = 0; f < nf; ++f) {
+    fold.push_back(Accumulate(ctx_, *m, folds.held_out[f], &done, total, what));
+    tot.Add(fold.back(), 1.0);
+  }
+  std::vector<std::vector<Head>> heads(nf);
+  for (std::size_t f = 0; f < nf; ++f) {
+    RidgeStats train = tot;
+    train.Add(fold[f], -1.0);
+    heads[f] = SolveRidgePath(train, lambdas, ctx_.threads);
+  }
+  std::vector<double> err = Score(ctx_, *m, folds.held_out, heads, &done, total, what);
+  total_ = std::move(tot);
+  return err;
+}
+
+// With selection, the statistics KeepBest kept (empty, and refused by SolveRidge, only if no
+// point had a comparable error); without, one pass over every row.
+Head FourierDesign::Fit(double factor, double lambda) {
+  total_ = RidgeStats();
+  map_ = draws_->At(Gamma(factor));
+  if (!selected_) {
+    std::vector<std::uint32_t> all_rows(ctx_.data.rows);
+    std::iota(all_rows.begin(), all_rows.end(), 0u);
+    std::uint64_t done = 0;
+    best_total_ = Accumulate(ctx_, *map_, all_rows, &done, ctx_.data.rows, "features + Z'Z");
+  }
+  Head head = SolveRidge(best_total_, lambda, ctx_.threads);
+  best_total_ = RidgeStats();
+  return head;
+}
+
+void FourierDesign::Describe(ModelSpec* spec, std::string* metadata) const {
+  map_->Describe(spec);
+  *metadata += std::string("kernel=") + KernelName(ctx_.opt.kernel) + "\nmap=" + MapName(ctx_.opt.map) +
+               "\ngamma=" + FormatDouble(map_->gamma()) + "\n";
+}
+
+double FourierDesign::Loss(const Head& head, const std::vector<std::uint32_t>& rows) {
+  std::uint64_t done = 0;
+  return Score(ctx_, *map_, {rows}, {{head}}, &done, rows.size(), "training error")[0];
+}
+
+}  // namespace
+
+std::unique_ptr<Design> MakeFourierDesign(const TrainContext& ctx) {
+  return std::make_unique<FourierDesign>(ctx);
+}
+
+}  // namespace rfk::host

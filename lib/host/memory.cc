@@ -1,0 +1,117 @@
+// Memory estimation and the resource guard: training's peak memory, estimated from the sizes
+// alone, is checked against the limit before every large allocation.
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <unistd.h>
+
+#include "fourier_map.h"
+#include "rfk/host/train.hpp"
+#include "train_context.h"
+
+namespace rfk::host {
+
+namespace {
+
+using Parts = std::vector<std::pair<std::string, double>>;
+
+std::string FormatBytes(double b) {
+  static const char* const kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  int u = 0;
+  while (b >= 1024 && u < 6) {
+    b /= 1024;
+    ++u;
+  }
+  char buf[48];
+  std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.3g %s", b, kUnits[u]);
+  return buf;
+}
+
+// The Fourier design: ridge statistics G (D x D doubles) per stat set (the total, or every fold
+// + the total + one training-set copy while selecting, + the best so far); the solve's matrix and
+// its Cholesky factor (the rare LDLT fallback, when Cholesky fails, needs one D x D more); the
+// feature blocks.
+void FourierDesignParts(double n_folds, bool cv, double Df, double F, double d, double K,
+                        double T, Parts* parts) {
+  const double sets = cv ? n_folds + 3 : 1;
+  parts->emplace_back("the ridge statistics and their factorisation, D x D doubles",
+                      (sets + 2) * 8.0 * Df * (Df + K + 1));
+  parts->emplace_back("the feature blocks", 512.0 * Df * 16 + T * 512.0 * (F + d) * 4);
+}
+
+// The binning design, per grid and row: the bin key (u64) and column (u32); exact mode also
+// sorts a copy of the keys per grid and keeps the distinct ones (at most 2^24). Then the dense
+// Fourier block, the CG vectors and the selection's row lists.
+void BinningDesignParts(const TrainOptions& opt, double n, double n_folds, bool cv, double Df,
+                        double d, double K, std::uint32_t exact_bins, Parts* parts) {
+  const double P = opt.grids, Pn = P * n;
+  const double cb = opt.buckets ? P * opt.buckets : exact_bins;
+  parts->emplace_back("the bin keys and columns, grids x rows",
+                      12.0 * Pn + (opt.buckets ? 0.0 : 8.0 * Pn + 8.0 * cb) + 32.0 * P * d);
+  parts->emplace_back("the dense Fourier block, rows x features floats", 4.0 * n * Df);
+  parts->emplace_back("the conjugate-gradient vectors", 8.0 * (Df + cb) * (K + 9) + 24.0 * n);
+  if (cv) parts->emplace_back("the cross-validation row lists", 4.0 * n * n_folds);
+}
+
+}  // namespace
+
+void CheckMemory(const Dataset& data, const TrainOptions& opt, std::uint32_t K, unsigned threads,
+                 std::uint32_t exact_bins, TrainReport* rep) {
+  const double limit = opt.memory_limit ? static_cast<double>(opt.memory_limit) : PhysicalMemoryBytes();
+  const MemoryEstimate need = EstimateTrainingMemory(data, opt, K, threads, exact_bins);
+  rep->memory_estimate = std::max(rep->memory_estimate, need.bytes);
+  rep->memory_limit = limit;
+  if (limit > 0 && need.bytes > limit) {
+    throw TrainError("training would need about " + FormatBytes(need.bytes) + " of memory (largest part " +
+                     FormatBytes(need.largest_bytes) + ": " + need.largest + "), more than the limit of " +
+                     FormatBytes(limit) + (opt.memory_limit ? " (--memory-limit)" : " (physical memory)") +
+                     "; use fewer " + need.advice);
+  }
+}
+
+double PhysicalMemoryBytes() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0.0;
+}
+
+// Mirrors the allocations of the pipeline and its design at their peak: the buffers that grow
+// with rows, features, grids or outputs, as many as are alive at once. Fixed and per-thread
+// extras of a few MiB are left out; allocator overhead is not modelled.
+MemoryEstimate EstimateTrainingMemory(const Dataset& data, const TrainOptions& opt, std::uint32_t K,
+                                      unsigned threads, std::uint32_t exact_bins) {
+  const double n = static_cast<double>(data.rows), d = static_cast<double>(data.cols);
+  const bool cv = opt.gamma_auto || opt.lambda_auto;
+  const double n_folds = cv ? opt.cv_folds : 0;
+  const FourierMapType* type = FindFourierMap(opt.map);
+  if (type == nullptr) type = FindFourierMap(format::MapKind::kFourier);  // refused later
+  const double Df = opt.fourier ? opt.features : 0;
+  const double F = !opt.fourier ? 0 : type->pairs ? Df / 2 : Df;
+  Parts parts;
+  parts.emplace_back("the loaded data",
+                     data.sparse ? 8.0 * (n + 1) + 8.0 * static_cast<double>(data.values.size())
+                                 : 4.0 * static_cast<double>(data.dense.size()));
+  parts.back().second += 40.0 * n;  // label strings and line numbers
+  parts.emplace_back("the targets, rows x outputs doubles", 8.0 * n * (K + 1.0) + 4.0 * n);
+  parts.emplace_back(type->memory_part, type->memory_bytes(F, d));
+  MemoryEstimate e;
+  if (opt.grids == 0) {
+    FourierDesignParts(n_folds, cv, Df, F, d, K, threads, &parts);
+    e.advice = "--features";
+  } else {
+    BinningDesignParts(opt, n, n_folds, cv, Df, d, K, exact_bins, &parts);
+    e.advice = Df > 0 ? "--grids or --features" : "--grids";
+  }
+  for (const auto& [what, bytes] : parts) {
+    e.bytes += bytes;
+    if (bytes > e.largest_bytes) {
+      e.largest_bytes = bytes;
+      e.largest = what;
+    }
+  }
+  return e;
+}
+
+}  // namespace rfk::host

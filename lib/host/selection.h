@@ -1,0 +1,33 @@
+// Selection: the gamma factor and lambda the final head is fitted at, by k-fold cross-validation
+// of a design over a gamma search and a lambda grid. The same for every design and map.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "design.h"
+#include "train_context.h"
+
+namespace rfk::host {
+
+struct Choice {
+  double factor = 1.0;     // gamma = base x factor, factor = 2^k
+  std::size_t lambda = 0;  // index into the lambda grid
+};
+
+// --lambda auto: 1e-8, 1e-7, ..., 1e-1; else opt.lambda alone.
+std::vector<double> LambdaGrid(const TrainOptions& opt);
+
+// Seeded fold assignment (see Folds), rows 0 .. n-1.
+Folds SplitFolds(std::size_t n, std::uint32_t folds, std::uint64_t seed);
+
+// Without --gamma auto and with one lambda: factor 1 and that lambda, nothing evaluated.
+// Otherwise opt.cv_folds-fold cross-validation of `design`: --gamma auto searches factors 2^k,
+// k = -2, 0, 2, extended by two steps while the best is on the edge (|k| <= 8), then the best
+// k's neighbours (about five factors; k = 0 alone without it), every lambda at each. Every point
+// goes to report->cv (sorted by gamma, then lambda); the choice is the lowest held-out error,
+// ties to the smaller gamma, then the smaller lambda.
+Choice Select(Design& design, const TrainContext& ctx, const std::vector<double>& lambdas);
+
+}  // namespace rfk::host

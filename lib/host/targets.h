@@ -1,0 +1,46 @@
+// Training targets: the task (regression, binary or multi-class), the class labels, the n x K
+// target matrix of one-vs-rest ridge, and the losses selection and reports score heads with.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "rfk/format.hpp"
+#include "rfk/host/data.hpp"
+#include "rfk/host/train.hpp"
+
+namespace rfk::host {
+
+struct Targets {
+  format::Task task = format::Task::kRegression;
+  std::string reason;               // why this task (for the report)
+  std::vector<std::string> labels;  // classes, in model order (their first spelling in the data)
+  std::vector<std::uint32_t> cls;   // class index per row (classification)
+  std::vector<double> Y;            // n x K, row-major: y (regression) or +-1 per output
+  std::uint32_t K = 1;              // outputs: 1 for regression and binary, C for multi-class
+};
+
+// Decides the task (`choice`, or from the labels for kAuto: non-numeric labels, or at most 32
+// distinct integers, mean classification) and builds the targets. `before_alloc(K)` runs once K
+// is known, before the n x K matrix is allocated (the resource guard). Throws TrainError, naming
+// file:line, for a label regression cannot use, and for fewer than 2 or too many classes.
+Targets MakeTargets(const Dataset& data, TaskChoice choice,
+                    const std::function<void(std::uint32_t)>& before_alloc);
+
+// One row's loss for summed held-out errors: the squared error (regression) or 1 for a
+// misclassification (sign for binary, first argmax for multi-class, as rfk::DecideClass).
+// `out`: the K outputs of a head for data row `row`.
+double RowLoss(const Targets& t, const double* out, std::size_t row);
+
+// Summed losses over n rows as the reported metric: the error rate, or the RMSE relative to
+// `rms_y` (plain RMSE when rms_y is 0).
+double Metric(const Targets& t, double summed, double n, double rms_y);
+
+// Root mean square of the regression target over rows 0, stride, 2 stride, ... (in that order);
+// 0 for classification.
+double RmsTarget(const Targets& t, std::size_t stride);
+
+}  // namespace rfk::host

@@ -1,0 +1,54 @@
+// What every step of the training pipeline (trainer.cc) shares: the run's inputs, the report it
+// fills in, and the small helpers the steps have in common.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "input_stats.h"
+#include "rfk/host/data.hpp"
+#include "rfk/host/train.hpp"
+#include "solver.h"
+#include "targets.h"
+
+namespace rfk::host {
+
+// Rows per feature block: designs stream the data through a map in blocks of this many rows.
+inline constexpr std::size_t kBlockRows = 512;
+
+// A linear head in double: W (D x K, row-major) and bias (K). Ridge solves return it; selection
+// scores it; the model stores it rounded to float (model_assembly.h).
+using Head = RidgeSolution;
+
+// One training run: its inputs (validated) and the report the steps fill in. The report is the
+// only thing steps write through a const context.
+struct TrainContext {
+  const Dataset& data;
+  const TrainOptions& opt;
+  const Targets& targets;
+  const InputScaling& scaling;  // the model's standardisation (empty: none)
+  unsigned threads;             // workers; never changes a result
+  TrainReport* report;
+
+  // opt.progress, if set.
+  void Progress(std::uint64_t done, std::uint64_t total, const std::string& what) const {
+    if (opt.progress) opt.progress(done, total, what);
+  }
+};
+
+// Throws TrainError for options or data training cannot take (before anything is allocated).
+void ValidateOptions(const Dataset& data, const TrainOptions& opt);
+
+// opt.threads, or every hardware thread for 0; at most 64.
+unsigned ResolveThreads(const TrainOptions& opt);
+
+// The resource guard: records EstimateTrainingMemory (the largest so far) and the limit in *rep,
+// and throws TrainError, stating the need, its largest part and the limit, if it is exceeded.
+void CheckMemory(const Dataset& data, const TrainOptions& opt, std::uint32_t K, unsigned threads,
+                 std::uint32_t exact_bins, TrainReport* rep);
+
+// A double with 9 significant digits, as reports, messages and metadata print gammas and lambdas.
+std::string FormatDouble(double v);
+
+}  // namespace rfk::host

@@ -1,0 +1,190 @@
+// The contract of the host's Fourier-type feature maps (lib/host/fourier_map.h), checked for
+// every map in the registry, so a new map is tested by being registered:
+//   (a) a block of feature rows computed on the host is the device core's z(x), bit for bit;
+//   (b) a gamma only rescales the unit-scale draws, and the draws do not depend on the threads;
+//   (c) the map's part of the ModelSpec makes a model the core opens, with the map's features.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fourier_map.h"
+#include "random.h"
+#include "rfk/host/model_writer.hpp"
+#include "rfk/host/train.hpp"
+#include "rfk/kernels.hpp"
+#include "rfk/model.hpp"
+#include "test_util.h"
+
+namespace f = rfk::format;
+using rfk::host::FourierMap;
+
+namespace {
+
+constexpr std::uint32_t kD = 7;  // inputs
+constexpr std::uint32_t kF = 11;  // frequencies: not a multiple of any panel or vector width
+
+std::vector<f::MapKind> RegisteredMaps() {
+  std::vector<f::MapKind> maps;
+  for (std::uint32_t v = 0; v < 16; ++v)
+    if (rfk::host::FindFourierMap(static_cast<f::MapKind>(v))) maps.push_back(static_cast<f::MapKind>(v));
+  return maps;
+}
+
+std::uint32_t Features(f::MapKind map) {
+  return rfk::host::FindFourierMap(map)->pairs ? 2 * kF : kF;
+}
+
+// n rows of d inputs, a third of them zero, as dense or CSR data.
+rfk::host::Dataset Inputs(std::size_t n, bool sparse, std::uint64_t seed) {
+  rfk::host::Dataset ds;
+  ds.source = "inputs";
+  ds.rows = n;
+  ds.cols = kD;
+  ds.sparse = sparse;
+  ds.row_ptr.push_back(0);
+  rfk::host::RandomStream rs(seed, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::uint32_t c = 0; c < kD; ++c) {
+      const float v = rs.Bits() % 3 == 0 ? 0.0f : static_cast<float>(2.0 * rs.Normal());
+      if (!sparse) {
+        ds.dense.push_back(v);
+      } else if (v != 0.0f) {
+        ds.col_idx.push_back(c);
+        ds.values.push_back(v);
+      }
+    }
+    ds.row_ptr.push_back(ds.col_idx.size());
+    ds.labels.push_back("0");
+    ds.lines.push_back(i + 1);
+  }
+  if (!sparse) ds.row_ptr.clear();
+  return ds;
+}
+
+rfk::host::ModelSpec Spec(const FourierMap& map, const rfk::host::InputScaling& scaling) {
+  rfk::host::ModelSpec spec;
+  spec.input_dim = kD;
+  map.Describe(&spec);
+  spec.mean = scaling.mean;
+  spec.inv_scale = scaling.inv_scale;
+  spec.head_weights.assign(map.features(), 0.0f);
+  spec.head_bias.assign(1, 0.0f);
+  return spec;
+}
+
+// Selects the scalar kernel table (the reference the host matches) while alive.
+class ScalarKernels {
+ public:
+  ScalarKernels()
+      : active_(std::string(rfk::ActiveKernels().backend) + "-" + rfk::ActiveKernels().target) {
+    REQUIRE(rfk::SelectKernels("scalar"));
+  }
+  ~ScalarKernels() { rfk::SelectKernels(active_.c_str()); }
+
+ private:
+  std::string active_;
+};
+
+// z(x) of every data row through the core's ComputeFeatures on `spec`'s model.
+std::vector<float> CoreFeatures(const rfk::host::ModelSpec& spec, const rfk::host::Dataset& data) {
+  rfk_test::Blob blob(rfk::host::SerializeModel(spec));
+  rfk::Model m;
+  REQUIRE(blob.Open(&m) == rfk::Status::kOk);
+  rfk::host::AlignedBytes scratch(rfk::ScratchBytes(m));
+  std::vector<float> x(kD), z(data.rows * m.num_features);
+  for (std::size_t i = 0; i < data.rows; ++i) {
+    rfk::host::DenseRow(data, i, x.data(), kD);
+    REQUIRE(rfk::ComputeFeatures(m, x.data(), kD, scratch.data(), scratch.size(),
+                                 z.data() + i * m.num_features, m.num_features) == rfk::Status::kOk);
+  }
+  return z;
+}
+
+// The host's block for all rows, in a scrambled row order, on 3 threads; unscrambled.
+std::vector<float> HostFeatures(const FourierMap& map, const rfk::host::Dataset& data,
+                                const rfk::host::InputScaling& scaling) {
+  std::vector<std::uint32_t> rows;
+  for (std::uint32_t i = 0; i < data.rows; ++i)
+    rows.push_back(static_cast<std::uint32_t>((i * 7 + 3) % data.rows));
+  const std::uint32_t D = map.features();
+  std::vector<float> block(rows.size() * D), z(rows.size() * D);
+  std::vector<rfk::host::MapWorkspace> ws(3);
+  rfk::host::ComputeBlock({data, scaling}, map, rows.data(), rows.size(), block.data(), &ws, 3);
+  for (std::size_t r = 0; r < rows.size(); ++r)
+    std::memcpy(&z[std::size_t{rows[r]} * D], &block[r * D], D * sizeof(float));
+  return z;
+}
+
+bool Same(const std::vector<float>& a, const std::vector<float>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+}  // namespace
+
+TEST_CASE("fourier maps: the registry holds the random Fourier maps") {
+  const std::vector<f::MapKind> maps = RegisteredMaps();
+  CHECK(std::count(maps.begin(), maps.end(), f::MapKind::kFourier) == 1);
+  CHECK(std::count(maps.begin(), maps.end(), f::MapKind::kFourierPhase) == 1);
+  CHECK(rfk::host::FindFourierMap(f::MapKind::kBinning) == nullptr);
+  CHECK_THROWS_AS(rfk::host::DrawFourierMap(f::MapKind::kBinning, f::Kernel::kGaussian, 8, kD, 1, 1),
+                  rfk::host::TrainError);
+}
+
+TEST_CASE("fourier maps (a) and (c): every registered map computes the core's features bit for bit from its own spec") {
+  const ScalarKernels scalar;
+  const std::size_t n = 37;  // blocks split unevenly over 3 threads
+  for (f::MapKind map : RegisteredMaps()) {
+    for (f::Kernel kernel : {f::Kernel::kGaussian, f::Kernel::kLaplacian, f::Kernel::kCauchy}) {
+      const auto draws = rfk::host::DrawFourierMap(map, kernel, Features(map), kD, 5, 2);
+      const std::unique_ptr<FourierMap> m = draws->At(0.37);
+      REQUIRE(m->features() == Features(map));
+      for (bool sparse : {false, true}) {
+        const rfk::host::Dataset data = Inputs(n, sparse, 9);
+        for (bool standardize : {false, true}) {
+          const rfk::host::InputScaling scaling =
+              standardize ? rfk::host::ComputeStandardization(data) : rfk::host::InputScaling{};
+          const rfk::host::ModelSpec spec = Spec(*m, scaling);
+          CAPTURE(static_cast<int>(map));
+          CAPTURE(static_cast<int>(kernel));
+          CAPTURE(sparse);
+          CAPTURE(standardize);
+          CHECK(spec.map == map);
+          CHECK(spec.kernel == kernel);
+          CHECK(spec.gamma == 0.37f);
+          CHECK(Same(HostFeatures(*m, data, scaling), CoreFeatures(spec, data)));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("fourier maps (b): a gamma only rescales the unit draws and they do not depend on the thread count") {
+  const rfk::host::Dataset data = Inputs(16, false, 3);
+  rfk::host::Dataset doubled = data;
+  for (float& v : doubled.dense) v *= 2.0f;
+  const rfk::host::InputScaling none;
+  for (f::MapKind map : RegisteredMaps()) {
+    for (f::Kernel kernel : {f::Kernel::kGaussian, f::Kernel::kLaplacian, f::Kernel::kCauchy}) {
+      CAPTURE(static_cast<int>(map));
+      CAPTURE(static_cast<int>(kernel));
+      const auto one = rfk::host::DrawFourierMap(map, kernel, Features(map), kD, 11, 1);
+      const auto four = rfk::host::DrawFourierMap(map, kernel, Features(map), kD, 11, 4);
+      // One draw serves every gamma: At() leaves the draws as they were.
+      const double g = 0.21;
+      const std::vector<float> first = HostFeatures(*one->At(g), data, none);
+      (void)one->At(8 * g);
+      CHECK(Same(HostFeatures(*one->At(g), data, none), first));
+      CHECK(Same(HostFeatures(*four->At(g), data, none), first));
+      // Built from the gamma the model stores (a float), not from the double asked for.
+      CHECK(Same(HostFeatures(*one->At(static_cast<float>(g)), data, none), first));
+      // The scale of the frequencies is sqrt(2 gamma) (Gaussian) or gamma: scaling it by 2 is
+      // scaling the inputs by 2, exactly.
+      const double up = kernel == f::Kernel::kGaussian ? 4 * g : 2 * g;
+      CHECK(Same(HostFeatures(*one->At(up), data, none), HostFeatures(*one->At(g), doubled, none)));
+    }
+  }
+}
