@@ -1,4 +1,6 @@
-// CRC-32 (IEEE 802.3, the zlib/PNG polynomial): the model's checksum. No allocation; no table larger than 64 bytes (flash matters more than speed here).
+// CRC-32 (IEEE 802.3, the zlib/PNG polynomial): the model's checksum, and the header view's check
+// of it. No allocation; no table larger than 64 bytes (flash matters more than speed here).
+#include "rfk/blob_view.hpp"
 #include "rfk/model.hpp"
 
 namespace rfk {
@@ -17,6 +19,13 @@ std::uint32_t Crc32(const void* data, std::size_t size, std::uint32_t crc) noexc
     crc = (crc >> 4) ^ kTable[crc & 15u];
   }
   return ~crc;
+}
+
+CrcCheck BlobView::CheckCrc() const noexcept {
+  const std::uint32_t total = total_bytes().value;
+  if (size_ < format::kHeaderBytes || total < format::kCrcStart || total > size_) return CrcCheck::kUnverifiable;
+  return Crc32(b_ + format::kCrcStart, total - format::kCrcStart) == crc32().value ? CrcCheck::kOk
+                                                                                     : CrcCheck::kMismatch;
 }
 
 }  // namespace rfk
