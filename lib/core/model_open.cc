@@ -38,6 +38,7 @@ struct Section {
   std::uint32_t size = 0;
   std::uint32_t entry = 0;  // offset of its table entry, for error reports; 0: absent
   bool present() const { return entry != 0; }  // entries lie after the 32-byte header
+  std::uint32_t size_at() const { return entry + f::entry::kSize; }  // where a bad size is reported
 };
 
 // The state of one OpenModel call: the blob, the sections the table names, the model being filled.
@@ -53,7 +54,8 @@ struct Reader {
   std::uint32_t Offset(const void* p) const {
     return static_cast<std::uint32_t>(static_cast<const std::uint8_t*>(p) - b);
   }
-  bool Fail(Status s, const char* field, std::uint32_t offset) {
+  // Out of line: some 50 failure sites each call it instead of repeating its stores (saves flash).
+  [[gnu::noinline]] bool Fail(Status s, const char* field, std::uint32_t offset) {
     status = s;
     if (err) *err = ModelError{s, field, offset};
     return false;
@@ -118,7 +120,8 @@ bool ReadSectionTable(Reader& r) {
   for (std::uint32_t i = 0; i < count; ++i) {
     const std::uint32_t e = table + i * f::kSectionEntryBytes;
     const std::uint32_t off = LoadU32(b + e + f::entry::kOffset), sz = LoadU32(b + e + f::entry::kSize);
-    if (off % f::kAlignment != 0) return r.Fail(Status::kMisalignedSection, "section.offset", e + f::entry::kOffset);
+    if (off % f::kAlignment != 0)
+      return r.Fail(Status::kMisalignedSection, "section.offset", e + f::entry::kOffset);
     if (off < prev_end || std::uint64_t{off} + sz > total)
       return r.Fail(Status::kBadSectionTable, "section.offset", e + f::entry::kOffset);
     prev_end = off + sz;
@@ -189,7 +192,7 @@ bool CheckMapParams(Reader& r) {
     return r.Fail(Status::kMissingSection, "map_params", 0);
   if (!s.present()) return true;
   if (s.size != f::map_params::kBytes)
-    return r.Fail(Status::kBadSectionSize, "map_params.size", s.entry + f::entry::kSize);
+    return r.Fail(Status::kBadSectionSize, "map_params.size", s.size_at());
   return CheckMapKinds(r, s.offset) && CheckMapCounts(r, s.offset);
 }
 
@@ -201,7 +204,7 @@ bool CheckProjection(Reader& r) {
   if (!s.present()) return r.Fail(Status::kMissingSection, "projection", 0);
   if (s.size != std::uint64_t{f::StoredFrequencies(r.m.layout, r.m.num_frequencies)} *
                     r.m.input_dim * sizeof(float))
-    return r.Fail(Status::kBadSectionSize, "projection.size", s.entry + f::entry::kSize);
+    return r.Fail(Status::kBadSectionSize, "projection.size", s.size_at());
   r.m.projection = reinterpret_cast<const float*>(r.Data(s));
   return true;
 }
@@ -213,7 +216,7 @@ bool CheckPhase(Reader& r) {
     return !s.present() || r.Fail(Status::kBadValue, "phase", s.entry);  // the pair form has none
   if (!s.present()) return r.Fail(Status::kMissingSection, "phase", 0);
   if (s.size != std::uint64_t{r.m.num_frequencies} * sizeof(float))
-    return r.Fail(Status::kBadSectionSize, "phase.size", s.entry + f::entry::kSize);
+    return r.Fail(Status::kBadSectionSize, "phase.size", s.size_at());
   r.m.phase = reinterpret_cast<const float*>(r.Data(s));
   return true;
 }
@@ -264,7 +267,7 @@ bool CheckBinningParams(Reader& r) {
     return !orphans || r.Fail(Status::kBadValue, "bin_grids", grids.entry);
   }
   if (s.size != f::binning_params::kBytes)
-    return r.Fail(Status::kBadSectionSize, "binning_params.size", s.entry + f::entry::kSize);
+    return r.Fail(Status::kBadSectionSize, "binning_params.size", s.size_at());
   return CheckBinningValues(r, s.offset);
 }
 
@@ -274,7 +277,7 @@ bool CheckBinGrids(Reader& r) {
   const Section& s = r[SectionType::kBinGrids];
   if (!s.present()) return r.Fail(Status::kMissingSection, "bin_grids", 0);
   if (s.size != 2ull * r.m.num_grids * r.m.input_dim * sizeof(float))
-    return r.Fail(Status::kBadSectionSize, "bin_grids.size", s.entry + f::entry::kSize);
+    return r.Fail(Status::kBadSectionSize, "bin_grids.size", s.size_at());
   r.m.bin_inv_width = reinterpret_cast<const float*>(r.Data(s));
   r.m.bin_offset = r.m.bin_inv_width + std::uint64_t{r.m.num_grids} * r.m.input_dim;
   return true;
@@ -311,7 +314,7 @@ bool CheckBinKeys(Reader& r) {
     return !s.present() || r.Fail(Status::kBadValue, "bin_keys", s.entry);
   if (!s.present()) return r.Fail(Status::kMissingSection, "bin_keys", 0);
   if (s.size != f::bin_keys::KeysOffset(r.m.num_grids) + 8ull * r.m.bin_features)
-    return r.Fail(Status::kBadSectionSize, "bin_keys.size", s.entry + f::entry::kSize);
+    return r.Fail(Status::kBadSectionSize, "bin_keys.size", s.size_at());
   return CheckBinKeyOrder(r, s);
 }
 
@@ -319,8 +322,8 @@ bool CheckBinKeys(Reader& r) {
 // prediction meaningless (or, through a bin index, undefined), so it is a corrupt model.
 bool CheckMapArraysFinite(Reader& r) {
   const Model& m = r.m;
-  const std::uint64_t w = m.projection ? std::uint64_t{f::StoredFrequencies(m.layout, m.num_frequencies)} * m.input_dim : 0;
-  return CheckFinite(r, m.projection, w, "projection") &&
+  const std::uint64_t W = std::uint64_t{f::StoredFrequencies(m.layout, m.num_frequencies)} * m.input_dim;
+  return CheckFinite(r, m.projection, m.projection ? W : 0, "projection") &&
          CheckFinite(r, m.phase, m.phase ? m.num_frequencies : 0u, "phase") &&
          CheckFinite(r, m.bin_inv_width, m.bin_inv_width ? 2ull * m.num_grids * m.input_dim : 0, "bin_grids");
 }
@@ -330,7 +333,7 @@ bool CheckStandardize(Reader& r) {
   const Section& s = r[SectionType::kStandardize];
   if (!s.present()) return true;
   if (s.size != 2ull * r.m.input_dim * sizeof(float))
-    return r.Fail(Status::kBadSectionSize, "standardize.size", s.entry + f::entry::kSize);
+    return r.Fail(Status::kBadSectionSize, "standardize.size", s.size_at());
   r.m.mean = reinterpret_cast<const float*>(r.Data(s));
   r.m.inv_scale = r.m.mean + r.m.input_dim;
   return true;
@@ -343,7 +346,7 @@ bool CheckHead(Reader& r) {
   m.num_features = m.fourier_features + m.bin_features;
   const Section& s = r[SectionType::kHead];
   if (!s.present()) return r.Fail(Status::kMissingSection, "head", 0);
-  if (s.size < hf::kHeaderBytes) return r.Fail(Status::kBadSectionSize, "head.size", s.entry + f::entry::kSize);
+  if (s.size < hf::kHeaderBytes) return r.Fail(Status::kBadSectionSize, "head.size", s.size_at());
   const std::uint8_t* p = r.Data(s);
   const std::uint32_t task = LoadU32(p + hf::kTask);
   if (!CheckValue(r, f::SupportOf<f::Task>(task), "head.task", s.offset + hf::kTask, Status::kBadValue))
@@ -357,7 +360,7 @@ bool CheckHead(Reader& r) {
   if (LoadU32(p + hf::kNumFeatures) != m.num_features)
     return r.Fail(Status::kBadValue, "head.num_features", s.offset + hf::kNumFeatures);
   if (s.size != hf::kHeaderBytes + std::uint64_t{m.num_outputs} * (std::uint64_t{m.num_features} + 1) * 4)
-    return r.Fail(Status::kBadSectionSize, "head.size", s.entry + f::entry::kSize);
+    return r.Fail(Status::kBadSectionSize, "head.size", s.size_at());
   m.head_weights = reinterpret_cast<const float*>(p + hf::kHeaderBytes);
   m.head_bias = m.head_weights + std::uint64_t{m.num_outputs} * m.num_features;
   return true;
@@ -374,7 +377,8 @@ bool CheckLabelPool(Reader& r, const Section& s, std::uint32_t c, std::uint64_t 
     if ((i == 0 && o != 0) || (i > 0 && o <= prev) || o > pool_size || (i == c && o != pool_size))
       return r.Fail(Status::kBadValue, "labels.offsets", s.offset + f::labels::kOffsets + 4 * i);
     if (i > 0 && p[pool_start + o - 1] != 0)
-      return r.Fail(Status::kBadValue, "labels.pool", static_cast<std::uint32_t>(s.offset + pool_start + o - 1));
+      return r.Fail(Status::kBadValue, "labels.pool",
+                    static_cast<std::uint32_t>(s.offset + pool_start + o - 1));
     prev = o;
   }
   r.m.num_classes = c;
@@ -386,24 +390,27 @@ bool CheckLabelPool(Reader& r, const Section& s, std::uint32_t c, std::uint64_t 
 // 12. labels: with classification only; C = 2 (binary) or K; the offsets and the pool.
 bool CheckLabels(Reader& r) {
   const Section& s = r[SectionType::kLabels];
-  if (r.m.task == f::Task::kRegression) return !s.present() || r.Fail(Status::kBadValue, "labels", s.entry);
+  if (r.m.task == f::Task::kRegression)
+    return !s.present() || r.Fail(Status::kBadValue, "labels", s.entry);
   if (!s.present()) return r.Fail(Status::kMissingSection, "labels", 0);
-  if (s.size < f::labels::kOffsets) return r.Fail(Status::kBadSectionSize, "labels.size", s.entry + f::entry::kSize);
+  if (s.size < f::labels::kOffsets) return r.Fail(Status::kBadSectionSize, "labels.size", s.size_at());
   const std::uint32_t c = LoadU32(r.Data(s) + f::labels::kCount);
   if (c != (r.m.task == f::Task::kBinary ? 2u : r.m.num_outputs))
     return r.Fail(Status::kBadValue, "labels.count", s.offset + f::labels::kCount);
   const std::uint64_t pool_start = f::labels::kOffsets + (std::uint64_t{c} + 1) * 4;
-  if (pool_start > s.size) return r.Fail(Status::kBadSectionSize, "labels.size", s.entry + f::entry::kSize);
+  if (pool_start > s.size) return r.Fail(Status::kBadSectionSize, "labels.size", s.size_at());
   return CheckLabelPool(r, s, c, pool_start);
 }
 
-// 13. standardize and head hold finite numbers; 14. metadata (not checked: informational).
+// 13. standardize and the head (weights and biases) hold finite numbers.
 bool CheckLaterArraysFinite(Reader& r) {
   const Model& m = r.m;
+  const std::uint64_t head = std::uint64_t{m.num_outputs} * (std::uint64_t{m.num_features} + 1);
   return CheckFinite(r, m.mean, m.mean ? 2ull * m.input_dim : 0, "standardize") &&
-         CheckFinite(r, m.head_weights, std::uint64_t{m.num_outputs} * (std::uint64_t{m.num_features} + 1), "head");
+         CheckFinite(r, m.head_weights, head, "head");
 }
 
+// Then metadata: informational, not checked.
 void ReadMetadata(Reader& r) {
   const Section& s = r[SectionType::kMetadata];
   if (!s.present()) return;
