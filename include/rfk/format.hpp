@@ -126,6 +126,9 @@ struct SectionInfo {
   std::uint32_t fixed_bytes;  // kVariable or the only valid size
 };
 
+constexpr unsigned BitCount(std::uint32_t v) { return v ? (v & 1u) + BitCount(v >> 1) : 0u; }
+
+// The generators (a number of 32 or more fails to compile: the masks have 32 bits).
 #define RFK_FORMAT_ENUMERATOR_(e, n, ...) e = n,
 #define RFK_FORMAT_VALUE_(e, n, name, support) EnumValue{n, name, Support::support},
 #define RFK_FORMAT_KNOWN_BIT_(e, n, ...) | (std::uint32_t{1} << (n))
@@ -138,6 +141,8 @@ struct SectionInfo {
     static constexpr EnumValue kValues[] = {LIST(RFK_FORMAT_VALUE_)};          \
     static constexpr std::uint32_t kKnown = 0 LIST(RFK_FORMAT_KNOWN_BIT_);     \
     static constexpr std::uint32_t kSupported = 0 LIST(RFK_FORMAT_SUPPORTED_BIT_); \
+    static_assert(sizeof(kValues) / sizeof(kValues[0]) == BitCount(kKnown),    \
+                  "two values of " #Type " share a number");                   \
   };
 
 RFK_FORMAT_DEFINE_ENUM_(MapKind, RFK_FORMAT_MAP_KINDS)
@@ -153,9 +158,16 @@ enum class SectionType : std::uint16_t { RFK_FORMAT_SECTIONS(RFK_FORMAT_SECTION_
 inline constexpr SectionInfo kSections[] = {RFK_FORMAT_SECTIONS(RFK_FORMAT_SECTION_INFO_)};
 #define RFK_FORMAT_SECTION_BIT_(e, n, ...) | (std::uint32_t{1} << (n))
 inline constexpr std::uint32_t kKnownSections = 0 RFK_FORMAT_SECTIONS(RFK_FORMAT_SECTION_BIT_);
-constexpr unsigned BitCount(std::uint32_t v) { return v ? (v & 1u) + BitCount(v >> 1) : 0u; }
 static_assert(sizeof(kSections) / sizeof(kSections[0]) == BitCount(kKnownSections),
               "two sections share a type number");
+#undef RFK_FORMAT_ENUMERATOR_
+#undef RFK_FORMAT_VALUE_
+#undef RFK_FORMAT_KNOWN_BIT_
+#undef RFK_FORMAT_SUPPORTED_BIT_
+#undef RFK_FORMAT_DEFINE_ENUM_
+#undef RFK_FORMAT_SECTION_ENUMERATOR_
+#undef RFK_FORMAT_SECTION_INFO_
+#undef RFK_FORMAT_SECTION_BIT_
 
 // Whether `number` is a value of E this build supports, a reserved one, or no value at all.
 // Compiles to a shift and a test: safe for the device core.
