@@ -36,7 +36,8 @@ trap 'rm -rf "$tmp"' EXIT
 
 cxx=(clang++-14 -std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
      -ffp-contract=off -Iinclude -Itests/fuzz)
-core=(lib/core/status.cc lib/core/kernels_scalar.cc lib/core/dispatch.cc lib/core/model.cc lib/core/capi.cc)
+core=(lib/core/status.cc lib/core/kernels_scalar.cc lib/core/dispatch.cc lib/core/model_open.cc
+      lib/core/predict.cc lib/core/crc32.cc lib/core/capi.cc)
 
 # Writes stdin to seeds/<target>/<name> (skipped when empty).
 seed() {

@@ -117,6 +117,7 @@ TEST_CASE("a corrupted model is refused with the field and offset") {
   const std::string model = tmp.Path("m.rfk");
   REQUIRE(rfk_test::Run(Cli() + " train --train " + tmp.Path("t.svm") + " -D 8 -o " + model).status == 0);
   std::string bytes = rfk_test::ReadText(model);
+  const std::string good = bytes;
   bytes[bytes.size() / 2] ^= 0x40;
   rfk_test::WriteText(model, bytes);
   const auto ev = rfk_test::Run(Cli() + " eval -m " + model + " " + tmp.Path("t.svm"));
@@ -126,6 +127,15 @@ TEST_CASE("a corrupted model is refused with the field and offset") {
   const auto in = rfk_test::Run(Cli() + " inspect " + model);
   CHECK(in.status != 0);
   CHECK(in.out.find("mismatch") != std::string::npos);
+  // A header cut short: inspect prints the fields that lie in the file, 0 for the others, and no
+  // section table (it cannot be read).
+  rfk_test::WriteText(model, good.substr(0, 22));
+  const auto cut = rfk_test::Run(Cli() + " inspect " + model + " --json");
+  CHECK(cut.status != 0);
+  CHECK(cut.out.find("\"status\": \"kTruncated\"") != std::string::npos);
+  CHECK(cut.out.find("\"magic\": \"RFKM\", \"version_major\": 1, \"version_minor\": 0") != std::string::npos);
+  CHECK(cut.out.find("\"header_bytes\": 32, \"section_count\": 0, \"section_table\": 0, \"flags\": 0}, "
+                     "\"sections\": []}") != std::string::npos);
   rfk_test::WriteText(model, "not a model at all");
   const auto junk = rfk_test::Run(Cli() + " inspect " + model + " --json");
   CHECK(junk.status != 0);

@@ -246,6 +246,15 @@ TEST_CASE("each kind of corruption returns its own status and names the field") 
     b.FixCrc();
     CHECK(b.Open() == Status::kUnknownRequiredSection);
   }
+  SUBCASE("a known section the model has no use for") {
+    Blob b(bytes);  // the pair form: a phase section is out of place
+    const std::size_t e = b.Entry(f::SectionType::kMetadata);
+    b.SetU16(e, static_cast<std::uint16_t>(f::SectionType::kPhase));
+    b.FixCrc();
+    CHECK(b.Open(nullptr, &err) == Status::kBadValue);
+    CHECK(std::string(err.field) == "phase");
+    CHECK(err.offset == e);
+  }
   SUBCASE("missing required section") {
     Blob b(bytes);
     const std::size_t e = b.Entry(f::SectionType::kHead);

@@ -1,11 +1,17 @@
-// The rfk model format, version 1: constants and field offsets shared by the device-core reader
-// and the host writer. docs/FORMAT.md is the prose version of this file and must match it.
+// The rfk model format, version 1: the one owner of its sections, enum values, constants and
+// field offsets. The device-core reader (lib/core/model_open.cc), the host writer
+// (lib/host/model_writer.cc), the bounds-checked header view (rfk/blob_view.hpp, which `rfk
+// inspect` prints) and docs/FORMAT.md all follow this file; a test (tests/test_format.cc) fails
+// when FORMAT.md does not list a section or an enum value of the tables below.
 //
 // All integers and floats are little-endian; floats are IEEE-754 binary32. A model is one
 // contiguous blob: a 32-byte header, a table of 16-byte section entries, then the sections, each
 // starting at a multiple of kAlignment from the start of the blob. Float arrays are read in place,
 // so the blob itself must sit at an address aligned to kAlignment (flash, a static array declared
 // alignas(16), or a malloc'd buffer).
+//
+// Plain C++17, no allocation, usable on bare metal. The name strings below reach an image only
+// through the functions that return them (NameOf, SectionName), which the device core never calls.
 #pragma once
 
 #include <cstdint>
@@ -33,59 +39,166 @@ inline constexpr std::uint32_t kOffFlags = 28;         // u32  reserved, 0
 inline constexpr std::uint32_t kCrcStart = 16;  // the CRC covers everything after itself
 
 // Section table entry: u16 type, u16 flags, u32 offset, u32 size (bytes), u32 reserved (0).
+namespace entry {
+inline constexpr std::uint32_t kType = 0;      // u16 SectionType
+inline constexpr std::uint32_t kFlags = 2;     // u16 kSectionRequired or 0
+inline constexpr std::uint32_t kOffset = 4;    // u32 offset of the data, multiple of kAlignment
+inline constexpr std::uint32_t kSize = 8;      // u32 bytes of data
+inline constexpr std::uint32_t kReserved = 12; // u32 0
+}  // namespace entry
 inline constexpr std::uint16_t kSectionRequired = 0x0001;  // flag: unknown => reader must fail
 
-enum class SectionType : std::uint16_t {
-  kMapParams = 1,    // required: MapParams below
-  kProjection = 2,   // required: W, num_frequencies x input_dim f32, row-major
-  kPhase = 3,        // required for kFourierPhase: b, num_frequencies f32, in [0, 2*pi)
-  kStandardize = 4,  // optional section, required flag set: mean[d] f32 then inv_scale[d] f32
-  kHead = 5,         // required: HeadParams below
-  kLabels = 6,       // required for classification: class label strings
-  kMetadata = 7,     // optional: UTF-8 "key=value\n" lines, informational only
-  kBinningParams = 8,  // random binning map: BinningParams below
-  kBinGrids = 9,       // P x d f32 inverse widths 1/delta, then P x d f32 offsets u
-  kBinKeys = 10,       // exact mode: u32 grid_start[P + 1], padding to 8, u64 keys[columns]
-  // Reserved: 11..15 further binning storage, 16..23 structured maps.
+// ------------------------------------------------------------------------------------------------
+// The tables. To add a section: one row in RFK_FORMAT_SECTIONS (a type number not yet used: 11..15
+// are reserved for further binning storage, 16..23 for orthogonal and structured maps such as
+// Fastfood's diagonals and permutation), a layout namespace below if it has fields, its validator
+// in lib/core/model_open.cc (called from OpenModel in the order of docs/FORMAT.md's "Limits and
+// checks"), its writer in lib/host/model_writer.cc (kSectionWriters) and its row in FORMAT.md.
+// To add an enum value: one row in its list, and its row in FORMAT.md; a value the reader cannot
+// use yet is kReserved (the reader answers kUnsupportedMap / kUnsupportedStorage), one it handles
+// is kSupported (its validator and the prediction path must then handle it). Numbers are below 32.
+//
+// Sections: X(enumerator, type number, name, flag the writer sets, bytes: fixed size or kVariable)
+#define RFK_FORMAT_SECTIONS(X)                                                                     \
+  X(kMapParams, 1, "map_params", kRequired, 48)        /* map_params namespace below */           \
+  X(kProjection, 2, "projection", kRequired, kVariable) /* W: F x d f32 in map_params.layout */   \
+  X(kPhase, 3, "phase", kRequired, kVariable)          /* b: F f32 in [0, 2 pi) (phase form) */   \
+  X(kStandardize, 4, "standardize", kRequired, kVariable) /* mean[d] f32 then inv_scale[d] f32 */ \
+  X(kHead, 5, "head", kRequired, kVariable)            /* head namespace below */                 \
+  X(kLabels, 6, "labels", kRequired, kVariable)        /* labels namespace below */               \
+  X(kMetadata, 7, "metadata", kOptional, kVariable)    /* UTF-8 "key=value\n" lines */            \
+  X(kBinningParams, 8, "binning_params", kRequired, 48) /* binning_params namespace below */      \
+  X(kBinGrids, 9, "bin_grids", kRequired, kVariable)   /* P x d f32 1/delta, then P x d f32 u */  \
+  X(kBinKeys, 10, "bin_keys", kRequired, kVariable)    /* u32 grid_start[P+1], pad to 8, u64 keys */
+
+// Enum values: X(enumerator, number, name, kSupported or kReserved)
+#define RFK_FORMAT_MAP_KINDS(X)                                                                    \
+  X(kFourier, 1, "fourier", kSupported)            /* [cos(Wx), sin(Wx)] / sqrt(F), D = 2F */      \
+  X(kFourierPhase, 2, "fourier-phase", kSupported) /* sqrt(2/D) cos(Wx + b), D = F */              \
+  X(kBinning, 3, "binning", kReserved)             /* binning has its own section (kBinningParams) */ \
+  X(kOrthogonal, 4, "orthogonal", kReserved)       /* ORF */                                       \
+  X(kStructured, 5, "structured", kReserved)       /* SORF */
+
+#define RFK_FORMAT_KERNELS(X)                                                                      \
+  X(kGaussian, 1, "gaussian", kSupported)   /* exp(-gamma ||x-y||_2^2), W ~ Normal(0, 2 gamma) */  \
+  X(kLaplacian, 2, "laplacian", kSupported) /* exp(-gamma ||x-y||_1), W ~ Cauchy(0, gamma) */      \
+  X(kCauchy, 3, "cauchy", kSupported)       /* prod 1/(1 + gamma^2 (x_i-y_i)^2), W ~ Laplace */
+
+#define RFK_FORMAT_STORAGES(X)             \
+  X(kF32, 1, "f32", kSupported)            \
+  X(kF16, 2, "f16", kReserved)             \
+  X(kInt8, 3, "int8", kReserved)           \
+  X(kSeed, 4, "seed", kReserved) /* W regenerated from the seed on device */
+
+// kPanels: panels of kPanelWidth frequencies, W[j][c] at (j/16)*16*d + c*16 + j%16, rows padded
+// with zeros to a multiple of 16: any SIMD vector of <= 16 lanes loads contiguously, and W streams
+// once per sample. What the writer emits; kRowMajor (W[j][c] at j*d + c) is read too.
+#define RFK_FORMAT_LAYOUTS(X)                    \
+  X(kRowMajor, 1, "row-major", kSupported)       \
+  X(kPanels, 2, "panels", kSupported)
+
+#define RFK_FORMAT_TASKS(X)                                                                        \
+  X(kRegression, 1, "regression", kSupported) /* K = 1 output, the prediction */                   \
+  X(kBinary, 2, "binary", kSupported)         /* K = 1 output; class 1 if output > 0 else 0 */     \
+  X(kMulticlass, 3, "multiclass", kSupported) /* K = number of classes >= 3, one-vs-rest; argmax */
+
+#define RFK_FORMAT_BIN_MODES(X)                                                                    \
+  X(kExact, 1, "exact", kSupported)  /* bins seen in training, keys stored */                      \
+  X(kHashed, 2, "hashed", kSupported) /* B buckets per grid, no keys: size fixed in advance */
+// ------------------------------------------------------------------------------------------------
+
+// What the lists generate. Numbers are u32 on disk; section types u16.
+enum class Support : std::uint8_t { kUnknown, kReserved, kSupported };
+struct EnumValue {
+  std::uint32_t number;
+  const char* name;
+  Support support;
+};
+template <class E>
+struct EnumList;  // per enum: kValues[], and kKnown / kSupported bit masks (bit n = number n)
+
+inline constexpr std::uint32_t kVariable = 0;  // section size: not fixed
+enum SectionFlag : std::uint16_t { kOptional = 0, kRequired = kSectionRequired };
+struct SectionInfo {
+  std::uint16_t type;
+  const char* name;
+  SectionFlag writer_flag;
+  std::uint32_t fixed_bytes;  // kVariable or the only valid size
 };
 
-enum class MapKind : std::uint32_t {
-  kFourier = 1,       // pair form [cos(Wx), sin(Wx)] / sqrt(F), D = 2F
-  kFourierPhase = 2,  // sqrt(2/D) cos(Wx + b), D = F
-  kBinning = 3,       // reserved (random binning features)
-  kOrthogonal = 4,    // reserved (ORF)
-  kStructured = 5,    // reserved (SORF)
-};
+constexpr unsigned BitCount(std::uint32_t v) { return v ? (v & 1u) + BitCount(v >> 1) : 0u; }
 
-enum class Kernel : std::uint32_t {
-  kGaussian = 1,   // exp(-gamma ||x-y||_2^2)        W ~ Normal(0, 2 gamma)
-  kLaplacian = 2,  // exp(-gamma ||x-y||_1)          W ~ Cauchy(0, gamma) per coordinate
-  kCauchy = 3,     // prod_i 1/(1 + gamma^2 (x_i-y_i)^2)  W ~ Laplace(0, scale gamma)
-};
+// The generators (a number of 32 or more fails to compile: the masks have 32 bits).
+#define RFK_FORMAT_ENUMERATOR_(e, n, ...) e = n,
+#define RFK_FORMAT_VALUE_(e, n, name, support) EnumValue{n, name, Support::support},
+#define RFK_FORMAT_KNOWN_BIT_(e, n, ...) | (std::uint32_t{1} << (n))
+#define RFK_FORMAT_SUPPORTED_BIT_(e, n, name, support) \
+  | (Support::support == Support::kSupported ? std::uint32_t{1} << (n) : 0u)
+#define RFK_FORMAT_DEFINE_ENUM_(Type, LIST)                                    \
+  enum class Type : std::uint32_t { LIST(RFK_FORMAT_ENUMERATOR_) };            \
+  template <>                                                                  \
+  struct EnumList<Type> {                                                      \
+    static constexpr EnumValue kValues[] = {LIST(RFK_FORMAT_VALUE_)};          \
+    static constexpr std::uint32_t kKnown = 0 LIST(RFK_FORMAT_KNOWN_BIT_);     \
+    static constexpr std::uint32_t kSupported = 0 LIST(RFK_FORMAT_SUPPORTED_BIT_); \
+    static_assert(sizeof(kValues) / sizeof(kValues[0]) == BitCount(kKnown),    \
+                  "two values of " #Type " share a number");                   \
+  };
 
-enum class Storage : std::uint32_t {
-  kF32 = 1,   // supported
-  kF16 = 2,   // reserved
-  kInt8 = 3,  // reserved
-  kSeed = 4,  // reserved: W regenerated from the seed on device
-};
+RFK_FORMAT_DEFINE_ENUM_(MapKind, RFK_FORMAT_MAP_KINDS)
+RFK_FORMAT_DEFINE_ENUM_(Kernel, RFK_FORMAT_KERNELS)
+RFK_FORMAT_DEFINE_ENUM_(Storage, RFK_FORMAT_STORAGES)
+RFK_FORMAT_DEFINE_ENUM_(Layout, RFK_FORMAT_LAYOUTS)
+RFK_FORMAT_DEFINE_ENUM_(Task, RFK_FORMAT_TASKS)
+RFK_FORMAT_DEFINE_ENUM_(BinMode, RFK_FORMAT_BIN_MODES)
 
-enum class Layout : std::uint32_t {
-  kRowMajor = 1,  // W[j][c] at j*d + c
-  kPanels = 2,    // panels of kPanelWidth frequencies: W[j][c] at (j/16)*16*d + c*16 + j%16,
-                  // rows padded with zeros to a multiple of 16: any SIMD vector of <= 16 lanes
-                  // loads contiguously, and W streams once per sample
-};
+#define RFK_FORMAT_SECTION_ENUMERATOR_(e, n, ...) e = n,
+enum class SectionType : std::uint16_t { RFK_FORMAT_SECTIONS(RFK_FORMAT_SECTION_ENUMERATOR_) };
+#define RFK_FORMAT_SECTION_INFO_(e, n, name, flag, bytes) SectionInfo{n, name, flag, bytes},
+inline constexpr SectionInfo kSections[] = {RFK_FORMAT_SECTIONS(RFK_FORMAT_SECTION_INFO_)};
+#define RFK_FORMAT_SECTION_BIT_(e, n, ...) | (std::uint32_t{1} << (n))
+inline constexpr std::uint32_t kKnownSections = 0 RFK_FORMAT_SECTIONS(RFK_FORMAT_SECTION_BIT_);
+static_assert(sizeof(kSections) / sizeof(kSections[0]) == BitCount(kKnownSections),
+              "two sections share a type number");
+#undef RFK_FORMAT_ENUMERATOR_
+#undef RFK_FORMAT_VALUE_
+#undef RFK_FORMAT_KNOWN_BIT_
+#undef RFK_FORMAT_SUPPORTED_BIT_
+#undef RFK_FORMAT_DEFINE_ENUM_
+#undef RFK_FORMAT_SECTION_ENUMERATOR_
+#undef RFK_FORMAT_SECTION_INFO_
+#undef RFK_FORMAT_SECTION_BIT_
 
-enum class Task : std::uint32_t {
-  kRegression = 1,  // K = 1 output, the prediction
-  kBinary = 2,      // K = 1 output; class 1 if output > 0 else class 0
-  kMulticlass = 3,  // K = number of classes >= 3, one-vs-rest; argmax
-};
+// Whether `number` is a value of E this build supports, a reserved one, or no value at all.
+// Compiles to a shift and a test: safe for the device core.
+template <class E>
+constexpr Support SupportOf(std::uint32_t number) noexcept {
+  if (number >= 32 || ((EnumList<E>::kKnown >> number) & 1u) == 0) return Support::kUnknown;
+  return ((EnumList<E>::kSupported >> number) & 1u) != 0 ? Support::kSupported : Support::kReserved;
+}
+
+// The format's name of a value ("fourier-phase", "panels"), or "unknown". Host side: the strings.
+template <class E>
+constexpr const char* NameOf(E value) noexcept {
+  for (const EnumValue& v : EnumList<E>::kValues)
+    if (v.number == static_cast<std::uint32_t>(value)) return v.name;
+  return "unknown";
+}
+
+// The table row of a section type, or null for a type this version does not know.
+constexpr const SectionInfo* FindSection(std::uint16_t type) noexcept {
+  for (const SectionInfo& s : kSections)
+    if (s.type == type) return &s;
+  return nullptr;
+}
+constexpr const SectionInfo& Info(SectionType t) noexcept { return *FindSection(static_cast<std::uint16_t>(t)); }
+constexpr const char* SectionName(std::uint16_t type) noexcept {
+  return FindSection(type) ? FindSection(type)->name : "unknown";
+}
 
 // kMapParams section layout (48 bytes).
 namespace map_params {
-inline constexpr std::uint32_t kBytes = 48;
+inline constexpr std::uint32_t kBytes = Info(SectionType::kMapParams).fixed_bytes;
 inline constexpr std::uint32_t kMapKind = 0;         // u32 MapKind
 inline constexpr std::uint32_t kKernel = 4;          // u32 Kernel
 inline constexpr std::uint32_t kInputDim = 8;        // u32 d
@@ -104,12 +217,8 @@ inline constexpr std::uint32_t kSeed = 40;           // u64 seed W (and b) were 
 //   exact mode:  the key's position in grid p's sorted keys (no column if the key is absent),
 //   hashed mode: p * B + ((key >> 32) * B >> 32).
 // Each present column contributes feature_scale (= 1/sqrt(P)) times its head weight.
-enum class BinMode : std::uint32_t {
-  kExact = 1,   // bins seen in training, keys stored
-  kHashed = 2,  // B buckets per grid, no keys: size fixed in advance
-};
 namespace binning_params {
-inline constexpr std::uint32_t kBytes = 48;
+inline constexpr std::uint32_t kBytes = Info(SectionType::kBinningParams).fixed_bytes;
 inline constexpr std::uint32_t kNumGrids = 0;       // u32 P
 inline constexpr std::uint32_t kInputDim = 4;       // u32 d, equal to the Fourier map's if both
 inline constexpr std::uint32_t kMode = 8;           // u32 BinMode
@@ -138,10 +247,17 @@ inline constexpr std::uint32_t kCount = 0;
 inline constexpr std::uint32_t kOffsets = 8;
 }  // namespace labels
 
+// kBinKeys section layout: grid_start[P + 1] u32, zero padding to a multiple of 8, keys u64.
+namespace bin_keys {
+inline constexpr std::uint32_t kGridStart = 0;
+constexpr std::uint64_t KeysOffset(std::uint32_t P) { return ((std::uint64_t{P} + 1) * 4 + 7) / 8 * 8; }
+}  // namespace bin_keys
+
 // Limits a reader enforces before trusting any count (they bound every product in u64).
 inline constexpr std::uint32_t kMaxInputDim = 1u << 24;
 inline constexpr std::uint32_t kMaxFeatures = 1u << 24;
 inline constexpr std::uint32_t kMaxOutputs = 1u << 16;
+inline constexpr std::uint32_t kMaxGrids = 1u << 16;
 inline constexpr std::uint32_t kPanelWidth = 16;  // frequencies per panel (Layout::kPanels)
 
 // Rows of W as stored: F for row-major, F rounded up to a multiple of kPanelWidth for panels.

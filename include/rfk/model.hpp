@@ -67,7 +67,9 @@ struct Model {
   std::uint32_t metadata_bytes = 0;
 };
 
-// Where OpenModel found a problem: the field name and its byte offset within the blob.
+// Where OpenModel found a problem: the field name and its byte offset within the blob. The
+// validators and the order they run in are listed in docs/FORMAT.md ("Limits and checks"); to
+// read the header and section table of bytes that do not open (a tool), use rfk/blob_view.hpp.
 struct ModelError {
   Status status = Status::kOk;
   const char* field = "";    // e.g. "header.crc32", "section[2].offset", "head.num_features"

@@ -14,46 +14,23 @@ namespace rfk::host {
 namespace {
 
 namespace f = format;
-
-class Blob {
- public:
-  void Put16(std::uint32_t at, std::uint16_t v) { std::memcpy(&b_[at], &v, 2); }
-  void Put32(std::uint32_t at, std::uint32_t v) { std::memcpy(&b_[at], &v, 4); }
-  void Put64(std::uint32_t at, std::uint64_t v) { std::memcpy(&b_[at], &v, 8); }
-  void PutF32(std::uint32_t at, float v) { std::memcpy(&b_[at], &v, 4); }
-  std::uint32_t Append(const void* data, std::size_t n) {
-    const auto at = static_cast<std::uint32_t>(b_.size());
-    const auto* p = static_cast<const std::uint8_t*>(data);
-    b_.insert(b_.end(), p, p + n);
-    return at;
-  }
-  void AlignTo(std::size_t a) { b_.resize((b_.size() + a - 1) / a * a, 0); }
-  std::vector<std::uint8_t>& bytes() { return b_; }
-
- private:
-  std::vector<std::uint8_t> b_;
-};
-
-struct PendingSection {
-  f::SectionType type;
-  bool required;
-  std::vector<std::uint8_t> payload;
-};
+using Payload = std::vector<std::uint8_t>;
 
 template <typename T>
-void AppendPod(std::vector<std::uint8_t>* out, const T* data, std::size_t n) {
+void AppendPod(Payload* out, const T* data, std::size_t n) {
   const auto* p = reinterpret_cast<const std::uint8_t*>(data);
   out->insert(out->end(), p, p + n * sizeof(T));
 }
-void AppendU32(std::vector<std::uint8_t>* out, std::uint32_t v) { AppendPod(out, &v, 1); }
+void AppendU32(Payload* out, std::uint32_t v) { AppendPod(out, &v, 1); }
+template <typename T>
+void PutAt(Payload* out, std::uint32_t at, T v) { std::memcpy(out->data() + at, &v, sizeof v); }
 
 void Require(bool ok, const char* what) {
   if (!ok) throw std::invalid_argument(std::string("SerializeModel: ") + what);
 }
 
-}  // namespace
-
-std::vector<std::uint8_t> SerializeModel(const ModelSpec& s) {
+// The spec's vectors agree with its counts.
+void CheckSpec(const ModelSpec& s) {
   const std::uint64_t d = s.input_dim, F = s.num_frequencies, D = s.NumFeatures(), K = s.num_outputs;
   const std::uint64_t P = s.num_grids;
   Require(d > 0 && (F > 0 || P > 0) && K > 0, "empty dimensions");
@@ -68,132 +45,173 @@ std::vector<std::uint8_t> SerializeModel(const ModelSpec& s) {
           "standardisation size != d");
   Require(s.head_weights.size() == K * D && s.head_bias.size() == K, "head size != K*D, K");
   Require((s.task == f::Task::kRegression) == s.labels.empty(), "labels iff classification");
+}
 
-  std::vector<PendingSection> sections;
-  if (F > 0) {
-    std::vector<std::uint8_t> p(f::map_params::kBytes, 0);
-    auto put32 = [&](std::uint32_t at, std::uint32_t v) { std::memcpy(&p[at], &v, 4); };
-    namespace mp = f::map_params;
-    put32(mp::kMapKind, static_cast<std::uint32_t>(s.map));
-    put32(mp::kKernel, static_cast<std::uint32_t>(s.kernel));
-    put32(mp::kInputDim, s.input_dim);
-    put32(mp::kFourierFeatures, s.FourierFeatures());
-    put32(mp::kNumFrequencies, s.num_frequencies);
-    put32(mp::kStorage, static_cast<std::uint32_t>(f::Storage::kF32));
-    put32(mp::kLayout, static_cast<std::uint32_t>(s.layout));
-    put32(mp::kPanelWidthField, s.layout == f::Layout::kPanels ? f::kPanelWidth : 0);
-    std::memcpy(&p[mp::kGamma], &s.gamma, 4);
-    std::memcpy(&p[mp::kFeatureScale], &s.feature_scale, 4);
-    std::memcpy(&p[mp::kSeed], &s.seed, 8);
-    sections.push_back({f::SectionType::kMapParams, true, std::move(p)});
-  }
-  if (F > 0) {
-    std::vector<std::uint8_t> p;
-    if (s.layout == f::Layout::kPanels) {
-      // Panel q holds frequencies [16q, 16q + 16) as d rows of 16 (zero rows pad the last one).
-      const std::uint64_t Fs = f::StoredFrequencies(s.layout, s.num_frequencies), pw = f::kPanelWidth;
-      std::vector<float> packed(Fs * d, 0.0f);
-      for (std::uint64_t j = 0; j < F; ++j)
-        for (std::uint64_t c = 0; c < d; ++c)
-          packed[(j / pw) * pw * d + c * pw + j % pw] = s.projection[j * d + c];
-      AppendPod(&p, packed.data(), packed.size());
-    } else {
-      AppendPod(&p, s.projection.data(), s.projection.size());
-    }
-    sections.push_back({f::SectionType::kProjection, true, std::move(p)});
-  }
-  if (!s.phase.empty()) {
-    std::vector<std::uint8_t> p;
-    AppendPod(&p, s.phase.data(), s.phase.size());
-    sections.push_back({f::SectionType::kPhase, true, std::move(p)});
-  }
-  if (P > 0) {
-    namespace bp = f::binning_params;
-    std::vector<std::uint8_t> p(bp::kBytes, 0);
-    auto put32 = [&](std::uint32_t at, std::uint32_t v) { std::memcpy(&p[at], &v, 4); };
-    put32(bp::kNumGrids, s.num_grids);
-    put32(bp::kInputDim, s.input_dim);
-    put32(bp::kMode, static_cast<std::uint32_t>(s.bin_mode));
-    put32(bp::kBuckets, s.bin_mode == f::BinMode::kHashed ? s.bin_buckets : 0);
-    put32(bp::kBinFeatures, s.BinFeatures());
-    put32(bp::kKernel, static_cast<std::uint32_t>(f::Kernel::kLaplacian));
-    std::memcpy(&p[bp::kGamma], &s.bin_gamma, 4);
-    std::memcpy(&p[bp::kFeatureScale], &s.bin_scale, 4);
-    std::memcpy(&p[bp::kSeed], &s.bin_seed, 8);
-    sections.push_back({f::SectionType::kBinningParams, true, std::move(p)});
-    std::vector<std::uint8_t> g;
-    AppendPod(&g, s.bin_inv_width.data(), s.bin_inv_width.size());
-    AppendPod(&g, s.bin_offset.data(), s.bin_offset.size());
-    sections.push_back({f::SectionType::kBinGrids, true, std::move(g)});
-    if (s.bin_mode == f::BinMode::kExact) {
-      std::vector<std::uint8_t> k;
-      AppendPod(&k, s.bin_grid_start.data(), s.bin_grid_start.size());
-      k.resize((k.size() + 7) / 8 * 8, 0);
-      AppendPod(&k, s.bin_keys.data(), s.bin_keys.size());
-      sections.push_back({f::SectionType::kBinKeys, true, std::move(k)});
-    }
-  }
-  if (!s.mean.empty()) {
-    std::vector<std::uint8_t> p;
-    AppendPod(&p, s.mean.data(), s.mean.size());
-    AppendPod(&p, s.inv_scale.data(), s.inv_scale.size());
-    // Required: a reader that skipped standardisation would predict garbage.
-    sections.push_back({f::SectionType::kStandardize, true, std::move(p)});
-  }
-  {
-    std::vector<std::uint8_t> p;
-    AppendU32(&p, static_cast<std::uint32_t>(s.task));
-    AppendU32(&p, s.num_outputs);
-    AppendU32(&p, static_cast<std::uint32_t>(D));
-    AppendU32(&p, 0);
-    AppendPod(&p, s.head_weights.data(), s.head_weights.size());
-    AppendPod(&p, s.head_bias.data(), s.head_bias.size());
-    sections.push_back({f::SectionType::kHead, true, std::move(p)});
-  }
-  if (!s.labels.empty()) {
-    std::vector<std::uint8_t> p;
-    AppendU32(&p, static_cast<std::uint32_t>(s.labels.size()));
-    AppendU32(&p, 0);
-    std::uint32_t off = 0;
-    AppendU32(&p, off);
-    for (const std::string& l : s.labels) {
-      Require(l.find('\0') == std::string::npos, "label contains NUL");
-      off += static_cast<std::uint32_t>(l.size() + 1);
-      AppendU32(&p, off);
-    }
-    for (const std::string& l : s.labels) p.insert(p.end(), l.c_str(), l.c_str() + l.size() + 1);
-    sections.push_back({f::SectionType::kLabels, true, std::move(p)});
-  }
-  if (!s.metadata.empty()) {
-    std::vector<std::uint8_t> p(s.metadata.begin(), s.metadata.end());
-    sections.push_back({f::SectionType::kMetadata, false, std::move(p)});
-  }
+// One writer per section: fills the section's payload from the spec and returns true, or returns
+// false when this spec has no such section. Fixed-size sections start as the table's size in zeros.
+bool MapParams(const ModelSpec& s, Payload* p) {
+  if (s.num_frequencies == 0) return false;
+  namespace mp = f::map_params;
+  p->assign(mp::kBytes, 0);
+  PutAt(p, mp::kMapKind, static_cast<std::uint32_t>(s.map));
+  PutAt(p, mp::kKernel, static_cast<std::uint32_t>(s.kernel));
+  PutAt(p, mp::kInputDim, s.input_dim);
+  PutAt(p, mp::kFourierFeatures, s.FourierFeatures());
+  PutAt(p, mp::kNumFrequencies, s.num_frequencies);
+  PutAt(p, mp::kStorage, static_cast<std::uint32_t>(f::Storage::kF32));
+  PutAt(p, mp::kLayout, static_cast<std::uint32_t>(s.layout));
+  PutAt(p, mp::kPanelWidthField, s.layout == f::Layout::kPanels ? f::kPanelWidth : 0u);
+  PutAt(p, mp::kGamma, s.gamma);
+  PutAt(p, mp::kFeatureScale, s.feature_scale);
+  PutAt(p, mp::kSeed, s.seed);
+  return true;
+}
 
-  Blob blob;
-  blob.bytes().resize(f::kHeaderBytes, 0);
+bool Projection(const ModelSpec& s, Payload* p) {
+  if (s.num_frequencies == 0) return false;
+  if (s.layout != f::Layout::kPanels) {
+    AppendPod(p, s.projection.data(), s.projection.size());
+    return true;
+  }
+  // Panel q holds frequencies [16q, 16q + 16) as d rows of 16 (zero rows pad the last one).
+  const std::uint64_t d = s.input_dim, F = s.num_frequencies, pw = f::kPanelWidth;
+  std::vector<float> packed(std::uint64_t{f::StoredFrequencies(s.layout, s.num_frequencies)} * d, 0.0f);
+  for (std::uint64_t j = 0; j < F; ++j)
+    for (std::uint64_t c = 0; c < d; ++c) packed[(j / pw) * pw * d + c * pw + j % pw] = s.projection[j * d + c];
+  AppendPod(p, packed.data(), packed.size());
+  return true;
+}
+
+bool Phase(const ModelSpec& s, Payload* p) {
+  AppendPod(p, s.phase.data(), s.phase.size());
+  return !s.phase.empty();
+}
+
+bool BinningParams(const ModelSpec& s, Payload* p) {
+  if (s.num_grids == 0) return false;
+  namespace bp = f::binning_params;
+  p->assign(bp::kBytes, 0);
+  PutAt(p, bp::kNumGrids, s.num_grids);
+  PutAt(p, bp::kInputDim, s.input_dim);
+  PutAt(p, bp::kMode, static_cast<std::uint32_t>(s.bin_mode));
+  PutAt(p, bp::kBuckets, s.bin_mode == f::BinMode::kHashed ? s.bin_buckets : 0u);
+  PutAt(p, bp::kBinFeatures, s.BinFeatures());
+  PutAt(p, bp::kKernel, static_cast<std::uint32_t>(f::Kernel::kLaplacian));
+  PutAt(p, bp::kGamma, s.bin_gamma);
+  PutAt(p, bp::kFeatureScale, s.bin_scale);
+  PutAt(p, bp::kSeed, s.bin_seed);
+  return true;
+}
+
+bool BinGrids(const ModelSpec& s, Payload* p) {
+  AppendPod(p, s.bin_inv_width.data(), s.bin_inv_width.size());
+  AppendPod(p, s.bin_offset.data(), s.bin_offset.size());
+  return s.num_grids > 0;
+}
+
+bool BinKeys(const ModelSpec& s, Payload* p) {
+  if (s.num_grids == 0 || s.bin_mode != f::BinMode::kExact) return false;
+  AppendPod(p, s.bin_grid_start.data(), s.bin_grid_start.size());
+  p->resize(f::bin_keys::KeysOffset(s.num_grids), 0);
+  AppendPod(p, s.bin_keys.data(), s.bin_keys.size());
+  return true;
+}
+
+bool Standardize(const ModelSpec& s, Payload* p) {
+  AppendPod(p, s.mean.data(), s.mean.size());
+  AppendPod(p, s.inv_scale.data(), s.inv_scale.size());
+  return !s.mean.empty();
+}
+
+bool Head(const ModelSpec& s, Payload* p) {
+  AppendU32(p, static_cast<std::uint32_t>(s.task));
+  AppendU32(p, s.num_outputs);
+  AppendU32(p, s.NumFeatures());
+  AppendU32(p, 0);
+  AppendPod(p, s.head_weights.data(), s.head_weights.size());
+  AppendPod(p, s.head_bias.data(), s.head_bias.size());
+  return true;
+}
+
+bool Labels(const ModelSpec& s, Payload* p) {
+  if (s.labels.empty()) return false;
+  AppendU32(p, static_cast<std::uint32_t>(s.labels.size()));
+  AppendU32(p, 0);
+  std::uint32_t off = 0;
+  AppendU32(p, off);
+  for (const std::string& l : s.labels) {
+    Require(l.find('\0') == std::string::npos, "label contains NUL");
+    off += static_cast<std::uint32_t>(l.size() + 1);
+    AppendU32(p, off);
+  }
+  for (const std::string& l : s.labels) p->insert(p->end(), l.c_str(), l.c_str() + l.size() + 1);
+  return true;
+}
+
+bool Metadata(const ModelSpec& s, Payload* p) {
+  p->assign(s.metadata.begin(), s.metadata.end());
+  return !s.metadata.empty();
+}
+
+struct SectionWriter {
+  f::SectionType type;
+  bool (*write)(const ModelSpec&, Payload*);
+};
+// The sections in the order they are laid out in the blob. Readers accept any order, but this one
+// is part of what keeps a spec's blob byte-identical from version to version: append new sections.
+constexpr SectionWriter kSectionWriters[] = {
+    {f::SectionType::kMapParams, MapParams},     {f::SectionType::kProjection, Projection},
+    {f::SectionType::kPhase, Phase},             {f::SectionType::kBinningParams, BinningParams},
+    {f::SectionType::kBinGrids, BinGrids},       {f::SectionType::kBinKeys, BinKeys},
+    {f::SectionType::kStandardize, Standardize}, {f::SectionType::kHead, Head},
+    {f::SectionType::kLabels, Labels},           {f::SectionType::kMetadata, Metadata}};
+
+struct PendingSection {
+  f::SectionType type;
+  Payload payload;
+};
+
+// Header, section table (flags from the format's table), the sections each 16-byte aligned, CRC.
+std::vector<std::uint8_t> Assemble(const std::vector<PendingSection>& sections) {
   const std::uint32_t table = f::kHeaderBytes;
-  blob.bytes().resize(table + sections.size() * f::kSectionEntryBytes, 0);
+  Payload blob(table + sections.size() * f::kSectionEntryBytes, 0);
+  auto align = [&blob] { blob.resize((blob.size() + f::kAlignment - 1) / f::kAlignment * f::kAlignment, 0); };
   for (std::size_t i = 0; i < sections.size(); ++i) {
-    blob.AlignTo(f::kAlignment);
-    const std::uint32_t off = blob.Append(sections[i].payload.data(), sections[i].payload.size());
+    align();
+    const auto off = static_cast<std::uint32_t>(blob.size());
+    AppendPod(&blob, sections[i].payload.data(), sections[i].payload.size());
     const auto e = static_cast<std::uint32_t>(table + i * f::kSectionEntryBytes);
-    blob.Put16(e, static_cast<std::uint16_t>(sections[i].type));
-    blob.Put16(e + 2, sections[i].required ? f::kSectionRequired : 0);
-    blob.Put32(e + 4, off);
-    blob.Put32(e + 8, static_cast<std::uint32_t>(sections[i].payload.size()));
+    PutAt(&blob, e + f::entry::kType, static_cast<std::uint16_t>(sections[i].type));
+    PutAt(&blob, e + f::entry::kFlags, static_cast<std::uint16_t>(f::Info(sections[i].type).writer_flag));
+    PutAt(&blob, e + f::entry::kOffset, off);
+    PutAt(&blob, e + f::entry::kSize, static_cast<std::uint32_t>(sections[i].payload.size()));
   }
-  blob.AlignTo(f::kAlignment);
-  Require(blob.bytes().size() <= 0xFFFFFFFFull, "model larger than 4 GiB");
-  std::memcpy(&blob.bytes()[f::kOffMagic], f::kMagic, 4);
-  blob.Put16(f::kOffVersionMajor, f::kVersionMajor);
-  blob.Put16(f::kOffVersionMinor, f::kVersionMinor);
-  blob.Put32(f::kOffTotalBytes, static_cast<std::uint32_t>(blob.bytes().size()));
-  blob.Put32(f::kOffHeaderBytes, f::kHeaderBytes);
-  blob.Put32(f::kOffSectionCount, static_cast<std::uint32_t>(sections.size()));
-  blob.Put32(f::kOffSectionTable, table);
-  blob.Put32(f::kOffCrc32, Crc32(blob.bytes().data() + f::kCrcStart,
-                                 blob.bytes().size() - f::kCrcStart));
-  return std::move(blob.bytes());
+  align();
+  Require(blob.size() <= 0xFFFFFFFFull, "model larger than 4 GiB");
+  std::memcpy(&blob[f::kOffMagic], f::kMagic, sizeof f::kMagic);
+  PutAt(&blob, f::kOffVersionMajor, f::kVersionMajor);
+  PutAt(&blob, f::kOffVersionMinor, f::kVersionMinor);
+  PutAt(&blob, f::kOffTotalBytes, static_cast<std::uint32_t>(blob.size()));
+  PutAt(&blob, f::kOffHeaderBytes, f::kHeaderBytes);
+  PutAt(&blob, f::kOffSectionCount, static_cast<std::uint32_t>(sections.size()));
+  PutAt(&blob, f::kOffSectionTable, table);
+  PutAt(&blob, f::kOffCrc32, Crc32(blob.data() + f::kCrcStart, blob.size() - f::kCrcStart));
+  return blob;
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> SerializeModel(const ModelSpec& s) {
+  CheckSpec(s);
+  std::vector<PendingSection> sections;
+  for (const SectionWriter& w : kSectionWriters) {
+    Payload p;
+    if (!w.write(s, &p)) continue;
+    const std::uint32_t fixed = f::Info(w.type).fixed_bytes;
+    Require(fixed == f::kVariable || p.size() == fixed, "a fixed-size section has another size");
+    sections.push_back({w.type, std::move(p)});
+  }
+  return Assemble(sections);
 }
 
 void WriteFileAtomic(const std::string& path, const std::vector<std::uint8_t>& bytes,

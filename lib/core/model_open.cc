@@ -1,0 +1,443 @@
+// Model validation, once, at open: OpenModel runs one small validator per step, in the order of
+// docs/FORMAT.md's "Limits and checks, in the order a reader applies them". Each validator reads
+// its section where the table put it, checks it, fills its part of the Model, and on a problem
+// records the status, the field and its byte offset (ModelError) and returns false.
+// No allocation, no exceptions; the sections are located once, in a fixed-size table on the stack.
+#include "bytes.h"
+#include "rfk/model.hpp"
+
+namespace rfk {
+namespace {
+
+namespace f = format;
+using core::IsFinite;
+using core::LoadF32;
+using core::LoadU16;
+using core::LoadU32;
+using core::LoadU64;
+using f::SectionType;
+
+// One slot per known section type, in the order of the format's table (RFK_FORMAT_SECTIONS).
+#define RFK_SLOT_(e, ...) e,
+enum class Slot : std::uint8_t { RFK_FORMAT_SECTIONS(RFK_SLOT_) kCount };
+#undef RFK_SLOT_
+constexpr int SlotOf(std::uint16_t type) {
+  switch (type) {
+#define RFK_SLOT_CASE_(e, n, ...) \
+  case n:                         \
+    return static_cast<int>(Slot::e);
+    RFK_FORMAT_SECTIONS(RFK_SLOT_CASE_)
+#undef RFK_SLOT_CASE_
+    default:
+      return -1;  // a type this reader does not know
+  }
+}
+
+struct Section {
+  std::uint32_t offset = 0;
+  std::uint32_t size = 0;
+  std::uint32_t entry = 0;  // offset of its table entry, for error reports; 0: absent
+  bool present() const { return entry != 0; }  // entries lie after the 32-byte header
+  std::uint32_t size_at() const { return entry + f::entry::kSize; }  // where a bad size is reported
+};
+
+// The state of one OpenModel call: the blob, the sections the table names, the model being filled.
+struct Reader {
+  const std::uint8_t* b;
+  Model& m;
+  ModelError* err;
+  Status status = Status::kOk;
+  Section sec[static_cast<int>(Slot::kCount)] = {};
+
+  const Section& operator[](SectionType t) const { return sec[SlotOf(static_cast<std::uint16_t>(t))]; }
+  const std::uint8_t* Data(const Section& s) const { return b + s.offset; }
+  std::uint32_t Offset(const void* p) const {
+    return static_cast<std::uint32_t>(static_cast<const std::uint8_t*>(p) - b);
+  }
+  // Out of line: some 50 failure sites each call it instead of repeating its stores (saves flash).
+  [[gnu::noinline]] bool Fail(Status s, const char* field, std::uint32_t offset) {
+    status = s;
+    if (err) *err = ModelError{s, field, offset};
+    return false;
+  }
+};
+
+// An enum field: `unknown` (kBadValue for most fields) for a number the format does not define,
+// `reserved` for a value it defines but this reader does not support.
+bool CheckValue(Reader& r, f::Support s, const char* field, std::uint32_t at, Status reserved,
+                Status unknown = Status::kBadValue) {
+  if (s == f::Support::kSupported) return true;
+  return r.Fail(s == f::Support::kReserved ? reserved : unknown, field, at);
+}
+
+// n floats at p are finite, else kBadValue at the first that is not (`field` names the section).
+bool CheckFinite(Reader& r, const float* p, std::uint64_t n, const char* field) {
+  for (std::uint64_t i = 0; i < n; ++i)
+    if (!IsFinite(p[i])) return r.Fail(Status::kBadValue, field, r.Offset(p + i));
+  return true;
+}
+
+// 1. Header: base alignment, at least 32 bytes, magic, major version, total_bytes within the
+// buffer, header_bytes, CRC-32. (The same fields rfk/blob_view.hpp reads for tools; here each size
+// is checked before the read that relies on it, so no bounds checks are needed.)
+bool CheckHeader(Reader& r, std::size_t size) {
+  const std::uint8_t* b = r.b;
+  if (reinterpret_cast<std::uintptr_t>(b) % f::kAlignment != 0)
+    return r.Fail(Status::kMisalignedBuffer, "bytes", 0);
+  if (size < f::kHeaderBytes) return r.Fail(Status::kTruncated, "header", 0);
+  if (std::memcmp(b + f::kOffMagic, f::kMagic, sizeof f::kMagic) != 0)
+    return r.Fail(Status::kBadMagic, "header.magic", f::kOffMagic);
+  const std::uint16_t major = LoadU16(b + f::kOffVersionMajor);
+  if (major != f::kVersionMajor)
+    return r.Fail(Status::kUnsupportedVersion, "header.version_major", f::kOffVersionMajor);
+  const std::uint32_t total = LoadU32(b + f::kOffTotalBytes);
+  if (total < f::kHeaderBytes) return r.Fail(Status::kBadHeader, "header.total_bytes", f::kOffTotalBytes);
+  if (total > size) return r.Fail(Status::kTruncated, "header.total_bytes", f::kOffTotalBytes);
+  const std::uint32_t header_bytes = LoadU32(b + f::kOffHeaderBytes);
+  if (header_bytes < f::kHeaderBytes || header_bytes > total)
+    return r.Fail(Status::kBadHeader, "header.header_bytes", f::kOffHeaderBytes);
+  if (Crc32(b + f::kCrcStart, total - f::kCrcStart) != LoadU32(b + f::kOffCrc32))
+    return r.Fail(Status::kBadChecksum, "header.crc32", f::kOffCrc32);
+  r.m.bytes = b;
+  r.m.total_bytes = total;
+  r.m.version_major = major;
+  r.m.version_minor = LoadU16(b + f::kOffVersionMinor);
+  return true;
+}
+
+// 2. Section table: count, position, each entry's alignment, range and order (sections follow the
+// table in table order, without overlap); duplicate and unknown-required types.
+bool ReadSectionTable(Reader& r) {
+  const std::uint8_t* b = r.b;
+  const std::uint32_t total = r.m.total_bytes;
+  const std::uint32_t count = LoadU32(b + f::kOffSectionCount), table = LoadU32(b + f::kOffSectionTable);
+  if (count == 0 || count > f::kMaxSections)
+    return r.Fail(Status::kBadSectionTable, "header.section_count", f::kOffSectionCount);
+  if (table < LoadU32(b + f::kOffHeaderBytes) || table % 4 != 0 ||
+      std::uint64_t{table} + std::uint64_t{count} * f::kSectionEntryBytes > total)
+    return r.Fail(Status::kBadSectionTable, "header.section_table", f::kOffSectionTable);
+  std::uint32_t prev_end = table + count * f::kSectionEntryBytes;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const std::uint32_t e = table + i * f::kSectionEntryBytes;
+    const std::uint32_t off = LoadU32(b + e + f::entry::kOffset), sz = LoadU32(b + e + f::entry::kSize);
+    if (off % f::kAlignment != 0)
+      return r.Fail(Status::kMisalignedSection, "section.offset", e + f::entry::kOffset);
+    if (off < prev_end || std::uint64_t{off} + sz > total)
+      return r.Fail(Status::kBadSectionTable, "section.offset", e + f::entry::kOffset);
+    prev_end = off + sz;
+    const int slot = SlotOf(LoadU16(b + e + f::entry::kType));
+    if (slot < 0) {
+      if (LoadU16(b + e + f::entry::kFlags) & f::kSectionRequired)
+        return r.Fail(Status::kUnknownRequiredSection, "section.type", e);
+      continue;  // unknown optional section: skipped
+    }
+    if (r.sec[slot].present()) return r.Fail(Status::kDuplicateSection, "section.type", e);
+    r.sec[slot] = Section{off, sz, e};
+  }
+  return true;
+}
+
+// 3a. map_params, its enum values: map kind, kernel, storage and layout of W, panel width.
+bool CheckMapKinds(Reader& r, std::uint32_t at) {
+  namespace mp = f::map_params;
+  const std::uint8_t* p = r.b + at;
+  const std::uint32_t layout = LoadU32(p + mp::kLayout);
+  if (!CheckValue(r, f::SupportOf<f::MapKind>(LoadU32(p + mp::kMapKind)), "map_params.map_kind",
+                  at + mp::kMapKind, Status::kUnsupportedMap) ||
+      !CheckValue(r, f::SupportOf<f::Kernel>(LoadU32(p + mp::kKernel)), "map_params.kernel",
+                  at + mp::kKernel, Status::kBadValue) ||
+      !CheckValue(r, f::SupportOf<f::Storage>(LoadU32(p + mp::kStorage)), "map_params.storage",
+                  at + mp::kStorage, Status::kUnsupportedStorage) ||
+      // A layout this reader does not know is a storage it cannot read.
+      !CheckValue(r, f::SupportOf<f::Layout>(layout), "map_params.layout", at + mp::kLayout,
+                  Status::kUnsupportedStorage, Status::kUnsupportedStorage))
+    return false;
+  r.m.layout = static_cast<f::Layout>(layout);
+  if (LoadU32(p + mp::kPanelWidthField) != (r.m.layout == f::Layout::kPanels ? f::kPanelWidth : 0u))
+    return r.Fail(Status::kBadValue, "map_params.panel_width", at + mp::kPanelWidthField);
+  r.m.map = static_cast<f::MapKind>(LoadU32(p + mp::kMapKind));
+  r.m.kernel = static_cast<f::Kernel>(LoadU32(p + mp::kKernel));
+  return true;
+}
+
+// 3b. map_params, its counts and parameters: d, D_F (2F or F), F, gamma, feature_scale.
+bool CheckMapCounts(Reader& r, std::uint32_t at) {
+  namespace mp = f::map_params;
+  Model& m = r.m;
+  const std::uint8_t* p = r.b + at;
+  m.input_dim = LoadU32(p + mp::kInputDim);
+  m.fourier_features = LoadU32(p + mp::kFourierFeatures);
+  m.num_frequencies = LoadU32(p + mp::kNumFrequencies);
+  m.gamma = LoadF32(p + mp::kGamma);
+  m.feature_scale = LoadF32(p + mp::kFeatureScale);
+  m.seed = LoadU64(p + mp::kSeed);
+  if (m.input_dim == 0 || m.input_dim > f::kMaxInputDim)
+    return r.Fail(Status::kBadValue, "map_params.input_dim", at + mp::kInputDim);
+  if (m.fourier_features == 0 || m.fourier_features > f::kMaxFeatures)
+    return r.Fail(Status::kBadValue, "map_params.fourier_features", at + mp::kFourierFeatures);
+  const std::uint64_t want = (m.map == f::MapKind::kFourier ? 2ull : 1ull) * m.num_frequencies;
+  if (m.num_frequencies == 0 || want != m.fourier_features)
+    return r.Fail(Status::kBadValue, "map_params.num_frequencies", at + mp::kNumFrequencies);
+  if (!IsFinite(m.gamma) || !(m.gamma > 0.0f))
+    return r.Fail(Status::kBadValue, "map_params.gamma", at + mp::kGamma);
+  if (!IsFinite(m.feature_scale))
+    return r.Fail(Status::kBadValue, "map_params.feature_scale", at + mp::kFeatureScale);
+  return true;
+}
+
+// 3. map_params: at least one map (map_params or binning_params); this one's fixed size.
+bool CheckMapParams(Reader& r) {
+  const Section& s = r[SectionType::kMapParams];
+  if (!s.present() && !r[SectionType::kBinningParams].present())
+    return r.Fail(Status::kMissingSection, "map_params", 0);
+  if (!s.present()) return true;
+  if (s.size != f::map_params::kBytes)
+    return r.Fail(Status::kBadSectionSize, "map_params.size", s.size_at());
+  return CheckMapKinds(r, s.offset) && CheckMapCounts(r, s.offset);
+}
+
+// 4. projection (W): with map_params only; F x d floats, F rounded up to whole panels.
+bool CheckProjection(Reader& r) {
+  const Section& s = r[SectionType::kProjection];
+  if (!r[SectionType::kMapParams].present())
+    return !s.present() || r.Fail(Status::kBadValue, "projection", s.entry);
+  if (!s.present()) return r.Fail(Status::kMissingSection, "projection", 0);
+  if (s.size != std::uint64_t{f::StoredFrequencies(r.m.layout, r.m.num_frequencies)} *
+                    r.m.input_dim * sizeof(float))
+    return r.Fail(Status::kBadSectionSize, "projection.size", s.size_at());
+  r.m.projection = reinterpret_cast<const float*>(r.Data(s));
+  return true;
+}
+
+// 5. phase (b): with the phase form only; F floats.
+bool CheckPhase(Reader& r) {
+  const Section& s = r[SectionType::kPhase];
+  if (!r[SectionType::kMapParams].present() || r.m.map != f::MapKind::kFourierPhase)
+    return !s.present() || r.Fail(Status::kBadValue, "phase", s.entry);  // the pair form has none
+  if (!s.present()) return r.Fail(Status::kMissingSection, "phase", 0);
+  if (s.size != std::uint64_t{r.m.num_frequencies} * sizeof(float))
+    return r.Fail(Status::kBadSectionSize, "phase.size", s.size_at());
+  r.m.phase = reinterpret_cast<const float*>(r.Data(s));
+  return true;
+}
+
+// 6b. binning_params' values: P, d (the Fourier map's, if any), mode, kernel, gamma, scale, B, D_B.
+bool CheckBinningValues(Reader& r, std::uint32_t at) {
+  namespace bp = f::binning_params;
+  Model& m = r.m;
+  const std::uint8_t* p = r.b + at;
+  m.num_grids = LoadU32(p + bp::kNumGrids);
+  const std::uint32_t d = LoadU32(p + bp::kInputDim), mode = LoadU32(p + bp::kMode);
+  m.bin_buckets = LoadU32(p + bp::kBuckets);
+  m.bin_features = LoadU32(p + bp::kBinFeatures);
+  m.bin_gamma = LoadF32(p + bp::kGamma);
+  m.bin_scale = LoadF32(p + bp::kFeatureScale);
+  m.bin_seed = LoadU64(p + bp::kSeed);
+  if (m.num_grids == 0 || m.num_grids > f::kMaxGrids)
+    return r.Fail(Status::kBadValue, "binning_params.num_grids", at + bp::kNumGrids);
+  if (d == 0 || d > f::kMaxInputDim || (r[SectionType::kMapParams].present() && d != m.input_dim))
+    return r.Fail(Status::kBadValue, "binning_params.input_dim", at + bp::kInputDim);
+  m.input_dim = d;
+  if (!CheckValue(r, f::SupportOf<f::BinMode>(mode), "binning_params.mode", at + bp::kMode,
+                  Status::kBadValue))
+    return false;
+  m.bin_mode = static_cast<f::BinMode>(mode);
+  if (LoadU32(p + bp::kKernel) != static_cast<std::uint32_t>(f::Kernel::kLaplacian))
+    return r.Fail(Status::kBadValue, "binning_params.kernel", at + bp::kKernel);
+  if (!IsFinite(m.bin_gamma) || !(m.bin_gamma > 0.0f))
+    return r.Fail(Status::kBadValue, "binning_params.gamma", at + bp::kGamma);
+  if (!IsFinite(m.bin_scale))
+    return r.Fail(Status::kBadValue, "binning_params.feature_scale", at + bp::kFeatureScale);
+  if (m.bin_mode == f::BinMode::kHashed
+          ? (m.bin_buckets == 0 || std::uint64_t{m.num_grids} * m.bin_buckets != m.bin_features)
+          : m.bin_buckets != 0)
+    return r.Fail(Status::kBadValue, "binning_params.buckets", at + bp::kBuckets);
+  if (m.bin_features > f::kMaxFeatures ||
+      std::uint64_t{m.bin_features} + m.fourier_features > f::kMaxFeatures)
+    return r.Fail(Status::kBadValue, "binning_params.bin_features", at + bp::kBinFeatures);
+  return true;
+}
+
+// 6. binning_params: bin_grids and bin_keys only with it; its fixed size; its values.
+bool CheckBinningParams(Reader& r) {
+  const Section& s = r[SectionType::kBinningParams];
+  if (!s.present()) {
+    const Section& grids = r[SectionType::kBinGrids];
+    const bool orphans = grids.present() || r[SectionType::kBinKeys].present();
+    return !orphans || r.Fail(Status::kBadValue, "bin_grids", grids.entry);
+  }
+  if (s.size != f::binning_params::kBytes)
+    return r.Fail(Status::kBadSectionSize, "binning_params.size", s.size_at());
+  return CheckBinningValues(r, s.offset);
+}
+
+// 7. bin_grids: with binning_params; 1/delta then u, P x d floats each.
+bool CheckBinGrids(Reader& r) {
+  if (r.m.num_grids == 0) return true;
+  const Section& s = r[SectionType::kBinGrids];
+  if (!s.present()) return r.Fail(Status::kMissingSection, "bin_grids", 0);
+  if (s.size != 2ull * r.m.num_grids * r.m.input_dim * sizeof(float))
+    return r.Fail(Status::kBadSectionSize, "bin_grids.size", s.size_at());
+  r.m.bin_inv_width = reinterpret_cast<const float*>(r.Data(s));
+  r.m.bin_offset = r.m.bin_inv_width + std::uint64_t{r.m.num_grids} * r.m.input_dim;
+  return true;
+}
+
+// 8b. bin_keys' contents: grid_start from 0 to D_B, non-decreasing; keys strictly increasing
+// within each grid (the per-sample binary search relies on it).
+bool CheckBinKeyOrder(Reader& r, const Section& s) {
+  const std::uint8_t* q = r.Data(s);
+  const std::uint64_t keys_at = f::bin_keys::KeysOffset(r.m.num_grids);
+  const auto* keys = reinterpret_cast<const std::uint64_t*>(q + keys_at);
+  const std::uint32_t P = r.m.num_grids, DB = r.m.bin_features;
+  std::uint32_t prev = 0;
+  for (std::uint32_t g = 0; g <= P; ++g) {
+    const std::uint32_t start = LoadU32(q + 4 * g);
+    if ((g == 0 && start != 0) || start < prev || start > DB || (g == P && start != DB))
+      return r.Fail(Status::kBadValue, "bin_keys.grid_start", s.offset + 4 * g);
+    for (std::uint32_t k = prev + 1; g > 0 && k < start; ++k)
+      if (keys[k] <= keys[k - 1])
+        return r.Fail(Status::kBadValue, "bin_keys.keys",
+                      static_cast<std::uint32_t>(s.offset + keys_at + 8ull * k));
+    prev = start;
+  }
+  r.m.bin_grid_start = q;
+  r.m.bin_keys = keys;
+  return true;
+}
+
+// 8. bin_keys: exact mode only; grid starts and keys, sized by P and D_B.
+bool CheckBinKeys(Reader& r) {
+  if (r.m.num_grids == 0) return true;
+  const Section& s = r[SectionType::kBinKeys];
+  if (r.m.bin_mode == f::BinMode::kHashed)
+    return !s.present() || r.Fail(Status::kBadValue, "bin_keys", s.entry);
+  if (!s.present()) return r.Fail(Status::kMissingSection, "bin_keys", 0);
+  if (s.size != f::bin_keys::KeysOffset(r.m.num_grids) + 8ull * r.m.bin_features)
+    return r.Fail(Status::kBadSectionSize, "bin_keys.size", s.size_at());
+  return CheckBinKeyOrder(r, s);
+}
+
+// 9. The maps' float arrays (W, b, the bin grids) are finite: a NaN or infinity would make every
+// prediction meaningless (or, through a bin index, undefined), so it is a corrupt model.
+bool CheckMapArraysFinite(Reader& r) {
+  const Model& m = r.m;
+  const std::uint64_t W = std::uint64_t{f::StoredFrequencies(m.layout, m.num_frequencies)} * m.input_dim;
+  return CheckFinite(r, m.projection, m.projection ? W : 0, "projection") &&
+         CheckFinite(r, m.phase, m.phase ? m.num_frequencies : 0u, "phase") &&
+         CheckFinite(r, m.bin_inv_width, m.bin_inv_width ? 2ull * m.num_grids * m.input_dim : 0, "bin_grids");
+}
+
+// 10. standardize: mean then inv_scale, d floats each.
+bool CheckStandardize(Reader& r) {
+  const Section& s = r[SectionType::kStandardize];
+  if (!s.present()) return true;
+  if (s.size != 2ull * r.m.input_dim * sizeof(float))
+    return r.Fail(Status::kBadSectionSize, "standardize.size", s.size_at());
+  r.m.mean = reinterpret_cast<const float*>(r.Data(s));
+  r.m.inv_scale = r.m.mean + r.m.input_dim;
+  return true;
+}
+
+// 11. head: task, K (1, or the classes), D = D_F + D_B, size 16 + 4 K (D + 1).
+bool CheckHead(Reader& r) {
+  namespace hf = f::head;
+  Model& m = r.m;
+  m.num_features = m.fourier_features + m.bin_features;
+  const Section& s = r[SectionType::kHead];
+  if (!s.present()) return r.Fail(Status::kMissingSection, "head", 0);
+  if (s.size < hf::kHeaderBytes) return r.Fail(Status::kBadSectionSize, "head.size", s.size_at());
+  const std::uint8_t* p = r.Data(s);
+  const std::uint32_t task = LoadU32(p + hf::kTask);
+  if (!CheckValue(r, f::SupportOf<f::Task>(task), "head.task", s.offset + hf::kTask, Status::kBadValue))
+    return false;
+  m.task = static_cast<f::Task>(task);
+  m.num_outputs = LoadU32(p + hf::kNumOutputs);
+  const bool k_ok = m.task == f::Task::kMulticlass
+                        ? (m.num_outputs >= 3 && m.num_outputs <= f::kMaxOutputs)
+                        : m.num_outputs == 1;
+  if (!k_ok) return r.Fail(Status::kBadValue, "head.num_outputs", s.offset + hf::kNumOutputs);
+  if (LoadU32(p + hf::kNumFeatures) != m.num_features)
+    return r.Fail(Status::kBadValue, "head.num_features", s.offset + hf::kNumFeatures);
+  if (s.size != hf::kHeaderBytes + std::uint64_t{m.num_outputs} * (std::uint64_t{m.num_features} + 1) * 4)
+    return r.Fail(Status::kBadSectionSize, "head.size", s.size_at());
+  m.head_weights = reinterpret_cast<const float*>(p + hf::kHeaderBytes);
+  m.head_bias = m.head_weights + std::uint64_t{m.num_outputs} * m.num_features;
+  return true;
+}
+
+// 12b. labels' string pool: offsets start at 0, grow strictly (each label at least its NUL) and
+// end at the pool's end; each label ends in its NUL.
+bool CheckLabelPool(Reader& r, const Section& s, std::uint32_t c, std::uint64_t pool_start) {
+  const std::uint8_t* p = r.Data(s);
+  const std::uint64_t pool_size = s.size - pool_start;
+  std::uint32_t prev = 0;
+  for (std::uint32_t i = 0; i <= c; ++i) {
+    const std::uint32_t o = LoadU32(p + f::labels::kOffsets + 4 * i);
+    if ((i == 0 && o != 0) || (i > 0 && o <= prev) || o > pool_size || (i == c && o != pool_size))
+      return r.Fail(Status::kBadValue, "labels.offsets", s.offset + f::labels::kOffsets + 4 * i);
+    if (i > 0 && p[pool_start + o - 1] != 0)
+      return r.Fail(Status::kBadValue, "labels.pool",
+                    static_cast<std::uint32_t>(s.offset + pool_start + o - 1));
+    prev = o;
+  }
+  r.m.num_classes = c;
+  r.m.label_offsets = p + f::labels::kOffsets;
+  r.m.label_pool = reinterpret_cast<const char*>(p + pool_start);
+  return true;
+}
+
+// 12. labels: with classification only; C = 2 (binary) or K; the offsets and the pool.
+bool CheckLabels(Reader& r) {
+  const Section& s = r[SectionType::kLabels];
+  if (r.m.task == f::Task::kRegression)
+    return !s.present() || r.Fail(Status::kBadValue, "labels", s.entry);
+  if (!s.present()) return r.Fail(Status::kMissingSection, "labels", 0);
+  if (s.size < f::labels::kOffsets) return r.Fail(Status::kBadSectionSize, "labels.size", s.size_at());
+  const std::uint32_t c = LoadU32(r.Data(s) + f::labels::kCount);
+  if (c != (r.m.task == f::Task::kBinary ? 2u : r.m.num_outputs))
+    return r.Fail(Status::kBadValue, "labels.count", s.offset + f::labels::kCount);
+  const std::uint64_t pool_start = f::labels::kOffsets + (std::uint64_t{c} + 1) * 4;
+  if (pool_start > s.size) return r.Fail(Status::kBadSectionSize, "labels.size", s.size_at());
+  return CheckLabelPool(r, s, c, pool_start);
+}
+
+// 13. standardize and the head (weights and biases) hold finite numbers.
+bool CheckLaterArraysFinite(Reader& r) {
+  const Model& m = r.m;
+  const std::uint64_t head = std::uint64_t{m.num_outputs} * (std::uint64_t{m.num_features} + 1);
+  return CheckFinite(r, m.mean, m.mean ? 2ull * m.input_dim : 0, "standardize") &&
+         CheckFinite(r, m.head_weights, head, "head");
+}
+
+// Then metadata: informational, not checked.
+void ReadMetadata(Reader& r) {
+  const Section& s = r[SectionType::kMetadata];
+  if (!s.present()) return;
+  r.m.metadata = reinterpret_cast<const char*>(r.Data(s));
+  r.m.metadata_bytes = s.size;
+}
+
+}  // namespace
+
+Status OpenModel(const void* bytes, std::size_t size, Model* model, ModelError* error) noexcept {
+  if (error) *error = ModelError{};
+  if (model != nullptr) *model = Model{};
+  if (model == nullptr || bytes == nullptr) {
+    if (error) *error = ModelError{Status::kNullArgument, model == nullptr ? "model" : "bytes", 0};
+    return Status::kNullArgument;
+  }
+  Reader r{static_cast<const std::uint8_t*>(bytes), *model, error};
+  const bool ok = CheckHeader(r, size) && ReadSectionTable(r) && CheckMapParams(r) &&
+                  CheckProjection(r) && CheckPhase(r) && CheckBinningParams(r) && CheckBinGrids(r) &&
+                  CheckBinKeys(r) && CheckMapArraysFinite(r) && CheckStandardize(r) && CheckHead(r) &&
+                  CheckLabels(r) && CheckLaterArraysFinite(r);
+  if (!ok) {
+    *model = Model{};  // left empty on failure
+    return r.status;
+  }
+  ReadMetadata(r);
+  return Status::kOk;
+}
+
+}  // namespace rfk

@@ -1,0 +1,62 @@
+// rfk eval: error rate or RMSE of a model on labelled data, and the per-sample latency.
+#include <cstdio>
+#include <memory>
+
+#include "cli.hpp"
+
+namespace rfk::cli {
+namespace {
+
+struct EvalArgs {
+  std::string model, file;
+  bool json = false;
+  DataArgs data;
+};
+
+void PrintJson(const EvalArgs& a, const rfk::Model& m, const EvalResult& e) {
+  std::printf("{\"model\": \"%s\", \"data\": \"%s\", \"task\": \"%s\", \"n\": %zu, ", JsonEscape(a.model).c_str(),
+              JsonEscape(a.file).c_str(), rfk::format::NameOf(m.task), e.n);
+  if (e.classification)
+    std::printf("\"error_rate\": %s, \"accuracy\": %s, \"unknown_labels\": %zu, ", Num(e.error_rate).c_str(),
+                Num(e.accuracy).c_str(), e.unknown_labels);
+  else
+    std::printf("\"rmse\": %s, \"rel_rmse\": %s, ", Num(e.rmse).c_str(), Num(e.rel_rmse).c_str());
+  std::printf("\"predict_us_per_sample\": %s, \"model_bytes\": %u}\n", Num(e.predict_us).c_str(), m.total_bytes);
+}
+
+void PrintText(const rfk::Model& m, const EvalResult& e) {
+  std::printf("n:                     %zu\n", e.n);
+  if (e.classification) {
+    std::printf("error_rate:            %.6f\naccuracy:              %.6f\n", e.error_rate, e.accuracy);
+    if (e.unknown_labels)
+      std::printf("unknown_labels:        %zu (labels the model never saw; counted as errors)\n", e.unknown_labels);
+  } else {
+    std::printf("rmse:                  %.9g\nrel_rmse:              %.6f\n", e.rmse, e.rel_rmse);
+  }
+  std::printf("predict_us_per_sample: %.3f\nmodel_bytes:           %u\n", e.predict_us, m.total_bytes);
+}
+
+int RunEval(const EvalArgs& a) {
+  const LoadedModel lm = LoadModel(a.model);
+  const host::Dataset data = ReadForModel(a.file, a.data, lm.model);
+  const EvalResult e = Evaluate(lm.model, data, nullptr);
+  if (a.json)
+    PrintJson(a, lm.model, e);
+  else
+    PrintText(lm.model, e);
+  return 0;
+}
+
+}  // namespace
+
+Command AddEval(CLI::App& app) {
+  auto a = std::make_shared<EvalArgs>();
+  CLI::App* cmd = app.add_subcommand("eval", "Evaluate a model: error or RMSE, and per-sample latency");
+  cmd->add_option("-m,--model", a->model, "Model file")->required();
+  cmd->add_option("file", a->file, "Labelled data")->required();
+  cmd->add_flag("--json", a->json, "Print exactly one JSON object");
+  a->data.Add(cmd);
+  return {cmd, [a] { return RunEval(*a); }};
+}
+
+}  // namespace rfk::cli

@@ -1,0 +1,116 @@
+// Evaluation through the device core, shared by eval, predict and train --test.
+#include <cmath>
+#include <memory>
+#include <sstream>
+
+#include "cli.hpp"
+
+namespace rfk::cli {
+namespace {
+
+// The model's classes as numbers too, so "+1" in a test file matches the class "1".
+struct ClassMatcher {
+  explicit ClassMatcher(const rfk::Model& m) : m_(m), value_(m.num_classes), numeric_(m.num_classes) {
+    for (std::uint32_t c = 0; c < m.num_classes; ++c) numeric_[c] = ParseDouble(rfk::ClassLabel(m, c), &value_[c]);
+  }
+  // Whether `truth` names a class of the model, and whether that class is `cls`.
+  void Match(const std::string& truth, std::uint32_t cls, bool* known, bool* correct) const {
+    double truth_num = 0;
+    const bool truth_is_num = ParseDouble(truth, &truth_num);
+    *known = *correct = false;
+    for (std::uint32_t c = 0; c < m_.num_classes; ++c) {
+      const bool same = numeric_[c] && truth_is_num ? value_[c] == truth_num : truth == rfk::ClassLabel(m_, c);
+      if (same) {
+        *known = true;
+        *correct = c == cls;
+      }
+    }
+  }
+
+ private:
+  const rfk::Model& m_;
+  std::vector<double> value_;
+  std::vector<char> numeric_;
+};
+
+// Running sums of the metrics over the rows scored so far.
+struct Tally {
+  double errors = 0, sq = 0, sq_y = 0, seconds = 0;
+  std::size_t unknown = 0;
+};
+
+// Scores one row's outputs `o` against its label; appends its prediction when asked.
+void Score(const rfk::Model& m, const host::Dataset& data, std::size_t i, const float* o,
+           const ClassMatcher& classes, std::vector<std::string>* predictions, Tally* t) {
+  if (m.task != rfk::format::Task::kRegression) {
+    const std::uint32_t cls = rfk::DecideClass(m, o);
+    if (predictions) predictions->push_back(rfk::ClassLabel(m, cls));
+    bool known = false, correct = false;
+    classes.Match(data.labels[i], cls, &known, &correct);
+    if (!known) ++t->unknown;
+    if (!correct) t->errors += 1;
+    return;
+  }
+  if (predictions) predictions->push_back(Num(o[0]));
+  double y = 0;
+  if (!ParseDouble(data.labels[i], &y)) {
+    if (!predictions)
+      throw CliError(data.source + ":" + std::to_string(data.lines[i]) + ": label '" + data.labels[i] +
+                     "' is not a number");
+    return;
+  }
+  t->sq += (o[0] - y) * (o[0] - y);
+  t->sq_y += y * y;
+}
+
+// Predicts rows [c0, c0 + cn) of X (dense, d each) into outputs, timing only rfk::Predict.
+void PredictChunk(const rfk::Model& m, const host::Dataset& data, std::size_t c0, std::size_t cn,
+                  const float* X, void* scratch, float* outputs, Tally* t) {
+  const std::size_t d = m.input_dim;
+  const auto t0 = Clock::now();
+  for (std::size_t r = 0; r < cn; ++r) {
+    const rfk::Status s = rfk::Predict(m, X + r * d, d, scratch, rfk::ScratchBytes(m),
+                                       outputs + r * m.num_outputs, m.num_outputs);
+    if (s != rfk::Status::kOk) {
+      std::ostringstream o;
+      o << data.source << ":" << data.lines[c0 + r] << ": prediction failed: " << rfk::StatusMessage(s) << " ["
+        << rfk::StatusName(s) << "]";
+      throw CliError(o.str());
+    }
+  }
+  t->seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+}  // namespace
+
+EvalResult Evaluate(const rfk::Model& m, const host::Dataset& data, std::vector<std::string>* predictions) {
+  const ClassMatcher classes(m);
+  const std::size_t chunk = 4096, d = m.input_dim;
+  std::vector<float> X(chunk * d), outputs(chunk * m.num_outputs);
+  std::vector<std::uint8_t> scratch_store(rfk::ScratchBytes(m) + rfk::kScratchAlignment);
+  void* scratch = scratch_store.data();
+  std::size_t space = scratch_store.size();
+  scratch = std::align(rfk::kScratchAlignment, rfk::ScratchBytes(m), scratch, space);
+
+  Tally t;
+  for (std::size_t c0 = 0; c0 < data.rows; c0 += chunk) {
+    const std::size_t cn = std::min(chunk, data.rows - c0);
+    for (std::size_t r = 0; r < cn; ++r) host::DenseRow(data, c0 + r, X.data() + r * d, d);
+    PredictChunk(m, data, c0, cn, X.data(), scratch, outputs.data(), &t);
+    for (std::size_t r = 0; r < cn; ++r)
+      Score(m, data, c0 + r, outputs.data() + r * m.num_outputs, classes, predictions, &t);
+  }
+  EvalResult res;
+  const double n = static_cast<double>(data.rows);
+  res.n = data.rows;
+  res.classification = m.task != rfk::format::Task::kRegression;
+  res.unknown_labels = t.unknown;
+  res.error_rate = t.errors / n;
+  res.accuracy = 1.0 - res.error_rate;
+  res.rmse = std::sqrt(t.sq / n);
+  res.rel_rmse = t.sq_y > 0 ? res.rmse / std::sqrt(t.sq_y / n) : 0.0;
+  res.predict_us = n > 0 ? t.seconds * 1e6 / n : 0.0;
+  return res;
+}
+
+}  // namespace rfk::cli

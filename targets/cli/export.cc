@@ -1,0 +1,85 @@
+// rfk export: a model as C source for firmware (an aligned static const array read in place),
+// optionally with test vectors: rows of a data file with the host's outputs.
+#include <cstdio>
+#include <memory>
+
+#include "cli.hpp"
+#include "rfk/host/c_export.hpp"
+#include "rfk/kernels.hpp"
+
+namespace rfk::cli {
+namespace {
+
+struct ExportArgs {
+  std::string model, c_header, name, vectors;
+  std::uint32_t count = 32;
+  DataArgs data;
+};
+
+// The first `count` rows of the data file with the outputs, classes and bin keys the scalar
+// reference kernels give on this host, so a device can check its own predictions (targets/cortex-m
+// does). The oracle: whatever table is active for this process, vectors come from the scalar kernels.
+host::TestVectors MakeVectors(const ExportArgs& a, const rfk::Model& m) {
+  const host::Dataset data = ReadForModel(a.vectors, a.data, m);
+  const rfk::KernelTable& previous = rfk::ActiveKernels();
+  rfk::SelectKernels("scalar");
+  host::TestVectors v;
+  v.input_dim = m.input_dim;
+  v.num_outputs = m.num_outputs;
+  v.num_grids = m.num_grids;
+  host::AlignedBytes scratch(rfk::ScratchBytes(m));
+  std::vector<float> x(m.input_dim), out(m.num_outputs);
+  std::vector<std::uint64_t> keys(m.num_grids);
+  std::vector<std::uint32_t> cols(m.num_grids);
+  for (std::size_t r = 0; r < data.rows && v.count < a.count; ++r) {
+    host::DenseRow(data, r, x.data(), x.size());
+    const rfk::Status s = rfk::Predict(m, x.data(), x.size(), scratch.data(), scratch.size(), out.data(), out.size());
+    if (s != rfk::Status::kOk)
+      throw CliError(a.vectors + ":" + std::to_string(data.lines[r]) + ": " + rfk::StatusMessage(s));
+    if (m.num_grids > 0 && rfk::ComputeBins(m, x.data(), x.size(), scratch.data(), scratch.size(), keys.data(),
+                                            cols.data(), keys.size()) != rfk::Status::kOk)
+      throw CliError(a.vectors + ":" + std::to_string(data.lines[r]) + ": bin keys failed");
+    v.inputs.insert(v.inputs.end(), x.begin(), x.end());
+    v.outputs.insert(v.outputs.end(), out.begin(), out.end());
+    if (m.num_classes > 0) v.classes.push_back(rfk::DecideClass(m, out.data()));
+    v.keys.insert(v.keys.end(), keys.begin(), keys.end());
+    ++v.count;
+  }
+  rfk::SelectKernels((std::string(previous.backend) + "-" + previous.target).c_str());
+  return v;
+}
+
+int RunExport(const ExportArgs& a) {
+  const LoadedModel lm = LoadModel(a.model);
+  const rfk::Model& m = lm.model;
+  host::TestVectors v;
+  std::string comment = "model: " + a.model + " (" + std::to_string(m.total_bytes) + " bytes)";
+  if (!a.vectors.empty()) {
+    if (a.count == 0) throw CliError("--count must be at least 1");
+    v = MakeVectors(a, m);
+    comment += "\ntest vectors: the first " + std::to_string(v.count) + " rows of " + a.vectors;
+  }
+  const std::string text =
+      host::ModelCHeader(lm.bytes.data(), lm.bytes.size(), a.name, a.vectors.empty() ? nullptr : &v, comment);
+  host::WriteFileAtomic(a.c_header, std::vector<std::uint8_t>(text.begin(), text.end()));
+  std::fprintf(stderr, "rfk: wrote %s (%s model%s)\n", a.c_header.c_str(), HumanBytes(m.total_bytes).c_str(),
+               a.vectors.empty() ? "" : (", " + std::to_string(v.count) + " test vectors").c_str());
+  return 0;
+}
+
+}  // namespace
+
+Command AddExport(CLI::App& app) {
+  auto a = std::make_shared<ExportArgs>();
+  CLI::App* cmd = app.add_subcommand("export", "Write a model as C source for firmware (read in place from flash)");
+  cmd->add_option("-m,--model", a->model, "Model file")->required();
+  cmd->add_option("--c-header", a->c_header, "Header to write: an aligned static const byte array and its sizes")
+      ->required();
+  cmd->add_option("--name", a->name, "C identifier of the array (macros use it in upper case)")->required();
+  cmd->add_option("--vectors", a->vectors, "Also embed test vectors: rows of this data file with the host's outputs");
+  cmd->add_option("--count", a->count, "Rows of --vectors to embed")->capture_default_str();
+  a->data.Add(cmd);
+  return {cmd, [a] { return RunExport(*a); }};
+}
+
+}  // namespace rfk::cli

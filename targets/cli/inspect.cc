@@ -1,0 +1,177 @@
+// rfk inspect: every header field, the section table and the checksum of any file (read through
+// the core's bounds-checked BlobView, so truncated or garbage files print what can be read), then,
+// when the model opens, its maps, head, labels and metadata.
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <sstream>
+
+#include "cli.hpp"
+#include "rfk/blob_view.hpp"
+#include "rfk/host/train.hpp"
+
+namespace rfk::cli {
+namespace {
+
+namespace f = rfk::format;
+
+struct Inspected {
+  std::string path;
+  host::AlignedBytes bytes;
+  rfk::Model m;
+  rfk::ModelError err;
+  rfk::Status s = rfk::Status::kOk;
+  bool ok() const { return s == rfk::Status::kOk; }
+  BlobView view() const { return BlobView(bytes.data(), bytes.size()); }
+};
+
+const char* CrcName(CrcCheck c) {
+  return c == CrcCheck::kUnverifiable ? "unverifiable" : c == CrcCheck::kOk ? "ok" : "mismatch";
+}
+
+std::uint32_t GridBins(const rfk::Model& m, std::uint32_t p) {
+  std::uint32_t a0, a1;
+  std::memcpy(&a0, m.bin_grid_start + 4 * p, 4);
+  std::memcpy(&a1, m.bin_grid_start + 4 * p + 4, 4);
+  return a1 - a0;
+}
+
+void JsonHeader(const Inspected& in, std::ostringstream& js) {
+  const BlobView v = in.view();
+  js << "{\"file\": \"" << JsonEscape(in.path) << "\", \"file_bytes\": " << v.size() << ", \"status\": \""
+     << rfk::StatusName(in.s) << "\"";
+  if (!in.ok())
+    js << ", \"error\": {\"message\": \"" << JsonEscape(rfk::StatusMessage(in.s)) << "\", \"field\": \""
+       << in.err.field << "\", \"offset\": " << in.err.offset << "}";
+  js << ", \"header\": {\"magic\": \""
+     << JsonEscape(std::string(reinterpret_cast<const char*>(v.magic()), v.magic_bytes()))
+     << "\", \"version_major\": " << v.version_major().value << ", \"version_minor\": " << v.version_minor().value
+     << ", \"total_bytes\": " << v.total_bytes().value << ", \"crc32\": " << v.crc32().value
+     << ", \"crc32_status\": \"" << CrcName(v.CheckCrc()) << "\", \"header_bytes\": " << v.header_bytes().value
+     << ", \"section_count\": " << v.section_count().value << ", \"section_table\": " << v.section_table().value
+     << ", \"flags\": " << v.flags().value << "}, \"sections\": [";
+  for (std::uint32_t i = 0; v.table_readable() && i < v.section_count().value; ++i) {
+    const SectionEntryView e = v.Entry(i);
+    js << (i ? ", " : "") << "{\"type\": " << e.type.value << ", \"name\": \"" << f::SectionName(e.type.value)
+       << "\", \"flags\": " << e.flags.value << ", \"offset\": " << e.offset.value << ", \"size\": " << e.size.value
+       << "}";
+  }
+  js << "]";
+}
+
+void JsonModel(const rfk::Model& m, std::ostringstream& js) {
+  js << ", \"input_dim\": " << m.input_dim << ", \"num_features\": " << m.num_features
+     << ", \"standardized\": " << (m.mean ? "true" : "false");
+  if (m.fourier_features)
+    js << ", \"map\": {\"kind\": \"" << host::MapName(m.map) << "\", \"kernel\": \"" << host::KernelName(m.kernel)
+       << "\", \"num_features\": " << m.fourier_features << ", \"num_frequencies\": " << m.num_frequencies
+       << ", \"gamma\": " << Num(m.gamma) << ", \"feature_scale\": " << Num(m.feature_scale)
+       << ", \"seed\": " << m.seed << "}";
+  if (m.num_grids)
+    js << ", \"binning\": {\"grids\": " << m.num_grids << ", \"mode\": \"" << f::NameOf(m.bin_mode)
+       << "\", \"buckets\": " << m.bin_buckets << ", \"columns\": " << m.bin_features
+       << ", \"gamma\": " << Num(m.bin_gamma) << ", \"feature_scale\": " << Num(m.bin_scale)
+       << ", \"seed\": " << m.bin_seed << "}";
+  js << ", \"head\": {\"task\": \"" << f::NameOf(m.task) << "\", \"num_outputs\": " << m.num_outputs
+     << "}, \"labels\": [";
+  for (std::uint32_t c = 0; c < m.num_classes; ++c)
+    js << (c ? ", " : "") << "\"" << JsonEscape(rfk::ClassLabel(m, c)) << "\"";
+  js << "], \"scratch_bytes\": " << rfk::ScratchBytes(m) << ", \"metadata\": \""
+     << JsonEscape(std::string(m.metadata ? m.metadata : "", m.metadata_bytes)) << "\"";
+}
+
+void PrintJson(const Inspected& in) {
+  std::ostringstream js;
+  JsonHeader(in, js);
+  if (in.ok()) JsonModel(in.m, js);
+  js << "}\n";
+  std::fputs(js.str().c_str(), stdout);
+}
+
+void TextHeader(const Inspected& in) {
+  const BlobView v = in.view();
+  std::printf("file:            %s (%zu bytes)\n", in.path.c_str(), v.size());
+  std::printf("status:          %s%s", rfk::StatusName(in.s), in.ok() ? "\n" : "");
+  if (!in.ok()) std::printf(": %s (field '%s', offset %u)\n", rfk::StatusMessage(in.s), in.err.field, in.err.offset);
+  std::printf("magic:           %.4s\nversion:         %u.%u\ntotal_bytes:     %u\n",
+              v.magic_bytes() == 4 ? reinterpret_cast<const char*>(v.magic()) : "????", v.version_major().value,
+              v.version_minor().value, v.total_bytes().value);
+  std::printf("crc32:           0x%08x (%s)\nheader_bytes:    %u\nflags:           %u\n", v.crc32().value,
+              CrcName(v.CheckCrc()), v.header_bytes().value, v.flags().value);
+  std::printf("sections:        %u (table at offset %u)\n", v.section_count().value, v.section_table().value);
+  for (std::uint32_t i = 0; v.table_readable() && i < v.section_count().value; ++i) {
+    const SectionEntryView e = v.Entry(i);
+    std::printf("  [%u] %-12s type %-3u %-8s offset %-8u size %u\n", i, f::SectionName(e.type.value), e.type.value,
+                (e.flags.value & f::kSectionRequired) ? "required" : "optional", e.offset.value, e.size.value);
+  }
+}
+
+void TextMaps(const rfk::Model& m) {
+  std::printf("dimensions:      d = %u inputs, D = %u features (%u Fourier + %u bin columns)\n", m.input_dim,
+              m.num_features, m.fourier_features, m.bin_features);
+  if (m.fourier_features)
+    std::printf("fourier map:     %s, kernel %s, gamma %.9g, F = %u, feature_scale %.9g, seed %llu\n",
+                host::MapName(m.map), host::KernelName(m.kernel), double(m.gamma), m.num_frequencies,
+                double(m.feature_scale), static_cast<unsigned long long>(m.seed));
+  if (!m.num_grids) return;
+  const std::string mode = m.bin_mode == f::BinMode::kHashed ? "hashed, B = " + std::to_string(m.bin_buckets)
+                                                             : "exact, " + std::to_string(m.bin_features) + " bins";
+  std::printf("binning map:     P = %u grids, %s, kernel laplacian, gamma %.9g, scale %.9g, seed %llu\n",
+              m.num_grids, mode.c_str(), double(m.bin_gamma), double(m.bin_scale),
+              static_cast<unsigned long long>(m.bin_seed));
+  if (m.bin_mode != f::BinMode::kExact) return;
+  std::printf("bins per grid:  ");
+  for (std::uint32_t p = 0; p < m.num_grids; ++p) std::printf(" %u", GridBins(m, p));
+  std::printf("\n");
+}
+
+// The metadata's lines, each indented by two spaces after the first.
+std::string IndentedMetadata(const rfk::Model& m) {
+  std::string t(m.metadata, m.metadata_bytes);
+  for (std::size_t p = 0; (p = t.find('\n', p)) != std::string::npos && p + 1 < t.size(); p += 3)
+    t.replace(p, 1, "\n  ");
+  if (!t.empty() && t.back() == '\n') t.pop_back();
+  return t;
+}
+
+void TextModel(const rfk::Model& m) {
+  TextMaps(m);
+  std::printf("standardized:    %s\nhead:            %s, K = %u outputs\n", m.mean ? "yes" : "no",
+              host::TaskName(m.task), m.num_outputs);
+  if (m.num_classes) {
+    std::printf("labels:          ");
+    for (std::uint32_t c = 0; c < m.num_classes; ++c) std::printf("%s%s", c ? ", " : "", rfk::ClassLabel(m, c));
+    std::printf("\n");
+  }
+  std::printf("scratch_bytes:   %zu\n", rfk::ScratchBytes(m));
+  if (m.metadata_bytes) std::printf("metadata:\n  %s\n", IndentedMetadata(m).c_str());
+}
+
+int RunInspect(const std::string& path, bool json) {
+  Inspected in{path, host::ReadFileBytes(path), {}, {}};
+  in.s = rfk::OpenModel(in.bytes.data(), in.bytes.size(), &in.m, &in.err);
+  if (json) {
+    PrintJson(in);
+  } else {
+    TextHeader(in);
+    if (in.ok()) TextModel(in.m);
+  }
+  return in.ok() ? 0 : 1;
+}
+
+struct InspectArgs {
+  std::string model;
+  bool json = false;
+};
+
+}  // namespace
+
+Command AddInspect(CLI::App& app) {
+  auto a = std::make_shared<InspectArgs>();
+  CLI::App* cmd = app.add_subcommand("inspect", "Show every header field, the sections and the checksum");
+  cmd->add_option("model", a->model, "Model file")->required();
+  cmd->add_flag("--json", a->json, "Print exactly one JSON object");
+  return {cmd, [a] { return RunInspect(a->model, a->json); }};
+}
+
+}  // namespace rfk::cli

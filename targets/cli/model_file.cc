@@ -1,0 +1,32 @@
+// Loading a model for the subcommands, and reading data for it.
+#include <sstream>
+
+#include "cli.hpp"
+
+namespace rfk::cli {
+
+LoadedModel LoadModel(const std::string& path) {
+  LoadedModel lm{host::ReadFileBytes(path), {}};
+  rfk::ModelError err;
+  const rfk::Status s = rfk::OpenModel(lm.bytes.data(), lm.bytes.size(), &lm.model, &err);
+  if (s != rfk::Status::kOk) {
+    std::ostringstream o;
+    o << path << ": " << rfk::StatusMessage(s) << " [" << rfk::StatusName(s) << "] at field '" << err.field
+      << "', byte offset " << err.offset;
+    throw CliError(o.str());
+  }
+  return lm;
+}
+
+host::Dataset ReadForModel(const std::string& path, const DataArgs& args, const rfk::Model& m) {
+  host::ReadOptions o = args.Options();
+  o.min_cols = m.input_dim;
+  o.max_cols = m.input_dim;
+  host::Dataset data = host::ReadDataset(path, o);
+  if (data.cols != m.input_dim)
+    throw CliError(path + ": rows have " + std::to_string(data.cols) + " features but the model expects " +
+                   std::to_string(m.input_dim));
+  return data;
+}
+
+}  // namespace rfk::cli
