@@ -1,4 +1,5 @@
 // Model validation (once, at open) and the per-sample prediction path.
+#include "fp_contract.h"  // first: no compiler-fused multiply-adds in this file
 #include "rfk/model.hpp"
 
 #include <cstring>
