@@ -11,7 +11,7 @@
 #                                      (xsimd is header-only: the host's libxsimd-dev serves them too)
 set -euo pipefail
 
-pkgs=(cmake g++ make pkg-config zlib1g-dev libeigen3-dev libcli11-dev doctest-dev libhwy-dev
+pkgs=(cmake g++ make pkg-config dpkg-dev zlib1g-dev libeigen3-dev libcli11-dev doctest-dev libhwy-dev
       libxsimd-dev libbenchmark-dev python3)
 cross=0
 for arg in "$@"; do

@@ -7,11 +7,14 @@
 # concurrency tests under ThreadSanitizer (`tsan`); then the cross builds, each running its device
 # tests under emulation: aarch64 and armhf Linux (qemu-user) and Cortex-M4F, M7 and M3 firmware
 # (qemu-system-arm, MPS2 boards) with the footprint budgets; last, a short bounded run of every
-# libFuzzer target (20 s each; scripts/fuzz.sh, which installs clang-14 itself).
+# libFuzzer target (20 s each; scripts/fuzz.sh, which installs clang-14 itself). After the release
+# suite (whose consumer tests use rfk from other projects), scripts/check-deb.sh installs the
+# Debian packages with apt, builds consumers against them and removes them again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh --cross
 cmake --workflow --preset release
+scripts/check-deb.sh build/release
 cmake --workflow --preset debug
 cmake --workflow --preset asan
 cmake --workflow --preset tsan

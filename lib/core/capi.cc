@@ -1,5 +1,6 @@
 // The C API (include/rfk/rfk.h): thin wrappers over the C++ core, same contract (no allocation,
 // no exceptions, no environment). rfk_model is caller-owned storage holding an rfk::Model.
+#include "fp_contract.h"  // first: no compiler-fused multiply-adds in this file
 #include "rfk/rfk.h"
 
 #include <new>

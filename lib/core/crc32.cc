@@ -1,5 +1,6 @@
 // CRC-32 (IEEE 802.3, the zlib/PNG polynomial): the model's checksum, and the header view's check
 // of it. No allocation; no table larger than 64 bytes (flash matters more than speed here).
+#include "fp_contract.h"  // first: no compiler-fused multiply-adds in this file
 #include "rfk/blob_view.hpp"
 #include "rfk/model.hpp"
 

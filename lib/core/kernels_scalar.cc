@@ -1,4 +1,5 @@
 // Scalar reference kernels (see include/rfk/kernels.hpp for the contract).
+#include "fp_contract.h"  // first: no compiler-fused multiply-adds in this file
 #include "rfk/kernels.hpp"
 
 #include "bin_hash.h"

@@ -3,6 +3,7 @@
 // its section where the table put it, checks it, fills its part of the Model, and on a problem
 // records the status, the field and its byte offset (ModelError) and returns false.
 // No allocation, no exceptions; the sections are located once, in a fixed-size table on the stack.
+#include "fp_contract.h"  // first: no compiler-fused multiply-adds in this file
 #include "bytes.h"
 #include "rfk/model.hpp"
 

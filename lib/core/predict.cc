@@ -1,6 +1,7 @@
 // The per-sample and batch prediction paths over a Model that OpenModel validated: scratch
 // sizing, feature computation (Fourier features through the kernel table, bin columns), the linear
 // head, class decisions and labels. No allocation, no exceptions; reentrant.
+#include "fp_contract.h"  // first: no compiler-fused multiply-adds in this file
 #include "bytes.h"
 #include "rfk/kernels.hpp"
 #include "rfk/model.hpp"

@@ -1,3 +1,4 @@
+#include "fp_contract.h"  // first: no compiler-fused multiply-adds in this file
 #include "rfk/status.hpp"
 
 namespace rfk {

@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# The consumer tests (tests/consumers/CMakeLists.txt registers them with CTest, names containing
+# "consumer"): each builds a tiny separate project that uses rfk the way a user's project would,
+# then runs it (common/consumer.c: an embedded model's outputs equal the host's, bit for bit).
+#   run.sh install      BUILD PREFIX          cmake --install of rfk's build into PREFIX
+#   run.sh find_package PREFIX FIXTURES WORK  CMake find_package(rfk) against PREFIX
+#   run.sh pkg_config   PREFIX FIXTURES WORK  plain Makefile + pkg-config, g++
+#   run.sh c_gcc        PREFIX FIXTURES WORK  C compiled and linked by gcc (no C++ runtime)
+#   run.sh subproject   add_subdirectory|fetchcontent SOURCE FIXTURES WORK
+#   run.sh baremetal    MCU SOURCE FIXTURES WORK   core cross-built and installed for MCU, a C
+#                                                   firmware project against it, run under qemu
+#   run.sh sources      host|cortex-m33 SOURCE FIXTURES WORK  the core's sources in a plain
+#                                                   Makefile with the compiler's default flags
+#   run.sh deb          BUILD SOURCE FIXTURES WORK  cpack -G DEB, unpack both packages, find_package
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+mode=$1
+shift
+gen=()
+command -v ninja >/dev/null && gen=(-G Ninja)
+
+fresh() { rm -rf "$1"; mkdir -p "$1"; }
+configure_build() {  # SOURCE BUILD [cmake args...]
+  local src=$1 bin=$2
+  shift 2
+  cmake -S "$src" -B "$bin" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release "$@" >"$bin.configure.log" 2>&1 ||
+    { cat "$bin.configure.log"; return 1; }
+  cmake --build "$bin" -j2 >"$bin.build.log" 2>&1 || { cat "$bin.build.log"; return 1; }
+}
+
+case "$mode" in
+install)
+  build=$1 prefix=$2
+  fresh "$prefix"
+  cmake --install "$build" --prefix "$prefix" >/dev/null
+  echo "installed into $prefix: $(cd "$prefix" && find . -type f | wc -l) files"
+  ;;
+find_package)
+  prefix=$1 fixtures=$2 work=$3
+  fresh "$work"
+  configure_build "$here/find_package" "$work/build" -DCMAKE_PREFIX_PATH="$prefix" \
+    -DRFK_FIXTURE_DIR="$fixtures"
+  "$work/build/consumer"
+  [ -x "$work/build/host_consumer" ] || { echo "rfk::host was not found in $prefix"; exit 1; }
+  "$work/build/host_consumer"
+  ;;
+pkg_config | c_gcc)
+  prefix=$1 fixtures=$2 work=$3
+  fresh "$work"
+  pcdir=$(dirname "$(find "$prefix" -name rfk-core.pc | head -1)")
+  target=all exe=consumer_cxx
+  [ "$mode" = c_gcc ] && target=c exe=consumer_gcc
+  PKG_CONFIG_PATH="$pcdir" make -s -C "$here/pkg_config" "$target" FIXTURE_DIR="$fixtures" OUT="$work"
+  "$work/$exe"
+  ;;
+subproject)
+  kind=$1 source=$2 fixtures=$3 work=$4
+  fresh "$work"
+  stamp="$work/stamp"
+  touch "$stamp"
+  sleep 1  # file times have a one-second resolution on some file systems
+  configure_build "$here/$kind" "$work/build" -DRFK_SOURCE_DIR="$source" -DRFK_FIXTURE_DIR="$fixtures"
+  "$work/build/consumer"
+  # Only what the consumer links was built: no CLI, tests, benchmarks or fixtures ...
+  extra=$(find "$work/build" -type f -perm -u+x \( -name 'rfk' -o -name 'rfk_*' -o -name 'bench_*' \) | head -5)
+  [ -z "$extra" ] || { echo "rfk built programs the consumer did not ask for: $extra"; exit 1; }
+  [ ! -e "$work/build/bin" ] || { echo "rfk wrote into the consumer's bin/: $(ls "$work/build/bin")"; exit 1; }
+  # ... and nothing was written into rfk's source tree (its own build/ folder aside).
+  written=$(find "$source" -path "$source/build" -prune -o -path "$source/.git" -prune -o -newer "$stamp" -print | head -5)
+  [ -z "$written" ] || { echo "rfk wrote into its source tree: $written"; exit 1; }
+  echo "$kind: only rfk_core was built; nothing written into $source"
+  ;;
+baremetal)
+  mcu=$1 source=$2 fixtures=$3 work=$4
+  fresh "$work"
+  # The core, cross-built for the MCU with rfk's toolchain file and no tests, then installed.
+  configure_build "$source" "$work/rfk" --toolchain "$source/toolchains/arm-none-eabi.cmake" \
+    -DRFK_MCU="$mcu" -DRFK_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=MinSizeRel -DRFK_INSTALL=ON
+  cmake --install "$work/rfk" --prefix "$work/prefix" >/dev/null
+  # The board this MCU runs on under qemu, and its memory.
+  case "$mcu" in
+    cortex-m0) board=microbit memory="0x00000000;256K;0x20000000;16K" flags="-mcpu=cortex-m0 -mthumb" ;;
+    cortex-m33) board=mps2-an505 memory="0x10000000;4M;0x38000000;4M"
+                flags="-mcpu=cortex-m33 -mthumb -mfloat-abi=hard -mfpu=auto" ;;
+    cortex-m33+nofp) board=mps2-an505 memory="0x10000000;4M;0x38000000;4M"
+                     flags="-mcpu=cortex-m33+nofp -mthumb" ;;
+    *) echo "baremetal: no board for $mcu"; exit 2 ;;
+  esac
+  configure_build "$here/baremetal" "$work/build" --toolchain "$here/baremetal/toolchain.cmake" \
+    -DCONSUMER_CPU_FLAGS="$flags" -DCMAKE_PREFIX_PATH="$work/prefix" -DRFK_SOURCE_DIR="$source" \
+    -DRFK_FIXTURE_DIR="$fixtures" -DBOARD_MEMORY="$memory"
+  arm-none-eabi-size "$work/build/consumer.elf" | tail -1
+  timeout 120 qemu-system-arm -M "$board" -nographic -monitor none \
+    -semihosting-config enable=on,target=native -kernel "$work/build/consumer.elf"
+  ;;
+sources)
+  kind=$1 source=$2 fixtures=$3 work=$4
+  fresh "$work"
+  if [ "$kind" = host ]; then
+    make -s -C "$here/sources" host RFK="$source" FIXTURE_DIR="$fixtures" OUT="$work"
+    "$work/consumer_host"
+  else
+    sed -e 's/@RFK_FLASH_ORIGIN@/0x10000000/; s/@RFK_FLASH_LENGTH@/4M/; s/@RFK_RAM_ORIGIN@/0x38000000/' \
+        -e 's/@RFK_RAM_LENGTH@/4M/; s/@RFK_STACK_LIMIT@/4K/' "$source/targets/cortex-m/firmware.ld.in" >"$work/board.ld"
+    make -s -C "$here/sources" cortex-m33 RFK="$source" FIXTURE_DIR="$fixtures" OUT="$work" LD="$work/board.ld"
+    echo "fused multiply-adds in the image: $(arm-none-eabi-objdump -d "$work/consumer_m33.elf" | grep -cE '\svf(n?m[as])' || true)"
+    timeout 120 qemu-system-arm -M mps2-an505 -nographic -monitor none \
+      -semihosting-config enable=on,target=native -kernel "$work/consumer_m33.elf"
+  fi
+  ;;
+deb)
+  build=$1 source=$2 fixtures=$3 work=$4
+  fresh "$work"
+  (cd "$build" && cpack -G DEB -B "$work/packages" >"$work/cpack.log" 2>&1) || { cat "$work/cpack.log"; exit 1; }
+  for deb in "$work"/packages/*.deb; do
+    echo "$(basename "$deb"): $(dpkg-deb -f "$deb" Depends)"
+    dpkg-deb -x "$deb" "$work/root"
+  done
+  [ -x "$work/root/usr/bin/rfk" ] || { echo "the rfk package has no /usr/bin/rfk"; exit 1; }
+  "$work/root/usr/bin/rfk" --version
+  "$0" find_package "$work/root/usr" "$fixtures" "$work/consumer"
+  ;;
+*)
+  echo "run.sh: unknown mode '$mode'" >&2
+  exit 2
+  ;;
+esac
