@@ -55,6 +55,23 @@ TEST_CASE("a9a (the paper's Adult set): D = 500 Gaussian features reach <= 15.5%
   CHECK(CountLines(pr.out) == 16281);
   CHECK(pr.out.substr(0, 3).find_first_of("-+") != std::string::npos);  // original labels -1/+1
 
+  // --scores: a header, then the label and the decision value, whose sign is the label.
+  const auto sc = rfk_test::Run(Cli() + " predict --scores -m " + model + " " + test);
+  REQUIRE(sc.status == 0);
+  CHECK(CountLines(sc.out) == 16282);
+  CHECK(sc.out.rfind("prediction\tdecision (> 0: +1)\n", 0) == 0);
+  std::size_t agree = 0, rows = 0;
+  std::string labels;  // the first column, which must be plain predict's output
+  for (std::size_t p = sc.out.find('\n') + 1; p < sc.out.size(); p = sc.out.find('\n', p) + 1, ++rows) {
+    const std::size_t tab = sc.out.find('\t', p);
+    const std::string label = sc.out.substr(p, tab - p);
+    labels += label + "\n";
+    agree += (label == "+1") == (std::strtod(sc.out.c_str() + tab + 1, nullptr) > 0);
+  }
+  CHECK(rows == 16281);
+  CHECK(agree == rows);
+  CHECK(labels == pr.out);
+
   const auto in = rfk_test::Run(Cli() + " inspect " + model + " --json");
   CHECK(in.status == 0);
   CHECK(in.out.find("\"crc32_status\": \"ok\"") != std::string::npos);
@@ -203,11 +220,29 @@ TEST_CASE("rfk export writes the model byte for byte as an aligned C array, with
   CHECK(h.find("static const float tiny_model_inputs[9]") != std::string::npos);
   CHECK(h.find("static const uint32_t tiny_model_classes[3]") != std::string::npos);
 
+  // With --c-source: the header declares, the source defines the same bytes once.
+  const std::string header2 = tmp.Path("m2.h"), source2 = tmp.Path("m2.c");
+  const auto ex2 = rfk_test::Run(Cli() + " export -m " + model + " --c-header " + header2 + " --c-source " +
+                                 source2 + " --name tiny_model");
+  REQUIRE_MESSAGE(ex2.status == 0, ex2.err);
+  const std::string h2 = rfk_test::ReadText(header2), c2 = rfk_test::ReadText(source2);
+  CHECK(h2.find("extern const uint8_t tiny_model[TINY_MODEL_BYTES];") != std::string::npos);
+  CHECK(h2.find("extern \"C\"") != std::string::npos);
+  CHECK(h2.find("0x") == std::string::npos);
+  CHECK(c2.find("#include \"m2.h\"") != std::string::npos);
+  CHECK(c2.find("\nconst uint8_t tiny_model[") != std::string::npos);
+
   // Bad names and inputs fail with a message, and never leave a half-written header behind.
-  const auto bad = rfk_test::Run(Cli() + " export -m " + model + " --c-header " + header + " --name 9lives");
-  CHECK(bad.status != 0);
-  CHECK(bad.err.find("C identifier") != std::string::npos);
-  CHECK(rfk_test::ReadText(header) == h);
+  const std::pair<const char*, const char*> names[] = {
+      {"9lives", "C identifier"}, {"int", "keyword"},     {"class", "keyword"},
+      {"rfk_open", "rfk's own API"}, {"RFK_MODEL", "rfk's own API"}, {"_Model", "reserved"},
+      {"__m", "reserved"}};
+  for (const auto& [name, why] : names) {
+    const auto bad = rfk_test::Run(Cli() + " export -m " + model + " --c-header " + header + " --name " + name);
+    CHECK_MESSAGE(bad.status != 0, name);
+    CHECK_MESSAGE(bad.err.find(why) != std::string::npos, name << ": " << bad.err);
+    CHECK(rfk_test::ReadText(header) == h);
+  }
   const auto junk = rfk_test::Run(Cli() + " export -m " + tmp.Path("t.svm") + " --c-header " + header + " --name m");
   CHECK(junk.status != 0);
   CHECK(junk.err.find("bad magic") != std::string::npos);

@@ -1,7 +1,9 @@
 #include "rfk/host/c_export.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 
 #include "rfk/model.hpp"
@@ -9,49 +11,72 @@
 namespace rfk::host {
 namespace {
 
-bool IsCIdentifier(const std::string& s) {
-  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
-  for (char c : s)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
-  return true;
-}
+// Every keyword of C (C89 to C23) and C++ (C++98 to C++23), and the alternative operator spellings:
+// a name from this list cannot name an array in one language or the other.
+constexpr const char* kKeywords[] = {
+    "alignas", "alignof", "and", "and_eq", "asm", "atomic_cancel", "atomic_commit",
+    "atomic_noexcept", "auto", "bitand", "bitor", "bool", "break", "case", "catch", "char",
+    "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval",
+    "constexpr", "constinit", "const_cast", "continue", "co_await", "co_return", "co_yield",
+    "decltype", "default", "delete", "do", "double", "dynamic_cast", "else", "enum", "explicit",
+    "export", "extern", "false", "float", "for", "friend", "goto", "if", "inline", "int", "long",
+    "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or",
+    "or_eq", "private", "protected", "public", "reflexpr", "register", "reinterpret_cast",
+    "requires", "restrict", "return", "short", "signed", "sizeof", "static", "static_assert",
+    "static_cast", "struct", "switch", "synchronized", "template", "this", "thread_local", "throw",
+    "true", "try", "typedef", "typeid", "typename", "typeof", "typeof_unqual", "union", "unsigned",
+    "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq"};
 
 std::string Upper(std::string s) {
   for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return s;
 }
 
-// An exact C99 literal for a finite float (hex-float, so no decimal rounding is involved).
+// A decimal literal that reads back as exactly `v` (finite): 9 significant digits always
+// suffice for binary32; the fraction point keeps the 'f' suffix valid C89.
 std::string FloatLiteral(float v) {
   char buf[48];
-  std::snprintf(buf, sizeof buf, "%af", static_cast<double>(v));
+  std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(v));
+  std::string s = buf;
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";
+  if (std::strtof(s.c_str(), nullptr) != v)
+    throw std::logic_error("FloatLiteral: " + s + " does not read back exactly");
+  return s + "f";
+}
+
+std::string Hex32(std::uint32_t v) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%08lxu", static_cast<unsigned long>(v));
   return buf;
 }
 
+// `[static ]const type name[n]` with its initialiser (a definition), or its extern declaration.
 template <typename T, typename Fmt>
-void Array(std::string* out, const char* type, const std::string& name, const std::vector<T>& v,
-           std::size_t per_line, Fmt fmt) {
-  *out += "static const " + std::string(type) + " " + name + "[" + std::to_string(v.size()) + "] = {";
+std::string Array(const char* type, const std::string& name, const std::vector<T>& v,
+                  std::size_t per_line, Fmt fmt, const char* storage) {
+  std::string out = std::string(storage) + "const " + type + " " + name + "[" + std::to_string(v.size()) + "] = {";
   for (std::size_t i = 0; i < v.size(); ++i) {
-    *out += (i % per_line == 0) ? "\n  " : " ";
-    *out += fmt(v[i]);
-    *out += ',';
+    out += (i % per_line == 0) ? "\n  " : " ";
+    out += fmt(v[i]);
+    out += ',';
   }
-  *out += "\n};\n";
+  return out + "\n};\n";
+}
+std::string Extern(const char* type, const std::string& name, std::size_t n) {
+  return "extern const " + std::string(type) + " " + name + "[" + std::to_string(n) + "];\n";
 }
 
-}  // namespace
+void CheckVectors(const TestVectors& v, const Model& m) {
+  if (v.input_dim != m.input_dim || v.num_outputs != m.num_outputs || v.num_grids != m.num_grids ||
+      v.inputs.size() != std::size_t{v.count} * v.input_dim ||
+      v.outputs.size() != std::size_t{v.count} * v.num_outputs ||
+      v.keys.size() != std::size_t{v.count} * v.num_grids ||
+      !(v.classes.empty() || v.classes.size() == v.count) || v.count == 0)
+    throw std::invalid_argument("test vectors do not match the model's shape");
+}
 
-std::string ModelCHeader(const std::uint8_t* model, std::size_t size, const std::string& name,
-                         const TestVectors* vectors, const std::string& comment) {
-  if (!IsCIdentifier(name))
-    throw std::invalid_argument("--name '" + name + "' is not a C identifier ([A-Za-z_][A-Za-z0-9_]*)");
-  Model m;
-  if (OpenModel(model, size, &m) != Status::kOk)
-    throw std::invalid_argument("the model does not open; refusing to export it");
-  const std::string N = Upper(name);
-  std::string h;
-  h += "/* Generated by `rfk export`; do not edit.\n";
+std::string Preamble(const std::string& comment, const std::string& name, const std::string& N) {
+  std::string h = "/* Generated by `rfk export`; do not edit.\n";
   for (std::size_t a = 0; a < comment.size();) {
     std::size_t b = comment.find('\n', a);
     if (b == std::string::npos) b = comment.size();
@@ -60,51 +85,104 @@ std::string ModelCHeader(const std::uint8_t* model, std::size_t size, const std:
     h += " * " + line + "\n";
     a = b + 1;
   }
-  h += " *\n * The model is read in place: open it with rfk_open(&model, " + name + ", " + N +
-       "_BYTES, NULL)\n * (rfk/rfk.h) or rfk::OpenModel. It must stay 16-byte aligned; keep the "
-       "attribute if you move it.\n */\n";
-  h += "#ifndef " + N + "_RFK_MODEL_H_\n#define " + N + "_RFK_MODEL_H_\n\n#include <stdint.h>\n\n";
-  h += "#define " + N + "_BYTES " + std::to_string(m.total_bytes) + "u\n";
-  h += "#define " + N + "_INPUT_DIM " + std::to_string(m.input_dim) + "u\n";
-  h += "#define " + N + "_OUTPUTS " + std::to_string(m.num_outputs) + "u\n";
-  h += "#define " + N + "_CLASSES " + std::to_string(m.num_classes) + "u\n";
-  h += "#define " + N + "_GRIDS " + std::to_string(m.num_grids) + "u\n";
-  h += "#define " + N + "_SCRATCH_BYTES " + std::to_string(ScratchBytes(m)) + "u\n";
-  h += "#define " + N + "_BATCH_SCRATCH_BYTES " + std::to_string(BatchScratchBytes(m)) + "u\n\n";
-  h += "#if defined(__GNUC__) || defined(__clang__)\n__attribute__((aligned(16)))\n"
-       "#elif defined(_MSC_VER)\n__declspec(align(16))\n#endif\n";
-  std::vector<std::uint8_t> bytes(model, model + m.total_bytes);
-  char buf[8];
-  Array(&h, "uint8_t", name, bytes, 16, [&](std::uint8_t b) {
-    std::snprintf(buf, sizeof buf, "0x%02x", b);
-    return std::string(buf);
-  });
-  if (vectors != nullptr) {
-    const TestVectors& v = *vectors;
-    if (v.input_dim != m.input_dim || v.num_outputs != m.num_outputs || v.num_grids != m.num_grids ||
-        v.inputs.size() != std::size_t{v.count} * v.input_dim ||
-        v.outputs.size() != std::size_t{v.count} * v.num_outputs ||
-        v.keys.size() != std::size_t{v.count} * v.num_grids ||
-        !(v.classes.empty() || v.classes.size() == v.count) || v.count == 0)
-      throw std::invalid_argument("test vectors do not match the model's shape");
-    h += "\n/* " + std::to_string(v.count) +
-         " test vectors: inputs (row-major, " + N + "_INPUT_DIM each) and the host's outputs,\n"
-         " * computed with the scalar reference kernels. */\n";
-    h += "#define " + N + "_VECTORS " + std::to_string(v.count) + "u\n";
-    Array(&h, "float", name + "_inputs", v.inputs, 6, FloatLiteral);
-    Array(&h, "float", name + "_outputs", v.outputs, 6, FloatLiteral);
-    if (!v.classes.empty())
-      Array(&h, "uint32_t", name + "_classes", v.classes, 12,
-            [](std::uint32_t c) { return std::to_string(c) + "u"; });
-    if (v.num_grids > 0)
-      Array(&h, "uint64_t", name + "_keys", v.keys, 3, [](std::uint64_t k) {
-        char b[32];
-        std::snprintf(b, sizeof b, "0x%016llxull", static_cast<unsigned long long>(k));
-        return std::string(b);
-      });
-  }
-  h += "\n#endif /* " + N + "_RFK_MODEL_H_ */\n";
+  return h + " *\n * The model is read in place: open it with rfk_open(&model, " + name + ", " + N +
+         "_BYTES, NULL)\n * (rfk/rfk.h) or rfk::OpenModel. It must stay 16-byte aligned. */\n";
+}
+
+std::string Macros(const Model& m, const std::string& N, const TestVectors* v) {
+  auto def = [&](const char* what, std::size_t value) {
+    return "#define " + N + "_" + what + " " + std::to_string(value) + "u\n";
+  };
+  std::string h = def("BYTES", m.total_bytes) + def("INPUT_DIM", m.input_dim) +
+                  def("OUTPUTS", m.num_outputs) + def("CLASSES", m.num_classes) +
+                  def("GRIDS", m.num_grids) + def("SCRATCH_BYTES", ScratchBytes(m)) +
+                  def("BATCH_SCRATCH_BYTES", BatchScratchBytes(m));
+  if (v) h += def("VECTORS", v->count);
   return h;
+}
+
+constexpr const char* kAlign =
+    "#if defined(__GNUC__) || defined(__clang__)\n__attribute__((aligned(16)))\n"
+    "#elif defined(_MSC_VER)\n__declspec(align(16))\n#endif\n";
+
+// The arrays' definitions (storage "static " in header-only mode, "" in the source).
+std::string Definitions(const std::uint8_t* model, const Model& m, const std::string& name,
+                        const TestVectors* v, const char* storage) {
+  std::string s = kAlign + Array("uint8_t", name, std::vector<std::uint8_t>(model, model + m.total_bytes), 16,
+                                 [](std::uint8_t b) {
+                                   char buf[8];
+                                   std::snprintf(buf, sizeof buf, "0x%02x", b);
+                                   return std::string(buf);
+                                 }, storage);
+  if (v == nullptr) return s;
+  s += "\n/* " + std::to_string(v->count) +
+       " test vectors: inputs (row-major, INPUT_DIM each) and the host's outputs, computed with\n"
+       " * the scalar reference kernels. */\n";
+  s += Array("float", name + "_inputs", v->inputs, 6, FloatLiteral, storage);
+  s += Array("float", name + "_outputs", v->outputs, 6, FloatLiteral, storage);
+  if (!v->classes.empty())
+    s += Array("uint32_t", name + "_classes", v->classes, 12,
+               [](std::uint32_t c) { return std::to_string(c) + "u"; }, storage);
+  if (v->num_grids > 0) {
+    std::vector<std::uint32_t> halves;
+    for (std::uint64_t k : v->keys) {
+      halves.push_back(static_cast<std::uint32_t>(k >> 32));
+      halves.push_back(static_cast<std::uint32_t>(k));
+    }
+    s += "/* bin keys as 32-bit halves, high word first (C89 has no 64-bit integer constants) */\n";
+    s += Array("uint32_t", name + "_keys", halves, 6, Hex32, storage);
+  }
+  return s;
+}
+
+std::string Declarations(const std::string& name, const std::string& N, const TestVectors* v) {
+  std::string h = "#ifdef __cplusplus\nextern \"C\" {\n#endif\nextern const uint8_t " + name + "[" + N + "_BYTES];\n";
+  if (v) {
+    h += Extern("float", name + "_inputs", v->inputs.size()) + Extern("float", name + "_outputs", v->outputs.size());
+    if (!v->classes.empty()) h += Extern("uint32_t", name + "_classes", v->classes.size());
+    if (v->num_grids > 0) h += Extern("uint32_t", name + "_keys", 2 * v->keys.size());
+  }
+  return h + "#ifdef __cplusplus\n}\n#endif\n";
+}
+
+}  // namespace
+
+void CheckCName(const std::string& name) {
+  const bool identifier =
+      !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0])) &&
+      std::all_of(name.begin(), name.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+  if (!identifier)
+    throw std::invalid_argument("--name '" + name + "' is not a C identifier ([A-Za-z_][A-Za-z0-9_]*)");
+  for (const char* k : kKeywords)
+    if (name == k) throw std::invalid_argument("--name '" + name + "' is a C or C++ keyword; choose another name");
+  if (name[0] == '_' && name.size() > 1 && (name[1] == '_' || std::isupper(static_cast<unsigned char>(name[1]))))
+    throw std::invalid_argument("--name '" + name + "' is reserved to the C implementation (leading underscore)");
+  const std::string lower = name.substr(0, 4);
+  if (lower == "rfk_" || lower == "RFK_" || name == "rfk" || name == "RFK")
+    throw std::invalid_argument("--name '" + name + "' would clash with rfk's own API (rfk_*, RFK_*); choose another name");
+}
+
+CExport ModelCSource(const std::uint8_t* model, std::size_t size, const std::string& name,
+                     const TestVectors* vectors, const std::string& comment,
+                     const std::string& header_include) {
+  CheckCName(name);
+  Model m;
+  if (OpenModel(model, size, &m) != Status::kOk)
+    throw std::invalid_argument("the model does not open; refusing to export it");
+  if (vectors) CheckVectors(*vectors, m);
+  const std::string N = Upper(name), guard = N + "_RFK_MODEL_H_";
+  CExport out;
+  out.header = Preamble(comment, name, N) + "#ifndef " + guard + "\n#define " + guard +
+               "\n\n#include <stdint.h>\n\n" + Macros(m, N, vectors) + "\n";
+  if (header_include.empty()) {
+    out.header += Definitions(model, m, name, vectors, "static ");
+  } else {
+    out.header += Declarations(name, N, vectors);
+    out.source = Preamble(comment, name, N) + "#include \"" + header_include + "\"\n\n" +
+                 Definitions(model, m, name, vectors, "");
+  }
+  out.header += "\n#endif /* " + guard + " */\n";
+  return out;
 }
 
 }  // namespace rfk::host

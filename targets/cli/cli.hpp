@@ -106,7 +106,9 @@ struct EvalResult {
   double predict_us = 0;           // mean single-sample latency through rfk::Predict
 };
 // Predicts every row through the device core, one sample at a time, timing only Predict; with
-// `predictions`, also collects one printable prediction per row (a label or a number).
-EvalResult Evaluate(const rfk::Model& m, const host::Dataset& data, std::vector<std::string>* predictions);
+// `predictions`, also collects one printable prediction per row (a label or a number), and with
+// `scores` the model's K raw outputs per row (rows x K, row-major).
+EvalResult Evaluate(const rfk::Model& m, const host::Dataset& data, std::vector<std::string>* predictions,
+                    std::vector<float>* scores = nullptr);
 
 }  // namespace rfk::cli

@@ -83,7 +83,8 @@ void PredictChunk(const rfk::Model& m, const host::Dataset& data, std::size_t c0
 
 }  // namespace
 
-EvalResult Evaluate(const rfk::Model& m, const host::Dataset& data, std::vector<std::string>* predictions) {
+EvalResult Evaluate(const rfk::Model& m, const host::Dataset& data, std::vector<std::string>* predictions,
+                    std::vector<float>* scores) {
   const ClassMatcher classes(m);
   const std::size_t chunk = 4096, d = m.input_dim;
   std::vector<float> X(chunk * d), outputs(chunk * m.num_outputs);
@@ -99,6 +100,7 @@ EvalResult Evaluate(const rfk::Model& m, const host::Dataset& data, std::vector<
     PredictChunk(m, data, c0, cn, X.data(), scratch, outputs.data(), &t);
     for (std::size_t r = 0; r < cn; ++r)
       Score(m, data, c0 + r, outputs.data() + r * m.num_outputs, classes, predictions, &t);
+    if (scores) scores->insert(scores->end(), outputs.begin(), outputs.begin() + cn * m.num_outputs);
   }
   EvalResult res;
   const double n = static_cast<double>(data.rows);

@@ -1,5 +1,7 @@
-// rfk export: a model as C source for firmware (an aligned static const array read in place),
-// optionally with test vectors: rows of a data file with the host's outputs.
+// rfk export: a model as C for firmware (an aligned const array read in place from flash): a
+// header alone (static definitions, one translation unit), or a header of extern declarations and
+// a .c file that defines the arrays once; optionally with test vectors, rows of a data file with
+// the host's outputs.
 #include <cstdio>
 #include <memory>
 
@@ -11,7 +13,7 @@ namespace rfk::cli {
 namespace {
 
 struct ExportArgs {
-  std::string model, c_header, name, vectors;
+  std::string model, c_header, c_source, name, vectors;
   std::uint32_t count = 32;
   DataArgs data;
 };
@@ -52,6 +54,7 @@ host::TestVectors MakeVectors(const ExportArgs& a, const rfk::Model& m) {
 int RunExport(const ExportArgs& a) {
   const LoadedModel lm = LoadModel(a.model);
   const rfk::Model& m = lm.model;
+  host::CheckCName(a.name);  // before reading any vectors: a bad name fails fast
   host::TestVectors v;
   std::string comment = "model: " + a.model + " (" + std::to_string(m.total_bytes) + " bytes)";
   if (!a.vectors.empty()) {
@@ -59,10 +62,16 @@ int RunExport(const ExportArgs& a) {
     v = MakeVectors(a, m);
     comment += "\ntest vectors: the first " + std::to_string(v.count) + " rows of " + a.vectors;
   }
-  const std::string text =
-      host::ModelCHeader(lm.bytes.data(), lm.bytes.size(), a.name, a.vectors.empty() ? nullptr : &v, comment);
-  host::WriteFileAtomic(a.c_header, std::vector<std::uint8_t>(text.begin(), text.end()));
-  std::fprintf(stderr, "rfk: wrote %s (%s model%s)\n", a.c_header.c_str(), HumanBytes(m.total_bytes).c_str(),
+  const std::size_t slash = a.c_header.find_last_of('/');
+  const std::string include = a.c_source.empty() ? std::string()
+                                                 : a.c_header.substr(slash == std::string::npos ? 0 : slash + 1);
+  const host::CExport c = host::ModelCSource(lm.bytes.data(), lm.bytes.size(), a.name,
+                                             a.vectors.empty() ? nullptr : &v, comment, include);
+  host::WriteFileAtomic(a.c_header, std::vector<std::uint8_t>(c.header.begin(), c.header.end()));
+  if (!a.c_source.empty())
+    host::WriteFileAtomic(a.c_source, std::vector<std::uint8_t>(c.source.begin(), c.source.end()));
+  std::fprintf(stderr, "rfk: wrote %s%s (%s model%s)\n", a.c_header.c_str(),
+               a.c_source.empty() ? "" : (" and " + a.c_source).c_str(), HumanBytes(m.total_bytes).c_str(),
                a.vectors.empty() ? "" : (", " + std::to_string(v.count) + " test vectors").c_str());
   return 0;
 }
@@ -73,9 +82,16 @@ Command AddExport(CLI::App& app) {
   auto a = std::make_shared<ExportArgs>();
   CLI::App* cmd = app.add_subcommand("export", "Write a model as C source for firmware (read in place from flash)");
   cmd->add_option("-m,--model", a->model, "Model file")->required();
-  cmd->add_option("--c-header", a->c_header, "Header to write: an aligned static const byte array and its sizes")
+  cmd->add_option("--c-header", a->c_header,
+                  "Header to write: the model's sizes and its aligned byte array (static const, for one "
+                  "translation unit), or with --c-source its extern declaration")
       ->required();
-  cmd->add_option("--name", a->name, "C identifier of the array (macros use it in upper case)")->required();
+  cmd->add_option("--c-source", a->c_source,
+                  "Also write this .c file, which defines the arrays once (it includes the header by its "
+                  "file name), so any number of files may include the header");
+  cmd->add_option("--name", a->name,
+                  "C identifier of the array (macros use it in upper case); not a C/C++ keyword, nor rfk_*")
+      ->required();
   cmd->add_option("--vectors", a->vectors, "Also embed test vectors: rows of this data file with the host's outputs");
   cmd->add_option("--count", a->count, "Rows of --vectors to embed")->capture_default_str();
   a->data.Add(cmd);

@@ -11,6 +11,8 @@
 #                                                   firmware project against it, run under qemu
 #   run.sh sources      host|cortex-m33 SOURCE FIXTURES WORK  the core's sources in a plain
 #                                                   Makefile with the compiler's default flags
+#   run.sh export       PREFIX RFK MODEL DATA WORK  `rfk export` in both modes, compiled as C89 and
+#                                                   C++98 (-pedantic -Werror), linked and run
 #   run.sh deb          BUILD SOURCE FIXTURES WORK  cpack -G DEB, unpack both packages, find_package
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -107,6 +109,33 @@ sources)
     timeout 120 qemu-system-arm -M mps2-an505 -nographic -monitor none \
       -semihosting-config enable=on,target=native -kernel "$work/consumer_m33.elf"
   fi
+  ;;
+export)
+  prefix=$1 rfk=$2 model=$3 data=$4 work=$5
+  fresh "$work"
+  pcdir=$(dirname "$(find "$prefix" -name rfk-core.pc | head -1)")
+  export PKG_CONFIG_PATH="$pcdir"
+  # Header-only (static definitions) and header + source (extern declarations, one definition).
+  "$rfk" export -m "$model" --c-header "$work/one.h" --name one_model --vectors "$data" --count 8 2>/dev/null
+  "$rfk" export -m "$model" --c-header "$work/two.h" --c-source "$work/two.c" --name two_model \
+    --vectors "$data" --count 8 2>/dev/null
+  printf '#include "two.h"\nconst uint8_t* second_user(void) { return two_model; }\n' >"$work/second.c"
+  for std in "gcc -std=c89" "g++ -x c++ -std=c++98"; do
+    for src in two.c second.c; do
+      $std -pedantic -Wall -Wextra -Werror -c "$work/$src" -I"$work" -o "$work/${src%.c}.o"
+    done
+    printf '#include "one.h"\nconst uint8_t* first_user(void) { return one_model; }\n' >"$work/one_user.c"
+    $std -pedantic -Wall -Wextra -Werror -Wno-unused-const-variable -fsyntax-only -I"$work" "$work/one_user.c" ||
+      { echo "one.h does not compile with $std"; exit 1; }
+  done
+  # The exported vectors' outputs are the host's exactly: a C89 program checks them bit for bit.
+  gcc -std=c89 -pedantic -Wall -Werror -c "$work/two.c" -I"$work" -o "$work/two.o"
+  gcc -std=c89 -pedantic -Wall -Werror -DRFK_CONSUMER_FIXTURE=two_model '-DRFK_CONSUMER_HEADER="two.h"' \
+    $(pkg-config --cflags rfk-core) -I"$work" "$here/common/consumer.c" "$work/two.o" "$work/second.o" \
+    -o "$work/consumer_c89" $(pkg-config --libs rfk-core)
+  "$work/consumer_c89"
+  [ "$(nm "$work/consumer_c89" | grep -c ' [RrDd] two_model$')" = 1 ] || { echo "two_model is not defined once"; exit 1; }
+  echo "export: C89 and C++98 clean in both modes; the model array is defined once"
   ;;
 deb)
   build=$1 source=$2 fixtures=$3 work=$4

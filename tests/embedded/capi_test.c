@@ -119,7 +119,7 @@ static void Classification(void) {
   CHECK(rfk_compute_bins(&m, a9a_hashed_inputs, A9A_HASHED_INPUT_DIM, scratch, sizeof scratch, keys,
                          columns, A9A_HASHED_GRIDS) == RFK_OK);
   for (p = 0; p < A9A_HASHED_GRIDS; ++p) {
-    CHECK(keys[p] == a9a_hashed_keys[p]);
+    CHECK(keys[p] == ((uint64_t)a9a_hashed_keys[2 * p] << 32 | a9a_hashed_keys[2 * p + 1]));
     CHECK(columns[p] != RFK_NO_COLUMN); /* hashed mode: every bin has a column */
   }
   CHECK(rfk_compute_bins(&m, a9a_hashed_inputs, A9A_HASHED_INPUT_DIM, scratch, sizeof scratch, keys,

@@ -25,7 +25,7 @@ typedef struct fixture {
   const float* inputs;
   const float* want;
   const uint32_t* classes; /* NULL for regression */
-  const uint64_t* keys;    /* NULL without a binning map */
+  const uint32_t* keys;    /* NULL without a binning map; 32-bit halves, high word first */
 } fixture;
 
 static const fixture kFixtures[] = {
@@ -122,7 +122,10 @@ static unsigned CheckFixture(const fixture* f, const char* table) {
     if (f->keys != NULL) {
       s = rfk_compute_bins(&model, x, f->input_dim, &scratch, sizeof scratch, keys, column_storage,
                            f->grids);
-      for (p = 0; p < f->grids; ++p) key_bad += s != RFK_OK || keys[p] != f->keys[(size_t)v * f->grids + p];
+      for (p = 0; p < f->grids; ++p) {
+        const uint32_t* half = f->keys + 2 * ((size_t)v * f->grids + p);
+        key_bad += s != RFK_OK || keys[p] != ((uint64_t)half[0] << 32 | half[1]);
+      }
     }
   }
   failures += key_bad;

@@ -1,7 +1,7 @@
-// Model export as C source for firmware: the blob as an aligned `static const` byte array that the
-// device reads in place from flash, plus, optionally, test vectors (inputs with the host's
-// outputs, classes and bin keys) so the device can check its own predictions against the host's.
-// Host-only: allocates and throws std::invalid_argument on a bad name or inconsistent vectors.
+// Model export as C source for firmware: the blob as an aligned byte array that the device reads
+// in place from flash, plus, optionally, test vectors (inputs with the host's outputs, classes and
+// bin keys) so the device can check its own predictions against the host's. Host-only: allocates
+// and throws std::invalid_argument on a bad name or inconsistent vectors.
 #pragma once
 
 #include <cstddef>
@@ -22,12 +22,34 @@ struct TestVectors {
   std::vector<std::uint64_t> keys;   // count x P bin keys
 };
 
-// C99 header text defining, for name "kws" (a C identifier):
-//   static const uint8_t kws[KWS_BYTES] (16-byte aligned), KWS_BYTES, KWS_INPUT_DIM, KWS_OUTPUTS,
-//   KWS_SCRATCH_BYTES, KWS_BATCH_SCRATCH_BYTES, and with vectors KWS_VECTORS, kws_inputs,
-//   kws_outputs, kws_classes (if any), kws_keys (if P > 0); floats as exact hex literals.
-// `model` must be a blob that rfk::OpenModel accepts; `comment` lands in the header's preamble.
-std::string ModelCHeader(const std::uint8_t* model, std::size_t size, const std::string& name,
-                         const TestVectors* vectors, const std::string& comment);
+// The exported files. Header-only mode (source empty): the header defines every array `static
+// const`, for a firmware with one translation unit that includes it. Otherwise the header declares
+// the arrays `extern` (inside extern "C" for C++) and `source` defines them once, so any number of
+// files may include the header without duplicating the model in flash.
+struct CExport {
+  std::string header;
+  std::string source;
+};
+
+// C text for the model, for name "kws" (see CheckCName):
+//   kws[KWS_BYTES] (uint8_t, 16-byte aligned), KWS_BYTES, KWS_INPUT_DIM, KWS_OUTPUTS, KWS_CLASSES,
+//   KWS_GRIDS, KWS_SCRATCH_BYTES, KWS_BATCH_SCRATCH_BYTES; with vectors KWS_VECTORS, kws_inputs,
+//   kws_outputs (float), kws_classes (uint32_t, if any) and kws_keys (uint32_t pairs, high word
+//   first: key = (uint64_t)kws_keys[2i] << 32 | kws_keys[2i + 1], if P > 0).
+// The text is C89 and C++98 alike: floats are decimal literals with 9 significant digits (each
+// reads back as exactly the same float on any compiler that rounds decimal constants correctly,
+// as IEEE-754 and C99 Annex F require), no 64-bit integer constants, no // comments.
+// `model` must be a blob that rfk::OpenModel accepts; `comment` lands in the preamble;
+// `header_include` is how the source includes the header (e.g. "kws_model.h"), empty for
+// header-only mode.
+CExport ModelCSource(const std::uint8_t* model, std::size_t size, const std::string& name,
+                     const TestVectors* vectors, const std::string& comment,
+                     const std::string& header_include);
+
+// Throws std::invalid_argument unless `name` can name the exported array and prefix its macros
+// in C and C++: an identifier ([A-Za-z_][A-Za-z0-9_]*) that is not a C or C++ keyword, not
+// reserved to the implementation (a leading underscore followed by an upper-case letter or a
+// second underscore), and not in rfk's own API namespace (rfk_*, RFK_*).
+void CheckCName(const std::string& name);
 
 }  // namespace rfk::host
