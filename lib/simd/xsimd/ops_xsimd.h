@@ -184,7 +184,11 @@ Mask<D> RebindMask(D, xsimd::batch_bool<T, A> m) {
 // float -> int32, truncating toward zero (in-range lanes, as Highway's).
 template <class D, class A> Vec<D> ConvertTo(D, Vector<float, A> v) { return V(xsimd::to_int(B(v))); }
 template <class D, class T, class A> Vec<D> SumOfLanes(D d, Vector<T, A> v) { return Set(d, xsimd::hadd(B(v))); }
-template <class T, class A> T GetLane(Vector<T, A> v) { return B(v).get(0); }
+template <class T, class A> T GetLane(Vector<T, A> v) {  // lane 0: the register's first bytes
+  T t;
+  std::memcpy(&t, &v.raw, sizeof t);  // a register move (xsimd's get() goes through memory)
+  return t;
+}
 
 }  // namespace xsimd_ops
 }  // namespace rfk
