@@ -1,12 +1,26 @@
 #!/usr/bin/python3
-"""Turns bench_kernels' JSON (with repetitions) into docs/PERFORMANCE.md: medians only."""
+"""Turns bench_kernels' JSON (with repetitions) into docs/PERFORMANCE.md: medians only.
+
+usage: report.py BENCH_JSON [PREVIOUS_PERFORMANCE_MD]
+Everything in the previous file from the KEEP marker on (side-by-side comparisons of two builds,
+made by bench/compare.py, which one run of one build cannot reproduce) is carried over at the end.
+"""
 import json
 import platform
 import re
 import sys
 from collections import defaultdict
 
+KEEP = "<!-- kept by bench/report.py: comparisons measured side by side (bench/compare.py) -->"
 data = json.load(open(sys.argv[1]))
+kept = ""
+if len(sys.argv) > 2:
+    try:
+        previous = open(sys.argv[2], encoding="utf-8").read()
+        if KEEP in previous:
+            kept = previous[previous.index(KEEP):]
+    except OSError:
+        pass
 ctx = data["context"]
 med = {}
 for b in data["benchmarks"]:
@@ -105,7 +119,9 @@ print('adds them straight into the head, never storing them. What is left of the
 print('(about 13 vector operations per 16 phase features and 19 per 16 pairs, range check included,')
 print('against 54 multiply-adds per 16 frequencies at d = 54) and to the tile itself, which reaches')
 print('about 0.8 of the peak loop even with everything in L1 on this machine. On this shared VM single')
-print('runs vary by 20% or more: compare tables within one run, not across runs.')
+print('runs vary by 20% or more: compare tables within one run, not across runs. Every SIMD table runs')
+print('the same kernel source (`lib/simd/kernels-inl.h`): Highway\'s targets and xsimd\'s architectures of')
+print('the same width differ only in how each library spells the vector operations.')
 print()
 print("## Kernels (GFLOP/s; BinKeys and Standardize in ns per call)")
 print()
@@ -127,3 +143,5 @@ for s in shapes:
                 cells.append(f"{med[n]['real_time']:.0f} ns")
         print(f"| {t} | " + " | ".join(cells) + " |")
     print()
+if kept:
+    print(kept.rstrip("\n"))

@@ -2,7 +2,9 @@ cmake_minimum_required(VERSION 3.18)
 # Fails unless every translation unit of the device core and the SIMD backends includes
 # lib/core/fp_contract.h before anything else: the core's results must not depend on the build's
 # contraction flags (a firmware or vendor-IDE build compiles these sources with its own).
-file(GLOB_RECURSE sources ${SOURCE_DIR}/lib/core/*.cc)
+# kernels_xsimd-inl.h is the body of every generated xsimd translation unit (lib/simd/simd.cmake).
+file(GLOB_RECURSE sources ${SOURCE_DIR}/lib/core/*.cc ${SOURCE_DIR}/lib/simd/*.cc)
+list(APPEND sources ${SOURCE_DIR}/lib/simd/xsimd/kernels_xsimd-inl.h)
 set(missing "")
 foreach(src IN LISTS sources)
   file(STRINGS ${src} includes REGEX "^#include ")

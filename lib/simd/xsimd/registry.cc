@@ -1,45 +1,32 @@
-// The xsimd tables this CPU and OS support, best first. On x86, detection uses GCC/Clang's
+// The xsimd tables this CPU and OS support, best first: one per rfk_xsimd_arch() line in
+// lib/simd/simd.cmake, in that order, which generates simd/xsimd/tables.inc with one
+//   RFK_XSIMD_TABLE(namespace, supported)
+// entry each. On x86, `supported` tests the architecture's features with GCC/Clang's
 // __builtin_cpu_supports (CPUID plus the OS's XSAVE state), not xsimd's own detection, which
-// misreads AVX on some CPUs and does not check OS support for AVX-512. On ARM nothing is detected
-// at run time: see below.
+// misreads AVX on some CPUs and does not check OS support for AVX-512. An architecture with no
+// features to test is the build's baseline (NEON on AArch64, and on armhf where -mfpu makes it
+// one): every CPU that runs this program has it, so `supported` is true.
+#include "core/fp_contract.h"  // first: no contraction, whatever the build's flags
 #include "rfk/kernels.hpp"
 
 namespace rfk {
 
-#if defined(__x86_64__) || defined(__i386__)
-const KernelTable* XsimdAvx512bwTable() noexcept;
-const KernelTable* XsimdAvx2Table() noexcept;
-const KernelTable* XsimdSse42Table() noexcept;
-#elif defined(__aarch64__)
-const KernelTable* XsimdNeon64Table() noexcept;
-#elif defined(__ARM_NEON)
-const KernelTable* XsimdNeonTable() noexcept;
-#endif
+#define RFK_XSIMD_TABLE(ns, supported) \
+  namespace ns {                       \
+  const KernelTable* XsimdTable() noexcept; \
+  }
+#include "simd/xsimd/tables.inc"
+#undef RFK_XSIMD_TABLE
 
 std::size_t XsimdKernelTables(const KernelTable** out, std::size_t capacity) noexcept {
   std::size_t n = 0;
-  auto add = [&](const KernelTable* t) {
-    if (n < capacity) out[n++] = t;
-  };
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512cd"))
-    add(XsimdAvx512bwTable());
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) add(XsimdAvx2Table());
-  if (__builtin_cpu_supports("sse4.2")) add(XsimdSse42Table());
-#elif defined(__aarch64__)
-  // Every AArch64 CPU has NEON (Advanced SIMD is part of the base architecture, and the AArch64
-  // ABI GCC compiles for assumes it): always supported.
-  add(XsimdNeon64Table());
-#elif defined(__ARM_NEON)
-  // 32-bit ARM: CMake builds the NEON table only where NEON is the compile baseline (armhf:
-  // -mfpu=neon-vfpv4), so all of this program's code may already use it, and a CPU that runs it
-  // has NEON. No run-time check (auxv HWCAP_NEON) would add anything.
-  add(XsimdNeonTable());
-#else
-  (void)add;
 #endif
+#define RFK_XSIMD_TABLE(ns, supported) \
+  if ((supported) && n < capacity) out[n++] = ns::XsimdTable();
+#include "simd/xsimd/tables.inc"
+#undef RFK_XSIMD_TABLE
   return n;
 }
 
