@@ -31,16 +31,19 @@ constexpr int kVectorRegisters = HWY_CAP_GE512 || HWY_ARCH_ARM_A64 ? 32 : 16;
 
 #include "simd/kernels-inl.h"
 
-// This target's table. Built on first use: Highway names its targets at run time.
-const KernelTable* HwyTable() noexcept {
-  static const KernelTable table = {
-      "hwy", hwy::TargetName(HWY_TARGET),
+// This target's table, constant-initialised (no guard variable, no constructor: the core links
+// without the C++ runtime). Its name is the target's namespace without "N_" (N_AVX3 -> "AVX3"),
+// which is what hwy::TargetName says, known at compile time.
+#define RFK_HWY_STRING(x) RFK_HWY_STRING_(x)
+#define RFK_HWY_STRING_(x) #x
+const KernelTable kTable = {
+    "hwy", RFK_HWY_STRING(HWY_NAMESPACE) + 2,
 #define RFK_HWY_ENTRY(name, params) &name,
-      RFK_KERNEL_LIST(RFK_HWY_ENTRY)
+    RFK_KERNEL_LIST(RFK_HWY_ENTRY)
 #undef RFK_HWY_ENTRY
-  };
-  return &table;
-}
+};
+
+const KernelTable* HwyTable() noexcept { return &kTable; }
 
 }  // namespace HWY_NAMESPACE
 }  // namespace rfk
