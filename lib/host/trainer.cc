@@ -48,12 +48,13 @@ void DescribeData(const Dataset& data, const TrainOptions& opt, const Targets& t
 
 }  // namespace
 
-TrainResult Train(const Dataset& data, const TrainOptions& opt) {
+TrainResult Train(const Dataset& data, const TrainOptions& options) {
   const auto t0 = std::chrono::steady_clock::now();
-  ValidateOptions(data, opt);
-  const unsigned threads = ResolveThreads(opt);
   TrainResult result;
   TrainReport& rep = result.report;
+  const TrainOptions opt = ResolveDefaults(options, data.rows, &rep);
+  ValidateOptions(data, opt);
+  const unsigned threads = ResolveThreads(opt);
   const Targets targets = MakeTargets(data, opt.task, [&](std::uint32_t K) {
     CheckMemory(data, opt, K, threads, 0, &rep);
   });

@@ -13,7 +13,7 @@ namespace rfk::cli {
 namespace {
 
 struct TrainArgs {
-  std::string train, test, output, map = "fourier", kernel = "gaussian", gamma = "default", lambda = "1e-4",
+  std::string train, test, output, map = "fourier", kernel = "gaussian", gamma = "default", lambda = "default",
                                    task = "auto";
   std::uint32_t features = 1000;
   std::uint32_t grids = 30, buckets = 0;
@@ -68,9 +68,11 @@ void ParseMaps(const TrainArgs& a, host::TrainOptions* opt) {
 void ParseFit(const TrainArgs& a, host::TrainOptions* opt) {
   if (a.gamma == "auto") {
     opt->gamma_auto = true;
+  } else if (a.gamma == "scale") {
+    opt->gamma = 0;
   } else if (a.gamma != "default") {
     if (!ParseDouble(a.gamma, &opt->gamma) || !(opt->gamma > 0))
-      throw CliError("--gamma must be a positive number, 'default' or 'auto'; got '" + a.gamma + "'");
+      throw CliError("--gamma must be a positive number, 'scale', 'auto' or 'default'; got '" + a.gamma + "'");
   }
   if (!opt->fourier && opt->gamma > 0) {  // binning alone: --gamma is the binning map's gamma
     opt->bin_gamma = opt->gamma;
@@ -78,8 +80,8 @@ void ParseFit(const TrainArgs& a, host::TrainOptions* opt) {
   }
   if (a.lambda == "auto") {
     opt->lambda_auto = true;
-  } else if (!ParseDouble(a.lambda, &opt->lambda) || opt->lambda < 0) {
-    throw CliError("--lambda must be a number >= 0 or 'auto'; got '" + a.lambda + "'");
+  } else if (a.lambda != "default" && (!ParseDouble(a.lambda, &opt->lambda) || opt->lambda < 0)) {
+    throw CliError("--lambda must be a number >= 0, 'auto' or 'default'; got '" + a.lambda + "'");
   }
   if (a.task == "auto") opt->task = host::TaskChoice::kAuto;
   else if (a.task == "classification") opt->task = host::TaskChoice::kClassification;
@@ -124,7 +126,7 @@ void PrintBinning(const host::TrainOptions& opt, const host::TrainReport& rep) {
   std::printf("solver:      conjugate gradients, %d iterations, relative residual %.2g\n", rep.cg_iterations,
               rep.cg_residual);
   std::printf("bin gamma:   %.6g%s (data-scale default %.6g)\n", rep.bin_gamma,
-              opt.gamma_auto ? " [auto]" : opt.bin_gamma > 0 ? "" : " [default]", rep.bin_gamma_default);
+              (" [" + rep.gamma_reason + "]").c_str(), rep.bin_gamma_default);
 }
 
 // The cross-validation grid, and a note when the choice lies on its edge (the best value may lie
@@ -169,9 +171,8 @@ void PrintReport(const TrainArgs& a, const host::TrainOptions& opt, const host::
   if (opt.grids) PrintBinning(opt, rep);
   PrintSelection(opt, rep);
   if (opt.fourier)
-    std::printf("gamma:       %.6g%s (data-scale default %.6g)\n", rep.gamma,
-                opt.gamma_auto ? " [auto]" : a.gamma == "default" ? " [default]" : "", rep.gamma_default);
-  std::printf("lambda:      %.3g%s\n", rep.lambda, opt.lambda_auto ? " [auto]" : "");
+    std::printf("gamma:       %.6g [%s] (data scale %.6g)\n", rep.gamma, rep.gamma_reason.c_str(), rep.gamma_default);
+  std::printf("lambda:      %.3g [%s]\n", rep.lambda, rep.lambda_reason.c_str());
   std::printf("train %s: %.4f (on %llu%s training rows)\n",
               rep.task == rfk::format::Task::kRegression ? "rel_rmse" : "error", rep.train_error,
               static_cast<unsigned long long>(rep.train_error_rows), rep.train_error_rows < rep.rows ? " sampled" : "");
@@ -234,9 +235,13 @@ Command AddTrain(CLI::App& app) {
                   "Binning's gamma for fourier+binning ('default': data scale); --map binning uses --gamma")
       ->capture_default_str();
   cmd->add_option("--features,-D", a->features, "Number of random features D")->capture_default_str();
-  cmd->add_option("--gamma", a->gamma, "Kernel parameter: a number, 'default' (data scale) or 'auto' (CV)")
+  cmd->add_option("--gamma", a->gamma,
+                  "Kernel parameter: a number, 'scale' (1/median distance), 'auto' (CV over factors of the "
+                  "scale) or 'default' (auto when a search point is cheap, else scale)")
       ->capture_default_str();
-  cmd->add_option("--lambda", a->lambda, "Ridge penalty on the mean squared error, or 'auto' (CV)")
+  cmd->add_option("--lambda", a->lambda,
+                  "Ridge penalty on the mean squared error: a number, 'auto' (CV over 1e-8..1e-1) or "
+                  "'default' (CV as auto; 1e-4 when there are fewer than 10 rows per fold)")
       ->capture_default_str();
   cmd->add_option("--task", a->task, "auto, classification or regression")->capture_default_str();
   cmd->add_option("--seed", a->seed, "Seed for the random features")->capture_default_str();
