@@ -14,13 +14,18 @@ namespace {
 
 constexpr int kGammaSteps = 8;  // |k| <= kGammaSteps
 
+constexpr std::uint32_t kPlannedSearchPoints = 5;  // k = -2, 0, 2 and the best one's neighbours
+
 // Calls eval(k) for the gamma search's k in order (see Select); eval returns the best held-out
-// error over the lambda grid at that k. Ties go to the smaller k.
-template <typename Eval>
-void SearchGamma(bool search, Eval&& eval) {
+// error over the lambda grid at that k. Ties go to the smaller k. extended() is called for each
+// point beyond kPlannedSearchPoints.
+template <typename Eval, typename Extended>
+void SearchGamma(bool search, Eval&& eval, Extended&& extended) {
   std::map<int, double> seen;
   auto at = [&](int k) {
-    if (seen.find(k) == seen.end()) seen.emplace(k, eval(k));
+    if (seen.find(k) != seen.end()) return;
+    if (seen.size() >= kPlannedSearchPoints) extended();
+    seen.emplace(k, eval(k));
   };
   if (!search) {
     at(0);
@@ -115,6 +120,11 @@ TrainOptions ResolveDefaults(const TrainOptions& opt, std::size_t rows, TrainRep
   return out;
 }
 
+std::uint32_t PlannedSelectionPoints(const TrainOptions& opt, const std::vector<double>& lambdas) {
+  if (opt.gamma_auto) return kPlannedSearchPoints;
+  return lambdas.size() > 1 ? 1 : 0;
+}
+
 Folds SplitFolds(std::size_t n, std::uint32_t folds, std::uint64_t seed) {
   Folds f;
   f.held_out.resize(folds);
@@ -133,6 +143,7 @@ Choice Select(Design& design, const TrainContext& ctx, const std::vector<double>
   double best_err = HUGE_VAL, best_gamma = design.StartGamma();
   SearchGamma(opt.gamma_auto, [&](int k) {
     const double factor = std::ldexp(1.0, k);
+    ctx.Step();  // the design's passes report "cv gamma ..." 
     const std::vector<double> err = design.HeldOutLosses(factor, folds, lambdas);
     const double g = design.Gamma(factor);
     double best_here = HUGE_VAL;
@@ -150,7 +161,8 @@ Choice Select(Design& design, const TrainContext& ctx, const std::vector<double>
     }
     if (improved) design.KeepBest();
     return best_here;
-  });
+  }, [&] { if (ctx.steps) ++ctx.steps->n; });
+  if (ctx.steps) ctx.steps->n = ctx.steps->k + 2;  // a search may end short of its plan
   SortCv(&ctx.report->cv);
   ctx.report->selection_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

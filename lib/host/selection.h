@@ -31,6 +31,10 @@ double SelectionPointCost(const TrainOptions& opt, std::size_t rows);
 // Seeded fold assignment (see Folds), rows 0 .. n-1.
 Folds SplitFolds(std::size_t n, std::uint32_t folds, std::uint64_t seed);
 
+// The selection points Select plans at first (for progress): 0 without selection, 1 without a
+// gamma search, 5 with one (it may extend).
+std::uint32_t PlannedSelectionPoints(const TrainOptions& opt, const std::vector<double>& lambdas);
+
 // Without --gamma auto and with one lambda: factor 1 and that lambda, nothing evaluated.
 // Otherwise opt.cv_folds-fold cross-validation of `design`: --gamma auto searches factors 2^k,
 // k = -2, 0, 2, extended by two steps while the best is on the edge (|k| <= 8), then the best

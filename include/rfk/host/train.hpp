@@ -65,6 +65,11 @@ struct TrainOptions {
   // Resource guard: training whose estimated peak memory (EstimateTrainingMemory) exceeds this
   // many bytes is refused before any large allocation. 0: the machine's physical memory.
   std::uint64_t memory_limit = 0;
+  // Missing values: the values the model substitutes for NaN inputs (format::impute), d of them,
+  // or empty (the model then refuses NaN inputs). The training data itself must hold no NaN:
+  // impute it first with these values (Impute). ImputationValues computes them.
+  std::vector<float> impute;
+  format::ImputeMethod impute_method = format::ImputeMethod::kMean;
   // Progress callback (rows processed, rows in this pass, what the pass is). May be empty.
   std::function<void(std::uint64_t, std::uint64_t, const std::string&)> progress;
 };
@@ -92,6 +97,8 @@ struct TrainReport {
   std::uint64_t rows = 0;
   double train_error = 0.0;        // error or relative RMSE of the stored (f32) model on ...
   std::uint64_t train_error_rows = 0;  // ... an evenly strided sample of this many training rows
+  double majority_rate = 0.0;      // classification: the most frequent class's share of that
+  std::string majority_label;      //   sample, and its label (1 - train_error <= it: see README)
   double seconds = 0.0;
   double memory_estimate = 0.0;  // EstimateTrainingMemory, bytes
   double memory_limit = 0.0;     // the guard's limit, bytes (0: none known)
@@ -127,6 +134,12 @@ double PhysicalMemoryBytes();
 // standardisation: for users who want z(x) alone, and for tests of the kernel approximation.
 ModelSpec RandomFeatureSpec(format::Kernel kernel, format::MapKind map, std::uint32_t features,
                             std::uint32_t input_dim, double gamma, std::uint64_t seed);
+
+// Missing values of a dataset read with ReadOptions::missing_as_nan: per column, the mean or the
+// median of its present values (0 for a column with none; sparse data: absent entries count as
+// zeros). Impute replaces every NaN of dense data by its column's value and returns how many.
+std::vector<float> ImputationValues(const Dataset& data, format::ImputeMethod method);
+std::uint64_t Impute(const std::vector<float>& values, Dataset* data);
 
 // Parses --kernel / --map names; throws TrainError listing the valid names.
 format::Kernel ParseKernel(const std::string& name);
