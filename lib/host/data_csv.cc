@@ -160,7 +160,11 @@ class RowReader {
   }
 
   void Feature(std::size_t field, std::uint64_t line_no, float* out, Dataset* ds) {
-    const std::string_view s = Trim(FieldValue(fields_[field]));
+    std::string_view s = Trim(fields_[field]);
+    if (s.size() >= 2 && s.front() == '"' && s.back() == '"') {  // quoted: the text between, "" undoubled
+      quoted_ = FieldValue(s);
+      s = quoted_;
+    }
     const auto where = [&] { return At(path_, line_no) + Column(field); };
     const Num r = ParseFloat(s, out);
     if (r == Num::kOk) return;
@@ -198,6 +202,7 @@ class RowReader {
   const ReadOptions& opt_;
   const std::vector<std::string>* names_;
   std::vector<std::string_view> fields_;
+  std::string quoted_;  // a quoted field's value (Feature's s views it)
 };
 
 // The first two rows of a file: their text, line numbers and raw fields.
