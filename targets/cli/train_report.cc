@@ -164,8 +164,8 @@ void WarnAboutTraining(const TrainRun& run, bool quiet) {
   if (!Regression(rep) && 1.0 - rep.train_error <= rep.majority_rate + 1e-12)
     std::fprintf(stderr,
                  "rfk: warning: training accuracy %.4f is no better than always predicting '%s' (%.4f of the "
-                 "sampled training rows): the model may predict that class everywhere; weigh the classes "
-                 "(--class-weight balanced) or try a smaller --lambda, and judge it by eval's balanced_accuracy\n",
+                 "sampled training rows): the model may predict that class everywhere; try a smaller --lambda, and "
+                 "judge it by eval's balanced_accuracy\n",
                  1.0 - rep.train_error, rep.majority_label.c_str(), rep.majority_rate);
   if (!quiet && !rep.cv.empty() && run.opt.fourier && run.opt.features > run.data.rows)
     std::fprintf(stderr,
