@@ -70,6 +70,11 @@ seeds_model() {
       i=$((i + 1))
     done
   done
+  # The optional input sections: feature_names (a header) and impute (--missing), in both forms.
+  { echo 'p q,r,label'; sed '2s/^[^,]*/NA/' "$tmp/c.csv"; } > "$tmp/h.csv"
+  "$rfk" train --train "$tmp/h.csv" -D 16 --missing median -o "$tmp/seeds/model/seed-names-impute.rfk" >/dev/null
+  "$rfk" train --train "$tmp/h.csv" --map binning -P 4 --missing mean --no-standardize \
+    -o "$tmp/seeds/model/seed-names-impute-binning.rfk" >/dev/null
 }
 
 # The C API reads the same models; bytes after a model become the inputs it predicts.
@@ -101,6 +106,9 @@ seeds_csv() {
   printf '\xef\xbb\xbfa;b;"c d";y\r\n1;2,5;3;x\r\n"4";" 5 ";6;"q ""r"""\r\n\n7;8;9;x\n' | seed csv semicolons
   printf 'x1\tx2\tlabel\n1e-40\t-3.4e38\tA\n0x10\tinf\tB\n1\t2\n' | seed csv tabs
   printf '1,2,3,4,5\n1.5,2.5,3.5,4.5,y\n' | seed csv numeric-header
+  printf '"","a","b","y"\n"1",NA,2,x\n"2",3,?,y\n' | seed csv r-row-names-na
+  printf '0,1,2\n5,6,x\n7,8,y\n' | seed csv pandas-header
+  printf 'a b  y\n1 2 x\n 3   4 y\n' | seed csv blanks
 }
 
 seeds_idx() {

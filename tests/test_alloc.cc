@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdlib>
 #include <new>
 #include <string>
@@ -62,7 +63,7 @@ TEST_CASE("the allocation counter sees allocations (the check can fail)") {
   CHECK(g_allocations.load() - before >= 3);
 }
 
-TEST_CASE("OpenModel, ScratchBytes, Predict(Batch), ComputeFeatures, ComputeBins, ClassLabel: no allocation, every map and table") {
+TEST_CASE("OpenModel, ScratchBytes, Predict(Batch) (missing inputs too), ComputeFeatures, ComputeBins, ClassLabel, FeatureName: no allocation, every map and table") {
   using rfk::format::MapKind;
   struct Config {
     bool fourier;
@@ -88,6 +89,9 @@ TEST_CASE("OpenModel, ScratchBytes, Predict(Batch), ComputeFeatures, ComputeBins
     o.map = cfg.map;
     o.grids = cfg.grids;
     o.buckets = cfg.buckets;
+    o.impute = {1.0f, 2.0f, 3.0f, 4.0f};  // the impute and feature_names sections: read in place too
+    ds.feature_names = {"a", "b", "c", "d"};
+    ds.label_name = "y";
     const auto bytes = rfk::host::Train(ds, o).model;
     rfk_test::Blob blob(bytes);
     rfk::host::AlignedBytes scratch(1 << 20);  // >= any ScratchBytes / BatchScratchBytes here
@@ -111,12 +115,15 @@ TEST_CASE("OpenModel, ScratchBytes, Predict(Batch), ComputeFeatures, ComputeBins
     for (int rep = 0; rep < reps; ++rep) {
       REQUIRE(rfk::SelectKernels(tables[static_cast<std::size_t>(rep) % tables.size()].c_str()));
       REQUIRE(rfk::Predict(m, x.data(), 4, scratch.data(), scratch.size(), out, 4) == rfk::Status::kOk);
+      const float missing[4] = {1.0f, NAN, 0.5f, NAN};  // imputed in scratch
+      REQUIRE(rfk::Predict(m, missing, 4, scratch.data(), scratch.size(), out, 4) == rfk::Status::kOk);
+      REQUIRE(rfk::FeatureName(m, 1)[0] == 'b');
       REQUIRE(rfk::ComputeFeatures(m, x.data(), 4, scratch.data(), scratch.size(), z.data(), z.size()) == rfk::Status::kOk);
       if (cfg.grids)
         REQUIRE(rfk::ComputeBins(m, x.data(), 4, scratch.data(), scratch.size(), keys, cols, 8) == rfk::Status::kOk);
       (void)rfk::ClassLabel(m, rfk::DecideClass(m, out));
       float outs[3 * 4];
-      const float X[3 * 4] = {1, 2, 3, 4, 0, 1, 0, 1, 5, 5, 5, 5};
+      const float X[3 * 4] = {1, 2, 3, 4, 0, NAN, 0, 1, 5, 5, 5, 5};
       REQUIRE(rfk::BatchScratchBytes(m) <= scratch.size());
       REQUIRE(rfk::PredictBatch(m, X, 3, 12, scratch.data(), scratch.size(), outs, 12) == rfk::Status::kOk);
     }

@@ -131,8 +131,8 @@ TEST_CASE("resource guard: an absurd D or P is refused up front, stating the mem
 TEST_CASE("SIGINT during training: non-zero exit, the existing model unchanged, no temporary left") {
   rfk_test::TempDir tmp;
   // A training that runs for seconds past its first progress line (the line comes after the
-  // first 512 of 40000 rows went through a D = 1000 Z'Z on one thread); the signal is sent once
-  // that line is seen, so it lands inside training. Were training ever to finish first, the
+  // first 512 of 40000 rows went through the default's first cross-validation pass, D = 1000, on
+  // one thread); the signal is sent once that line is seen, so it lands inside training. Were training ever to finish first, the
   // checks below fail: no silent pass.
   rfk_test::WriteText(tmp.Path("d.csv"), Csv(40000));
   const std::string model = tmp.Path("m.rfk");
@@ -141,7 +141,7 @@ TEST_CASE("SIGINT during training: non-zero exit, the existing model unchanged, 
     CAPTURE(sig);
     Child c = Spawn({Cli(), "train", "--train", tmp.Path("d.csv"), "-D", "1000", "--threads", "1",
                      "--progress", "-o", model});
-    std::string err = ReadUntil(c.err_fd, "rfk: progress: features + Z'Z");
+    std::string err = ReadUntil(c.err_fd, "rfk: progress: step 1 of ");  // the default's first CV pass
     REQUIRE_MESSAGE(Has(err, "rfk: progress:"), err);
     REQUIRE(::kill(c.pid, sig) == 0);
     err += ReadAll(c.err_fd);
@@ -200,6 +200,7 @@ TEST_CASE("CLI sweep: bad arguments and files give a clear message and a non-zer
   rfk_test::WriteText(tmp.Path("header.csv"), "a,b,y\n");
   rfk_test::WriteText(tmp.Path("huge-y.csv"), "a,y\n1,2.5\n2,3e39\n");
   rfk_test::WriteText(tmp.Path("wide.csv"), "a,b,c,y\n1,2,3,x\n2,3,4,y\n");
+  rfk_test::WriteText(tmp.Path("wide-nohead.csv"), "1,2,3,4,x\n2,3,4,5,y\n");
   std::filesystem::create_directory(tmp.Path("dir"));
   REQUIRE(rfk_test::Run(Cli() + " train --train " + csv + " -D 8 -o " + model).status == 0);
   const std::string train = Cli() + " train --train " + csv + " -o " + out + " ";
@@ -244,8 +245,13 @@ TEST_CASE("CLI sweep: bad arguments and files give a clear message and a non-zer
       {Cli() + " train --train " + csv + " -o ''", "--output must name a file"},
       {Cli() + " train --train " + csv + " -o " + tmp.Path("dir"), "dir: cannot replace the file: Is a directory"},
       {Cli() + " train --train " + csv + " -o " + csv + "/m.rfk", "cannot create a temporary file"},
-      {Cli() + " predict -m " + model + " " + tmp.Path("wide.csv"), "rows have 3 features but the model expects 2"},
-      {Cli() + " eval -m " + model + " " + tmp.Path("wide.csv"), "rows have 3 features but the model expects 2"},
+      {Cli() + " predict -m " + model + " " + tmp.Path("wide.csv"),
+       "wide.csv:1: the header does not match the model's features: not among the model's features 'c' (the model "
+       "takes 'a', 'b')"},
+      {Cli() + " eval -m " + model + " " + tmp.Path("wide.csv"), "not among the model's features 'c'"},
+      {Cli() + " predict -m " + model + " " + tmp.Path("wide-nohead.csv"),
+       "the rows have 5 columns; the model takes 2 features: expected 2 (features only) or 3 (features and a label)"},
+      {Cli() + " eval -m " + model + " " + tmp.Path("wide-nohead.csv"), "the model takes 2 features"},
       {Cli() + " predict -m " + model + " " + tmp.Path("empty.csv"), "empty.csv: no data rows"},
       {Cli() + " predict -m " + model + " " + tmp.Path("header.csv"), "header.csv: no data rows"},
       {Cli() + " predict -m " + model + " " + tmp.Path("dir"), "dir: read error: Is a directory"},

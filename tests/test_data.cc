@@ -406,7 +406,7 @@ TEST_CASE("data: csv errors name file, line and column") {
       {"1,x,3\n", "column 2: expected a number, got 'x'"},
       {"1,,3\n", "column 2: empty field"},
       {" ,1,3\n", "column 1: empty field"},
-      {"1,nan,3\n", "column 2: non-finite value 'nan'"},
+      {"1,nan,3\n", "column 2: missing value 'nan'"},
       {"inf,1,3\n", "column 1: non-finite value 'inf'"},
       {"1,1e39,3\n", "column 2: value out of float range"},
       {"1,2,\n", "column 3: empty label"},

@@ -114,6 +114,7 @@ TEST_CASE("FORMAT.md lists every enum value of the tables with its number and na
   CheckEnumRow<f::Layout>(DocRow(doc, Row(f::map_params::kLayout, "u32", "layout")));
   CheckEnumRow<f::BinMode>(DocRow(doc, Row(f::binning_params::kMode, "u32", "mode")));
   CheckEnumRow<f::Task>(DocRow(doc, Row(f::head::kTask, "u32", "task")));
+  CheckEnumRow<f::ImputeMethod>(DocRow(doc, Row(f::impute::kMethod, "u32", "method")));
 }
 
 TEST_CASE("FORMAT.md names OpenModel's validators in the order it runs them") {

@@ -51,12 +51,16 @@ inline constexpr std::uint16_t kSectionRequired = 0x0001;  // flag: unknown => r
 // ------------------------------------------------------------------------------------------------
 // The tables. To add a section: one row in RFK_FORMAT_SECTIONS (a type number not yet used: 11..15
 // are reserved for further binning storage, 16..23 for orthogonal and structured maps such as
-// Fastfood's diagonals and permutation), a layout namespace below if it has fields, its validator
+// Fastfood's diagonals and permutation, 24..31 for what a model says about its inputs; the
+// section bit masks hold numbers below 32), a layout namespace below if it has fields, its validator
 // in lib/core/model_open.cc (called from OpenModel in the order of docs/FORMAT.md's "Limits and
 // checks"), its writer in lib/host/model_writer.cc (kSectionWriters) and its row in FORMAT.md.
 // To add an enum value: one row in its list, and its row in FORMAT.md; a value the reader cannot
 // use yet is kReserved (the reader answers kUnsupportedMap / kUnsupportedStorage), one it handles
 // is kSupported (its validator and the prediction path must then handle it). Numbers are below 32.
+//
+// 24 and up: what the model says about its inputs (optional: a reader that skips them predicts
+// complete inputs exactly as one that reads them).
 //
 // Sections: X(enumerator, type number, name, flag the writer sets, bytes: fixed size or kVariable)
 #define RFK_FORMAT_SECTIONS(X)                                                                     \
@@ -69,7 +73,9 @@ inline constexpr std::uint16_t kSectionRequired = 0x0001;  // flag: unknown => r
   X(kMetadata, 7, "metadata", kOptional, kVariable)    /* UTF-8 "key=value\n" lines */            \
   X(kBinningParams, 8, "binning_params", kRequired, 48) /* binning_params namespace below */      \
   X(kBinGrids, 9, "bin_grids", kRequired, kVariable)   /* P x d f32 1/delta, then P x d f32 u */  \
-  X(kBinKeys, 10, "bin_keys", kRequired, kVariable)    /* u32 grid_start[P+1], pad to 8, u64 keys */
+  X(kBinKeys, 10, "bin_keys", kRequired, kVariable)    /* u32 grid_start[P+1], pad to 8, u64 keys */ \
+  X(kImpute, 24, "impute", kOptional, kVariable)       /* impute namespace below */               \
+  X(kFeatureNames, 25, "feature_names", kOptional, kVariable) /* as labels: d + 1 names */
 
 // Enum values: X(enumerator, number, name, kSupported or kReserved)
 #define RFK_FORMAT_MAP_KINDS(X)                                                                    \
@@ -105,6 +111,12 @@ inline constexpr std::uint16_t kSectionRequired = 0x0001;  // flag: unknown => r
 #define RFK_FORMAT_BIN_MODES(X)                                                                    \
   X(kExact, 1, "exact", kSupported)  /* bins seen in training, keys stored */                      \
   X(kHashed, 2, "hashed", kSupported) /* B buckets per grid, no keys: size fixed in advance */
+
+// How the impute section's values were computed from the training rows (informational: the
+// device substitutes them whatever the method).
+#define RFK_FORMAT_IMPUTE_METHODS(X)                                                               \
+  X(kMean, 1, "mean", kSupported)     /* the mean of the column's values present in training */   \
+  X(kMedian, 2, "median", kSupported) /* their median */
 // ------------------------------------------------------------------------------------------------
 
 // What the lists generate. Numbers are u32 on disk; section types u16.
@@ -151,6 +163,7 @@ RFK_FORMAT_DEFINE_ENUM_(Storage, RFK_FORMAT_STORAGES)
 RFK_FORMAT_DEFINE_ENUM_(Layout, RFK_FORMAT_LAYOUTS)
 RFK_FORMAT_DEFINE_ENUM_(Task, RFK_FORMAT_TASKS)
 RFK_FORMAT_DEFINE_ENUM_(BinMode, RFK_FORMAT_BIN_MODES)
+RFK_FORMAT_DEFINE_ENUM_(ImputeMethod, RFK_FORMAT_IMPUTE_METHODS)
 
 #define RFK_FORMAT_SECTION_ENUMERATOR_(e, n, ...) e = n,
 enum class SectionType : std::uint16_t { RFK_FORMAT_SECTIONS(RFK_FORMAT_SECTION_ENUMERATOR_) };
@@ -246,6 +259,25 @@ namespace labels {
 inline constexpr std::uint32_t kCount = 0;
 inline constexpr std::uint32_t kOffsets = 8;
 }  // namespace labels
+
+// kImpute section layout: 16-byte header, then value[d] f32: an input that is NaN (a missing
+// value) in column c is replaced by value[c] before standardisation. Models without the section
+// refuse NaN inputs (Status::kNonFiniteInput); an infinity is refused either way.
+namespace impute {
+inline constexpr std::uint32_t kHeaderBytes = 16;
+inline constexpr std::uint32_t kMethod = 0;    // u32 ImputeMethod
+inline constexpr std::uint32_t kCount = 4;     // u32 d, the model's input dimension
+inline constexpr std::uint32_t kReserved = 8;  // u32[2] 0
+}  // namespace impute
+
+// kFeatureNames section layout: the labels layout (u32 count, u32 reserved, u32 offsets[count +
+// 1], the NUL-terminated names) with count = d + 1: the name of each input column, in order, then
+// the name of the training file's label column ("" when it had none). From a CSV header; hosts
+// match a test file's columns to them by name.
+namespace feature_names {
+inline constexpr std::uint32_t kCount = 0;
+inline constexpr std::uint32_t kOffsets = 8;
+}  // namespace feature_names
 
 // kBinKeys section layout: grid_start[P + 1] u32, zero padding to a multiple of 8, keys u64.
 namespace bin_keys {

@@ -65,6 +65,13 @@ struct Model {
 
   const char* metadata = nullptr;     // not NUL-terminated; metadata_bytes long
   std::uint32_t metadata_bytes = 0;
+
+  // Optional sections about the inputs (null / 0 when absent).
+  const float* impute = nullptr;      // d values that replace NaN inputs (format::impute)
+  format::ImputeMethod impute_method = format::ImputeMethod::kMean;
+  std::uint32_t num_names = 0;        // d + 1 when the model stores feature names, else 0
+  const std::uint8_t* name_offsets = nullptr;  // (num_names + 1) little-endian u32
+  const char* name_pool = nullptr;
 };
 
 // Where OpenModel found a problem: the field name and its byte offset within the blob. The
@@ -88,7 +95,9 @@ std::size_t ScratchBytes(const Model& model) noexcept;
 // Computes the model's K raw outputs for one input x of length model.input_dim:
 // regression value, binary decision value (> 0 means class 1), or K one-vs-rest scores.
 // `scratch` must be kScratchAlignment-aligned and at least ScratchBytes(model) long.
-// Rejects NaN/inf inputs (kNonFiniteInput) instead of returning a meaningless output.
+// A NaN input is a missing value: a model with an impute section replaces it by the section's
+// value for that column; a model without one rejects it (kNonFiniteInput), as it rejects +-inf
+// always, instead of returning a meaningless output.
 [[nodiscard]] Status Predict(const Model& model, const float* x, std::size_t x_len, void* scratch,
                              std::size_t scratch_bytes, float* out, std::size_t out_len) noexcept;
 
@@ -112,6 +121,10 @@ std::uint32_t DecideClass(const Model& model, const float* outputs) noexcept;
 
 // NUL-terminated label of class `index` as it was written in the training data ("" if none).
 const char* ClassLabel(const Model& model, std::uint32_t index) noexcept;
+
+// NUL-terminated name of input column `index` (index == input_dim: the training file's label
+// column), from the feature_names section; "" when the model stores no names or index > input_dim.
+const char* FeatureName(const Model& model, std::uint32_t index) noexcept;
 
 // Computes the whole feature vector z(x) (length num_features: the Fourier features, then one
 // entry per bin column, bin_scale where occupied and 0 elsewhere) with the same kernels as

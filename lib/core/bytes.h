@@ -40,6 +40,13 @@ inline bool IsFinite(float v) {
   return (bits & 0x7f800000u) != 0x7f800000u;
 }
 
+// True for NaN only (a missing input), not for +-inf.
+inline bool IsNaN(float v) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  return (bits & 0x7fffffffu) > 0x7f800000u;
+}
+
 constexpr std::size_t RoundUp(std::size_t n, std::size_t a) { return (n + a - 1) / a * a; }
 
 }  // namespace rfk::core

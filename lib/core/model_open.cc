@@ -367,24 +367,40 @@ bool CheckHead(Reader& r) {
   return true;
 }
 
-// 12b. labels' string pool: offsets start at 0, grow strictly (each label at least its NUL) and
-// end at the pool's end; each label ends in its NUL.
-bool CheckLabelPool(Reader& r, const Section& s, std::uint32_t c, std::uint64_t pool_start) {
+// The field names of a section of strings (labels, feature_names) for error reports.
+struct StringFields {
+  const char* size;
+  const char* count;
+  const char* offsets;
+  const char* pool;
+};
+constexpr StringFields kLabelFields = {"labels.size", "labels.count", "labels.offsets", "labels.pool"};
+constexpr StringFields kNameFields = {"feature_names.size", "feature_names.count", "feature_names.offsets",
+                                      "feature_names.pool"};
+
+// 12b. A section of strings (the labels layout): `want` strings; offsets start at 0, grow strictly
+// (each string at least its NUL) and end at the pool's end; each string ends in its NUL. On
+// success *offsets and *pool point into the section.
+bool CheckStrings(Reader& r, const Section& s, std::uint32_t want, const StringFields& name,
+                  const std::uint8_t** offsets, const char** pool) {
+  if (s.size < f::labels::kOffsets) return r.Fail(Status::kBadSectionSize, name.size, s.size_at());
   const std::uint8_t* p = r.Data(s);
+  const std::uint32_t c = LoadU32(p + f::labels::kCount);
+  if (c != want) return r.Fail(Status::kBadValue, name.count, s.offset + f::labels::kCount);
+  const std::uint64_t pool_start = f::labels::kOffsets + (std::uint64_t{c} + 1) * 4;
+  if (pool_start > s.size) return r.Fail(Status::kBadSectionSize, name.size, s.size_at());
   const std::uint64_t pool_size = s.size - pool_start;
   std::uint32_t prev = 0;
   for (std::uint32_t i = 0; i <= c; ++i) {
     const std::uint32_t o = LoadU32(p + f::labels::kOffsets + 4 * i);
     if ((i == 0 && o != 0) || (i > 0 && o <= prev) || o > pool_size || (i == c && o != pool_size))
-      return r.Fail(Status::kBadValue, "labels.offsets", s.offset + f::labels::kOffsets + 4 * i);
+      return r.Fail(Status::kBadValue, name.offsets, s.offset + f::labels::kOffsets + 4 * i);
     if (i > 0 && p[pool_start + o - 1] != 0)
-      return r.Fail(Status::kBadValue, "labels.pool",
-                    static_cast<std::uint32_t>(s.offset + pool_start + o - 1));
+      return r.Fail(Status::kBadValue, name.pool, static_cast<std::uint32_t>(s.offset + pool_start + o - 1));
     prev = o;
   }
-  r.m.num_classes = c;
-  r.m.label_offsets = p + f::labels::kOffsets;
-  r.m.label_pool = reinterpret_cast<const char*>(p + pool_start);
+  *offsets = p + f::labels::kOffsets;
+  *pool = reinterpret_cast<const char*>(p + pool_start);
   return true;
 }
 
@@ -394,13 +410,10 @@ bool CheckLabels(Reader& r) {
   if (r.m.task == f::Task::kRegression)
     return !s.present() || r.Fail(Status::kBadValue, "labels", s.entry);
   if (!s.present()) return r.Fail(Status::kMissingSection, "labels", 0);
-  if (s.size < f::labels::kOffsets) return r.Fail(Status::kBadSectionSize, "labels.size", s.size_at());
-  const std::uint32_t c = LoadU32(r.Data(s) + f::labels::kCount);
-  if (c != (r.m.task == f::Task::kBinary ? 2u : r.m.num_outputs))
-    return r.Fail(Status::kBadValue, "labels.count", s.offset + f::labels::kCount);
-  const std::uint64_t pool_start = f::labels::kOffsets + (std::uint64_t{c} + 1) * 4;
-  if (pool_start > s.size) return r.Fail(Status::kBadSectionSize, "labels.size", s.size_at());
-  return CheckLabelPool(r, s, c, pool_start);
+  const std::uint32_t c = r.m.task == f::Task::kBinary ? 2u : r.m.num_outputs;
+  if (!CheckStrings(r, s, c, kLabelFields, &r.m.label_offsets, &r.m.label_pool)) return false;
+  r.m.num_classes = c;
+  return true;
 }
 
 // 13. standardize and the head (weights and biases) hold finite numbers.
@@ -409,6 +422,36 @@ bool CheckLaterArraysFinite(Reader& r) {
   const std::uint64_t head = std::uint64_t{m.num_outputs} * (std::uint64_t{m.num_features} + 1);
   return CheckFinite(r, m.mean, m.mean ? 2ull * m.input_dim : 0, "standardize") &&
          CheckFinite(r, m.head_weights, head, "head");
+}
+
+// 14. impute (optional): size 16 + 4 d, a known method, count = d, finite values.
+bool CheckImpute(Reader& r) {
+  namespace im = f::impute;
+  const Section& s = r[SectionType::kImpute];
+  if (!s.present()) return true;
+  if (s.size < im::kHeaderBytes) return r.Fail(Status::kBadSectionSize, "impute.size", s.size_at());
+  const std::uint8_t* p = r.Data(s);
+  const std::uint32_t method = LoadU32(p + im::kMethod);
+  if (f::SupportOf<f::ImputeMethod>(method) == f::Support::kUnknown)
+    return r.Fail(Status::kBadValue, "impute.method", s.offset + im::kMethod);
+  if (LoadU32(p + im::kCount) != r.m.input_dim) return r.Fail(Status::kBadValue, "impute.count", s.offset + im::kCount);
+  if (s.size != im::kHeaderBytes + std::uint64_t{r.m.input_dim} * 4)
+    return r.Fail(Status::kBadSectionSize, "impute.size", s.size_at());
+  const float* values = reinterpret_cast<const float*>(p + im::kHeaderBytes);
+  if (!CheckFinite(r, values, r.m.input_dim, "impute")) return false;
+  r.m.impute = values;
+  r.m.impute_method = static_cast<f::ImputeMethod>(method);
+  return true;
+}
+
+// 15. feature_names (optional): d + 1 names in the labels layout.
+bool CheckFeatureNames(Reader& r) {
+  const Section& s = r[SectionType::kFeatureNames];
+  if (!s.present()) return true;
+  const std::uint32_t want = r.m.input_dim + 1;
+  if (!CheckStrings(r, s, want, kNameFields, &r.m.name_offsets, &r.m.name_pool)) return false;
+  r.m.num_names = want;
+  return true;
 }
 
 // Then metadata: informational, not checked.
@@ -432,7 +475,7 @@ Status OpenModel(const void* bytes, std::size_t size, Model* model, ModelError* 
   const bool ok = CheckHeader(r, size) && ReadSectionTable(r) && CheckMapParams(r) &&
                   CheckProjection(r) && CheckPhase(r) && CheckBinningParams(r) && CheckBinGrids(r) &&
                   CheckBinKeys(r) && CheckMapArraysFinite(r) && CheckStandardize(r) && CheckHead(r) &&
-                  CheckLabels(r) && CheckLaterArraysFinite(r);
+                  CheckLabels(r) && CheckLaterArraysFinite(r) && CheckImpute(r) && CheckFeatureNames(r);
   if (!ok) {
     *model = Model{};  // left empty on failure
     return r.status;

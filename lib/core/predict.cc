@@ -22,6 +22,21 @@ bool AllFinite(const float* p, std::size_t n) {
   return bad == 0;
 }
 
+// x with each NaN (a missing value) replaced by the model's impute value, then standardised as
+// Standardize does (the same operations, so the same bits), into xs. False when x holds an
+// infinity, which is not a missing value. Only for models with an impute section.
+bool ImputeInput(const Model& m, const float* x, float* xs) {
+  for (std::uint32_t i = 0; i < m.input_dim; ++i) {
+    float v = x[i];
+    if (!IsFinite(v)) {
+      if (!core::IsNaN(v)) return false;
+      v = m.impute[i];
+    }
+    xs[i] = m.mean != nullptr ? (v - m.mean[i]) * m.inv_scale[i] : v;
+  }
+  return true;
+}
+
 }  // namespace
 
 // Scratch layout: standardised x (d floats) | Fourier features (fourier_features floats) |
@@ -71,14 +86,16 @@ Status Features(const Model& m, const float* x, std::size_t x_len, void* scratch
     return Status::kMisalignedScratch;
   const ScratchLayout l = Layout(m);
   if (scratch_bytes < l.total) return Status::kScratchTooSmall;
-  if (!AllFinite(x, m.input_dim)) return Status::kNonFiniteInput;
 
   const KernelTable& kt = ActiveKernels();
   auto* base = static_cast<std::uint8_t*>(scratch);
   auto* xs = reinterpret_cast<float*>(base);
   auto* z = reinterpret_cast<float*>(base + l.z);
   const float* input = x;
-  if (m.mean != nullptr) {
+  if (!AllFinite(x, m.input_dim)) {
+    if (m.impute == nullptr || !ImputeInput(m, x, xs)) return Status::kNonFiniteInput;
+    input = xs;
+  } else if (m.mean != nullptr) {
     kt.Standardize(x, m.mean, m.inv_scale, m.input_dim, xs);
     input = xs;
   }
@@ -166,6 +183,8 @@ Status Predict(const Model& model, const float* x, std::size_t x_len, void* scra
   return Status::kOk;
 }
 
+static_assert(kBatchBlock <= 64, "PredictBatch marks a block's imputed rows in a 64-bit mask");
+
 namespace {
 // Rows per block: kBatchBlock, fewer when many outputs would make the head sums (64 B per row
 // and output) exceed 32 KiB, but at least 6 (one group of the widest register tile).
@@ -217,15 +236,24 @@ Status PredictBatch(const Model& m, const float* X, std::size_t n, std::size_t x
       }
       continue;
     }
+    std::uint64_t imputed = 0;  // bit r: row r of the block went through ImputeInput into xs
     for (std::uint32_t r = 0; r < bn; ++r)
       if (!AllFinite(xb + std::size_t{r} * d, d)) {
-        if (done) *done = i0 + r;
-        return Status::kNonFiniteInput;
+        if (m.impute == nullptr || !ImputeInput(m, xb + std::size_t{r} * d, xs + std::size_t{r} * d)) {
+          if (done) *done = i0 + r;
+          return Status::kNonFiniteInput;
+        }
+        imputed |= std::uint64_t{1} << r;
       }
     const float* input = xb;
-    if (m.mean != nullptr) {
-      for (std::uint32_t r = 0; r < bn; ++r)
-        kt.Standardize(xb + std::size_t{r} * d, m.mean, m.inv_scale, d, xs + std::size_t{r} * d);
+    if (m.mean != nullptr || imputed != 0) {
+      for (std::uint32_t r = 0; r < bn; ++r) {
+        const float* row = xb + std::size_t{r} * d;
+        float* out_row = xs + std::size_t{r} * d;
+        if ((imputed >> r) & 1u) continue;
+        if (m.mean != nullptr) kt.Standardize(row, m.mean, m.inv_scale, d, out_row);
+        else for (std::uint32_t c = 0; c < d; ++c) out_row[c] = row[c];
+      }
       input = xs;
     }
     float* ob = out + i0 * K;
@@ -266,6 +294,11 @@ std::uint32_t DecideClass(const Model& model, const float* outputs) noexcept {
 const char* ClassLabel(const Model& model, std::uint32_t index) noexcept {
   if (model.label_pool == nullptr || index >= model.num_classes) return "";
   return model.label_pool + LoadU32(model.label_offsets + 4 * index);
+}
+
+const char* FeatureName(const Model& model, std::uint32_t index) noexcept {
+  if (model.name_pool == nullptr || index >= model.num_names) return "";
+  return model.name_pool + LoadU32(model.name_offsets + 4 * index);
 }
 
 }  // namespace rfk

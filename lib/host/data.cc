@@ -5,7 +5,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iterator>
 #include <optional>
+
+#include <unistd.h>
 #include <string_view>
 
 #include "data_internal.h"
@@ -24,7 +27,27 @@ using data_io::ReadLibsvm;
 namespace {
 // Bytes of decompressed content DetectFormat looks at.
 constexpr std::size_t kDetectBytes = std::size_t{64} << 10;
+
+// The idx labels file to read for `images`, or "" for none: LabelColumn::kAbsent, or kOptional
+// when none is named and the derived one does not exist.
+std::string IdxLabelsFile(const std::string& images, const ReadOptions& options) {
+  if (options.labels == LabelColumn::kAbsent) return "";
+  if (!options.idx_labels.empty()) return options.idx_labels;
+  if (options.labels == LabelColumn::kRequired) return DeriveIdxLabels(images);
+  try {
+    const std::string derived = DeriveIdxLabels(images);
+    return ::access(derived.c_str(), R_OK) == 0 ? derived : "";
+  } catch (const DataError&) {
+    return "";
+  }
+}
 }  // namespace
+
+bool IsMissingValue(std::string_view s) {
+  static constexpr std::string_view kTokens[] = {"",     "NA",   "N/A",  "n/a", "NaN",  "nan", "-nan",
+                                                 "?",    "null", "NULL", "None", "<NA>", "#N/A"};
+  return std::find(std::begin(kTokens), std::end(kTokens), s) != std::end(kTokens);
+}
 
 DataFormat ParseDataFormat(const std::string& name) {
   std::string s = name;
@@ -89,8 +112,9 @@ Dataset ReadDataset(const std::string& path, const ReadOptions& options) {
     case DataFormat::kCsv: return ReadCsv(in, options);
     case DataFormat::kIdx: {
       std::optional<Input> labels;
-      return ReadIdx(in, [&]() -> Input& {
-        return labels.emplace(options.idx_labels.empty() ? DeriveIdxLabels(path) : options.idx_labels);
+      return ReadIdx(in, [&]() -> Input* {
+        const std::string name = IdxLabelsFile(path, options);
+        return name.empty() ? nullptr : &labels.emplace(name);
       });
     }
     case DataFormat::kAuto: break;
@@ -108,7 +132,9 @@ Dataset ParseDataset(std::string_view content, const std::string& name, const Re
     case DataFormat::kCsv: return ReadCsv(in, options);
     case DataFormat::kIdx: {
       Input labels(idx_labels, options.idx_labels.empty() ? name + " (labels)" : options.idx_labels);
-      return ReadIdx(in, [&]() -> Input& { return labels; });
+      const bool none = options.labels == LabelColumn::kAbsent ||
+                        (options.labels == LabelColumn::kOptional && idx_labels.empty());
+      return ReadIdx(in, [&]() -> Input* { return none ? nullptr : &labels; });
     }
     case DataFormat::kAuto: break;
   }

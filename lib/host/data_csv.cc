@@ -1,6 +1,9 @@
-// The CSV reader: a label column and numeric feature columns, delimiter (',', ';' or tab) and
-// header detected from the first lines, double-quoted fields; dense rows.
+// The CSV reader: delimited text with numeric feature columns and a label column; the separator
+// (',', ';', tab or runs of blanks) and the header detected from the first lines, double-quoted
+// fields; dense rows. Which field becomes which column -- the label, an index column to drop,
+// the features in the model's order -- is decided once, from the header (data_csv_columns.cc).
 #include <cstring>
+#include <limits>
 #include <utility>
 
 #include "data_internal.h"
@@ -9,56 +12,72 @@ namespace rfk::host::data_io {
 
 namespace {
 
+// From just after an opening quote at q: the position just past the closing quote. A doubled
+// quote ("") is an escaped quote; a quoted field may not span lines.
+const char* SkipQuoted(const char* q, const char* e, const std::string& where, std::size_t column) {
+  for (++q;; ++q) {
+    if (q == e) Fail(where + "unterminated quoted field starting at column " + std::to_string(column));
+    if (*q != '"') continue;
+    if (q + 1 < e && q[1] == '"') {
+      ++q;
+    } else {
+      return q + 1;
+    }
+  }
+}
+
+// Fields separated by runs of blanks (R's write.table, whitespace-aligned tables); leading and
+// trailing blanks are not fields. A quoted field ends at its closing quote, which a blank or the
+// end of the line must follow.
+void SplitBlankFields(std::string_view line, std::vector<std::string_view>* fields, const std::string& where) {
+  const char* p = line.data();
+  const char* const e = p + line.size();
+  for (;;) {
+    while (p < e && IsBlank(*p)) ++p;
+    if (p == e) return;
+    const char* const b = p;
+    const std::size_t column = fields->size() + 1;
+    if (*p == '"') {
+      p = SkipQuoted(p, e, where, column);
+      if (p < e && !IsBlank(*p))
+        Fail(where + "column " + std::to_string(column) + ": unexpected text after a closing quote");
+    } else {
+      for (; p < e && !IsBlank(*p); ++p)
+        if (*p == '"') Fail(where + "column " + std::to_string(column) + ": quote inside an unquoted field");
+    }
+    fields->emplace_back(b, static_cast<std::size_t>(p - b));
+  }
+}
 
 // Splits a line into raw fields (still untrimmed, quotes kept). Double-quoted fields may contain
-// the delimiter and "" escapes; a quoted field may not span lines.
+// the delimiter and "" escapes; a quoted field may not span lines. delim ' ': runs of blanks.
 void SplitFields(std::string_view line, char delim, std::vector<std::string_view>* fields,
                  const std::string& path, std::uint64_t line_no) {
-  const auto where = [&] { return At(path, line_no); };
   fields->clear();
+  if (delim == ' ') return SplitBlankFields(line, fields, At(path, line_no));
   const char* p = line.data();
   const char* const e = p + line.size();
   if (std::memchr(p, '"', line.size()) == nullptr) {
     for (;;) {
       const auto* d = static_cast<const char*>(std::memchr(p, delim, static_cast<std::size_t>(e - p)));
-      if (d == nullptr) {
-        fields->emplace_back(p, static_cast<std::size_t>(e - p));
-        return;
-      }
-      fields->emplace_back(p, static_cast<std::size_t>(d - p));
+      fields->emplace_back(p, static_cast<std::size_t>((d ? d : e) - p));
+      if (d == nullptr) return;
       p = d + 1;
     }
   }
   for (;;) {
     const char* const b = p;
     const char* q = p;
+    const std::string column = std::to_string(fields->size() + 1);
     while (q < e && *q != delim && IsBlank(*q)) ++q;
     if (q < e && *q == '"') {
-      for (++q;; ++q) {
-        if (q == e) Fail(where() + "unterminated quoted field starting at column " +
-                         std::to_string(fields->size() + 1));
-        if (*q == '"') {
-          if (q + 1 < e && q[1] == '"') {
-            ++q;
-          } else {
-            break;
-          }
-        }
-      }
-      ++q;  // past the closing quote
+      q = SkipQuoted(q, e, At(path, line_no), fields->size() + 1);
       while (q < e && *q != delim && IsBlank(*q)) ++q;
-      if (q < e && *q != delim) {
-        Fail(where() + "column " + std::to_string(fields->size() + 1) +
-             ": unexpected text after a closing quote");
-      }
+      if (q < e && *q != delim)
+        Fail(At(path, line_no) + "column " + column + ": unexpected text after a closing quote");
     } else {
-      while (q < e && *q != delim) {
-        if (*q == '"') {
-          Fail(where() + "column " + std::to_string(fields->size() + 1) +
-               ": quote inside an unquoted field");
-        }
-        ++q;
-      }
+      for (; q < e && *q != delim; ++q)
+        if (*q == '"') Fail(At(path, line_no) + "column " + column + ": quote inside an unquoted field");
     }
     fields->emplace_back(b, static_cast<std::size_t>(q - b));
     if (q == e) return;
@@ -66,37 +85,8 @@ void SplitFields(std::string_view line, char delim, std::vector<std::string_view
   }
 }
 
-// The field's content: trimmed, and for a quoted field the text between the quotes (trimmed),
-// with "" still doubled.
-std::string_view FieldText(std::string_view raw, bool* quoted) {
-  raw = Trim(raw);
-  *quoted = raw.size() >= 2 && raw.front() == '"' && raw.back() == '"';
-  if (*quoted) raw = Trim(raw.substr(1, raw.size() - 2));
-  return raw;
-}
-
-std::string LabelText(std::string_view raw) {
-  bool quoted = false;
-  const std::string_view s = FieldText(raw, &quoted);
-  if (!quoted) return std::string(s);
-  std::string out;
-  out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    out += s[i];
-    if (s[i] == '"' && i + 1 < s.size() && s[i + 1] == '"') ++i;
-  }
-  return out;
-}
-
-// True if the field reads as a number (finite or not): a header field never does.
-bool LooksNumeric(std::string_view raw) {
-  bool quoted = false;
-  float v = 0;
-  return ParseFloat(FieldText(raw, &quoted), &v) != Num::kBad;
-}
-
-// The most frequent of ',', ';', '\t' outside double quotes (ties prefer that order); ','
-// when none occurs.
+// The most frequent of ',', ';', '\t' outside double quotes (ties prefer that order); runs of
+// blanks when none occurs and the line has two or more blank-separated tokens; else ','.
 char DetectDelimiter(std::string_view line) {
   std::size_t comma = 0, semi = 0, tab = 0;
   bool in_quotes = false;
@@ -106,6 +96,12 @@ char DetectDelimiter(std::string_view line) {
     comma += c == ',';
     semi += c == ';';
     tab += c == '\t';
+  }
+  if (comma + semi + tab == 0) {
+    const char* p = line.data();
+    const char* const e = p + line.size();
+    NextToken(p, e);
+    return NextToken(p, e).empty() ? ',' : ' ';
   }
   if (comma >= semi && comma >= tab) return ',';
   return semi >= tab ? ';' : '\t';
@@ -126,119 +122,147 @@ bool NextRow(LineReader& in, std::string* text, std::uint64_t* line_no) {
   return false;
 }
 
-// The shape every row must have, from the first non-blank line.
-struct CsvLayout {
-  char delim = ',';
-  std::size_t nf = 0;         // fields per row
-  std::size_t label_col = 0;  // 0-based
+// A field's trimmed text may be a number written with a decimal comma ("2,5").
+bool LooksLikeDecimalComma(std::string_view s) {
+  const std::size_t comma = s.find(',');
+  if (comma == std::string_view::npos || comma == 0 || comma + 1 == s.size()) return false;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (i != comma && !(c >= '0' && c <= '9') && !(i == 0 && (c == '-' || c == '+'))) return false;
+  }
+  return true;
+}
+
+// Appends rows to a dataset by a column plan: the features in plan order, then the label.
+class RowReader {
+ public:
+  RowReader(const std::string& path, char delim, std::size_t nf, const CsvPlan& plan, const ReadOptions& opt,
+            const std::vector<std::string>* names)
+      : path_(path), delim_(delim), nf_(nf), plan_(plan), opt_(opt), names_(names) {}
+
+  void Append(std::string_view text, std::uint64_t line_no, Dataset* ds) {
+    SplitFields(text, delim_, &fields_, path_, line_no);
+    if (fields_.size() != nf_)
+      Fail(At(path_, line_no) + "expected " + std::to_string(nf_) + " fields, got " + std::to_string(fields_.size()));
+    const std::size_t off = ds->dense.size();
+    ds->dense.resize(off + plan_.features.size());
+    for (std::size_t j = 0; j < plan_.features.size(); ++j) Feature(plan_.features[j], line_no, &ds->dense[off + j], ds);
+    if (plan_.label != CsvPlan::kNone) ds->labels.push_back(Label(line_no));
+    ds->lines.push_back(line_no);
+  }
+
+ private:
+  // "column 3 ('Sepal.Width'): " for messages.
+  std::string Column(std::size_t field) const {
+    std::string s = "column " + std::to_string(field + 1);
+    if (names_ && !(*names_)[field].empty()) s += " (" + Quote((*names_)[field]) + ")";
+    return s + ": ";
+  }
+
+  void Feature(std::size_t field, std::uint64_t line_no, float* out, Dataset* ds) {
+    std::string_view s = Trim(fields_[field]);
+    if (s.size() >= 2 && s.front() == '"' && s.back() == '"') {  // quoted: the text between, "" undoubled
+      quoted_ = FieldValue(s);
+      s = quoted_;
+    }
+    const auto where = [&] { return At(path_, line_no) + Column(field); };
+    const Num r = ParseFloat(s, out);
+    if (r == Num::kOk) return;
+    if (r == Num::kRange) Fail(where() + "value out of float range: " + Quote(s));
+    if (IsMissingValue(s)) {
+      if (!opt_.missing_as_nan)
+        Fail(where() + (s.empty() ? std::string("empty field") : "missing value " + Quote(s)) +
+             " (rfk train --missing mean or median fills missing values in, and so do its models at prediction)");
+      *out = std::numeric_limits<float>::quiet_NaN();
+      ++ds->missing;
+      return;
+    }
+    if (r == Num::kNonFinite) Fail(where() + "non-finite value " + Quote(s));
+    if (LooksLikeDecimalComma(s))
+      Fail(where() + "expected a number, got " + Quote(s) +
+           " (a decimal comma? rfk reads decimal points: convert the file, e.g. ';'-separated with 2,5 -> 2.5)");
+    Fail(where() + "expected a number, got " + Quote(s) + " (if this is the label column, name it with --label-col)");
+  }
+
+  std::string Label(std::uint64_t line_no) {
+    std::string label = FieldValue(fields_[plan_.label]);
+    const auto where = [&] { return At(path_, line_no) + Column(plan_.label); };
+    if (HasControlChar(label)) Fail(where() + "control character in label " + Quote(label));
+    if (opt_.labels == LabelColumn::kRequired && IsMissingValue(label)) {
+      if (label.empty()) Fail(where() + "empty label");
+      Fail(where() + "missing label " + Quote(label) + " (rows without a label cannot be used: remove them)");
+    }
+    return label;
+  }
+
+  const std::string& path_;
+  char delim_;
+  std::size_t nf_;
+  const CsvPlan& plan_;
+  const ReadOptions& opt_;
+  const std::vector<std::string>* names_;
+  std::vector<std::string_view> fields_;
+  std::string quoted_;  // a quoted field's value (Feature's s views it)
 };
 
-// The layout of the file whose first row is `first`; *fields gets that row's raw fields.
-CsvLayout LayoutOf(const std::string& first, std::uint64_t first_no, const ReadOptions& opt,
-                   const std::string& path, std::vector<std::string_view>* fields) {
-  CsvLayout l;
-  l.delim = DetectDelimiter(first);
-  SplitFields(first, l.delim, fields, path, first_no);
-  l.nf = fields->size();
-  if (l.nf < 2) {
-    Fail(At(path, first_no) +
-         "found a single column (no ',', ';' or tab delimiter); need a label and at least one "
-         "feature column");
-  }
-  long long lc = opt.label_col;
-  if (lc < 0) lc += static_cast<long long>(l.nf);
-  if (lc < 0 || lc >= static_cast<long long>(l.nf)) {
-    Fail(At(path, first_no) + "label column " + std::to_string(opt.label_col) +
-         " is out of range for " + std::to_string(l.nf) + " columns");
-  }
-  l.label_col = static_cast<std::size_t>(lc);
-  return l;
-}
+// The first two rows of a file: their text, line numbers and raw fields.
+struct Head {
+  std::string first, second;
+  std::uint64_t first_no = 0, second_no = 0;  // second_no 0: no second row
+  std::vector<std::string_view> f1, f2;
+  char delim = ',';
+};
 
-// Whether the first row (its raw fields in *fields) is a header (ReadOptions::csv_header). When
-// detection needs the next row, it is read into *second and *second_no (else *second_no stays 0).
-bool HasHeader(LineReader& in, const CsvLayout& l, const ReadOptions& opt,
-               std::vector<std::string_view>* fields, std::string* second,
-               std::uint64_t* second_no) {
-  if (opt.csv_header != -1) return opt.csv_header == 1;
-  for (std::size_t c = 0; c < l.nf; ++c) {
-    if (c == l.label_col) continue;
-    bool quoted = false;
-    if (!FieldText((*fields)[c], &quoted).empty() && !LooksNumeric((*fields)[c])) return true;
+Head ReadHead(LineReader& in, const ReadOptions& opt) {
+  Head h;
+  if (!NextRow(in, &h.first, &h.first_no)) {
+    in.Close();
+    Fail(in.path() + ": no data rows");
   }
-  // All features numeric but a non-numeric label ("1,2,...,16,y"): a header if the next
-  // row's label is numeric.
-  if (LooksNumeric((*fields)[l.label_col]) || !NextRow(in, second, second_no)) return false;
-  SplitFields(*second, l.delim, fields, in.path(), *second_no);
-  return fields->size() == l.nf && LooksNumeric((*fields)[l.label_col]);
-}
-
-// Appends the row `text` (line line_no): its features, every column but the label's, and its
-// label. *fields is scratch.
-void AppendRow(std::string_view text, std::uint64_t line_no, const CsvLayout& l,
-               const std::string& path, std::vector<std::string_view>* fields, Dataset* ds) {
-  const auto where = [&] { return At(path, line_no); };
-  SplitFields(text, l.delim, fields, path, line_no);
-  if (fields->size() != l.nf) {
-    Fail(where() + "expected " + std::to_string(l.nf) + " fields, got " +
-         std::to_string(fields->size()));
-  }
-  const std::size_t off = ds->dense.size();
-  ds->dense.resize(off + l.nf - 1);
-  float* out = ds->dense.data() + off;
-  for (std::size_t c = 0; c < l.nf; ++c) {
-    if (c == l.label_col) continue;
-    bool quoted = false;
-    const std::string_view s = FieldText((*fields)[c], &quoted);
-    switch (ParseFloat(s, out)) {
-      case Num::kOk: break;
-      case Num::kBad:
-        if (s.empty()) Fail(where() + "column " + std::to_string(c + 1) + ": empty field");
-        Fail(where() + "column " + std::to_string(c + 1) + ": expected a number, got " + Quote(s));
-      case Num::kRange:
-        Fail(where() + "column " + std::to_string(c + 1) + ": value out of float range: " +
-             Quote(s));
-      case Num::kNonFinite:
-        Fail(where() + "column " + std::to_string(c + 1) + ": non-finite value " + Quote(s));
-    }
-    ++out;
-  }
-  std::string label = LabelText((*fields)[l.label_col]);
-  if (label.empty()) Fail(where() + "column " + std::to_string(l.label_col + 1) + ": empty label");
-  if (HasControlChar(label)) {
-    Fail(where() + "column " + std::to_string(l.label_col + 1) + ": control character in label " +
-         Quote(label));
-  }
-  ds->labels.push_back(std::move(label));
-  ds->lines.push_back(line_no);
+  NextRow(in, &h.second, &h.second_no);
+  h.delim = opt.csv_sep != 0 ? opt.csv_sep : DetectDelimiter(h.first);
+  SplitFields(h.first, h.delim, &h.f1, in.path(), h.first_no);
+  if (h.second_no != 0) SplitFields(h.second, h.delim, &h.f2, in.path(), h.second_no);
+  return h;
 }
 
 }  // namespace
 
+std::string FieldValue(std::string_view raw) {
+  raw = Trim(raw);
+  if (raw.size() < 2 || raw.front() != '"' || raw.back() != '"') return std::string(raw);
+  const std::string_view s = Trim(raw.substr(1, raw.size() - 2));
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    out += s[i];
+    if (s[i] == '"' && i + 1 < s.size() && s[i + 1] == '"') ++i;
+  }
+  return out;
+}
+
 Dataset ReadCsv(Input& file, const ReadOptions& opt) {
   const std::string& path = file.path();
   Dataset ds = NewDataset(path, DataFormat::kCsv);
-
   LineReader in(file, file.Chunk());
-  std::string first, second;
-  std::uint64_t first_no = 0, second_no = 0;
-  if (!NextRow(in, &first, &first_no)) {
-    in.Close();
-    Fail(path + ": no data rows");
-  }
-  std::vector<std::string_view> fields;
-  const CsvLayout layout = LayoutOf(first, first_no, opt, path, &fields);
-  const bool header = HasHeader(in, layout, opt, &fields, &second, &second_no);
-  ds.cols = layout.nf - 1;
-  if (!header) AppendRow(first, first_no, layout, path, &fields, &ds);
-  if (second_no != 0) AppendRow(second, second_no, layout, path, &fields, &ds);
+  const Head h = ReadHead(in, opt);
+  std::vector<std::string> names;
+  const bool header = DetectHeader(h.f1, h.second_no ? &h.f2 : nullptr, opt, At(path, h.first_no), &names, &ds);
+  const std::size_t nf = header ? names.size() : h.f1.size();
+  const CsvPlan plan = PlanColumns(header ? &names : nullptr, nf, opt, At(path, h.first_no), &ds);
+  ds.cols = plan.features.size();
+  ds.has_labels = plan.label != CsvPlan::kNone;
+  RowReader rows(path, h.delim, nf, plan, opt, header ? &names : nullptr);
+  if (!header) rows.Append(h.first, h.first_no, &ds);
+  if (h.second_no != 0) rows.Append(h.second, h.second_no, &ds);
   std::string_view line;
   while (in.Next(&line)) {
-    if (!IsBlankLine(line)) AppendRow(line, in.line_no(), layout, path, &fields, &ds);
+    if (!IsBlankLine(line)) rows.Append(line, in.line_no(), &ds);
   }
   in.Close();
-  if (ds.labels.empty()) Fail(path + ": no data rows");
-  ds.rows = ds.labels.size();
+  if (ds.lines.empty()) Fail(path + ": no data rows");
+  ds.rows = ds.lines.size();
+  if (!header) DropRowNumbers(opt, plan, &ds);
   return ds;
 }
 

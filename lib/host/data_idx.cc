@@ -233,10 +233,12 @@ std::string DeriveIdxLabels(const std::string& images) {
   return out;
 }
 
-Dataset ReadIdx(Input& images, const std::function<Input&()>& open_labels) {
+Dataset ReadIdx(Input& images, const std::function<Input*()>& open_labels) {
   Dataset ds = NewDataset(images.path(), DataFormat::kIdx);
   const std::uint64_t n = ReadIdxImages(images, &ds);
-  ReadIdxLabels(open_labels(), n, ds.source, &ds);
+  Input* labels = open_labels();
+  ds.has_labels = labels != nullptr;
+  if (labels != nullptr) ReadIdxLabels(*labels, n, ds.source, &ds);
   ds.lines.resize(ds.rows);
   for (std::size_t i = 0; i < ds.rows; ++i) ds.lines[i] = i + 1;
   return ds;

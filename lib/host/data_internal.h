@@ -125,11 +125,44 @@ inline Dataset NewDataset(const std::string& path, DataFormat format) {
   return ds;
 }
 
+// ---- CSV internals (data_csv.cc, data_csv_columns.cc)
+
+// A field's content: trimmed and, for a double-quoted field, the text between the quotes
+// (trimmed) with "" undoubled.
+std::string FieldValue(std::string_view raw);
+
+// Which fields of a CSV row become what: column j of the dataset is field features[j], the
+// label is field `label` and field `index` is an index column dropped (kNone: none).
+struct CsvPlan {
+  static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  std::vector<std::size_t> features;
+  std::size_t label = kNone;
+  std::size_t index = kNone;
+};
+
+// Whether the first row (raw fields f1; f2: the second row's, or null) is a header
+// (ReadOptions::csv_header); if so, *names gets its field values, one per field of the data rows
+// (an empty name in front when the header has one field fewer, R's write.table). `at` is
+// "PATH:LINE: " for errors; notes go to *ds.
+bool DetectHeader(const std::vector<std::string_view>& f1, const std::vector<std::string_view>* f2,
+                  const ReadOptions& opt, const std::string& at, std::vector<std::string>* names, Dataset* ds);
+
+// The plan for rows of nf fields, with the header's names (null: no header): see ReadOptions
+// (index_col, label_col, label_name, labels, model_*). Fills ds's feature_names, label_name,
+// notes and warnings; throws DataError prefixed by `at`.
+CsvPlan PlanColumns(const std::vector<std::string>* names, std::size_t nf, const ReadOptions& opt,
+                    const std::string& at, Dataset* ds);
+
+// After reading a file without a header, for training: drops the first feature column when it
+// holds the row numbers 0, 1, 2, ... or 1, 2, 3, ... (IndexColumn::kAuto), with a note.
+void DropRowNumbers(const ReadOptions& opt, const CsvPlan& plan, Dataset* ds);
+
 // The readers: each reads all of `file` and closes it (reporting deferred zlib errors).
 Dataset ReadLibsvm(Input& file, const ReadOptions& opt);
 Dataset ReadCsv(Input& file, const ReadOptions& opt);
-// `open_labels` opens the labels file; it is called only once the images file has been read.
-Dataset ReadIdx(Input& images, const std::function<Input&()>& open_labels);
+// `open_labels` opens the labels file (null: none, a features-only read); it is called only once
+// the images file has been read.
+Dataset ReadIdx(Input& images, const std::function<Input*()>& open_labels);
 
 // True if the 4 bytes at h are an idx magic number (a known element type, 1 to 4 dimensions).
 bool IsIdxMagic(const unsigned char* h);

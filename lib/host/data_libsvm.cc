@@ -59,6 +59,7 @@ Dataset ReadLibsvm(Input& file, const ReadOptions& opt) {
 
   LineReader in(file, file.Chunk());
   std::string_view line;
+  int labelled = opt.labels == LabelColumn::kAbsent ? 0 : opt.labels == LabelColumn::kRequired ? 1 : -1;
   while (in.Next(&line)) {
     if (const auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
     const char* p = line.data();
@@ -66,11 +67,20 @@ Dataset ReadLibsvm(Input& file, const ReadOptions& opt) {
     const std::string_view label = NextToken(p, e);
     if (label.empty()) continue;  // blank or comment line
     const auto where = [&] { return At(path, in.line_no()); };
-    if (label.find(':') != std::string_view::npos)
-      Fail(where() + "expected a label before the features, got " + Quote(label));
-    float label_value = 0;
-    if (ParseFloat(label, &label_value) != Num::kOk)
-      Fail(where() + "expected a finite numeric label, got " + Quote(label));
+    if (labelled < 0) {  // LabelColumn::kOptional: the first row decides for the file
+      labelled = label.find(':') == std::string_view::npos;
+      if (!labelled) ds.notes.push_back("the rows start with index:value: read as features only (no label)");
+    }
+    if (!labelled) {
+      p = label.data();  // the first token is a feature
+    } else {
+      if (label.find(':') != std::string_view::npos)
+        Fail(where() + "expected a label before the features, got " + Quote(label));
+      float label_value = 0;
+      if (ParseFloat(label, &label_value) != Num::kOk)
+        Fail(where() + "expected a finite numeric label, got " + Quote(label));
+      ds.labels.emplace_back(label);
+    }
 
     std::uint64_t prev = 0, index = 0;
     float v = 0;
@@ -81,13 +91,13 @@ Dataset ReadLibsvm(Input& file, const ReadOptions& opt) {
       prev = index;
     }
     max_index = std::max(max_index, prev);
-    ds.labels.emplace_back(label);
     ds.lines.push_back(in.line_no());
     ds.row_ptr.push_back(ds.col_idx.size());
   }
   in.Close();
-  if (ds.labels.empty()) Fail(path + ": no data rows");
-  ds.rows = ds.labels.size();
+  if (ds.lines.empty()) Fail(path + ": no data rows");
+  ds.rows = ds.lines.size();
+  ds.has_labels = labelled != 0;
   ds.cols = std::max<std::size_t>(opt.min_cols, static_cast<std::size_t>(max_index));
   return ds;
 }

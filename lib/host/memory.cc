@@ -83,7 +83,9 @@ double PhysicalMemoryBytes() {
 MemoryEstimate EstimateTrainingMemory(const Dataset& data, const TrainOptions& opt, std::uint32_t K,
                                       unsigned threads, std::uint32_t exact_bins) {
   const double n = static_cast<double>(data.rows), d = static_cast<double>(data.cols);
-  const bool cv = opt.gamma_auto || opt.lambda_auto;
+  // Defaults (negative gamma or lambda) may cross-validate: counted as if they did.
+  const bool default_cv = (opt.lambda < 0 || opt.gamma < 0) && opt.cv_folds >= 2 && n >= double(kMinRowsPerFold) * opt.cv_folds;
+  const bool cv = opt.gamma_auto || opt.lambda_auto || default_cv;
   const double n_folds = cv ? opt.cv_folds : 0;
   const FourierMapType* type = FindFourierMap(opt.map);
   if (type == nullptr) type = FindFourierMap(format::MapKind::kFourier);  // refused later

@@ -53,6 +53,12 @@ AssembledModel AssembleModel(const Design& design, const Head& head, const Train
   AssembledModel out;
   out.stored = RoundHead(head, ctx.targets.K, &spec);
   if (ctx.targets.task != format::Task::kRegression) spec.labels = ctx.targets.labels;
+  spec.impute = ctx.opt.impute;
+  spec.impute_method = ctx.opt.impute_method;
+  if (!ctx.data.feature_names.empty()) {
+    spec.feature_names = ctx.data.feature_names;
+    spec.target_name = ctx.data.label_name;
+  }
   out.blob = SerializeModel(spec);
   CheckModelOpens(out.blob);
   return out;

@@ -45,6 +45,23 @@ void CheckSpec(const ModelSpec& s) {
           "standardisation size != d");
   Require(s.head_weights.size() == K * D && s.head_bias.size() == K, "head size != K*D, K");
   Require((s.task == f::Task::kRegression) == s.labels.empty(), "labels iff classification");
+  Require(s.impute.empty() || s.impute.size() == d, "impute size != d");
+  Require(s.feature_names.empty() || s.feature_names.size() == d, "feature names != d");
+  Require(!s.feature_names.empty() || s.target_name.empty(), "a target name without feature names");
+}
+
+// The labels layout: u32 count, u32 0, u32 offsets[count + 1], then the NUL-terminated strings.
+void AppendStrings(const std::vector<std::string>& strings, Payload* p) {
+  AppendU32(p, static_cast<std::uint32_t>(strings.size()));
+  AppendU32(p, 0);
+  std::uint32_t off = 0;
+  AppendU32(p, off);
+  for (const std::string& l : strings) {
+    Require(l.find('\0') == std::string::npos, "a label or name contains NUL");
+    off += static_cast<std::uint32_t>(l.size() + 1);
+    AppendU32(p, off);
+  }
+  for (const std::string& l : strings) p->insert(p->end(), l.c_str(), l.c_str() + l.size() + 1);
 }
 
 // One writer per section: fills the section's payload from the spec and returns true, or returns
@@ -135,22 +152,31 @@ bool Head(const ModelSpec& s, Payload* p) {
 
 bool Labels(const ModelSpec& s, Payload* p) {
   if (s.labels.empty()) return false;
-  AppendU32(p, static_cast<std::uint32_t>(s.labels.size()));
-  AppendU32(p, 0);
-  std::uint32_t off = 0;
-  AppendU32(p, off);
-  for (const std::string& l : s.labels) {
-    Require(l.find('\0') == std::string::npos, "label contains NUL");
-    off += static_cast<std::uint32_t>(l.size() + 1);
-    AppendU32(p, off);
-  }
-  for (const std::string& l : s.labels) p->insert(p->end(), l.c_str(), l.c_str() + l.size() + 1);
+  AppendStrings(s.labels, p);
   return true;
 }
 
 bool Metadata(const ModelSpec& s, Payload* p) {
   p->assign(s.metadata.begin(), s.metadata.end());
   return !s.metadata.empty();
+}
+
+bool Impute(const ModelSpec& s, Payload* p) {
+  if (s.impute.empty()) return false;
+  AppendU32(p, static_cast<std::uint32_t>(s.impute_method));
+  AppendU32(p, s.input_dim);
+  AppendU32(p, 0);
+  AppendU32(p, 0);
+  AppendPod(p, s.impute.data(), s.impute.size());
+  return true;
+}
+
+bool FeatureNames(const ModelSpec& s, Payload* p) {
+  if (s.feature_names.empty()) return false;
+  std::vector<std::string> names = s.feature_names;
+  names.push_back(s.target_name);
+  AppendStrings(names, p);
+  return true;
 }
 
 struct SectionWriter {
@@ -164,7 +190,8 @@ constexpr SectionWriter kSectionWriters[] = {
     {f::SectionType::kPhase, Phase},             {f::SectionType::kBinningParams, BinningParams},
     {f::SectionType::kBinGrids, BinGrids},       {f::SectionType::kBinKeys, BinKeys},
     {f::SectionType::kStandardize, Standardize}, {f::SectionType::kHead, Head},
-    {f::SectionType::kLabels, Labels},           {f::SectionType::kMetadata, Metadata}};
+    {f::SectionType::kLabels, Labels},           {f::SectionType::kMetadata, Metadata},
+    {f::SectionType::kImpute, Impute},           {f::SectionType::kFeatureNames, FeatureNames}};
 
 struct PendingSection {
   f::SectionType type;

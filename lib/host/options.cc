@@ -34,6 +34,14 @@ void ValidateData(const Dataset& data) {
     throw TrainError(data.source + ": input dimension " + std::to_string(data.cols) + " out of range");
   if (data.labels.size() != data.rows) throw TrainError(data.source + ": labels missing");
   if (data.rows > 0xFFFFFFFFull) throw TrainError(data.source + ": more than 2^32 rows");
+  if (!data.has_labels) throw TrainError(data.source + ": no label column (training needs one)");
+  if (!data.feature_names.empty() && data.feature_names.size() != data.cols)
+    throw TrainError(data.source + ": " + std::to_string(data.feature_names.size()) + " feature names for " +
+                     std::to_string(data.cols) + " columns");
+  for (std::size_t i = 0; i < data.dense.size(); ++i)
+    if (std::isnan(data.dense[i]))
+      throw TrainError(data.source + ":" + std::to_string(data.lines[i / data.cols]) + ": column " +
+                       std::to_string(i % data.cols + 1) + ": missing value: impute the data first (rfk::host::Impute)");
 }
 
 // The maps: at least one, of sizes the format holds.
@@ -78,6 +86,10 @@ void ValidateOptions(const Dataset& data, const TrainOptions& opt) {
   ValidateData(data);
   ValidateMaps(opt);
   ValidateSelection(data, opt);
+  if (!opt.impute.empty() &&
+      (opt.impute.size() != data.cols || !std::all_of(opt.impute.begin(), opt.impute.end(),
+                                                      [](float v) { return std::isfinite(v); })))
+    throw TrainError("imputation values: need " + std::to_string(data.cols) + " finite values, one per column");
 }
 
 }  // namespace rfk::host

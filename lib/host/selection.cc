@@ -1,6 +1,7 @@
 #include "selection.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <map>
 
@@ -13,13 +14,18 @@ namespace {
 
 constexpr int kGammaSteps = 8;  // |k| <= kGammaSteps
 
+constexpr std::uint32_t kPlannedSearchPoints = 5;  // k = -2, 0, 2 and the best one's neighbours
+
 // Calls eval(k) for the gamma search's k in order (see Select); eval returns the best held-out
-// error over the lambda grid at that k. Ties go to the smaller k.
-template <typename Eval>
-void SearchGamma(bool search, Eval&& eval) {
+// error over the lambda grid at that k. Ties go to the smaller k. extended() is called for each
+// point beyond kPlannedSearchPoints.
+template <typename Eval, typename Extended>
+void SearchGamma(bool search, Eval&& eval, Extended&& extended) {
   std::map<int, double> seen;
   auto at = [&](int k) {
-    if (seen.find(k) == seen.end()) seen.emplace(k, eval(k));
+    if (seen.find(k) != seen.end()) return;
+    if (seen.size() >= kPlannedSearchPoints) extended();
+    seen.emplace(k, eval(k));
   };
   if (!search) {
     at(0);
@@ -73,6 +79,52 @@ std::vector<double> LambdaGrid(const TrainOptions& opt) {
   return lambdas;
 }
 
+double SelectionPointCost(const TrainOptions& opt, std::size_t rows) {
+  const double DF = opt.fourier ? opt.features : 0.0;
+  return static_cast<double>(rows) * (DF * DF + 4e4 * opt.grids);
+}
+
+TrainOptions ResolveDefaults(const TrainOptions& opt, std::size_t rows, TrainReport* report) {
+  TrainOptions out = opt;
+  const bool cv_rows = opt.cv_folds >= 2 && rows >= std::size_t{kMinRowsPerFold} * opt.cv_folds;
+  const double cost = SelectionPointCost(opt, rows);
+  const bool cheap = cv_rows && cost <= kDefaultSearchBudget;
+  const std::string folds = std::to_string(opt.cv_folds) + "-fold cross-validation";
+  const std::string few = std::to_string(rows) + " rows, fewer than " + std::to_string(kMinRowsPerFold) + " per fold";
+  const std::string costly = "a search point costs " + FormatDouble(cost) + " multiply-adds, beyond the default's " +
+                             FormatDouble(kDefaultSearchBudget) + "; --gamma auto searches";
+  const bool bin_gamma_given = opt.grids > 0 && opt.bin_gamma > 0;
+  if (opt.gamma_auto) {
+    report->gamma_reason = "auto";
+  } else if (opt.gamma > 0 || bin_gamma_given) {
+    report->gamma_reason = "given";
+  } else if (opt.gamma == 0) {
+    report->gamma_reason = "data scale";
+  } else {
+    out.gamma = 0;
+    out.gamma_auto = cheap;
+    report->gamma_reason = cheap ? "default: " + folds : "default: data scale; " + (cv_rows ? costly : few);
+  }
+  if (opt.lambda_auto) {
+    report->lambda_reason = "auto";
+  } else if (!(opt.lambda < 0)) {
+    report->lambda_reason = "given";
+  } else if (cheap || (cv_rows && opt.grids == 0)) {
+    out.lambda_auto = true;
+    report->lambda_reason = "default: " + folds;
+  } else {
+    out.lambda = kFallbackLambda;
+    report->lambda_reason = "default without cross-validation: " +
+                            (cv_rows ? "binning's lambda path costs a CG solve per lambda and fold; --lambda auto" : few);
+  }
+  return out;
+}
+
+std::uint32_t PlannedSelectionPoints(const TrainOptions& opt, const std::vector<double>& lambdas) {
+  if (opt.gamma_auto) return kPlannedSearchPoints;
+  return lambdas.size() > 1 ? 1 : 0;
+}
+
 Folds SplitFolds(std::size_t n, std::uint32_t folds, std::uint64_t seed) {
   Folds f;
   f.held_out.resize(folds);
@@ -84,12 +136,14 @@ Choice Select(Design& design, const TrainContext& ctx, const std::vector<double>
   const TrainOptions& opt = ctx.opt;
   Choice choice;
   if (!opt.gamma_auto && lambdas.size() == 1) return choice;
+  const auto t0 = std::chrono::steady_clock::now();
   const Folds folds = SplitFolds(ctx.data.rows, opt.cv_folds, opt.seed);
   const double rms_y = RmsTarget(ctx.targets, 1);
   const auto n = static_cast<double>(ctx.data.rows);
   double best_err = HUGE_VAL, best_gamma = design.StartGamma();
   SearchGamma(opt.gamma_auto, [&](int k) {
     const double factor = std::ldexp(1.0, k);
+    ctx.Step();  // the design's passes report "cv gamma ..." 
     const std::vector<double> err = design.HeldOutLosses(factor, folds, lambdas);
     const double g = design.Gamma(factor);
     double best_here = HUGE_VAL;
@@ -107,8 +161,11 @@ Choice Select(Design& design, const TrainContext& ctx, const std::vector<double>
     }
     if (improved) design.KeepBest();
     return best_here;
-  });
+  }, [&] { if (ctx.steps) ++ctx.steps->n; });
+  if (ctx.steps) ctx.steps->n = ctx.steps->k + 2;  // a search may end short of its plan
   SortCv(&ctx.report->cv);
+  ctx.report->selection_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return choice;
 }
 

@@ -19,8 +19,21 @@ struct Choice {
 // --lambda auto: 1e-8, 1e-7, ..., 1e-1; else opt.lambda alone.
 std::vector<double> LambdaGrid(const TrainOptions& opt);
 
+// The options the pipeline trains with: `opt` with the default gamma and lambda (negative)
+// resolved as rfk/host/train.hpp describes (kDefaultGamma), into gamma_auto / lambda_auto or
+// fixed values. Records how each is set in report->gamma_reason and lambda_reason.
+TrainOptions ResolveDefaults(const TrainOptions& opt, std::size_t rows, TrainReport* report);
+
+// The cost of one selection point in multiply-adds, as the defaults compare it with
+// kDefaultSearchBudget: rows x (D_F^2 + 4e4 P).
+double SelectionPointCost(const TrainOptions& opt, std::size_t rows);
+
 // Seeded fold assignment (see Folds), rows 0 .. n-1.
 Folds SplitFolds(std::size_t n, std::uint32_t folds, std::uint64_t seed);
+
+// The selection points Select plans at first (for progress): 0 without selection, 1 without a
+// gamma search, 5 with one (it may extend).
+std::uint32_t PlannedSelectionPoints(const TrainOptions& opt, const std::vector<double>& lambdas);
 
 // Without --gamma auto and with one lambda: factor 1 and that lambda, nothing evaluated.
 // Otherwise opt.cv_folds-fold cross-validation of `design`: --gamma auto searches factors 2^k,

@@ -15,7 +15,11 @@ using format::Task;
 
 namespace {
 
-constexpr std::size_t kAutoMaxClasses = 32;  // integer labels with more distinct values: regression
+// --task auto: integer labels are classes when there are at most kAutoMaxClasses distinct values
+// and, beyond two, at least kAutoRowsPerClass rows per value on average; else a count or a score
+// (54 rows of 31 distinct counts are no 31-class problem).
+constexpr std::size_t kAutoMaxClasses = 32;
+constexpr std::size_t kAutoRowsPerClass = 5;
 
 bool ParseNumber(const std::string& s, double* v) {
   if (s.empty()) return false;
@@ -78,10 +82,15 @@ bool ChooseClassification(const Dataset& data, TaskChoice choice, const LabelVal
   std::vector<double> u(v.num);
   std::sort(u.begin(), u.end());
   const auto distinct = static_cast<std::size_t>(std::unique(u.begin(), u.end()) - u.begin());
-  const bool classify = v.all_integer && distinct <= kAutoMaxClasses;
+  const bool few_rows = distinct > 2 && data.rows < kAutoRowsPerClass * distinct;
+  const bool classify = v.all_integer && distinct <= kAutoMaxClasses && !few_rows;
   std::ostringstream o;
-  o << "auto: " << distinct << (v.all_integer ? " distinct integer" : " distinct") << " labels"
-    << (classify ? "" : v.all_integer ? " (more than 32)" : " (not all integers)");
+  o << "auto: " << distinct << (v.all_integer ? " distinct integer" : " distinct") << " labels in " << data.rows
+    << " rows";
+  if (!v.all_integer) o << ", not all integers";
+  else if (distinct > kAutoMaxClasses) o << ", more than " << kAutoMaxClasses << "; --task classification if they are classes";
+  else if (few_rows) o << ", fewer than " << kAutoRowsPerClass << " rows per value: a count or score, not classes; "
+                       << "--task classification if they are classes";
   *reason = o.str();
   return classify;
 }

@@ -24,7 +24,8 @@ struct Targets {
 };
 
 // Decides the task (`choice`, or from the labels for kAuto: non-numeric labels, or at most 32
-// distinct integers, mean classification) and builds the targets. `before_alloc(K)` runs once K
+// distinct integers with at least 5 rows per value when there are more than two, mean
+// classification) and builds the targets. `before_alloc(K)` runs once K
 // is known, before the n x K matrix is allocated (the resource guard). Throws TrainError, naming
 // file:line, for a label regression cannot use, and for fewer than 2 or too many classes.
 Targets MakeTargets(const Dataset& data, TaskChoice choice,

@@ -21,8 +21,14 @@ inline constexpr std::size_t kBlockRows = 512;
 // scores it; the model stores it rounded to float (model_assembly.h).
 using Head = RidgeSolution;
 
-// One training run: its inputs (validated) and the report the steps fill in. The report is the
-// only thing steps write through a const context.
+// The pipeline's passes as "step k of n" in progress messages: each selection point, the final
+// fit and the training-error sample are one step; n grows when the gamma search extends.
+struct ProgressSteps {
+  std::uint32_t k = 0, n = 0;
+};
+
+// One training run: its inputs (validated) and the report the steps fill in. The report and the
+// progress steps are the only things steps write through a const context.
 struct TrainContext {
   const Dataset& data;
   const TrainOptions& opt;
@@ -30,10 +36,19 @@ struct TrainContext {
   const InputScaling& scaling;  // the model's standardisation (empty: none)
   unsigned threads;             // workers; never changes a result
   TrainReport* report;
+  ProgressSteps* steps = nullptr;
 
-  // opt.progress, if set.
+  // opt.progress, if set, with what prefixed by "step k of n: ".
   void Progress(std::uint64_t done, std::uint64_t total, const std::string& what) const {
-    if (opt.progress) opt.progress(done, total, what);
+    if (!opt.progress) return;
+    if (steps == nullptr) return opt.progress(done, total, what);
+    opt.progress(done, total, "step " + std::to_string(steps->k) + " of " + std::to_string(steps->n) + ": " + what);
+  }
+  // The next step begins; with `what`, reported as that at 0 of 1 (a step whose own passes report
+  // their progress needs no `what`).
+  void Step(const std::string& what = {}) const {
+    if (steps != nullptr) ++steps->k;
+    if (!what.empty()) Progress(0, 1, what);
   }
 };
 

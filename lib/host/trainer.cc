@@ -4,6 +4,7 @@
 //   the head -> model assembly and the open-check (model_assembly.h) -> training-error sample.
 // Fourier-type maps plug in below the design (fourier_map.h); the designs are the one step that
 // differs between Fourier features alone and designs with random binning.
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -34,6 +35,12 @@ void TrainingError(Design& design, const Head& stored, const TrainContext& ctx) 
   const double loss = design.Loss(stored, sample);
   ctx.report->train_error_rows = sample.size();
   ctx.report->train_error = Metric(ctx.targets, loss, static_cast<double>(sample.size()), rms_sample);
+  if (ctx.targets.task == format::Task::kRegression) return;
+  std::vector<std::size_t> count(ctx.targets.labels.size(), 0);  // the sample's classes
+  for (const std::uint32_t i : sample) ++count[ctx.targets.cls[i]];
+  const auto top = std::max_element(count.begin(), count.end()) - count.begin();
+  ctx.report->majority_rate = static_cast<double>(count[static_cast<std::size_t>(top)]) / static_cast<double>(sample.size());
+  ctx.report->majority_label = ctx.targets.labels[static_cast<std::size_t>(top)];
 }
 
 // The task and the inputs' statistics, into the report.
@@ -48,12 +55,13 @@ void DescribeData(const Dataset& data, const TrainOptions& opt, const Targets& t
 
 }  // namespace
 
-TrainResult Train(const Dataset& data, const TrainOptions& opt) {
+TrainResult Train(const Dataset& data, const TrainOptions& options) {
   const auto t0 = std::chrono::steady_clock::now();
-  ValidateOptions(data, opt);
-  const unsigned threads = ResolveThreads(opt);
   TrainResult result;
   TrainReport& rep = result.report;
+  const TrainOptions opt = ResolveDefaults(options, data.rows, &rep);
+  ValidateOptions(data, opt);
+  const unsigned threads = ResolveThreads(opt);
   const Targets targets = MakeTargets(data, opt.task, [&](std::uint32_t K) {
     CheckMemory(data, opt, K, threads, 0, &rep);
   });
@@ -62,14 +70,18 @@ TrainResult Train(const Dataset& data, const TrainOptions& opt) {
   rep.gamma_default = DefaultGamma(data, opt.kernel, scaling, opt.seed);
   const std::vector<double> lambdas = LambdaGrid(opt);
 
-  const TrainContext ctx{data, opt, targets, scaling, threads, &rep};
+  ProgressSteps steps;
+  steps.n = PlannedSelectionPoints(opt, lambdas) + 2;  // + the fit and the training error
+  const TrainContext ctx{data, opt, targets, scaling, threads, &rep, &steps};
   const std::unique_ptr<Design> design = opt.grids > 0 ? MakeBinningDesign(ctx) : MakeFourierDesign(ctx);
   const Choice choice = Select(*design, ctx, lambdas);
   rep.gamma = design->Gamma(choice.factor);
   rep.lambda = lambdas[choice.lambda];
+  ctx.Step("fit at gamma " + FormatDouble(rep.gamma) + ", lambda " + FormatDouble(rep.lambda));
   const Head head = design->Fit(choice.factor, rep.lambda);
   AssembledModel model = AssembleModel(*design, head, ctx);
   result.model = std::move(model.blob);
+  ctx.Step("training error");
   TrainingError(*design, model.stored, ctx);
   rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return result;

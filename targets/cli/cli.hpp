@@ -5,14 +5,17 @@
 
 #include <CLI/CLI.hpp>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "rfk/host/data.hpp"
 #include "rfk/host/model_writer.hpp"
+#include "rfk/host/train.hpp"
 #include "rfk/model.hpp"
 
 namespace rfk::cli {
@@ -43,9 +46,13 @@ Command AddExport(CLI::App& app);
 // The data-reading options every subcommand that reads data shares.
 struct DataArgs {
   std::string format = "auto";
-  int label_col = -1;
+  std::string label_col;  // a 0-based index (negative from the end) or a header name; "": last
   std::string idx_labels;
+  bool header = false, no_header = false;
+  std::string sep;        // "", a character, or tab / space
+  std::string index_col = "auto";
 
+  // Throws CliError for values that do not parse.
   host::ReadOptions Options() const;
   void Add(CLI::App* app);
 };
@@ -60,6 +67,9 @@ bool ParseMemoryLimit(const std::string& s, std::uint64_t* bytes);
 std::string JsonEscape(const std::string& s);
 std::string Num(double v);          // %.9g, or null when not finite (for JSON)
 std::string HumanBytes(double b);   // "512 B", "1.5 KiB", "3.07 MiB", ...
+// The reader's notes ("rfk: note: FILE: ...", not with quiet) and warnings ("rfk: warning: ...")
+// about `data`, on stderr.
+void PrintNotes(const host::Dataset& data, bool quiet = false);
 
 // Progress bar on stderr when stderr is a terminal (at most ten redraws a second). With `lines`
 // (--progress) and no terminal: one line "rfk: progress: WHAT" as each pass starts, for logs.
@@ -78,6 +88,24 @@ class ProgressBar {
   std::uint64_t phase_done0_ = 0;
 };
 
+// ------------------------------------------------------------------ train's report (train_report.cc)
+struct EvalResult;
+// A finished `rfk train`: what the report prints.
+struct TrainRun {
+  const host::TrainOptions& opt;  // as given (the report says how defaults resolved)
+  const host::Dataset& data;
+  host::TrainResult result;
+  std::string output, test;       // the model file, the --test file ("" without)
+  double read_s = 0, total_s = 0;
+  std::uint64_t imputed = 0;      // missing values filled (--missing)
+  const EvalResult* test_result = nullptr;
+};
+void PrintTrainText(const TrainRun& run, bool verbose);
+void PrintTrainJson(const TrainRun& run);
+// On stderr: a warning when training accuracy is no better than the majority class's share; a
+// note (not with quiet) when selection ran with D above the rows.
+void WarnAboutTraining(const TrainRun& run, bool quiet);
+
 // ------------------------------------------------------------------ models (model_file.cc)
 // A model file opened in place.
 struct LoadedModel {
@@ -86,8 +114,14 @@ struct LoadedModel {
 };
 // Reads and opens a model; a model that does not open is a CliError naming the field and offset.
 LoadedModel LoadModel(const std::string& path);
-// Reads a data file for `m`: its rows must have the model's input dimension.
-host::Dataset ReadForModel(const std::string& path, const DataArgs& args, const rfk::Model& m);
+// Reads a data file for `m`: its columns are matched to the model's features (by the names the
+// model stores, when the file has a header; else by position), and its rows must have the
+// model's input dimension. `labels`: whether a label column is needed (eval), optional (predict)
+// or absent (predict --no-label). Missing values are read as NaN for a model that imputes them
+// (unless `allow_missing` is false), else refused. Prints the reader's notes (not with quiet).
+host::Dataset ReadForModel(const std::string& path, const DataArgs& args, const rfk::Model& m,
+                           host::LabelColumn labels = host::LabelColumn::kRequired, bool quiet = false,
+                           bool allow_missing = true);
 
 // ------------------------------------------------------------------ train's model write (atomic_write.cc)
 // SIGINT, SIGTERM, SIGHUP during training end the process at once by the signal (nothing is on
@@ -97,18 +131,39 @@ void InstallTrainSignalHandlers();
 // file and ends the process by that signal after saying so.
 void WriteModelAtomically(const std::string& path, const std::vector<std::uint8_t>& model);
 
-// ------------------------------------------------------------------ evaluation (evaluate.cc)
+// ------------------------------------------------------------------ evaluation (evaluate.cc, metrics.cc)
 struct EvalResult {
   std::size_t n = 0;
   bool classification = false;
+  bool labelled = true;            // false: a features-only file (predictions, no metrics)
   double error_rate = 0, accuracy = 0, rmse = 0, rel_rmse = 0;
   std::size_t unknown_labels = 0;  // test labels the model has no class for (counted as errors)
   double predict_us = 0;           // mean single-sample latency through rfk::Predict
+  // Classification, over the rows whose label is one of the model's C classes:
+  std::vector<std::string> classes;       // the model's labels
+  std::vector<std::uint64_t> confusion;   // C x C, row-major: [true class][predicted class]
+  std::vector<double> precision, recall;  // per class; NaN where undefined (nothing predicted / present)
+  std::vector<std::uint64_t> support;     // rows per true class
+  double balanced_accuracy = NAN;         // mean recall over the classes present
+  double majority_rate = NAN;             // the most frequent true class's share of the rows:
+  std::string majority_label;             //   the accuracy of always predicting it
+  double roc_auc = NAN;                   // binary, both classes present: AUC of the decision value
+  // Regression:
+  double mae = 0, r2 = NAN;               // r2: 1 - SSE / sum of squares about the mean of y
 };
 // Predicts every row through the device core, one sample at a time, timing only Predict; with
 // `predictions`, also collects one printable prediction per row (a label or a number), and with
-// `scores` the model's K raw outputs per row (rows x K, row-major).
+// `scores` the model's K raw outputs per row (rows x K, row-major). Metrics need labels
+// (data.has_labels); a features-only file gets predictions and latency only.
 EvalResult Evaluate(const rfk::Model& m, const host::Dataset& data, std::vector<std::string>* predictions,
                     std::vector<float>* scores = nullptr);
+
+// metrics.cc: precision, recall, support, balanced accuracy and the majority rate from the
+// confusion matrix (in place); the ROC AUC of (score, positive) pairs (ties share their rank;
+// NaN without both kinds); the metrics as text lines and as JSON members (",\"key\": ...").
+void FinishClassMetrics(EvalResult* e);
+double RocAuc(std::vector<std::pair<float, bool>> scored);
+void PrintMetricsText(const EvalResult& e);
+std::string MetricsJson(const EvalResult& e);
 
 }  // namespace rfk::cli

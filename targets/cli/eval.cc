@@ -21,7 +21,8 @@ void PrintJson(const EvalArgs& a, const rfk::Model& m, const EvalResult& e) {
                 Num(e.accuracy).c_str(), e.unknown_labels);
   else
     std::printf("\"rmse\": %s, \"rel_rmse\": %s, ", Num(e.rmse).c_str(), Num(e.rel_rmse).c_str());
-  std::printf("\"predict_us_per_sample\": %s, \"model_bytes\": %u}\n", Num(e.predict_us).c_str(), m.total_bytes);
+  std::printf("\"predict_us_per_sample\": %s, \"model_bytes\": %u%s}\n", Num(e.predict_us).c_str(), m.total_bytes,
+              MetricsJson(e).c_str());
 }
 
 void PrintText(const rfk::Model& m, const EvalResult& e) {
@@ -33,17 +34,28 @@ void PrintText(const rfk::Model& m, const EvalResult& e) {
   } else {
     std::printf("rmse:                  %.9g\nrel_rmse:              %.6f\n", e.rmse, e.rel_rmse);
   }
+  PrintMetricsText(e);
   std::printf("predict_us_per_sample: %.3f\nmodel_bytes:           %u\n", e.predict_us, m.total_bytes);
+}
+
+// Accuracy no better than always predicting the most frequent class: say so (stderr).
+void WarnBaseline(const EvalResult& e) {
+  if (e.classification && e.accuracy <= e.majority_rate)
+    std::fprintf(stderr,
+                 "rfk: warning: accuracy %.4f is no better than always predicting '%s' (%.4f): look at "
+                 "balanced_accuracy (%.4f) and the per-class recall\n",
+                 e.accuracy, e.majority_label.c_str(), e.majority_rate, e.balanced_accuracy);
 }
 
 int RunEval(const EvalArgs& a) {
   const LoadedModel lm = LoadModel(a.model);
-  const host::Dataset data = ReadForModel(a.file, a.data, lm.model);
+  const host::Dataset data = ReadForModel(a.file, a.data, lm.model, host::LabelColumn::kRequired);
   const EvalResult e = Evaluate(lm.model, data, nullptr);
   if (a.json)
     PrintJson(a, lm.model, e);
   else
     PrintText(lm.model, e);
+  WarnBaseline(e);
   return 0;
 }
 
@@ -51,7 +63,9 @@ int RunEval(const EvalArgs& a) {
 
 Command AddEval(CLI::App& app) {
   auto a = std::make_shared<EvalArgs>();
-  CLI::App* cmd = app.add_subcommand("eval", "Evaluate a model: error or RMSE, and per-sample latency");
+  CLI::App* cmd = app.add_subcommand(
+      "eval", "Evaluate a model on labelled data: error, balanced accuracy, per-class precision and recall, "
+              "confusion matrix, ROC AUC (binary); RMSE, MAE, R^2 (regression); per-sample latency");
   cmd->add_option("-m,--model", a->model, "Model file")->required();
   cmd->add_option("file", a->file, "Labelled data")->required();
   cmd->add_flag("--json", a->json, "Print exactly one JSON object");

@@ -13,18 +13,15 @@ struct ClassMatcher {
   explicit ClassMatcher(const rfk::Model& m) : m_(m), value_(m.num_classes), numeric_(m.num_classes) {
     for (std::uint32_t c = 0; c < m.num_classes; ++c) numeric_[c] = ParseDouble(rfk::ClassLabel(m, c), &value_[c]);
   }
-  // Whether `truth` names a class of the model, and whether that class is `cls`.
-  void Match(const std::string& truth, std::uint32_t cls, bool* known, bool* correct) const {
+  // The class `truth` names, or -1 when it names none of the model's.
+  long Find(const std::string& truth) const {
     double truth_num = 0;
     const bool truth_is_num = ParseDouble(truth, &truth_num);
-    *known = *correct = false;
     for (std::uint32_t c = 0; c < m_.num_classes; ++c) {
       const bool same = numeric_[c] && truth_is_num ? value_[c] == truth_num : truth == rfk::ClassLabel(m_, c);
-      if (same) {
-        *known = true;
-        *correct = c == cls;
-      }
+      if (same) return static_cast<long>(c);
     }
+    return -1;
   }
 
  private:
@@ -35,8 +32,11 @@ struct ClassMatcher {
 
 // Running sums of the metrics over the rows scored so far.
 struct Tally {
-  double errors = 0, sq = 0, sq_y = 0, seconds = 0;
+  double errors = 0, sq = 0, sq_y = 0, abs = 0, seconds = 0;
   std::size_t unknown = 0;
+  std::vector<std::uint64_t> confusion;         // C x C
+  std::vector<std::pair<float, bool>> decision;  // binary: (output, true class is 1)
+  std::vector<double> y;                         // regression targets, for R^2
 };
 
 // Scores one row's outputs `o` against its label; appends its prediction when asked.
@@ -45,13 +45,17 @@ void Score(const rfk::Model& m, const host::Dataset& data, std::size_t i, const 
   if (m.task != rfk::format::Task::kRegression) {
     const std::uint32_t cls = rfk::DecideClass(m, o);
     if (predictions) predictions->push_back(rfk::ClassLabel(m, cls));
-    bool known = false, correct = false;
-    classes.Match(data.labels[i], cls, &known, &correct);
-    if (!known) ++t->unknown;
-    if (!correct) t->errors += 1;
+    if (!data.has_labels) return;
+    const long truth = classes.Find(data.labels[i]);
+    if (truth < 0) ++t->unknown;
+    if (truth != static_cast<long>(cls)) t->errors += 1;
+    if (truth < 0) return;
+    ++t->confusion[static_cast<std::size_t>(truth) * m.num_classes + cls];
+    if (m.task == rfk::format::Task::kBinary) t->decision.emplace_back(o[0], truth == 1);
     return;
   }
   if (predictions) predictions->push_back(Num(o[0]));
+  if (!data.has_labels) return;
   double y = 0;
   if (!ParseDouble(data.labels[i], &y)) {
     if (!predictions)
@@ -60,7 +64,9 @@ void Score(const rfk::Model& m, const host::Dataset& data, std::size_t i, const 
     return;
   }
   t->sq += (o[0] - y) * (o[0] - y);
+  t->abs += std::fabs(o[0] - y);
   t->sq_y += y * y;
+  t->y.push_back(y);
 }
 
 // Predicts rows [c0, c0 + cn) of X (dense, d each) into outputs, timing only rfk::Predict.
@@ -81,6 +87,36 @@ void PredictChunk(const rfk::Model& m, const host::Dataset& data, std::size_t c0
   t->seconds += std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
+// The metrics of the tally over n rows.
+EvalResult Finish(const rfk::Model& m, const host::Dataset& data, Tally&& t) {
+  EvalResult res;
+  const double n = static_cast<double>(data.rows);
+  res.n = data.rows;
+  res.classification = m.task != rfk::format::Task::kRegression;
+  res.labelled = data.has_labels;
+  res.predict_us = n > 0 ? t.seconds * 1e6 / n : 0.0;
+  if (!data.has_labels) return res;
+  res.unknown_labels = t.unknown;
+  res.error_rate = t.errors / n;
+  res.accuracy = 1.0 - res.error_rate;
+  res.rmse = std::sqrt(t.sq / n);
+  res.rel_rmse = t.sq_y > 0 ? res.rmse / std::sqrt(t.sq_y / n) : 0.0;
+  if (res.classification) {
+    for (std::uint32_t c = 0; c < m.num_classes; ++c) res.classes.push_back(rfk::ClassLabel(m, c));
+    res.confusion = std::move(t.confusion);
+    FinishClassMetrics(&res);
+    if (m.task == rfk::format::Task::kBinary) res.roc_auc = RocAuc(std::move(t.decision));
+    return res;
+  }
+  res.mae = t.abs / n;
+  double mean = 0, ss = 0;
+  for (const double y : t.y) mean += y;
+  mean /= static_cast<double>(t.y.size());
+  for (const double y : t.y) ss += (y - mean) * (y - mean);
+  res.r2 = ss > 0 ? 1.0 - t.sq / ss : NAN;
+  return res;
+}
+
 }  // namespace
 
 EvalResult Evaluate(const rfk::Model& m, const host::Dataset& data, std::vector<std::string>* predictions,
@@ -94,6 +130,7 @@ EvalResult Evaluate(const rfk::Model& m, const host::Dataset& data, std::vector<
   scratch = std::align(rfk::kScratchAlignment, rfk::ScratchBytes(m), scratch, space);
 
   Tally t;
+  t.confusion.assign(std::size_t{m.num_classes} * m.num_classes, 0);
   for (std::size_t c0 = 0; c0 < data.rows; c0 += chunk) {
     const std::size_t cn = std::min(chunk, data.rows - c0);
     for (std::size_t r = 0; r < cn; ++r) host::DenseRow(data, c0 + r, X.data() + r * d, d);
@@ -102,17 +139,7 @@ EvalResult Evaluate(const rfk::Model& m, const host::Dataset& data, std::vector<
       Score(m, data, c0 + r, outputs.data() + r * m.num_outputs, classes, predictions, &t);
     if (scores) scores->insert(scores->end(), outputs.begin(), outputs.begin() + cn * m.num_outputs);
   }
-  EvalResult res;
-  const double n = static_cast<double>(data.rows);
-  res.n = data.rows;
-  res.classification = m.task != rfk::format::Task::kRegression;
-  res.unknown_labels = t.unknown;
-  res.error_rate = t.errors / n;
-  res.accuracy = 1.0 - res.error_rate;
-  res.rmse = std::sqrt(t.sq / n);
-  res.rel_rmse = t.sq_y > 0 ? res.rmse / std::sqrt(t.sq_y / n) : 0.0;
-  res.predict_us = n > 0 ? t.seconds * 1e6 / n : 0.0;
-  return res;
+  return Finish(m, data, std::move(t));
 }
 
 }  // namespace rfk::cli

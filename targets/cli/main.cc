@@ -25,6 +25,19 @@ bool SelectTargetFromEnvironment() {
   return false;
 }
 
+// CLI11's message, reworded where its own wording is cryptic ("--train: At Most 1 required but
+// received 2").
+std::string ParseMessage(const CLI::ParseError& e) {
+  std::string m = e.what();
+  const std::string at_most = ": At Most 1 required but received ";
+  if (const std::size_t p = m.find(at_most); p != std::string::npos)
+    return m.substr(0, p) + " takes one value but was given " + m.substr(p + at_most.size()) + "; give it once";
+  const std::string excludes = " excludes ";
+  if (const std::size_t p = m.find(excludes); p != std::string::npos)
+    return m.substr(0, p) + " and " + m.substr(p + excludes.size()) + " cannot be used together";
+  return m;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -40,8 +53,10 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
     // CLI11's own errors (unknown option, a value that does not convert, a missing argument) in
-    // the same form as rfk's, with the usage exit status.
-    std::fprintf(stderr, "rfk: error: %s\nRun 'rfk --help' or 'rfk <command> --help' for the options.\n", e.what());
+    // the same form as rfk's, with the usage exit status and the subcommand's help as the hint.
+    const std::vector<CLI::App*> given = app.get_subcommands();
+    const std::string help = given.empty() ? "rfk --help" : "rfk " + given.front()->get_name() + " --help";
+    std::fprintf(stderr, "rfk: error: %s\nRun '%s' for the options.\n", ParseMessage(e).c_str(), help.c_str());
     return 2;
   }
   if (!SelectTargetFromEnvironment()) return 1;

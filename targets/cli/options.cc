@@ -6,19 +6,52 @@
 
 namespace rfk::cli {
 
+namespace {
+
+// --sep: one character (not a quote or a line break), or the names tab, space, whitespace.
+char ParseSep(const std::string& sep) {
+  if (sep.empty()) return 0;
+  if (sep == "tab" || sep == "\\t") return '\t';
+  if (sep == "space" || sep == "whitespace" || sep == " ") return ' ';
+  if (sep.size() == 1 && sep[0] != '"' && sep[0] != '\n' && sep[0] != '\r') return sep[0];
+  throw CliError("--sep must be one character, 'tab' or 'space'; got '" + sep + "'");
+}
+
+}  // namespace
+
 host::ReadOptions DataArgs::Options() const {
   host::ReadOptions o;
   o.format = host::ParseDataFormat(format);
-  o.label_col = label_col;
+  if (!label_col.empty()) {
+    char* end = nullptr;
+    const long v = std::strtol(label_col.c_str(), &end, 10);
+    if (end == label_col.c_str() + label_col.size() && v >= -(1L << 24) && v < (1L << 24))
+      o.label_col = static_cast<int>(v);
+    else
+      o.label_name = label_col;
+  }
   o.idx_labels = idx_labels;
+  o.csv_header = header ? 1 : no_header ? 0 : -1;
+  o.csv_sep = ParseSep(sep);
+  if (index_col == "auto") o.index_col = host::IndexColumn::kAuto;
+  else if (index_col == "keep") o.index_col = host::IndexColumn::kKeep;
+  else if (index_col == "drop") o.index_col = host::IndexColumn::kDrop;
+  else throw CliError("--index-col must be auto, keep or drop; got '" + index_col + "'");
   return o;
 }
 
 void DataArgs::Add(CLI::App* app) {
   app->add_option("--format", format, "Input format: auto, libsvm, csv or idx")->capture_default_str();
-  app->add_option("--label-col", label_col, "CSV label column, 0-based; negative counts from the end")
-      ->capture_default_str();
+  app->add_option("--label-col", label_col,
+                  "CSV label column: a 0-based index (negative from the end) or a header name (default: the last)");
   app->add_option("--idx-labels", idx_labels, "idx labels file (default: derived from the images file name)");
+  CLI::Option* h = app->add_flag("--header", header, "CSV: the first line is a header (default: detected)");
+  app->add_flag("--no-header", no_header, "CSV: the first line is data (default: detected)")->excludes(h);
+  app->add_option("--sep", sep, "CSV field separator: one character, 'tab' or 'space' (runs of blanks); default: detected");
+  app->add_option("--index-col", index_col,
+                  "CSV leading index column (R row names, pandas index): auto (drop it when unnamed or the row "
+                  "numbers), keep, drop")
+      ->capture_default_str();
 }
 
 bool ParseDouble(const std::string& s, double* v) {

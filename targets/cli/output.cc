@@ -45,6 +45,13 @@ std::string HumanBytes(double b) {
   return buf;
 }
 
+void PrintNotes(const host::Dataset& data, bool quiet) {
+  if (!quiet)
+    for (const std::string& n : data.notes) std::fprintf(stderr, "rfk: note: %s: %s\n", data.source.c_str(), n.c_str());
+  for (const std::string& w : data.warnings)
+    std::fprintf(stderr, "rfk: warning: %s: %s\n", data.source.c_str(), w.c_str());
+}
+
 ProgressBar::ProgressBar(bool lines) : tty_(::isatty(STDERR_FILENO) == 1), lines_(lines) {}
 
 void ProgressBar::Update(std::uint64_t done, std::uint64_t total, const std::string& what) {
@@ -66,13 +73,13 @@ void ProgressBar::Update(std::uint64_t done, std::uint64_t total, const std::str
   const double frac = total ? double(done) / double(total) : 1.0;
   const int width = 24, filled = static_cast<int>(frac * width);
   const double eta = rate > 0 ? double(total - done) / rate : 0.0;
-  std::fprintf(stderr, "\r[%.*s%*s] %3.0f%% %.1fk rows/s ETA %4.0fs  %-28.28s", filled,
+  std::fprintf(stderr, "\r[%.*s%*s] %3.0f%% %.1fk rows/s ETA %4.0fs  %-44.44s", filled,
                "########################", width - filled, "", frac * 100, rate / 1000, eta, what.c_str());
   shown_ = true;
 }
 
 void ProgressBar::Finish() {
-  if (shown_) std::fprintf(stderr, "\r%*s\r", 90, "");
+  if (shown_) std::fprintf(stderr, "\r%*s\r", 106, "");
   shown_ = false;
 }
 

@@ -10,7 +10,7 @@ namespace {
 
 struct PredictArgs {
   std::string model, file;
-  bool scores = false;
+  bool scores = false, no_label = false, quiet = false;
   DataArgs data;
 };
 
@@ -29,7 +29,9 @@ std::string ScoresHeader(const rfk::Model& m) {
 int RunPredict(const PredictArgs& a) {
   const LoadedModel lm = LoadModel(a.model);
   const rfk::Model& m = lm.model;
-  const host::Dataset data = ReadForModel(a.file, a.data, m);
+  const host::Dataset data = ReadForModel(a.file, a.data, m,
+                                          a.no_label ? host::LabelColumn::kAbsent : host::LabelColumn::kOptional,
+                                          a.quiet);
   std::vector<std::string> preds;
   std::vector<float> scores;
   preds.reserve(data.rows);
@@ -51,8 +53,14 @@ Command AddPredict(CLI::App& app) {
   auto a = std::make_shared<PredictArgs>();
   CLI::App* cmd = app.add_subcommand("predict", "Print one prediction per line (class labels or values)");
   cmd->add_option("-m,--model", a->model, "Model file")->required();
-  cmd->add_option("file", a->file, "Data to predict, in a training format (its label column is read but ignored)")
+  cmd->add_option("file", a->file,
+                  "Data to predict: features only, or with a label column (ignored); columns matched to the "
+                  "model's by name when the file has a header")
       ->required();
+  cmd->add_flag("--no-label", a->no_label,
+                "The file has no label column (default: decided from the columns: as many as the model's "
+                "features means none; LIBSVM rows that start with index:value have none)");
+  cmd->add_flag("-q,--quiet", a->quiet, "No notes on stderr (warnings still)");
   cmd->add_flag("--scores", a->scores,
                 "Print a tab-separated table with a header: the prediction, then the raw outputs "
                 "(binary: the decision value; multi-class: each class's score)");

@@ -13,7 +13,7 @@ namespace rfk::cli {
 namespace {
 
 struct TrainArgs {
-  std::string train, test, output, map = "fourier", kernel = "gaussian", gamma = "default", lambda = "1e-4",
+  std::string train, test, output, map = "fourier", kernel = "gaussian", gamma = "default", lambda = "default",
                                    task = "auto";
   std::uint32_t features = 1000;
   std::uint32_t grids = 30, buckets = 0;
@@ -24,7 +24,8 @@ struct TrainArgs {
   unsigned threads = 0;
   std::uint32_t folds = 3;
   std::string memory_limit = "physical";
-  bool progress = false;
+  bool progress = false, json = false, quiet = false, verbose = false;
+  std::string missing = "refuse";
   DataArgs data;
 };
 
@@ -68,9 +69,11 @@ void ParseMaps(const TrainArgs& a, host::TrainOptions* opt) {
 void ParseFit(const TrainArgs& a, host::TrainOptions* opt) {
   if (a.gamma == "auto") {
     opt->gamma_auto = true;
+  } else if (a.gamma == "scale") {
+    opt->gamma = 0;
   } else if (a.gamma != "default") {
     if (!ParseDouble(a.gamma, &opt->gamma) || !(opt->gamma > 0))
-      throw CliError("--gamma must be a positive number, 'default' or 'auto'; got '" + a.gamma + "'");
+      throw CliError("--gamma must be a positive number, 'scale', 'auto' or 'default'; got '" + a.gamma + "'");
   }
   if (!opt->fourier && opt->gamma > 0) {  // binning alone: --gamma is the binning map's gamma
     opt->bin_gamma = opt->gamma;
@@ -78,8 +81,8 @@ void ParseFit(const TrainArgs& a, host::TrainOptions* opt) {
   }
   if (a.lambda == "auto") {
     opt->lambda_auto = true;
-  } else if (!ParseDouble(a.lambda, &opt->lambda) || opt->lambda < 0) {
-    throw CliError("--lambda must be a number >= 0 or 'auto'; got '" + a.lambda + "'");
+  } else if (a.lambda != "default" && (!ParseDouble(a.lambda, &opt->lambda) || opt->lambda < 0)) {
+    throw CliError("--lambda must be a number >= 0, 'auto' or 'default'; got '" + a.lambda + "'");
   }
   if (a.task == "auto") opt->task = host::TaskChoice::kAuto;
   else if (a.task == "classification") opt->task = host::TaskChoice::kClassification;
@@ -106,109 +109,44 @@ host::TrainOptions ParseTrainOptions(const TrainArgs& a) {
   return opt;
 }
 
-void PrintBinning(const host::TrainOptions& opt, const host::TrainReport& rep) {
-  std::uint64_t total = 0;
-  std::uint32_t lo = ~0u, hi = 0;
-  for (std::uint32_t b : rep.occupied_bins) {
-    total += b;
-    lo = std::min(lo, b);
-    hi = std::max(hi, b);
-  }
-  const std::string mode = opt.buckets ? "hashed, B = " + std::to_string(opt.buckets) + " buckets per grid"
-                                       : std::string("exact (bins seen in training)");
-  std::printf("binning:     P = %u grids, %s, laplacian kernel, seed %llu, standardize %s\n", opt.grids,
-              mode.c_str(), static_cast<unsigned long long>(opt.seed), rep.standardized ? "on" : "off");
-  std::printf("occupied:    %llu %s in all; per grid min %u, mean %.1f, max %u\n",
-              static_cast<unsigned long long>(total), opt.buckets ? "buckets hit" : "bins", lo,
-              double(total) / double(rep.occupied_bins.size()), hi);
-  std::printf("solver:      conjugate gradients, %d iterations, relative residual %.2g\n", rep.cg_iterations,
-              rep.cg_residual);
-  std::printf("bin gamma:   %.6g%s (data-scale default %.6g)\n", rep.bin_gamma,
-              opt.gamma_auto ? " [auto]" : opt.bin_gamma > 0 ? "" : " [default]", rep.bin_gamma_default);
-}
-
-// The cross-validation grid, and a note when the choice lies on its edge (the best value may lie
-// beyond it).
-void PrintSelection(const host::TrainOptions& opt, const host::TrainReport& rep) {
-  if (rep.cv.empty()) return;
-  std::printf("selection:   %u-fold cross-validation over %zu points (held-out %s):\n", opt.cv_folds, rep.cv.size(),
-              rep.task == rfk::format::Task::kRegression ? "relative RMSE" : "error");
-  for (const host::CvPoint& p : rep.cv)
-    std::printf("             gamma %-12.6g lambda %-8.0e  %.4f%s\n", p.gamma, p.lambda, p.error,
-                p.gamma == rep.gamma && p.lambda == rep.lambda ? "  <- chosen" : "");
-  double gmin = rep.cv.front().gamma, gmax = gmin, lmin = rep.cv.front().lambda, lmax = lmin;
-  for (const host::CvPoint& p : rep.cv) {
-    gmin = std::min(gmin, p.gamma);
-    gmax = std::max(gmax, p.gamma);
-    lmin = std::min(lmin, p.lambda);
-    lmax = std::max(lmax, p.lambda);
-  }
-  if (opt.gamma_auto && (rep.gamma == gmin || rep.gamma == gmax))
-    std::printf("note:        the chosen gamma is at the edge of the searched grid [%.6g, %.6g];"
-                " the best value may lie beyond it\n", gmin, gmax);
-  if (opt.lambda_auto && (rep.lambda == lmin || rep.lambda == lmax))
-    std::printf("note:        the chosen lambda is at the edge of the searched grid [%.0e, %.0e]\n", lmin, lmax);
-}
-
-struct Timing {
-  double read_s, total_s;
-};
-
-void PrintReport(const TrainArgs& a, const host::TrainOptions& opt, const host::Dataset& data,
-                 const host::TrainResult& res, const Timing& t) {
-  const host::TrainReport& rep = res.report;
-  std::printf("data:        %s: %zu rows x %zu features (%s%s)\n", data.source.c_str(), data.rows, data.cols,
-              host::DataFormatName(data.format), data.sparse ? ", sparse" : "");
-  std::printf("task:        %s (%s)", host::TaskName(rep.task), rep.task_reason.c_str());
-  if (!rep.labels.empty()) std::printf(", %zu classes", rep.labels.size());
-  std::printf("\n");
-  if (opt.fourier)
-    std::printf("features:    %s map, %s kernel, D = %u, seed %llu, standardize %s\n", host::MapName(opt.map),
-                host::KernelName(opt.kernel), opt.features, static_cast<unsigned long long>(opt.seed),
-                rep.standardized ? "on" : "off");
-  if (opt.grids) PrintBinning(opt, rep);
-  PrintSelection(opt, rep);
-  if (opt.fourier)
-    std::printf("gamma:       %.6g%s (data-scale default %.6g)\n", rep.gamma,
-                opt.gamma_auto ? " [auto]" : a.gamma == "default" ? " [default]" : "", rep.gamma_default);
-  std::printf("lambda:      %.3g%s\n", rep.lambda, opt.lambda_auto ? " [auto]" : "");
-  std::printf("train %s: %.4f (on %llu%s training rows)\n",
-              rep.task == rfk::format::Task::kRegression ? "rel_rmse" : "error", rep.train_error,
-              static_cast<unsigned long long>(rep.train_error_rows), rep.train_error_rows < rep.rows ? " sampled" : "");
-  std::printf("model:       %s (%s)\n", a.output.c_str(), HumanBytes(double(res.model.size())).c_str());
-  std::printf("time:        %.3f s total (read %.3f s, train %.3f s)\n", t.total_s, t.read_s, rep.seconds);
-  std::printf("memory:      about %s estimated peak (limit %s)\n", HumanBytes(rep.memory_estimate).c_str(),
-              rep.memory_limit > 0 ? HumanBytes(rep.memory_limit).c_str() : "none known");
-}
-
-// --test: the written model, read back and evaluated through the device core.
-void PrintTest(const TrainArgs& a) {
-  const LoadedModel lm = LoadModel(a.output);
-  const host::Dataset test = ReadForModel(a.test, a.data, lm.model);
-  const EvalResult e = Evaluate(lm.model, test, nullptr);
-  if (e.classification)
-    std::printf("test:        %s: error %.4f (accuracy %.4f) on %zu rows, %.2f us/sample\n", a.test.c_str(),
-                e.error_rate, e.accuracy, e.n, e.predict_us);
-  else
-    std::printf("test:        %s: rmse %.6g, rel_rmse %.4f on %zu rows, %.2f us/sample\n", a.test.c_str(), e.rmse,
-                e.rel_rmse, e.n, e.predict_us);
+// --missing: refuse (the reader's error), or mean / median: fill the training data's missing
+// values and store the values in the model. Returns how many were filled.
+std::uint64_t ApplyMissing(const TrainArgs& a, host::Dataset* data, host::TrainOptions* opt) {
+  if (a.missing == "refuse") return 0;
+  opt->impute_method = a.missing == "median" ? rfk::format::ImputeMethod::kMedian : rfk::format::ImputeMethod::kMean;
+  opt->impute = host::ImputationValues(*data, opt->impute_method);
+  return host::Impute(opt->impute, data);
 }
 
 int RunTrain(const TrainArgs& a) {
   host::TrainOptions opt = ParseTrainOptions(a);
+  if (a.missing != "refuse" && a.missing != "mean" && a.missing != "median")
+    throw CliError("--missing must be refuse, mean or median; got '" + a.missing + "'");
   const auto t0 = Clock::now();
-  const host::Dataset data = host::ReadDataset(a.train, a.data.Options());
-  Timing t{std::chrono::duration<double>(Clock::now() - t0).count(), 0};
+  host::ReadOptions ro = a.data.Options();
+  ro.missing_as_nan = a.missing != "refuse";
+  host::Dataset data = host::ReadDataset(a.train, ro);
+  PrintNotes(data, a.quiet);
+  TrainRun run{opt, data, {}, a.output, a.test};
+  run.imputed = ApplyMissing(a, &data, &opt);
+  run.read_s = std::chrono::duration<double>(Clock::now() - t0).count();
   ProgressBar bar(a.progress);
   opt.progress = [&bar](std::uint64_t done, std::uint64_t total, const std::string& what) {
     bar.Update(done, total, what);
   };
-  const host::TrainResult res = host::Train(data, opt);
+  run.result = host::Train(data, opt);
   bar.Finish();
-  WriteModelAtomically(a.output, res.model);
-  t.total_s = std::chrono::duration<double>(Clock::now() - t0).count();
-  PrintReport(a, opt, data, res, t);
-  if (!a.test.empty()) PrintTest(a);
+  WriteModelAtomically(a.output, run.result.model);
+  run.total_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  EvalResult test;
+  if (!a.test.empty()) {  // the written model, read back and evaluated through the device core
+    const LoadedModel lm = LoadModel(a.output);
+    test = Evaluate(lm.model, ReadForModel(a.test, a.data, lm.model, host::LabelColumn::kRequired, a.quiet), nullptr);
+    run.test_result = &test;
+  }
+  if (a.json) PrintTrainJson(run);
+  else if (!a.quiet) PrintTrainText(run, a.verbose);
+  WarnAboutTraining(run, a.quiet);
   return 0;
 }
 
@@ -234,9 +172,13 @@ Command AddTrain(CLI::App& app) {
                   "Binning's gamma for fourier+binning ('default': data scale); --map binning uses --gamma")
       ->capture_default_str();
   cmd->add_option("--features,-D", a->features, "Number of random features D")->capture_default_str();
-  cmd->add_option("--gamma", a->gamma, "Kernel parameter: a number, 'default' (data scale) or 'auto' (CV)")
+  cmd->add_option("--gamma", a->gamma,
+                  "Kernel parameter: a number, 'scale' (1/median distance), 'auto' (CV over factors of the "
+                  "scale) or 'default' (auto when a search point is cheap, else scale)")
       ->capture_default_str();
-  cmd->add_option("--lambda", a->lambda, "Ridge penalty on the mean squared error, or 'auto' (CV)")
+  cmd->add_option("--lambda", a->lambda,
+                  "Ridge penalty on the mean squared error: a number, 'auto' (CV over 1e-8..1e-1) or "
+                  "'default' (CV as auto; 1e-4 when there are fewer than 10 rows per fold)")
       ->capture_default_str();
   cmd->add_option("--task", a->task, "auto, classification or regression")->capture_default_str();
   cmd->add_option("--seed", a->seed, "Seed for the random features")->capture_default_str();
@@ -253,6 +195,13 @@ Command AddTrain(CLI::App& app) {
                   "Refuse training whose estimated peak memory exceeds this (e.g. 512M, 8G; "
                   "'physical': the machine's memory)")
       ->capture_default_str();
+  cmd->add_option("--missing", a->missing,
+                  "Missing values (empty, NA, NaN, ?, ...): refuse (an error naming file:line), or fill them with "
+                  "the column's mean or median, which the model stores and fills in at prediction too")
+      ->capture_default_str();
+  CLI::Option* json = cmd->add_flag("--json", a->json, "Print the report as exactly one JSON object");
+  cmd->add_flag("-q,--quiet", a->quiet, "No report and no notes (warnings and errors still on stderr)")->excludes(json);
+  cmd->add_flag("-v,--verbose", a->verbose, "Print every cross-validation point, not only the chosen one");
   a->data.Add(cmd);
   return {cmd, [a, kernel] {
     a->kernel_given = kernel->count() > 0;

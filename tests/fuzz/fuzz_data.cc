@@ -24,14 +24,18 @@ using rfk::host::ReadOptions;
 void CheckDataset(const Dataset& ds, const ReadOptions& opt, DataFormat format) {
   FUZZ_CHECK(ds.format == format);
   FUZZ_CHECK(ds.rows > 0);
-  FUZZ_CHECK(ds.labels.size() == ds.rows);
+  FUZZ_CHECK(ds.labels.size() == (ds.has_labels ? ds.rows : 0));
+  FUZZ_CHECK(ds.has_labels || opt.labels != rfk::host::LabelColumn::kRequired);
+  FUZZ_CHECK(ds.feature_names.empty() || ds.feature_names.size() == ds.cols);
+  if (opt.model_inputs != 0 && format == DataFormat::kCsv) FUZZ_CHECK(ds.cols == opt.model_inputs);
   FUZZ_CHECK(ds.lines.size() == ds.rows);
   FUZZ_CHECK(ds.cols >= opt.min_cols);
   if (opt.max_cols != 0 && format == DataFormat::kLibsvm) FUZZ_CHECK(ds.cols <= std::max(opt.max_cols, opt.min_cols));
   for (std::size_t i = 0; i < ds.rows; ++i) {
     FUZZ_CHECK(ds.lines[i] >= 1);
     if (i > 0) FUZZ_CHECK(ds.lines[i] > ds.lines[i - 1]);
-    if (format != DataFormat::kIdx) FUZZ_CHECK(!ds.labels[i].empty());
+    if (format != DataFormat::kIdx && opt.labels == rfk::host::LabelColumn::kRequired)
+      FUZZ_CHECK(!ds.labels[i].empty());
   }
   if (ds.sparse) {
     FUZZ_CHECK(format == DataFormat::kLibsvm);
@@ -52,7 +56,13 @@ void CheckDataset(const Dataset& ds, const ReadOptions& opt, DataFormat format) 
     FUZZ_CHECK(ds.cols > 0);
     FUZZ_CHECK(ds.row_ptr.empty() && ds.col_idx.empty() && ds.values.empty());
     FUZZ_CHECK(ds.dense.size() == ds.rows * ds.cols);
-    for (const float v : ds.dense) FUZZ_CHECK(std::isfinite(v));
+    std::uint64_t missing = 0;  // NaN only where asked for (ReadOptions::missing_as_nan), and counted
+    for (const float v : ds.dense) {
+      missing += std::isnan(v);
+      FUZZ_CHECK(std::isfinite(v) || std::isnan(v));
+    }
+    FUZZ_CHECK(missing == ds.missing);
+    FUZZ_CHECK(missing == 0 || opt.missing_as_nan);
   }
   // DenseRow at the data's width, one narrower and one wider: what predict/eval do with rows.
   for (const std::size_t d : {ds.cols, ds.cols + 1, ds.cols > 0 ? ds.cols - 1 : 0}) {
@@ -62,7 +72,7 @@ void CheckDataset(const Dataset& ds, const ReadOptions& opt, DataFormat format) 
       x[d] = -7.0f;
       rfk::host::DenseRow(ds, r, x.data(), d);
       FUZZ_CHECK(x[d] == -7.0f);  // nothing written past d
-      for (std::size_t j = 0; j < d; ++j) FUZZ_CHECK(std::isfinite(x[j]));
+      for (std::size_t j = 0; j < d; ++j) FUZZ_CHECK(std::isfinite(x[j]) || (opt.missing_as_nan && std::isnan(x[j])));
     }
   }
 }
@@ -114,6 +124,22 @@ int rfk_fuzz::Csv(const std::uint8_t* data, std::size_t size) {
   o.label_col = -2;
   o.csv_header = 1;
   Parse(content, o, DataFormat::kCsv);
+  // As predict reads for a model with names and imputation: columns by name or position, with or
+  // without a label, missing values as NaN; then blank-separated, index column dropped.
+  ReadOptions m;
+  m.format = DataFormat::kCsv;
+  m.labels = rfk::host::LabelColumn::kOptional;
+  m.missing_as_nan = true;
+  m.model_inputs = 2;
+  m.model_names = {"a", "b"};
+  m.model_label = "y";
+  Parse(content, m, DataFormat::kCsv);
+  m = ReadOptions{};
+  m.format = DataFormat::kCsv;
+  m.csv_sep = ' ';
+  m.index_col = rfk::host::IndexColumn::kDrop;
+  m.label_name = "y";
+  Parse(content, m, DataFormat::kCsv);
   return 0;
 }
 

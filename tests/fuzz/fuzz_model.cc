@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <vector>
 
 #include "rfk/format.hpp"
@@ -35,6 +36,11 @@ void Exercise(const std::uint8_t* bytes, std::size_t size) {
     (void)rfk::ComputeBins(m, x.data(), d, scratch, scratch_bytes, keys.data(), cols.data(), m.num_grids);
   }
   for (std::uint32_t c = 0; c <= m.num_classes; ++c) (void)rfk::ClassLabel(m, c);
+  for (std::uint32_t c = 0; c <= m.num_names; ++c) (void)std::strlen(rfk::FeatureName(m, c));
+  // Missing inputs: imputed by a model with the impute section, refused by one without.
+  for (std::size_t i = 0; i < x.size(); i += 2) x[i] = std::numeric_limits<float>::quiet_NaN();
+  (void)rfk::Predict(m, x.data(), d, scratch, scratch_bytes, out.data(), K);
+  (void)rfk::PredictBatch(m, x.data(), 3, 3 * d, scratch, scratch_bytes, out.data(), out.size());
   if (K) (void)rfk::DecideClass(m, out.data());
 }
 

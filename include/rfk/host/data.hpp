@@ -24,14 +24,45 @@ enum class DataFormat { kAuto, kLibsvm, kCsv, kIdx };
 DataFormat ParseDataFormat(const std::string& name);
 const char* DataFormatName(DataFormat f);
 
+// Whether a file has a label column: training and evaluation need one; prediction takes files
+// with or without (kOptional: decided from the columns, see ReadOptions::model_inputs).
+enum class LabelColumn { kRequired, kOptional, kAbsent };
+
+// CSV: a leading column of row names or numbers (R's write.csv, pandas' to_csv index).
+// kAuto drops it with a note when the header leaves its name empty (or the header has one field
+// fewer than the rows, R's write.table) or, without a header, when it holds the row numbers
+// 0, 1, 2, ... or 1, 2, 3, ... in file order; kDrop always drops the first column; kKeep never.
+enum class IndexColumn { kAuto, kKeep, kDrop };
+
 struct ReadOptions {
   DataFormat format = DataFormat::kAuto;
   // CSV: 0-based label column; negative counts from the end (-1 = last column, the default).
   int label_col = -1;
+  // CSV: the label column by its header name (takes precedence over label_col; needs a header).
+  std::string label_name;
   // CSV: header handling. -1 = detect: the first line is a header if one of its feature fields
-  // is not a number, or if its label is not a number while the next row's label is (house_16H's
-  // header "1,2,...,16,y"); a header of numbers only needs 1. 0 = no header, 1 = header present.
+  // is text (not a number, and not a missing-value token such as NA), if its fields are the
+  // column numbers 0, 1, 2, ... or 1, 2, 3, ... (pandas' header of unnamed columns), or if its
+  // label is not a number while the next row's label is (house_16H's header "1,2,...,16,y").
+  // 0 = no header, 1 = header present.
   int csv_header = -1;
+  // CSV: the field separator; 0 = detect from the first line (the most frequent of ',', ';' and
+  // tab outside quotes; runs of blanks when none occurs). ' ' means runs of blanks.
+  char csv_sep = 0;
+  IndexColumn index_col = IndexColumn::kAuto;
+  LabelColumn labels = LabelColumn::kRequired;
+  // Missing values (an empty field, NA, N/A, NaN, ?, null, None; see IsMissingValue) are an
+  // error naming file:line and column unless this is set; then they are read as NaN and counted
+  // in Dataset::missing (CSV features only; a missing label is always an error where labels are
+  // required).
+  bool missing_as_nan = false;
+  // CSV, reading data for a model (predict, eval): the model's input dimension d (0: not reading
+  // for a model), and its feature names and label name when it stores them. A file with a header
+  // is matched to the names (columns reordered; missing and unexpected columns an error); else
+  // columns are taken by position: d fields are features only, d + 1 features and a label.
+  std::size_t model_inputs = 0;
+  std::vector<std::string> model_names;
+  std::string model_label;
   // idx: the labels file. Empty = derive from the images file name by replacing
   // "images-idx3-ubyte" with "labels-idx1-ubyte" (works for MNIST and Fashion-MNIST names).
   std::string idx_labels;
@@ -57,9 +88,24 @@ struct Dataset {
   std::vector<std::uint32_t> col_idx;  // 0-based, strictly increasing within a row
   std::vector<float> values;
 
-  std::vector<std::string> labels;     // label text per row, as written (trimmed)
+  std::vector<std::string> labels;     // label text per row, as written (trimmed); empty when
+  bool has_labels = true;              //   !has_labels (a features-only file)
   std::vector<std::uint64_t> lines;    // 1-based source line of each row (idx: record index + 1)
+
+  // CSV with a header: the name of each feature column, in the order of the columns of `dense`
+  // (cols names), and the label column's name; empty without a header.
+  std::vector<std::string> feature_names;
+  std::string label_name;
+  std::uint64_t missing = 0;           // values read as NaN (ReadOptions::missing_as_nan)
+  // What the reader decided that a user should know (a header of column numbers, a dropped index
+  // column, columns matched by name, ...) and what may be wrong (columns taken by position where
+  // names were expected): one sentence each, without the file name.
+  std::vector<std::string> notes, warnings;
 };
+
+// True for the spellings of a missing value: an empty field, NA, N/A, n/a, NaN, nan, -nan, ?,
+// null, NULL, None, <NA>, #N/A (a field's text, already unquoted and trimmed).
+bool IsMissingValue(std::string_view text);
 
 // Reads a whole file (gzip detected from content, via zlib). Throws DataError on any problem:
 // missing file, bad syntax, non-finite value, ragged CSV rows, inconsistent idx files, ...

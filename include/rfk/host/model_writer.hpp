@@ -48,6 +48,11 @@ struct ModelSpec {
   std::vector<float> head_bias;     // K
   std::vector<std::string> labels;  // classification only
   std::string metadata;             // "key=value\n" lines
+  // Optional sections about the inputs (format::impute, format::feature_names).
+  std::vector<float> impute;        // d values replacing NaN inputs, or empty
+  format::ImputeMethod impute_method = format::ImputeMethod::kMean;
+  std::vector<std::string> feature_names;  // d names, or empty
+  std::string target_name;                 // the label column's name (with feature_names)
 
   std::uint32_t FourierFeatures() const {
     return map == format::MapKind::kFourier ? 2 * num_frequencies : num_frequencies;

@@ -21,6 +21,23 @@ class TrainError : public std::runtime_error {
 
 enum class TaskChoice { kAuto, kClassification, kRegression };
 
+// The defaults of gamma and lambda (TrainOptions::gamma, lambda) are decided by the pipeline from
+// the data's size, the same way on every machine:
+// - with at least kMinRowsPerFold rows per fold, and when one point of the selection costs at
+//   most kDefaultSearchBudget (rows x (D_F^2 + 4e4 P) multiply-adds: a pass of the Fourier
+//   design's Gram statistics, or its empirical equivalent for binning's CG solves), gamma and
+//   lambda are cross-validated as --gamma auto --lambda auto;
+// - beyond that budget, gamma is the data-scale default, and lambda is cross-validated at it for
+//   Fourier-type maps alone (one pass serves the lambda grid), or kFallbackLambda with binning
+//   (a CG path per fold and lambda);
+// - with fewer rows than that, the data-scale gamma and kFallbackLambda.
+// TrainReport::gamma_reason and lambda_reason say which applied.
+inline constexpr double kDefaultGamma = -1.0;    // TrainOptions::gamma: chosen by the pipeline
+inline constexpr double kDefaultLambda = -1.0;   // TrainOptions::lambda: chosen by the pipeline
+inline constexpr double kFallbackLambda = 1e-4;  // the default's lambda without cross-validation
+inline constexpr std::uint32_t kMinRowsPerFold = 10;
+inline constexpr double kDefaultSearchBudget = 2e11;
+
 struct TrainOptions {
   // Maps: the random Fourier map (unless fourier == false), the random binning map (when
   // grids > 0), or both, concatenated ("fourier+binning").
@@ -31,12 +48,15 @@ struct TrainOptions {
   std::uint32_t grids = 0;        // P: random binning grids (Laplacian kernel)
   std::uint32_t buckets = 0;      // B > 0: hashed mode, B buckets per grid; 0: exact mode
   double bin_gamma = 0.0;         // binning's gamma; <= 0: data-scale default (1/median L1)
-  // gamma <= 0 means "the data-scale default" (see docs: 1/median of the kernel's distance over
-  // sampled training pairs); gamma_auto searches a grid around that default by cross-validation.
-  double gamma = 0.0;
+  // gamma > 0: this gamma; 0: the data-scale default (1/median of the kernel's distance over
+  // sampled training pairs); negative (kDefaultGamma): decided as described above. gamma_auto
+  // searches factors of the data-scale default by cross-validation.
+  double gamma = kDefaultGamma;
   bool gamma_auto = false;
-  double lambda = 1e-4;  // ridge penalty on the mean squared error: (1/n)||Zw - y||^2 + lambda ||w||^2
-  bool lambda_auto = false;
+  // Ridge penalty on the mean squared error: (1/n)||Zw - y||^2 + lambda ||w||^2. Negative
+  // (kDefaultLambda): decided as described above.
+  double lambda = kDefaultLambda;
+  bool lambda_auto = false;  // cross-validation over the lambda grid; an error with too few rows
   TaskChoice task = TaskChoice::kAuto;
   std::uint64_t seed = 1;
   int standardize = -1;    // -1: on for dense data, off for sparse; 0: off; 1: on
@@ -45,6 +65,11 @@ struct TrainOptions {
   // Resource guard: training whose estimated peak memory (EstimateTrainingMemory) exceeds this
   // many bytes is refused before any large allocation. 0: the machine's physical memory.
   std::uint64_t memory_limit = 0;
+  // Missing values: the values the model substitutes for NaN inputs (format::impute), d of them,
+  // or empty (the model then refuses NaN inputs). The training data itself must hold no NaN:
+  // impute it first with these values (Impute). ImputationValues computes them.
+  std::vector<float> impute;
+  format::ImputeMethod impute_method = format::ImputeMethod::kMean;
   // Progress callback (rows processed, rows in this pass, what the pass is). May be empty.
   std::function<void(std::uint64_t, std::uint64_t, const std::string&)> progress;
 };
@@ -59,6 +84,8 @@ struct TrainReport {
   std::string task_reason;         // why this task was chosen (for --task auto)
   std::vector<std::string> labels; // class labels, sorted
   double gamma = 0.0, lambda = 0.0;
+  std::string gamma_reason, lambda_reason;  // how each was set: given, auto, or the default's way
+  double selection_seconds = 0.0;  // cross-validation's share of `seconds` (0 without it)
   double gamma_default = 0.0;      // the data-scale default gamma
   std::vector<CvPoint> cv;         // every point evaluated (empty without auto)
   double bin_gamma = 0.0, bin_gamma_default = 0.0;  // random binning map, when present
@@ -70,6 +97,8 @@ struct TrainReport {
   std::uint64_t rows = 0;
   double train_error = 0.0;        // error or relative RMSE of the stored (f32) model on ...
   std::uint64_t train_error_rows = 0;  // ... an evenly strided sample of this many training rows
+  double majority_rate = 0.0;      // classification: the most frequent class's share of that
+  std::string majority_label;      //   sample, and its label (1 - train_error <= it: see README)
   double seconds = 0.0;
   double memory_estimate = 0.0;  // EstimateTrainingMemory, bytes
   double memory_limit = 0.0;     // the guard's limit, bytes (0: none known)
@@ -105,6 +134,12 @@ double PhysicalMemoryBytes();
 // standardisation: for users who want z(x) alone, and for tests of the kernel approximation.
 ModelSpec RandomFeatureSpec(format::Kernel kernel, format::MapKind map, std::uint32_t features,
                             std::uint32_t input_dim, double gamma, std::uint64_t seed);
+
+// Missing values of a dataset read with ReadOptions::missing_as_nan: per column, the mean or the
+// median of its present values (0 for a column with none; sparse data: absent entries count as
+// zeros). Impute replaces every NaN of dense data by its column's value and returns how many.
+std::vector<float> ImputationValues(const Dataset& data, format::ImputeMethod method);
+std::uint64_t Impute(const std::vector<float>& values, Dataset* data);
 
 // Parses --kernel / --map names; throws TrainError listing the valid names.
 format::Kernel ParseKernel(const std::string& name);

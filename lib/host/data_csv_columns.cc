@@ -1,0 +1,275 @@
+// The CSV reader's column decisions, made once from the first rows: whether line 1 is a header,
+// which field is an index column to drop, which is the label, and which fields are the features,
+// in which order -- by position, or by name against a model's stored feature names.
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+#include "data_internal.h"
+
+namespace rfk::host::data_io {
+
+namespace {
+
+constexpr std::size_t kNone = CsvPlan::kNone;
+
+bool IsNumber(std::string_view raw) {
+  float v = 0;
+  return ParseFloat(Trim(FieldValue(raw)), &v) == Num::kOk;
+}
+
+// Text a header would hold: not a number, not a missing-value token (NA in a data row is not a
+// column name).
+bool IsText(std::string_view raw) {
+  const std::string s = FieldValue(raw);
+  float v = 0;
+  return !IsMissingValue(s) && ParseFloat(s, &v) == Num::kBad;
+}
+
+// The fields count up by one from `first` (after an empty first field when skip_empty: pandas
+// writes an unnamed index that way); at least two of them.
+bool CountsUp(const std::vector<std::string_view>& f, bool skip_empty, std::size_t* first) {
+  const std::size_t start = skip_empty && f.size() >= 3 && FieldValue(f[0]).empty() ? 1 : 0;
+  if (f.size() - start < 2) return false;
+  for (std::size_t i = start; i < f.size(); ++i) {
+    const std::string s = FieldValue(f[i]);
+    if (s.empty() || s.size() > 9 || s.find_first_not_of("0123456789") != std::string::npos) return false;
+    const std::size_t v = std::stoul(s);
+    if (i == start) *first = v;
+    if (v != *first + (i - start)) return false;
+  }
+  return true;
+}
+
+// The first row holds pandas' column numbers 0, 1, 2, ... and the second row does not count up
+// as well ("1,2,3" then "4,5,6" are data).
+bool IsColumnNumbers(const std::vector<std::string_view>& f1, const std::vector<std::string_view>& f2) {
+  std::size_t first = 1, second = 0;
+  return CountsUp(f1, true, &first) && first == 0 && !CountsUp(f2, false, &second);
+}
+
+// The default label field of nf fields (ReadOptions::label_col), or kNone when out of range.
+std::size_t DefaultLabelField(const ReadOptions& opt, std::size_t nf) {
+  long long lc = opt.label_col;
+  if (lc < 0) lc += static_cast<long long>(nf);
+  return lc < 0 || lc >= static_cast<long long>(nf) ? kNone : static_cast<std::size_t>(lc);
+}
+
+// Header detection (ReadOptions::csv_header = -1) from the first row f1 and the second, f2.
+bool LooksLikeHeader(const std::vector<std::string_view>& f1, const std::vector<std::string_view>* f2,
+                     const ReadOptions& opt, Dataset* ds) {
+  if (f2 != nullptr && IsColumnNumbers(f1, *f2)) {
+    ds->notes.push_back("line 1 holds the column numbers 0, 1, ..., " + FieldValue(f1.back()) +
+                        " (pandas' header of unnamed columns): read as a header; --no-header reads it as data");
+    return true;
+  }
+  const std::size_t label = DefaultLabelField(opt, f1.size());
+  for (std::size_t c = 0; c < f1.size(); ++c)
+    if (c != label && IsText(f1[c])) return true;
+  // Numeric feature names and a text label ("1,2,...,16,y"): a header if the next row's label
+  // is a number.
+  return label != kNone && IsText(f1[label]) && f2 != nullptr && f2->size() == f1.size() &&
+         IsNumber((*f2)[label]);
+}
+
+// "'a', 'b', 'c' and 4 more"
+std::string List(const std::vector<std::string>& names, std::size_t max = 8) {
+  std::string s;
+  for (std::size_t i = 0; i < names.size() && i < max; ++i) s += (i ? ", " : "") + Quote(names[i]);
+  if (names.size() > max) s += " and " + std::to_string(names.size() - max) + " more";
+  return s;
+}
+
+// The index field to drop (0), or kNone (IndexColumn).
+std::size_t IndexField(const std::vector<std::string>* names, std::size_t nf, const ReadOptions& opt, Dataset* ds) {
+  if (opt.index_col == IndexColumn::kKeep || nf < 2) return kNone;
+  if (opt.index_col == IndexColumn::kDrop) {
+    ds->notes.push_back("column 1 dropped (--index-col drop)");
+    return 0;
+  }
+  const bool label_first = !opt.label_name.empty() ? names && (*names)[0] == opt.label_name
+                                                    : DefaultLabelField(opt, nf) == 0;
+  if (label_first) return kNone;
+  if (names != nullptr && (*names)[0].empty()) {
+    ds->notes.push_back("column 1 has no name in the header: read as row names (R's write.csv, pandas' "
+                        "index) and dropped; --index-col keep keeps it as a feature");
+    return 0;
+  }
+  if (names == nullptr && opt.model_inputs != 0 && opt.labels != LabelColumn::kAbsent && nf == opt.model_inputs + 2) {
+    ds->notes.push_back("the rows have " + std::to_string(nf) + " fields, the model's " +
+                        std::to_string(opt.model_inputs) + " features, a label and one more: column 1 is read "
+                        "as an index and dropped; --index-col keep keeps it");
+    return 0;
+  }
+  return kNone;
+}
+
+// The field named `name` among `fields`, or kNone.
+std::size_t Named(const std::vector<std::string>& names, const std::vector<std::size_t>& fields, const std::string& name) {
+  for (std::size_t f : fields)
+    if (names[f] == name) return f;
+  return kNone;
+}
+
+// Features and label by position among `rest` (the fields left after an index column).
+void Positional(const std::vector<std::string>* names, const std::vector<std::size_t>& rest, const ReadOptions& opt,
+                const std::string& at, CsvPlan* plan, Dataset* ds) {
+  const std::size_t n = rest.size(), d = opt.model_inputs;
+  const std::string cols = std::to_string(n) + (plan->index != kNone ? " columns after the index" : " columns");
+  bool with_label = opt.labels != LabelColumn::kAbsent;
+  if (!opt.label_name.empty()) {
+    plan->label = Named(*names, rest, opt.label_name);
+    if (plan->label == kNone)
+      Fail(at + "no column named " + Quote(opt.label_name) + " in the header (columns: " +
+           List(*names) + ")");
+  } else if (d != 0 && (opt.labels == LabelColumn::kAbsent ? n != d : n != d && n != d + 1)) {
+    Fail(at + "the rows have " + cols + "; the model takes " + std::to_string(d) + " features" +
+         (opt.labels == LabelColumn::kAbsent ? " (--no-label: features only)"
+                                             : ": expected " + std::to_string(d) + " (features only) or " +
+                                                   std::to_string(d + 1) + " (features and a label)"));
+  } else if (d != 0 && n == d && with_label) {
+    if (opt.labels == LabelColumn::kRequired)
+      Fail(at + "the rows have " + cols + ", as many as the model's features: there is no label column to "
+           "evaluate against");
+    ds->notes.push_back("the rows have " + cols + ", the model's features: read as features only (no label)");
+    with_label = false;
+  }
+  if (with_label && plan->label == kNone) {
+    const std::size_t lc = DefaultLabelField(opt, n);
+    if (lc == kNone)
+      Fail(at + "label column " + std::to_string(opt.label_col) + " is out of range for " + std::to_string(n) + " columns");
+    plan->label = rest[lc];
+  }
+  for (std::size_t f : rest)
+    if (f != plan->label) plan->features.push_back(f);
+}
+
+// The model's feature names against the header: features in the model's order; the label by the
+// model's label name, --label-col, or as the one column left over.
+void ByName(const std::vector<std::string>& names, const std::vector<std::size_t>& rest, const ReadOptions& opt,
+            const std::string& at, CsvPlan* plan, Dataset* ds) {
+  if (opt.labels != LabelColumn::kAbsent) {
+    if (opt.label_col != -1) {
+      const std::size_t lc = DefaultLabelField(opt, rest.size());
+      if (lc == kNone) Fail(at + "label column " + std::to_string(opt.label_col) + " is out of range");
+      plan->label = rest[lc];
+    } else if (std::find(opt.model_names.begin(), opt.model_names.end(), opt.model_label) == opt.model_names.end()) {
+      plan->label = Named(names, rest, opt.model_label);
+    }
+  }
+  std::vector<std::string> missing, unexpected;
+  for (const std::string& name : opt.model_names) {
+    const std::size_t f = Named(names, rest, name);
+    if (f == kNone || f == plan->label) missing.push_back(name);
+    else plan->features.push_back(f);
+  }
+  std::vector<std::size_t> extra;
+  for (std::size_t f : rest)
+    if (f != plan->label && std::find(plan->features.begin(), plan->features.end(), f) == plan->features.end())
+      extra.push_back(f);
+  if (missing.empty() && extra.size() == 1 && plan->label == kNone && opt.labels != LabelColumn::kAbsent) {
+    plan->label = extra[0];
+    extra.clear();
+    ds->notes.push_back("column " + Quote(names[plan->label]) + " is not one of the model's features: read as the label");
+  }
+  for (std::size_t f : extra) unexpected.push_back(names[f]);
+  if (!missing.empty() || !unexpected.empty())
+    Fail(at + "the header does not match the model's features:" + (missing.empty() ? "" : " missing " + List(missing)) +
+         (missing.empty() || unexpected.empty() ? "" : ";") +
+         (unexpected.empty() ? "" : " not among the model's features " + List(unexpected)) + " (the model takes " +
+         List(opt.model_names) + ")");
+  if (plan->label == kNone && opt.labels == LabelColumn::kRequired)
+    Fail(at + "no label column" + (opt.model_label.empty() ? "" : " (" + Quote(opt.model_label) + " in training)"));
+  if (!std::is_sorted(plan->features.begin(), plan->features.end()))
+    ds->notes.push_back("columns matched to the model's features by name (the file has them in another order)");
+}
+
+bool HasDuplicates(std::vector<std::string> v) {
+  std::sort(v.begin(), v.end());
+  return std::adjacent_find(v.begin(), v.end()) != v.end();
+}
+
+// A note when the label is the default (last) column but the first is named like a label.
+void LabelNameHint(const std::vector<std::string>& names, const CsvPlan& plan, const ReadOptions& opt, Dataset* ds) {
+  if (!opt.label_name.empty() || opt.label_col != -1 || plan.features.empty()) return;
+  std::string first = names[plan.features[0]];
+  std::transform(first.begin(), first.end(), first.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  static const char* const kLabelish[] = {"label", "class", "target", "y", "outcome", "response", "species"};
+  for (const char* l : kLabelish)
+    if (first == l)
+      ds->notes.push_back("the first column is named " + Quote(names[plan.features[0]]) + ", yet the label is the last (" +
+                          Quote(names[plan.label]) + "); --label-col " + names[plan.features[0]] +
+                          " makes the first the label");
+}
+
+}  // namespace
+
+bool DetectHeader(const std::vector<std::string_view>& f1, const std::vector<std::string_view>* f2,
+                  const ReadOptions& opt, const std::string& at, std::vector<std::string>* names, Dataset* ds) {
+  bool header = opt.csv_header == 1 || (opt.csv_header == -1 && !opt.label_name.empty());
+  if (opt.csv_header == -1 && !header) header = LooksLikeHeader(f1, f2, opt, ds);
+  if (!header) {
+    if (!opt.label_name.empty()) Fail(at + "--label-col " + Quote(opt.label_name) + " names a column, but the file has no header");
+    return false;
+  }
+  names->clear();
+  for (std::string_view f : f1) names->push_back(FieldValue(f));
+  for (const std::string& n : *names)
+    if (HasControlChar(n)) Fail(at + "control character in the header's column name " + Quote(n));
+  if (f2 != nullptr && f2->size() == f1.size() + 1) {  // R's write.table: no name over the row names
+    names->insert(names->begin(), std::string());
+    ds->notes.push_back("the header has one name fewer than the rows (R's write.table): the first column holds row names");
+  }
+  return true;
+}
+
+CsvPlan PlanColumns(const std::vector<std::string>* names, std::size_t nf, const ReadOptions& opt,
+                    const std::string& at, Dataset* ds) {
+  CsvPlan plan;
+  if (nf < 2 && opt.model_inputs == 0)
+    Fail(at + "found a single column (no ',', ';', tab or blank separator); need a label and at least one feature column");
+  plan.index = IndexField(names, nf, opt, ds);
+  std::vector<std::size_t> rest;
+  for (std::size_t f = 0; f < nf; ++f)
+    if (f != plan.index) rest.push_back(f);
+  const bool model = opt.model_inputs != 0;
+  if (model && names && !opt.model_names.empty() && opt.label_name.empty() && !HasDuplicates(opt.model_names) &&
+      !HasDuplicates(*names)) {
+    ByName(*names, rest, opt, at, &plan, ds);
+  } else {
+    if (model && names && opt.model_names.empty())
+      ds->warnings.push_back("the model stores no feature names (its training file had no header): columns are taken by position");
+    if (model && !names && !opt.model_names.empty())
+      ds->warnings.push_back("no header: columns are taken by position, in the model's order (" + List(opt.model_names) + ")");
+    if (model && names && !opt.model_names.empty())
+      ds->warnings.push_back("duplicate column names: columns are taken by position, not by name");
+    Positional(names, rest, opt, at, &plan, ds);
+  }
+  if (plan.features.empty()) Fail(at + "no feature columns");
+  if (names == nullptr) return plan;
+  for (std::size_t f : plan.features) ds->feature_names.push_back((*names)[f]);
+  if (plan.label != kNone) ds->label_name = (*names)[plan.label];
+  if (!model && plan.label != kNone) LabelNameHint(*names, plan, opt, ds);
+  return plan;
+}
+
+void DropRowNumbers(const ReadOptions& opt, const CsvPlan& plan, Dataset* ds) {
+  const std::size_t n = ds->rows, d = ds->cols;
+  if (opt.index_col != IndexColumn::kAuto || opt.model_inputs != 0 || plan.index != kNone || d < 2 ||
+      plan.features[0] != 0 || n < 3 || n > (std::size_t{1} << 24))  // floats count exactly to 2^24
+    return;
+  const float first = ds->dense[0];
+  if (first != 0.0f && first != 1.0f) return;
+  for (std::size_t r = 0; r < n; ++r)
+    if (ds->dense[r * d] != first + static_cast<float>(r)) return;
+  for (std::size_t r = 0; r < n; ++r)
+    std::copy(ds->dense.begin() + static_cast<std::ptrdiff_t>(r * d + 1),
+              ds->dense.begin() + static_cast<std::ptrdiff_t>(r * d + d),
+              ds->dense.begin() + static_cast<std::ptrdiff_t>(r * (d - 1)));
+  ds->dense.resize(n * (d - 1));
+  ds->cols = d - 1;
+  ds->notes.push_back(std::string("column 1 holds the row numbers ") + (first == 0.0f ? "0, 1, 2" : "1, 2, 3") +
+                      ", ... (an index, not a feature): dropped; --index-col keep keeps it");
+}
+
+}  // namespace rfk::host::data_io

@@ -1,0 +1,252 @@
+// Users' files read right or refused (issue 21): each silent wrong result a user met -- R's row
+// names, pandas' numeric header, NA labels, an NA in a header-less first row, test columns in
+// another order, count targets -- on a fixture the test writes; features-only prediction, missing
+// values, eval's metrics, train's --json and --quiet, CLI11's errors.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "test_util.h"
+
+namespace {
+
+std::string Cli() { return RFK_CLI; }
+
+bool Has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+double JsonNumber(const std::string& json, const std::string& key) {
+  const auto at = json.find("\"" + key + "\": ");
+  if (at == std::string::npos) return NAN;
+  return std::strtod(json.c_str() + at + key.size() + 4, nullptr);
+}
+
+// 150 rows of three classes a, b, c (50 each, in turn) separated along x1 and x3; x2 is noise.
+struct Row {
+  std::string x1, x2, x3, label;
+};
+std::vector<Row> Rows() {
+  std::vector<Row> rows;
+  std::uint64_t s = 5;
+  const auto noise = [&s] {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<double>(s >> 40) / static_cast<double>(1ull << 24) - 0.5;  // [-0.5, 0.5)
+  };
+  for (int i = 0; i < 150; ++i) {
+    const int c = i % 3;
+    char b[3][32];
+    std::snprintf(b[0], sizeof b[0], "%.3f", c + 0.8 * noise());
+    std::snprintf(b[1], sizeof b[1], "%.3f", 2 * noise());
+    std::snprintf(b[2], sizeof b[2], "%.3f", 0.5 * c + 0.6 * noise());
+    rows.push_back({b[0], b[1], b[2], std::string(1, static_cast<char>('a' + c))});
+  }
+  return rows;
+}
+
+// The rows as CSV: `header` (empty: none), then `line(i, row)` for each.
+template <class Line>
+std::string Csv(const std::string& header, Line line) {
+  std::string out = header.empty() ? "" : header + "\n";
+  const std::vector<Row> rows = Rows();
+  for (std::size_t i = 0; i < rows.size(); ++i) out += line(i, rows[i]) + "\n";
+  return out;
+}
+
+std::string Plain(std::size_t, const Row& r) { return r.x1 + "," + r.x2 + "," + r.x3 + "," + r.label; }
+
+struct Fixture {
+  rfk_test::TempDir tmp;
+  std::string Write(const std::string& name, const std::string& text) {
+    rfk_test::WriteText(tmp.Path(name), text);
+    return tmp.Path(name);
+  }
+  // rfk train on `file` with `args` into name.rfk (fixed gamma and lambda: a given model).
+  rfk_test::CommandResult Train(const std::string& file, const std::string& name, const std::string& args = "") {
+    return rfk_test::Run(Cli() + " train --train " + file + " -D 64 --gamma 0.5 --lambda 1e-3 " + args + " -o " +
+                         tmp.Path(name + ".rfk"));
+  }
+  std::string Model(const std::string& name) { return tmp.Path(name + ".rfk"); }
+};
+
+}  // namespace
+
+TEST_CASE("R's write.csv row names are dropped with a note, not used as a feature") {
+  Fixture f;
+  const std::string r = f.Write("r.csv", Csv("\"\",\"x1\",\"x2\",\"x3\",\"Species\"", [](std::size_t i, const Row& w) {
+    return "\"" + std::to_string(i + 1) + "\"," + w.x1 + "," + w.x2 + "," + w.x3 + ",\"" + w.label + "\"";
+  }));
+  const auto t = f.Train(r, "r");
+  REQUIRE_MESSAGE(t.status == 0, t.err);
+  CHECK(Has(t.out, "150 rows x 3 features"));
+  CHECK(Has(t.err, "rfk: note: " + r + ": column 1 has no name in the header: read as row names"));
+  const auto keep = f.Train(r, "k", "--index-col keep");
+  CHECK(Has(keep.out, "150 rows x 4 features"));
+  // Header-less row numbers 1, 2, 3, ... are dropped too.
+  const std::string n = f.Write("n.csv", Csv("", [](std::size_t i, const Row& w) { return std::to_string(i + 1) + "," + Plain(i, w); }));
+  const auto tn = f.Train(n, "n");
+  CHECK(Has(tn.out, "150 rows x 3 features"));
+  CHECK(Has(tn.err, "column 1 holds the row numbers 1, 2, 3, ..."));
+}
+
+TEST_CASE("pandas' numeric header 0,1,2,... is a header, not a data row and a class") {
+  Fixture f;
+  const std::string num = f.Write("num.csv", Csv("0,1,2,3", [](std::size_t, const Row& w) {
+    return w.x1 + "," + w.x2 + "," + w.x3 + "," + std::to_string(w.label[0] - 'a');
+  }));
+  const auto t = f.Train(num, "num");
+  REQUIRE_MESSAGE(t.status == 0, t.err);
+  CHECK(Has(t.out, "150 rows x 3 features"));
+  CHECK(Has(t.out, "3 classes"));
+  CHECK(Has(t.err, "line 1 holds the column numbers 0, 1, ..., 3"));
+  const auto data = f.Train(num, "d", "--no-header");  // asked for: line 1 is data
+  CHECK(Has(data.out, "151 rows x 3 features"));
+}
+
+TEST_CASE("NA as a label is an error naming file:line, never a class") {
+  Fixture f;
+  const std::string p = f.Write("na.csv", Csv("x1,x2,x3,y", [](std::size_t i, const Row& w) {
+    return w.x1 + "," + w.x2 + "," + w.x3 + "," + (i == 5 ? "NA" : w.label);
+  }));
+  const auto t = f.Train(p, "na");
+  CHECK(t.status == 1);
+  CHECK(Has(t.err, "rfk: error: " + p + ":7: column 4 ('y'): missing label 'NA'"));
+}
+
+TEST_CASE("an NA in a header-less first row is a missing value, not a header; --missing fills it") {
+  Fixture f;
+  const std::string p = f.Write("na1.csv", Csv("", [](std::size_t i, const Row& w) {
+    return (i == 0 ? std::string("NA") : w.x1) + "," + w.x2 + "," + w.x3 + "," + w.label;
+  }));
+  const auto refused = f.Train(p, "r");
+  CHECK(refused.status == 1);
+  CHECK(Has(refused.err, p + ":1: column 1: missing value 'NA' (rfk train --missing mean or median"));
+  const auto t = f.Train(p, "m", "--missing median");
+  REQUIRE_MESSAGE(t.status == 0, t.err);
+  CHECK(Has(t.out, "150 rows x 3 features"));
+  CHECK(Has(t.out, "missing:     1 values filled with their column's median"));
+  // The model imputes at prediction: the row with NA gets a prediction; a model without the
+  // impute section refuses the same file with file:line.
+  const auto pr = rfk_test::Run(Cli() + " predict -m " + f.Model("m") + " " + p);
+  REQUIRE_MESSAGE(pr.status == 0, pr.err);
+  CHECK(std::count(pr.out.begin(), pr.out.end(), '\n') == 150);
+  REQUIRE(f.Train(f.Write("full.csv", Csv("", Plain)), "full").status == 0);
+  const auto no = rfk_test::Run(Cli() + " predict -m " + f.Model("full") + " " + p);
+  CHECK(no.status == 1);
+  CHECK(Has(no.err, p + ":1: column 1: missing value 'NA'"));
+}
+
+TEST_CASE("a test file with columns in another order is matched by name; a mismatch names the columns") {
+  Fixture f;
+  const std::string h = f.Write("h.csv", Csv("x1,x2,x3,y", Plain));
+  REQUIRE(f.Train(h, "h").status == 0);
+  const std::string re = f.Write("re.csv", Csv("x3,y,x1,x2", [](std::size_t, const Row& w) {
+    return w.x3 + "," + w.label + "," + w.x1 + "," + w.x2;
+  }));
+  const auto a = rfk_test::Run(Cli() + " eval --json -m " + f.Model("h") + " " + h);
+  const auto b = rfk_test::Run(Cli() + " eval --json -m " + f.Model("h") + " " + re);
+  REQUIRE_MESSAGE(b.status == 0, b.err);
+  CHECK(JsonNumber(a.out, "accuracy") > 0.8);
+  CHECK(JsonNumber(b.out, "accuracy") == JsonNumber(a.out, "accuracy"));
+  CHECK(Has(b.err, "columns matched to the model's features by name"));
+  const std::string bad = f.Write("bad.csv", Csv("x1,z,x3,y", Plain));
+  const auto e = rfk_test::Run(Cli() + " eval -m " + f.Model("h") + " " + bad);
+  CHECK(e.status == 1);
+  CHECK(Has(e.err, bad + ":1: the header does not match the model's features: missing 'x2'; not among the model's "
+                         "features 'z' (the model takes 'x1', 'x2', 'x3')"));
+}
+
+TEST_CASE("integer count targets with few rows per value are regression, and the report says why") {
+  Fixture f;
+  std::string csv = "x,y\n";
+  for (int i = 0; i < 54; ++i) csv += std::to_string(i / 54.0) + "," + std::to_string(i / 2 + i % 3) + "\n";
+  const auto t = f.Train(f.Write("cnt.csv", csv), "cnt");
+  REQUIRE_MESSAGE(t.status == 0, t.err);
+  CHECK(Has(t.out, "task:        regression (auto: "));
+  CHECK(Has(t.out, "fewer than 5 rows per value: a count or score, not classes"));
+  const auto c = f.Train(f.tmp.Path("cnt.csv"), "cls", "--task classification");
+  CHECK(Has(c.out, "multi-class classification"));
+}
+
+TEST_CASE("rfk predict scores files of features only: with a header, without, and --no-label") {
+  Fixture f;
+  const std::string h = f.Write("h.csv", Csv("x1,x2,x3,y", Plain));
+  REQUIRE(f.Train(h, "h").status == 0);
+  const auto want = rfk_test::Run(Cli() + " predict -m " + f.Model("h") + " " + h);
+  REQUIRE(want.status == 0);
+  const std::string feat = f.Write("f.csv", Csv("x1,x2,x3", [](std::size_t, const Row& w) { return w.x1 + "," + w.x2 + "," + w.x3; }));
+  const std::string bare = f.Write("b.csv", Csv("", [](std::size_t, const Row& w) { return w.x1 + "," + w.x2 + "," + w.x3; }));
+  for (const std::string& cmd : {" " + feat, " " + bare, " --no-label " + bare}) {
+    CAPTURE(cmd);
+    const auto p = rfk_test::Run(Cli() + " predict -m " + f.Model("h") + cmd);
+    INFO(p.err);
+    CHECK(p.status == 0);
+    CHECK(p.out == want.out);
+  }
+  const auto scores = rfk_test::Run(Cli() + " predict --scores -m " + f.Model("h") + " " + feat);
+  CHECK(scores.status == 0);
+  CHECK(Has(scores.out, "prediction\t"));
+  const auto ev = rfk_test::Run(Cli() + " eval -m " + f.Model("h") + " " + bare);  // eval needs labels
+  CHECK(ev.status == 1);
+  CHECK(Has(ev.err, "there is no label column to evaluate against"));
+}
+
+TEST_CASE("eval reports the confusion matrix, per-class metrics, balanced accuracy, ROC AUC, R^2 and MAE") {
+  Fixture f;
+  const std::string h = f.Write("h.csv", Csv("x1,x2,x3,y", Plain));
+  REQUIRE(f.Train(h, "h").status == 0);
+  const auto j = rfk_test::Run(Cli() + " eval --json -m " + f.Model("h") + " " + h);
+  REQUIRE(j.status == 0);
+  INFO(j.out);
+  CHECK(Has(j.out, "\"classes\": [\"a\", \"b\", \"c\"], \"confusion\": [["));
+  CHECK(Has(j.out, "\"per_class\": [{\"label\": \"a\", \"precision\": "));
+  CHECK(JsonNumber(j.out, "majority_rate") == doctest::Approx(1.0 / 3));
+  CHECK(JsonNumber(j.out, "balanced_accuracy") == doctest::Approx(JsonNumber(j.out, "accuracy")));  // balanced classes
+  const auto text = rfk_test::Run(Cli() + " eval -m " + f.Model("h") + " " + h);
+  CHECK(Has(text.out, "confusion (rows: true class, columns: predicted):"));
+  CHECK(Has(text.out, "balanced_accuracy:"));
+  // Binary: ROC AUC of the decision value.
+  const std::string bin = f.Write("bin.csv", Csv("x1,x2,x3,y", [](std::size_t, const Row& w) {
+    return w.x1 + "," + w.x2 + "," + w.x3 + "," + (w.label == "a" ? "neg" : "pos");
+  }));
+  REQUIRE(f.Train(bin, "bin").status == 0);
+  const auto jb = rfk_test::Run(Cli() + " eval --json -m " + f.Model("bin") + " " + bin);
+  CHECK(JsonNumber(jb.out, "roc_auc") > 0.9);
+  CHECK(JsonNumber(jb.out, "roc_auc") <= 1.0);
+  // Regression: R^2 and MAE.
+  const std::string reg = f.Write("reg.csv", Csv("x1,x2,x3,y", [](std::size_t, const Row& w) {
+    return w.x1 + "," + w.x2 + "," + w.x3 + "," + std::to_string(2 * std::atof(w.x1.c_str()) + std::atof(w.x3.c_str()));
+  }));
+  REQUIRE(f.Train(reg, "reg").status == 0);
+  const auto jr = rfk_test::Run(Cli() + " eval --json -m " + f.Model("reg") + " " + reg);
+  CHECK(JsonNumber(jr.out, "r2") > 0.9);
+  CHECK(JsonNumber(jr.out, "mae") > 0);
+  CHECK(JsonNumber(jr.out, "mae") <= JsonNumber(jr.out, "rmse"));
+}
+
+TEST_CASE("train --json prints one object, --quiet nothing; CLI11's errors carry rfk's prefix and a hint") {
+  Fixture f;
+  const std::string h = f.Write("h.csv", Csv("x1,x2,x3,y", Plain));
+  const auto j = f.Train(h, "j", "--json --test " + h);
+  REQUIRE_MESSAGE(j.status == 0, j.err);
+  CHECK(j.out.front() == '{');
+  CHECK(j.out.find('\n') == j.out.size() - 1);
+  CHECK(Has(j.out, "\"feature_names\": [\"x1\", \"x2\", \"x3\"]"));
+  CHECK(Has(j.out, "\"test\": {"));
+  CHECK(JsonNumber(j.out, "train_error") < 0.2);
+  const auto q = f.Train(h, "q", "--quiet");
+  CHECK(q.status == 0);
+  CHECK(q.out.empty());
+  const auto v = rfk_test::Run(Cli() + " train --train " + h + " -D 64 --gamma auto -o " + f.Model("v"));
+  CHECK(Has(v.out, "(--verbose: the grid)"));
+  CHECK_FALSE(Has(v.out, "<- chosen"));
+  const auto vv = rfk_test::Run(Cli() + " train --train " + h + " -D 64 --gamma auto --verbose -o " + f.Model("v"));
+  CHECK(Has(vv.out, "<- chosen"));
+  const auto twice = rfk_test::Run(Cli() + " train --train " + h + " --train " + h + " -o " + f.Model("x"));
+  CHECK(twice.status == 2);
+  CHECK(Has(twice.err, "rfk: error: --train takes one value but was given 2; give it once"));
+  CHECK(Has(twice.err, "Run 'rfk train --help' for the options."));
+}
