@@ -11,8 +11,9 @@
 #                                      (xsimd is header-only: the host's libxsimd-dev serves them too)
 set -euo pipefail
 
+# libopenblas-dev: the BLAS behind training's Gram statistics (lib/host/gram.cc).
 pkgs=(cmake g++ make pkg-config dpkg-dev zlib1g-dev libeigen3-dev libcli11-dev doctest-dev libhwy-dev
-      libxsimd-dev libbenchmark-dev python3)
+      libxsimd-dev libbenchmark-dev libopenblas-dev python3)
 cross=0
 for arg in "$@"; do
   case "$arg" in

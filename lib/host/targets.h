@@ -21,6 +21,9 @@ struct Targets {
   std::vector<std::uint32_t> cls;   // class index per row (classification)
   std::vector<double> Y;            // n x K, row-major: y (regression) or +-1 per output
   std::uint32_t K = 1;              // outputs: 1 for regression and binary, C for multi-class
+  std::vector<double> w;            // per row: the weight in the fit and in scores (empty: all 1)
+
+  double Weight(std::size_t row) const { return w.empty() ? 1.0 : w[row]; }
 };
 
 // Decides the task (`choice`, or from the labels for kAuto: non-numeric labels, or at most 32

@@ -12,6 +12,7 @@
 
 #include "design.h"
 #include "fourier_map.h"
+#include "gram.h"
 #include "model_assembly.h"
 #include "rfk/host/train.hpp"
 #include "selection.h"
@@ -54,6 +55,7 @@ TrainResult Train(const Dataset& data, const TrainOptions& opt) {
   const unsigned threads = ResolveThreads(opt);
   TrainResult result;
   TrainReport& rep = result.report;
+  const BlasOneThread blas_one_thread;  // rfk's own fixed partition of the work: gram.h
   const Targets targets = MakeTargets(data, opt.task, [&](std::uint32_t K) {
     CheckMemory(data, opt, K, threads, 0, &rep);
   });
