@@ -72,12 +72,26 @@ void ValidateSelection(const Dataset& data, const TrainOptions& opt) {
     throw TrainError("cross-validation needs 2 <= folds <= rows");
 }
 
+// Sample weights: none, or one finite weight >= 0 per row.
+void ValidateWeights(const Dataset& data, const TrainOptions& opt) {
+  const std::vector<double>& w = opt.sample_weight;
+  if (w.empty()) return;
+  if (w.size() != data.rows)
+    throw TrainError(data.source + ": " + std::to_string(w.size()) + " sample weights for " +
+                     std::to_string(data.rows) + " rows");
+  for (std::size_t i = 0; i < w.size(); ++i)
+    if (!(w[i] >= 0 && std::isfinite(w[i])))
+      throw TrainError(data.source + ":" + std::to_string(i < data.lines.size() ? data.lines[i] : i + 1) +
+                       ": sample weight " + FormatDouble(w[i]) + " is not a finite number >= 0");
+}
+
 }  // namespace
 
 void ValidateOptions(const Dataset& data, const TrainOptions& opt) {
   ValidateData(data);
   ValidateMaps(opt);
   ValidateSelection(data, opt);
+  ValidateWeights(data, opt);
 }
 
 }  // namespace rfk::host

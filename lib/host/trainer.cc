@@ -34,7 +34,7 @@ void TrainingError(Design& design, const Head& stored, const TrainContext& ctx) 
   const double rms_sample = RmsTarget(ctx.targets, stride);
   const double loss = design.Loss(stored, sample);
   ctx.report->train_error_rows = sample.size();
-  ctx.report->train_error = Metric(ctx.targets, loss, static_cast<double>(sample.size()), rms_sample);
+  ctx.report->train_error = Metric(ctx.targets, loss, WeightSum(ctx.targets, n, stride), rms_sample);
 }
 
 // The task and the inputs' statistics, into the report.
@@ -56,9 +56,10 @@ TrainResult Train(const Dataset& data, const TrainOptions& opt) {
   TrainResult result;
   TrainReport& rep = result.report;
   const BlasOneThread blas_one_thread;  // rfk's own fixed partition of the work: gram.h
-  const Targets targets = MakeTargets(data, opt.task, [&](std::uint32_t K) {
+  Targets targets = MakeTargets(data, opt.task, [&](std::uint32_t K) {
     CheckMemory(data, opt, K, threads, 0, &rep);
   });
+  ApplyWeights(data, opt, &targets);
   DescribeData(data, opt, targets, &rep);
   const InputScaling scaling = rep.standardized ? ComputeStandardization(data) : InputScaling{};
   rep.gamma_default = DefaultGamma(data, opt.kernel, scaling, opt.seed);

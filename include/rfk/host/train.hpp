@@ -21,6 +21,10 @@ class TrainError : public std::runtime_error {
 
 enum class TaskChoice { kAuto, kClassification, kRegression };
 
+// Class weights of the ridge fit: none, or "balanced" (scikit-learn's convention): a row of class
+// c weighs n / (C * n_c), so every class carries the same total weight.
+enum class ClassWeight { kNone, kBalanced };
+
 struct TrainOptions {
   // Maps: the random Fourier map (unless fourier == false), the random binning map (when
   // grids > 0), or both, concatenated ("fourier+binning").
@@ -42,6 +46,11 @@ struct TrainOptions {
   int standardize = -1;    // -1: on for dense data, off for sparse; 0: off; 1: on
   unsigned threads = 0;    // 0: all hardware threads. The model does not depend on it.
   std::uint32_t cv_folds = 3;
+  // Row weights: the fit minimises sum_i w_i (z_i.h + b - y_i)^2 / sum_i w_i + lambda ||h||^2
+  // (every design), and cross-validation and the training error score weighted losses
+  // (sum_i w_i loss_i / sum_i w_i). w_i = sample_weight[i] (1 when empty) times the class weight.
+  ClassWeight class_weight = ClassWeight::kNone;  // kBalanced: classification only
+  std::vector<double> sample_weight;  // empty, or one finite weight >= 0 per training row
   // Resource guard: training whose estimated peak memory (EstimateTrainingMemory) exceeds this
   // many bytes is refused before any large allocation. 0: the machine's physical memory.
   std::uint64_t memory_limit = 0;
