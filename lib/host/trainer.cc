@@ -37,14 +37,18 @@ void TrainingError(Design& design, const Head& stored, const TrainContext& ctx) 
   ctx.report->train_error = Metric(ctx.targets, loss, WeightSum(ctx.targets, n, stride), rms_sample);
 }
 
-// The task and the inputs' statistics, into the report.
-void DescribeData(const Dataset& data, const TrainOptions& opt, const Targets& targets,
-                  TrainReport* rep) {
+// The task and the inputs' standardisation (input_stats.h), into the report.
+InputScaling DescribeData(const Dataset& data, const TrainOptions& opt, const Targets& targets,
+                          TrainReport* rep) {
   rep->task = targets.task;
   rep->task_reason = targets.reason;
   rep->labels = targets.labels;
   rep->rows = data.rows;
-  rep->standardized = opt.standardize < 0 ? !data.sparse : opt.standardize > 0;
+  rep->nonzero_fraction = NonZeroFraction(data);
+  InputScaling scaling = ComputeStandardization(data, ChooseStandardization(data, opt.standardize));
+  rep->standardized = !scaling.empty();
+  rep->centred = scaling.centred;
+  return scaling;
 }
 
 }  // namespace
@@ -60,8 +64,7 @@ TrainResult Train(const Dataset& data, const TrainOptions& opt) {
     CheckMemory(data, opt, K, threads, 0, &rep);
   });
   ApplyWeights(data, opt, &targets);
-  DescribeData(data, opt, targets, &rep);
-  const InputScaling scaling = rep.standardized ? ComputeStandardization(data) : InputScaling{};
+  const InputScaling scaling = DescribeData(data, opt, targets, &rep);
   rep.gamma_default = DefaultGamma(data, opt.kernel, scaling, opt.seed);
   const std::vector<double> lambdas = LambdaGrid(opt);
 

@@ -106,6 +106,11 @@ host::TrainOptions ParseTrainOptions(const TrainArgs& a) {
   return opt;
 }
 
+// The inputs' standardisation, as the report prints it.
+const char* Standardization(const host::TrainReport& rep) {
+  return !rep.standardized ? "off" : rep.centred ? "on" : "on, without centring (sparse data)";
+}
+
 void PrintBinning(const host::TrainOptions& opt, const host::TrainReport& rep) {
   std::uint64_t total = 0;
   std::uint32_t lo = ~0u, hi = 0;
@@ -117,7 +122,7 @@ void PrintBinning(const host::TrainOptions& opt, const host::TrainReport& rep) {
   const std::string mode = opt.buckets ? "hashed, B = " + std::to_string(opt.buckets) + " buckets per grid"
                                        : std::string("exact (bins seen in training)");
   std::printf("binning:     P = %u grids, %s, laplacian kernel, seed %llu, standardize %s\n", opt.grids,
-              mode.c_str(), static_cast<unsigned long long>(opt.seed), rep.standardized ? "on" : "off");
+              mode.c_str(), static_cast<unsigned long long>(opt.seed), Standardization(rep));
   std::printf("occupied:    %llu %s in all; per grid min %u, mean %.1f, max %u\n",
               static_cast<unsigned long long>(total), opt.buckets ? "buckets hit" : "bins", lo,
               double(total) / double(rep.occupied_bins.size()), hi);
@@ -165,7 +170,7 @@ void PrintReport(const TrainArgs& a, const host::TrainOptions& opt, const host::
   if (opt.fourier)
     std::printf("features:    %s map, %s kernel, D = %u, seed %llu, standardize %s\n", host::MapName(opt.map),
                 host::KernelName(opt.kernel), opt.features, static_cast<unsigned long long>(opt.seed),
-                rep.standardized ? "on" : "off");
+                Standardization(rep));
   if (opt.grids) PrintBinning(opt, rep);
   PrintSelection(opt, rep);
   if (opt.fourier)
@@ -241,8 +246,9 @@ Command AddTrain(CLI::App& app) {
   cmd->add_option("--task", a->task, "auto, classification or regression")->capture_default_str();
   cmd->add_option("--seed", a->seed, "Seed for the random features")->capture_default_str();
   CLI::Option* no_std = cmd->add_flag("--no-standardize", a->no_standardize,
-                                      "Do not standardise inputs (default: on for dense data)");
-  cmd->add_flag("--standardize", a->standardize, "Standardise inputs even for sparse data")->excludes(no_std);
+                                      "Do not standardise inputs (default: by density: data with at least "
+                                      "25% non-zeros is centred and scaled, sparser data scaled only)");
+  cmd->add_flag("--standardize", a->standardize, "Centre and scale inputs, even sparse data")->excludes(no_std);
   cmd->add_option("--threads", a->threads, "Worker threads (0 = all cores; the model does not depend on it)")
       ->capture_default_str();
   cmd->add_option("--folds", a->folds, "Folds for --gamma/--lambda auto")->capture_default_str();
