@@ -1,7 +1,8 @@
 """Which BLAS this process's NumPy runs on, found without threadpoolctl: the libblas / libopenblas
 mapped into the process (/proc/self/maps) and, for OpenBLAS, its own corename and config.
 
-Import after numpy; describe() returns e.g. "OpenBLAS 0.3.21 (Haswell kernels, ...),
+Import after numpy; set_threads(n) sets OpenBLAS's thread count in this process (what
+OPENBLAS_NUM_THREADS=n at start-up would); describe() returns e.g. "OpenBLAS 0.3.21 (Haswell kernels, ...),
 /usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3" or "reference BLAS, /usr/lib/.../blas/libblas.so.3".
 """
 import ctypes
@@ -45,3 +46,16 @@ def describe():
 
 def is_openblas():
     return describe().startswith("OpenBLAS")
+
+
+def set_threads(n):
+    """OpenBLAS's thread count for this process's later BLAS calls; False when not OpenBLAS."""
+    import numpy as np
+    np.dot(np.ones((2, 2)), np.ones((2, 2)))
+    for p in mapped_blas():
+        try:
+            ctypes.CDLL(p).openblas_set_num_threads(int(n))
+            return True
+        except (OSError, AttributeError):
+            continue
+    return False

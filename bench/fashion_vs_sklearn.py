@@ -156,7 +156,7 @@ def report(a, threads, runs):
           f"count, medians; {datetime.date.today().isoformat()}")
     print(f"machine: {machine()}")
     print(f"scikit-learn's BLAS: {sk['blas']}; coefficients {sk['dtype']}")
-    print(f"rfk: {' '.join(os.path.relpath(c, ROOT) if os.path.isabs(c) else c for c in rfk_cmd(a, 'T', 'fashion.rfk', a.gamma))}")
+    print(f"rfk: {' '.join(os.path.relpath(c, ROOT) if c.startswith(ROOT + os.sep) else c for c in rfk_cmd(a, 'T', 'fashion.rfk', a.gamma))}")
     print()
     print("| threads | rfk train (whole process) | scikit-learn (whole process) | of which fit | rfk / sklearn | "
           "rfk accuracy | sklearn accuracy | all runs rfk / sklearn (s) |")
