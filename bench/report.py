@@ -1,5 +1,8 @@
 #!/usr/bin/python3
-"""Turns bench_kernels' JSON (with repetitions) into docs/PERFORMANCE.md: medians only."""
+"""Turns bench_kernels' JSON (with repetitions) into docs/PERFORMANCE.md: medians only.
+
+usage: report.py BENCH_JSON [PREVIOUS_PERFORMANCE_MD] -- the previous file's sections from
+TRAINING_HEADING on (training figures, measured by other scripts) are printed after the kernels."""
 import json
 import platform
 import re
@@ -127,3 +130,13 @@ for s in shapes:
                 cells.append(f"{med[n]['real_time']:.0f} ns")
         print(f"| {t} | " + " | ".join(cells) + " |")
     print()
+
+TRAINING_HEADING = "## Training"
+if len(sys.argv) > 2:
+    try:
+        prev = open(sys.argv[2]).read()
+    except OSError:
+        prev = ""
+    at = prev.find("\n" + TRAINING_HEADING)
+    if at >= 0:
+        print(prev[at + 1:].rstrip("\n"))
