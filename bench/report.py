@@ -2,8 +2,9 @@
 """Turns bench_kernels' JSON (with repetitions) into docs/PERFORMANCE.md: medians only.
 
 usage: report.py BENCH_JSON [PREVIOUS_PERFORMANCE_MD]
-Everything in the previous file from the KEEP marker on (side-by-side comparisons of two builds,
-made by bench/compare.py, which one run of one build cannot reproduce) is carried over at the end.
+Everything in the previous file from the KEEP marker on (side-by-side comparisons of two builds
+made by bench/compare.py, and the training figures of bench/fashion_vs_sklearn.py and
+bench/a9a_vs_sklearn.py: what one run of one build cannot reproduce) is carried over at the end.
 """
 import json
 import platform

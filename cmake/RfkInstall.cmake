@@ -5,7 +5,8 @@
 #        its version file, and the pkg-config files rfk-core.pc (and rfk-host.pc);
 #   cli: the rfk command.
 # Every usage requirement a consumer needs travels with the targets (C++17, include directory,
-# Highway when the core was built with it); nothing is hidden in presets. A cross build installs
+# Highway when the core was built with it; zlib, threads and OpenBLAS (BLAS::BLAS) for the host
+# library, found again by rfkConfig.cmake); nothing is hidden in presets. A cross build installs
 # the core for its target (e.g. a Cortex-M prefix for firmware projects).
 include(CMakePackageConfigHelpers)
 set(RFK_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/rfk CACHE STRING

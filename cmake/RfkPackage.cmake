@@ -2,7 +2,8 @@
 # builds, installs and uses them): two packages from the install components,
 #   rfk         the rfk command (runtime dependencies computed by dpkg-shlibdeps);
 #   librfk-dev  headers, static libraries, CMake and pkg-config files (depends on the -dev packages
-#               a consumer's link needs: Highway when the core uses it, zlib for the host library).
+#               a consumer's link needs: Highway when the core uses it, zlib and OpenBLAS for the
+#               host library).
 # Install both with `apt install ./rfk_*.deb ./librfk-dev_*.deb`.
 set(CPACK_PACKAGE_NAME rfk)
 set(CPACK_PACKAGE_VENDOR "rfk")
@@ -31,7 +32,7 @@ if("hwy" IN_LIST RFK_BACKENDS)
   list(APPEND _rfk_dev_depends libhwy-dev)
 endif()
 if(TARGET rfk_host)
-  list(APPEND _rfk_dev_depends zlib1g-dev)
+  list(APPEND _rfk_dev_depends zlib1g-dev libopenblas-dev)
 endif()
 list(JOIN _rfk_dev_depends ", " CPACK_DEBIAN_DEV_PACKAGE_DEPENDS)
 include(CPack)

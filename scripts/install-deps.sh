@@ -6,18 +6,21 @@
 #                                      library-only paper_fast_subset test and the footprint check)
 #   scripts/install-deps.sh --data     also the Fashion-MNIST dataset package (README main job)
 #   scripts/install-deps.sh --bench    also numpy, scikit-learn and matplotlib for the side-by-side
-#                                      benchmarks and bench/paper/run.py
+#                                      benchmarks and bench/paper/run.py, and libopenblas0-pthread,
+#                                      which update-alternatives then puts under numpy in place of
+#                                      the reference BLAS (the benchmarks refuse to time on that)
 #   scripts/install-deps.sh --cross    also the ARM cross toolchains, qemu and Highway for arm64/armhf
 #                                      (xsimd is header-only: the host's libxsimd-dev serves them too)
 set -euo pipefail
 
+# libopenblas-dev: the BLAS behind training's Gram statistics (lib/host/gram.cc).
 pkgs=(cmake g++ make pkg-config dpkg-dev zlib1g-dev libeigen3-dev libcli11-dev doctest-dev libhwy-dev
-      libxsimd-dev libbenchmark-dev python3)
+      libxsimd-dev libbenchmark-dev libopenblas-dev python3)
 cross=0
 for arg in "$@"; do
   case "$arg" in
     --data)  pkgs+=(dataset-fashion-mnist) ;;
-    --bench) pkgs+=(python3-numpy python3-sklearn python3-matplotlib) ;;
+    --bench) pkgs+=(python3-numpy python3-sklearn python3-matplotlib libopenblas0-pthread) ;;
     --cross) cross=1
              pkgs+=(g++-aarch64-linux-gnu g++-arm-linux-gnueabihf gcc-arm-none-eabi
                     libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib qemu-user qemu-system-arm

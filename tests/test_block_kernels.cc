@@ -57,38 +57,6 @@ TEST_CASE("ProjectSparse equals ProjectDense on the same row with its zeros") {
   for (std::uint32_t j = 0; j < F; ++j) CHECK(dense[j] == sparse[j]);
 }
 
-TEST_CASE("AccumulateStrip sums rows in order, bit for bit, whatever order strips run in") {
-  for (auto [D, R, K] : {std::tuple<std::uint32_t, std::size_t, std::uint32_t>{70, 37, 2}, {64, 5, 1}, {3, 2, 3}}) {
-    std::vector<double> Z(R * D), Y(R * K);
-    for (std::size_t i = 0; i < Z.size(); ++i) Z[i] = std::sin(0.37 * double(i));
-    for (std::size_t i = 0; i < Y.size(); ++i) Y[i] = std::cos(0.11 * double(i));
-    const std::uint32_t strips = (D + rfk::host::kStripRows - 1) / rfk::host::kStripRows;
-    std::vector<double> G1(std::size_t{D} * D, 0.5), h1(std::size_t{D} * K, 0.25), s1(D, 1.0);
-    std::vector<double> G2 = G1, h2 = h1, s2 = s1;
-    for (std::uint32_t st = 0; st < strips; ++st)
-      rfk::host::AccumulateStrip(Z.data(), R, D, Y.data(), K, st * rfk::host::kStripRows, G1.data(), h1.data(), s1.data());
-    for (std::uint32_t st = strips; st-- > 0;)  // reverse order, as another thread split might
-      rfk::host::AccumulateStrip(Z.data(), R, D, Y.data(), K, st * rfk::host::kStripRows, G2.data(), h2.data(), s2.data());
-    CHECK(G1 == G2);
-    CHECK(h1 == h2);
-    for (std::uint32_t i = 0; i < D; ++i) {
-      for (std::uint32_t j = i; j < D; ++j) {
-        double ref = 0.5;
-        for (std::size_t r = 0; r < R; ++r) ref += Z[r * D + i] * Z[r * D + j];
-        REQUIRE(ref == G1[std::size_t{i} * D + j]);
-      }
-      double sref = 1.0;
-      for (std::size_t r = 0; r < R; ++r) sref += Z[r * D + i];
-      CHECK(sref == s1[i]);
-      for (std::uint32_t k = 0; k < K; ++k) {
-        double href = 0.25;
-        for (std::size_t r = 0; r < R; ++r) href += Z[r * D + i] * Y[r * K + k];
-        CHECK(href == h1[std::size_t{i} * K + k]);
-      }
-    }
-  }
-}
-
 TEST_CASE("CholeskyUpper: the textbook algorithm's bits for any thread count, and it solves") {
   // Sizes around the panel (96), row-block (64) and tile (4 x 32) edges.
   for (std::size_t n : {1u, 5u, 33u, 97u, 203u}) {

@@ -250,3 +250,34 @@ TEST_CASE("train --json prints one object, --quiet nothing; CLI11's errors carry
   CHECK(Has(twice.err, "rfk: error: --train takes one value but was given 2; give it once"));
   CHECK(Has(twice.err, "Run 'rfk train --help' for the options."));
 }
+
+TEST_CASE("--class-weight balanced lifts balanced accuracy on an imbalanced set above the majority rule") {
+  Fixture f;
+  // Class c of the fixture, one row in eight of it kept (7 of 107 rows): the positives.
+  std::string text = "x1,x2,x3,y\n";
+  const std::vector<Row> rows = Rows();
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const bool pos = rows[i].label == "c";
+    if (pos && i % 24 != 2) continue;
+    text += rows[i].x1 + "," + rows[i].x2 + "," + rows[i].x3 + "," + (pos ? "pos" : "neg") + "\n";
+  }
+  const std::string file = f.Write("imbalanced.csv", text);
+  const std::string fit = " -D 64 --gamma 0.5 --lambda 1e-1 ";
+  const auto plain = rfk_test::Run(Cli() + " train --train " + file + fit + "-o " + f.Model("plain"));
+  REQUIRE(plain.status == 0);
+  CHECK(Has(plain.err, "no better than always predicting 'neg'"));  // the warning points at the cure
+  CHECK(Has(plain.err, "--class-weight balanced"));
+  const auto weighted =
+      rfk_test::Run(Cli() + " train --train " + file + fit + "--class-weight balanced -o " + f.Model("weighted"));
+  REQUIRE(weighted.status == 0);
+  CHECK_FALSE(Has(weighted.err, "no better than always predicting"));
+  const auto ep = rfk_test::Run(Cli() + " eval --json -m " + f.Model("plain") + " " + file);
+  const auto ew = rfk_test::Run(Cli() + " eval --json -m " + f.Model("weighted") + " " + file);
+  INFO(ep.out);
+  INFO(ew.out);
+  CHECK(JsonNumber(ep.out, "balanced_accuracy") == doctest::Approx(0.5));  // the majority rule
+  CHECK(JsonNumber(ew.out, "balanced_accuracy") > 0.8);
+  const auto bad = rfk_test::Run(Cli() + " train --train " + file + " --class-weight even -o " + f.Model("x"));
+  CHECK(bad.status != 0);
+  CHECK(Has(bad.err, "--class-weight must be none or balanced"));
+}

@@ -144,14 +144,15 @@ TEST_CASE("fourier maps (a) and (c): every registered map computes the core's fe
       REQUIRE(m->features() == Features(map));
       for (bool sparse : {false, true}) {
         const rfk::host::Dataset data = Inputs(n, sparse, 9);
-        for (bool standardize : {false, true}) {
-          const rfk::host::InputScaling scaling =
-              standardize ? rfk::host::ComputeStandardization(data) : rfk::host::InputScaling{};
+        for (const auto standardize : {rfk::host::Standardization::kOff, rfk::host::Standardization::kCentred,
+                                       rfk::host::Standardization::kUncentred}) {
+          const rfk::host::InputScaling scaling = rfk::host::ComputeStandardization(data, standardize);
+          CHECK(scaling.empty() == (standardize == rfk::host::Standardization::kOff));
           const rfk::host::ModelSpec spec = Spec(*m, scaling);
           CAPTURE(static_cast<int>(map));
           CAPTURE(static_cast<int>(kernel));
           CAPTURE(sparse);
-          CAPTURE(standardize);
+          CAPTURE(static_cast<int>(standardize));
           CHECK(spec.map == map);
           CHECK(spec.kernel == kernel);
           CHECK(spec.gamma == 0.37f);

@@ -135,6 +135,30 @@ TEST_CASE("same seed and data give byte-identical models, for any thread count")
   CHECK(rfk::host::Train(data, o).model != one);
 }
 
+TEST_CASE("models are byte-identical at many threads too: several Gram tiles and blocks, weighted CV") {
+  // D = 1100: three tiles of G per side (gram.h, kGramTile = 512); 4500 rows: three blocks of
+  // kGramRows = 2048, the last partial. More threads than tiles, blocks or cores.
+  const auto data = Blobs(4500, 3);
+  auto o = SmallOptions();
+  o.features = 1100;
+  o.threads = 1;
+  const auto one = rfk::host::Train(data, o).model;
+  o.threads = 16;
+  CHECK(rfk::host::Train(data, o).model == one);
+  // Selection: held-out scores through DGEMM on fixed chunks, weighted losses.
+  const auto small = Blobs(2100, 4);
+  o.features = 520;
+  o.lambda_auto = true;
+  o.class_weight = rfk::host::ClassWeight::kBalanced;
+  o.threads = 1;
+  const auto a = rfk::host::Train(small, o);
+  o.threads = 7;
+  const auto b = rfk::host::Train(small, o);
+  CHECK(a.model == b.model);
+  REQUIRE(a.report.cv.size() == b.report.cv.size());
+  for (std::size_t i = 0; i < a.report.cv.size(); ++i) CHECK(a.report.cv[i].error == b.report.cv[i].error);
+}
+
 TEST_CASE("cross-validated selection is deterministic and reports its grid") {
   const auto data = Blobs(240, 4);
   auto o = SmallOptions();

@@ -24,18 +24,19 @@ namespace {
 constexpr double kCvCgTolerance = 1e-4;
 constexpr int kCvCgIterations = 300;
 
-// Summed losses of `heads` on data rows `rows` of design Z, one per head (rows round-robin over
-// the threads, each thread's sums added in thread order).
+// Summed (weighted) losses of `heads` on data rows `rows` of design Z, one per head: each row's
+// losses on any thread, then summed in row order (the same bits for any thread count).
 std::vector<double> ScoreDesign(const SparseDesign& Z, const std::vector<std::uint32_t>& rows,
                                 const std::vector<Head>& heads, const Targets& targets,
                                 unsigned threads) {
   const std::uint32_t K = targets.K;
-  std::vector<std::vector<double>> part(threads, std::vector<double>(heads.size(), 0.0));
+  const std::size_t L = heads.size();
+  std::vector<double> loss(rows.size() * L);
   Parallel(threads, [&](unsigned t) {
     std::vector<double> out(K);
     for (std::size_t r = t; r < rows.size(); r += threads) {
       const std::size_t i = rows[r];
-      for (std::size_t l = 0; l < heads.size(); ++l) {
+      for (std::size_t l = 0; l < L; ++l) {
         const Head& h = heads[l];
         for (std::uint32_t k = 0; k < K; ++k) out[k] = h.bias[k];
         for (std::uint32_t j = 0; j < Z.Df; ++j) {
@@ -47,13 +48,13 @@ std::vector<double> ScoreDesign(const SparseDesign& Z, const std::vector<std::ui
           if (c == kNoBinColumn) continue;
           for (std::uint32_t k = 0; k < K; ++k) out[k] += Z.scale * h.W[std::size_t{Z.Df + c} * K + k];
         }
-        part[t][l] += RowLoss(targets, out.data(), i);
+        loss[r * L + l] = targets.Weight(i) * RowLoss(targets, out.data(), i);
       }
     }
   });
-  std::vector<double> err(heads.size(), 0.0);
-  for (unsigned t = 0; t < threads; ++t)
-    for (std::size_t l = 0; l < heads.size(); ++l) err[l] += part[t][l];
+  std::vector<double> err(L, 0.0);
+  for (std::size_t r = 0; r < rows.size(); ++r)
+    for (std::size_t l = 0; l < L; ++l) err[l] += loss[r * L + l];
   return err;
 }
 
@@ -95,6 +96,7 @@ class BinningDesign final : public Design {
     std::vector<float> Zf;                         // n x D_F
   };
   AtFactor At(double factor) const;
+  const double* Weights() const { return ctx_.targets.w.empty() ? nullptr : ctx_.targets.w.data(); }
   SparseDesign Sparse(const AtFactor& a, const BinColumns& bc) const;
   // Heads at every lambda on `rows`: a CG path from the largest lambda down, each solve
   // warm-started from the last (neighbouring solutions are close, and the large-lambda systems
@@ -174,7 +176,7 @@ std::vector<Head> BinningDesign::LambdaPath(const SparseDesign& z, const std::ve
   std::vector<Head> heads(lambdas.size());
   Head prev;
   for (std::size_t q = lambdas.size(); q-- > 0;) {
-    Head sol = SolveRidgeCg(z, rows, ctx_.targets.Y.data(), ctx_.targets.K, lambdas[q], cg_cv_,
+    Head sol = SolveRidgeCg(z, rows, ctx_.targets.Y.data(), Weights(), ctx_.targets.K, lambdas[q], cg_cv_,
                             nullptr, prev.W.empty() ? nullptr : &prev);
     heads[q] = sol;
     prev = std::move(sol);
@@ -214,7 +216,8 @@ Head BinningDesign::Fit(double factor, double lambda) {
   design_ = Sparse(fit_, columns_);
   CgStats stats;
   ctx_.Progress(0, 1, "conjugate gradients");
-  Head sol = SolveRidgeCg(design_, all_rows_, ctx_.targets.Y.data(), ctx_.targets.K, lambda, cg_, &stats);
+  Head sol = SolveRidgeCg(design_, all_rows_, ctx_.targets.Y.data(), Weights(), ctx_.targets.K, lambda,
+                          cg_, &stats);
   rep.cg_iterations = stats.iterations;
   rep.cg_residual = stats.relative_residual;
   rep.occupied_bins = columns_.occupied;

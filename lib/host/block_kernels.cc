@@ -18,7 +18,6 @@ namespace rfk::host {
 namespace {
 constexpr std::uint32_t kProjCols = 64;  // columns of args per register tile
 constexpr std::uint32_t kProjRows = 4;   // rows sharing each loaded slice of Wt
-constexpr std::uint32_t kAccCols = 32;   // columns of G per register tile
 }  // namespace
 
 RFK_HOST_CLONES
@@ -80,57 +79,6 @@ __attribute__((always_inline)) inline void StoreV8d(double* p, V8d v) {
   __builtin_memcpy(p, &v, sizeof v);
 }
 }  // namespace
-
-RFK_HOST_CLONES
-void AccumulateStrip(const double* Z, std::size_t R, std::uint32_t D, const double* Y,
-                     std::uint32_t K, std::uint32_t i0, double* G, double* h, double* s) {
-  const std::uint32_t in = std::min(kStripRows, D - i0);
-  std::uint32_t j0 = i0;
-  if (in == kStripRows) {
-    // Register tile: 4 rows of G x 32 columns = 16 vectors of 8 doubles.
-    for (; j0 + kAccCols <= D; j0 += kAccCols) {
-      V8d acc[kStripRows][4];
-      for (std::uint32_t q = 0; q < kStripRows; ++q)
-        for (std::uint32_t v = 0; v < 4; ++v)
-          acc[q][v] = LoadV8d(G + static_cast<std::size_t>(i0 + q) * D + j0 + 8 * v);
-      for (std::size_t r = 0; r < R; ++r) {
-        const double* zr = Z + r * D;
-        const V8d z0 = LoadV8d(zr + j0), z1 = LoadV8d(zr + j0 + 8), z2 = LoadV8d(zr + j0 + 16),
-                  z3 = LoadV8d(zr + j0 + 24);
-        for (std::uint32_t q = 0; q < kStripRows; ++q) {
-          const double a = zr[i0 + q];
-          acc[q][0] += a * z0;
-          acc[q][1] += a * z1;
-          acc[q][2] += a * z2;
-          acc[q][3] += a * z3;
-        }
-      }
-      for (std::uint32_t q = 0; q < kStripRows; ++q)
-        for (std::uint32_t v = 0; v < 4; ++v)
-          StoreV8d(G + static_cast<std::size_t>(i0 + q) * D + j0 + 8 * v, acc[q][v]);
-    }
-  }
-  // Remaining columns (and strips shorter than kStripRows): plain loops, same order per element.
-  for (; j0 < D; j0 += kAccCols) {
-    const std::uint32_t jn = std::min(kAccCols, D - j0);
-    for (std::uint32_t q = 0; q < in; ++q) {
-      double* g = G + static_cast<std::size_t>(i0 + q) * D + j0;
-      for (std::size_t r = 0; r < R; ++r) {
-        const double* zr = Z + r * D;
-        const double a = zr[i0 + q];
-        for (std::uint32_t j = 0; j < jn; ++j) g[j] += a * zr[j0 + j];
-      }
-    }
-  }
-  for (std::uint32_t q = 0; q < in; ++q) {
-    const std::uint32_t i = i0 + q;
-    for (std::size_t r = 0; r < R; ++r) {
-      const double a = Z[r * D + i];
-      s[i] += a;
-      for (std::uint32_t k = 0; k < K; ++k) h[static_cast<std::size_t>(i) * K + k] += a * Y[r * K + k];
-    }
-  }
-}
 
 }  // namespace rfk::host
 

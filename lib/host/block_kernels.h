@@ -1,7 +1,8 @@
 // Host training kernels over blocks of rows. They reorder loops for speed but keep, for every
 // output element, the same sequence of IEEE operations as the device core's reference kernels
-// (include/rfk/kernels.hpp), so training sees bit-identical features to what the device computes,
-// and accumulation sums rows in a fixed order, so results do not depend on the thread count.
+// (include/rfk/kernels.hpp), so training sees bit-identical features to what the device computes;
+// the Cholesky kernels keep a fixed order per element, so results do not depend on the thread
+// count. (The Gram statistics go through BLAS: gram.h.)
 // Requires -ffp-contract=off (set project-wide).
 #pragma once
 
@@ -19,13 +20,6 @@ void ProjectDense(const float* X, std::size_t R, std::uint32_t d, const float* W
 // sum unchanged because x + (w * 0) == x for every finite x.
 void ProjectSparse(const std::uint32_t* cols, const float* vals, std::size_t nnz, const float* Wt,
                    std::uint32_t F, float* args);
-
-// G[i][j] += sum_r Z[r][i] * Z[r][j] for i in [i0, min(i0 + kStripRows, D)) and j in [i0, D),
-// rows r summed in order; plus h[i][k] += sum_r Z[r][i] * Y[r][k] and s[i] += sum_r Z[r][i].
-// Z: R x D (double), Y: R x K, G: D x D row-major (the strip's upper part is updated), h: D x K.
-inline constexpr std::uint32_t kStripRows = 4;
-void AccumulateStrip(const double* Z, std::size_t R, std::uint32_t D, const double* Y,
-                     std::uint32_t K, std::uint32_t i0, double* G, double* h, double* s);
 
 }  // namespace rfk::host
 

@@ -53,14 +53,16 @@ DenseMap::DenseMap(const FourierMapParams& p, const DenseUnitDraws& unit, double
     }
 }
 
-// Sparse rows without standardisation skip the zeros (ProjectSparse: the same sums); every other
-// row is loaded dense and projected as the core does.
+// Sparse rows without centring skip the zeros (ProjectSparse: the same sums), their values scaled
+// as the core's StandardizeRef scales them ((x - 0) * s == x * s); every other row is loaded
+// dense and projected as the core does.
 bool DenseMap::Compute(const InputRows& in, const std::uint32_t* rows, std::size_t R, float* Z,
                        MapWorkspace* ws) const {
   const std::uint32_t d = p_.d, F = p_.F, D = features();
   const Dataset& data = in.data;
+  const std::vector<float>& scale = in.scaling.inv_scale;
   ws->work.resize(R * F);
-  if (!data.sparse || !in.scaling.empty()) {
+  if (!data.sparse || in.scaling.centred) {
     ws->x.resize(R * d);
     LoadRows(in, rows, R, ws->x.data());
     ProjectDense(ws->x.data(), R, d, Wt_.data(), F, ws->work.data());
@@ -68,8 +70,14 @@ bool DenseMap::Compute(const InputRows& in, const std::uint32_t* rows, std::size
     for (std::size_t r = 0; r < R; ++r) {
       const std::size_t i = rows[r];
       const std::uint64_t b = data.row_ptr[i], e = data.row_ptr[i + 1];
-      ProjectSparse(data.col_idx.data() + b, data.values.data() + b, e - b, Wt_.data(), F,
-                    ws->work.data() + r * F);
+      const std::uint32_t* cols = data.col_idx.data() + b;
+      const float* vals = data.values.data() + b;
+      if (!scale.empty()) {
+        ws->x.resize(e - b);
+        for (std::uint64_t t = 0; t < e - b; ++t) ws->x[t] = vals[t] * scale[cols[t]];
+        vals = ws->x.data();
+      }
+      ProjectSparse(cols, vals, e - b, Wt_.data(), F, ws->work.data() + r * F);
     }
   }
   bool finite = true;

@@ -1,54 +1,35 @@
 // The Fourier design: a Fourier-type map alone. Feature blocks stream through the map into the
-// ridge statistics (Z'Z, Z'Y, Z'1: O(D^2) memory, never O(n D)); the head comes from a Cholesky
-// solve of those statistics; selection accumulates one set per fold, so every fold's training
-// statistics are a subtraction and one pass serves the whole lambda grid.
+// ridge statistics (Z'Z, Z'Y, Z'1 through BLAS, gram.h: O(D^2) memory, never O(n D)); the head
+// comes from a Cholesky solve of those statistics; selection accumulates one set per fold, so
+// every fold's training statistics are a subtraction and one pass serves the whole lambda grid.
 #include <algorithm>
 #include <memory>
 #include <numeric>
 #include <utility>
 
-#include "block_kernels.h"
 #include "design.h"
 #include "fourier_map.h"
-#include "parallel.h"
+#include "gram.h"
 
 namespace rfk::host {
 
 namespace {
 
-// Adds one block's rows (Z: R x D doubles, their data rows rb) to *st: the strips of Z'Z and
-// Z'Y on all threads, the target sums in row order. Deterministic for any thread count.
-void AccumulateBlock(const TrainContext& ctx, const double* Z, std::size_t R, std::uint32_t D,
-                     const std::uint32_t* rb, std::vector<double>* Yb, RidgeStats* st) {
-  const std::uint32_t K = ctx.targets.K;
-  for (std::size_t r = 0; r < R; ++r)
-    for (std::uint32_t k = 0; k < K; ++k) {
-      (*Yb)[r * K + k] = ctx.targets.Y[std::size_t{rb[r]} * K + k];
-      st->ysum[k] += (*Yb)[r * K + k];
-    }
-  st->n += static_cast<double>(R);
-  const std::uint32_t strips = (D + kStripRows - 1) / kStripRows;
-  Parallel(ctx.threads, [&](unsigned t) {
-    for (std::uint32_t s = t; s < strips; s += ctx.threads)
-      AccumulateStrip(Z, R, D, Yb->data(), K, s * kStripRows, st->G.data(), st->h.data(),
-                      st->s.data());
-  });
-}
-
-// Streams rows through a map in blocks of kBlockRows: fn(Z, rb, R) gets each block's features
+// Streams rows through a map in blocks of kGramRows: fn(Z, rb, R) gets each block's features
 // (Z: R x D floats) and its R data rows rb; then *done advances and progress is reported. The
-// buffers serve every Run.
+// buffers serve every Run. The blocks are fixed by the row list alone (gram.h: they are the unit
+// of float summation).
 class BlockStream {
  public:
   BlockStream(const TrainContext& ctx, const FourierMap& m)
-      : ctx_(ctx), m_(m), ws_(ctx.threads), Z_(kBlockRows * m.features()) {}
+      : ctx_(ctx), m_(m), ws_(ctx.threads), Z_(kGramRows * m.features()) {}
 
   template <class Fn>
   void Run(const std::vector<std::uint32_t>& rows, std::uint64_t* done, std::uint64_t total,
            const std::string& what, Fn&& fn) {
     const InputRows in{ctx_.data, ctx_.scaling};
-    for (std::size_t b0 = 0; b0 < rows.size(); b0 += kBlockRows) {
-      const std::size_t R = std::min(kBlockRows, rows.size() - b0);
+    for (std::size_t b0 = 0; b0 < rows.size(); b0 += kGramRows) {
+      const std::size_t R = std::min(kGramRows, rows.size() - b0);
       const std::uint32_t* rb = rows.data() + b0;
       ComputeBlock(in, m_, rb, R, Z_.data(), &ws_, ctx_.threads);
       fn(Z_.data(), rb, R);
@@ -64,60 +45,65 @@ class BlockStream {
   std::vector<float> Z_;
 };
 
-// The ridge statistics of `rows` through map m. Memory: O(D^2 + kBlockRows * D).
+// The ridge statistics of `rows` through map m, weighted by the targets' row weights. Memory:
+// O(D^2 + kGramRows * D).
 RidgeStats Accumulate(const TrainContext& ctx, const FourierMap& m,
                       const std::vector<std::uint32_t>& rows, std::uint64_t* done,
                       std::uint64_t total, const std::string& what) {
   const std::uint32_t D = m.features(), K = ctx.targets.K;
+  const Targets& tg = ctx.targets;
   RidgeStats st(D, K);
-  std::vector<double> Zd(kBlockRows * D), Yb(kBlockRows * K);
+  GramAccumulator gram(D, K, ctx.threads);
+  std::vector<double> Yb(kGramRows * K), wb(tg.w.empty() ? 0 : kGramRows);
   BlockStream(ctx, m).Run(rows, done, total, what,
                           [&](const float* Z, const std::uint32_t* rb, std::size_t R) {
-                            for (std::size_t i = 0; i < R * D; ++i) Zd[i] = Z[i];
-                            AccumulateBlock(ctx, Zd.data(), R, D, rb, &Yb, &st);
+                            for (std::size_t r = 0; r < R; ++r) {
+                              const double* y = tg.Y.data() + std::size_t{rb[r]} * K;
+                              std::copy(y, y + K, Yb.data() + r * K);
+                              if (!wb.empty()) wb[r] = tg.w[rb[r]];
+                            }
+                            gram.Add(Z, R, Yb.data(), wb.empty() ? nullptr : wb.data(), &st);
                           });
   return st;
 }
 
-// Adds to (*err)[l] the summed losses of heads[l] on the R feature rows Z of data rows rb: rows
-// split round-robin over the threads, each thread's sums added in thread order.
-void ScoreBlock(const TrainContext& ctx, const float* Z, std::uint32_t D, const std::uint32_t* rb,
-                std::size_t R, const std::vector<Head>& heads, std::vector<double>* err) {
-  const std::uint32_t K = ctx.targets.K;
-  const std::size_t L = heads.size();
-  std::vector<std::vector<double>> part(ctx.threads, std::vector<double>(L, 0.0));
-  Parallel(ctx.threads, [&](unsigned t) {
-    std::vector<double> out(K);
-    for (std::size_t r = t; r < R; r += ctx.threads) {
-      const float* z = Z + r * D;
-      for (std::size_t l = 0; l < L; ++l) {
-        const Head& h = heads[l];
-        for (std::uint32_t k = 0; k < K; ++k) out[k] = h.bias[k];
-        for (std::uint32_t i = 0; i < D; ++i) {
-          const double zi = z[i];
-          for (std::uint32_t k = 0; k < K; ++k) out[k] += zi * h.W[std::size_t{i} * K + k];
-        }
-        part[t][l] += RowLoss(ctx.targets, out.data(), rb[r]);
-      }
-    }
-  });
-  for (unsigned t = 0; t < ctx.threads; ++t)
-    for (std::size_t l = 0; l < L; ++l) (*err)[l] += part[t][l];
+// Heads side by side for HeadOutputs: W (D x L*K) and bias (L*K).
+struct StackedHeads {
+  std::vector<double> W, bias;
+};
+
+StackedHeads Stack(const std::vector<Head>& heads, std::uint32_t D, std::uint32_t K) {
+  const std::size_t LK = heads.size() * K;
+  StackedHeads s;
+  s.W.resize(std::size_t{D} * LK);
+  s.bias.resize(LK);
+  for (std::size_t l = 0; l < heads.size(); ++l) {
+    for (std::uint32_t i = 0; i < D; ++i)
+      for (std::uint32_t k = 0; k < K; ++k) s.W[i * LK + l * K + k] = heads[l].W[std::size_t{i} * K + k];
+    for (std::uint32_t k = 0; k < K; ++k) s.bias[l * K + k] = heads[l].bias[k];
+  }
+  return s;
 }
 
 // Held-out losses of several heads: rows of fold f are scored with heads[f][l] for every l.
-// Returns the summed losses per l.
+// Returns the summed (weighted) losses per l, rows added in order.
 std::vector<double> Score(const TrainContext& ctx, const FourierMap& m,
                           const std::vector<std::vector<std::uint32_t>>& fold_rows,
                           const std::vector<std::vector<Head>>& heads, std::uint64_t* done,
                           std::uint64_t total, const std::string& what) {
-  const std::uint32_t D = m.features();
-  std::vector<double> err(heads[0].size(), 0.0);
+  const std::uint32_t D = m.features(), K = ctx.targets.K;
+  const std::size_t L = heads[0].size();
+  std::vector<double> err(L, 0.0), out(kGramRows * L * K);
   BlockStream blocks(ctx, m);
   for (std::size_t f = 0; f < fold_rows.size(); ++f) {
+    const StackedHeads sh = Stack(heads[f], D, K);
     blocks.Run(fold_rows[f], done, total, what,
                [&](const float* Z, const std::uint32_t* rb, std::size_t R) {
-                 ScoreBlock(ctx, Z, D, rb, R, heads[f], &err);
+                 HeadOutputs(Z, R, D, sh.W, sh.bias, ctx.threads, out.data());
+                 for (std::size_t r = 0; r < R; ++r)
+                   for (std::size_t l = 0; l < L; ++l)
+                     err[l] += ctx.targets.Weight(rb[r]) *
+                               RowLoss(ctx.targets, out.data() + (r * L + l) * K, rb[r]);
                });
   }
   return err;
@@ -182,6 +168,14 @@ std::vector<double> FourierDesign::HeldOutLosses(double factor, const Folds& fol
 // With selection, the statistics KeepBest kept (empty, and refused by SolveRidge, only if no
 // point had a comparable error); without, one pass over every row.
 Head FourierDesign::Fit(double factor, double lambda) {
+  // Without a penalty, the centred Gram matrix of n rows has rank < n: singular for D >= n. (Its
+  // float noise, gram.h, could otherwise pass for tiny pivots.)
+  const Targets& tg = ctx_.targets;
+  const auto rows = tg.w.empty() ? ctx_.data.rows
+                                 : static_cast<std::size_t>(std::count_if(tg.w.begin(), tg.w.end(), [](double v) { return v > 0; }));
+  if (lambda == 0 && rows <= ctx_.opt.features)
+    throw TrainError("the ridge system is singular (" + std::to_string(ctx_.opt.features) + " features, " +
+                     std::to_string(rows) + " rows) and could not be factorised; use --lambda > 0");
   total_ = RidgeStats();
   map_ = draws_->At(Gamma(factor));
   if (!selected_) {

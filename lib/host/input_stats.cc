@@ -46,33 +46,72 @@ double DefaultGamma(const Dataset& data, format::Kernel kernel, const InputScali
   return med > 0 ? 1.0 / med : 1.0;
 }
 
-InputScaling ComputeStandardization(const Dataset& data) {
-  const std::size_t d = data.cols;
-  std::vector<double> s1(d, 0.0), s2(d, 0.0);
+double NonZeroFraction(const Dataset& data) {
+  const double entries = static_cast<double>(data.rows) * static_cast<double>(data.cols);
+  if (!(entries > 0)) return 0.0;
+  std::size_t nnz = 0;
   if (data.sparse) {
-    for (std::size_t t = 0; t < data.col_idx.size(); ++t) {
-      s1[data.col_idx[t]] += data.values[t];
-      s2[data.col_idx[t]] += double(data.values[t]) * data.values[t];
-    }
+    for (float v : data.values) nnz += v != 0.0f;
+  } else {
+    for (float v : data.dense) nnz += v != 0.0f;
+  }
+  return static_cast<double>(nnz) / entries;
+}
+
+Standardization ChooseStandardization(const Dataset& data, int option) {
+  if (option == 0) return Standardization::kOff;
+  if (option > 0) return Standardization::kCentred;
+  return NonZeroFraction(data) >= kDenseFraction ? Standardization::kCentred : Standardization::kUncentred;
+}
+
+namespace {
+
+// Per column: the sum, the sum of squares and whether every value is 0 or 1, rows in order.
+struct ColumnSums {
+  std::vector<double> s1, s2;
+  std::vector<char> indicator;
+};
+
+ColumnSums SumColumns(const Dataset& data) {
+  const std::size_t d = data.cols;
+  ColumnSums c{std::vector<double>(d, 0.0), std::vector<double>(d, 0.0), std::vector<char>(d, 1)};
+  auto add = [&c](std::size_t col, double v) {
+    c.s1[col] += v;
+    c.s2[col] += v * v;
+    if (v != 0.0 && v != 1.0) c.indicator[col] = 0;
+  };
+  if (data.sparse) {
+    for (std::size_t t = 0; t < data.col_idx.size(); ++t) add(data.col_idx[t], data.values[t]);
   } else {
     for (std::size_t i = 0; i < data.rows; ++i)
-      for (std::size_t c = 0; c < d; ++c) {
-        const double v = data.dense[i * d + c];
-        s1[c] += v;
-        s2[c] += v * v;
-      }
+      for (std::size_t col = 0; col < d; ++col) add(col, data.dense[i * d + col]);
   }
+  return c;
+}
+
+}  // namespace
+
+InputScaling ComputeStandardization(const Dataset& data, Standardization how) {
   InputScaling s;
+  if (how == Standardization::kOff) return s;
+  const std::size_t d = data.cols;
+  const ColumnSums c = SumColumns(data);
   s.mean.resize(d);
   s.inv_scale.resize(d);
   const double n = static_cast<double>(data.rows);
-  for (std::size_t c = 0; c < d; ++c) {
-    const double mu = s1[c] / n;
-    const double var = std::max(0.0, s2[c] / n - mu * mu);
-    s.mean[c] = static_cast<float>(mu);
+  const bool centre = how == Standardization::kCentred;
+  bool identity = true;
+  for (std::size_t col = 0; col < d; ++col) {
+    const double mu = c.s1[col] / n;
+    const double var = std::max(0.0, c.s2[col] / n - mu * mu);
     const bool constant = !(var > 1e-12 * std::max(mu * mu, 1e-300));  // rounding noise only
-    s.inv_scale[c] = constant ? 0.0f : static_cast<float>(1.0 / std::sqrt(var));
+    s.mean[col] = centre ? static_cast<float>(mu) : 0.0f;
+    s.inv_scale[col] = constant ? 0.0f : static_cast<float>(1.0 / std::sqrt(var));
+    if (!centre && c.indicator[col]) s.inv_scale[col] = 1.0f;
+    identity &= s.mean[col] == 0.0f && s.inv_scale[col] == 1.0f;
+    s.centred |= s.mean[col] != 0.0f;
   }
+  if (!centre && identity) return InputScaling{};
   return s;
 }
 

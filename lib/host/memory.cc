@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "fourier_map.h"
+#include "gram.h"
 #include "rfk/host/train.hpp"
 #include "train_context.h"
 
@@ -33,13 +34,16 @@ std::string FormatBytes(double b) {
 // The Fourier design: ridge statistics G (D x D doubles) per stat set (the total, or every fold
 // + the total + one training-set copy while selecting, + the best so far); the solve's matrix and
 // its Cholesky factor (the rare LDLT fallback, when Cholesky fails, needs one D x D more); the
-// feature blocks.
+// feature blocks (gram.h: a block's features, its weighted copy and the map's workspaces; per
+// thread a float tile of G and double panels for Z'Y and the scores).
 void FourierDesignParts(double n_folds, bool cv, double Df, double F, double d, double K,
                         double T, Parts* parts) {
   const double sets = cv ? n_folds + 3 : 1;
   parts->emplace_back("the ridge statistics and their factorisation, D x D doubles",
                       (sets + 2) * 8.0 * Df * (Df + K + 1));
-  parts->emplace_back("the feature blocks", 512.0 * Df * 16 + T * 512.0 * (F + d) * 4);
+  const double rows = kGramRows, tile = kGramTile;
+  parts->emplace_back("the feature blocks", rows * (8.0 * Df + 4.0 * (F + d)) +
+                                                T * (4.0 * tile * tile + 8.0 * 256 * tile + 8.0 * 64 * Df));
 }
 
 // The binning design, per grid and row: the bin key (u64) and column (u32); exact mode also

@@ -80,6 +80,19 @@ void ValidateSelection(const Dataset& data, const TrainOptions& opt) {
     throw TrainError("cross-validation needs 2 <= folds <= rows");
 }
 
+// Sample weights: none, or one finite weight >= 0 per row.
+void ValidateWeights(const Dataset& data, const TrainOptions& opt) {
+  const std::vector<double>& w = opt.sample_weight;
+  if (w.empty()) return;
+  if (w.size() != data.rows)
+    throw TrainError(data.source + ": " + std::to_string(w.size()) + " sample weights for " +
+                     std::to_string(data.rows) + " rows");
+  for (std::size_t i = 0; i < w.size(); ++i)
+    if (!(w[i] >= 0 && std::isfinite(w[i])))
+      throw TrainError(data.source + ":" + std::to_string(i < data.lines.size() ? data.lines[i] : i + 1) +
+                       ": sample weight " + FormatDouble(w[i]) + " is not a finite number >= 0");
+}
+
 }  // namespace
 
 void ValidateOptions(const Dataset& data, const TrainOptions& opt) {
@@ -90,6 +103,7 @@ void ValidateOptions(const Dataset& data, const TrainOptions& opt) {
       (opt.impute.size() != data.cols || !std::all_of(opt.impute.begin(), opt.impute.end(),
                                                       [](float v) { return std::isfinite(v); })))
     throw TrainError("imputation values: need " + std::to_string(data.cols) + " finite values, one per column");
+  ValidateWeights(data, opt);
 }
 
 }  // namespace rfk::host

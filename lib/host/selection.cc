@@ -139,7 +139,7 @@ Choice Select(Design& design, const TrainContext& ctx, const std::vector<double>
   const auto t0 = std::chrono::steady_clock::now();
   const Folds folds = SplitFolds(ctx.data.rows, opt.cv_folds, opt.seed);
   const double rms_y = RmsTarget(ctx.targets, 1);
-  const auto n = static_cast<double>(ctx.data.rows);
+  const double n = WeightSum(ctx.targets, ctx.data.rows, 1);
   double best_err = HUGE_VAL, best_gamma = design.StartGamma();
   SearchGamma(opt.gamma_auto, [&](int k) {
     const double factor = std::ldexp(1.0, k);

@@ -106,58 +106,82 @@ Centred Centre(const RidgeStats& st) {
   return c;
 }
 
-// Solves at one lambda. *factored (may be null) tells whether *work now holds the Cholesky factor
-// U of A + lambda I (false when the LDLT fallback was needed).
-RidgeSolution SolveCentred(const Centred& c, double lambda, unsigned threads, std::vector<double>* work,
-                           bool* factored = nullptr) {
+// Adds lambda to U's diagonal (U: A, upper triangle, on entry), factors it in place and solves
+// for every output into *W (D x K). False, U undefined, if it is not numerically positive definite.
+bool FactorAndSolve(std::vector<double>& U, const Centred& c, double lambda, unsigned threads,
+                    std::vector<double>* W) {
   const std::size_t D = c.D, K = c.K;
-  std::vector<double>& U = *work;
-  U = c.A;
   for (std::size_t i = 0; i < D; ++i) U[i * D + i] += lambda;
-  std::vector<double> W(D * K);  // D x K
-  const bool llt = CholeskyUpper(U.data(), D, threads);
-  if (factored) *factored = llt;
-  if (llt) {
-    std::vector<double> col(D);
-    for (std::size_t k = 0; k < K; ++k) {
-      for (std::size_t i = 0; i < D; ++i) col[i] = c.rhs[i * K + k];
-      CholeskySolve(U.data(), D, col.data());
-      for (std::size_t i = 0; i < D; ++i) W[i * K + k] = col[i];
-    }
-  } else {
-    const auto Di = static_cast<Eigen::Index>(D), Ki = static_cast<Eigen::Index>(K);
-    Eigen::MatrixXd A(Di, Di), rhs(Di, Ki);
-    for (Eigen::Index i = 0; i < Di; ++i)
-      for (Eigen::Index j = i; j < Di; ++j) {
-        A(i, j) = c.A[i * Di + j] + (i == j ? lambda : 0.0);
-        A(j, i) = A(i, j);
-      }
-    for (Eigen::Index i = 0; i < Di; ++i)
-      for (Eigen::Index k = 0; k < Ki; ++k) rhs(i, k) = c.rhs[i * Ki + k];
-    Eigen::LDLT<Eigen::MatrixXd> ldlt(A);
-    if (ldlt.info() != Eigen::Success) throw TrainError("the ridge system is singular and could not be factorised; use --lambda > 0");
-    const Eigen::MatrixXd X = ldlt.solve(rhs);
-    for (Eigen::Index i = 0; i < Di; ++i)
-      for (Eigen::Index k = 0; k < Ki; ++k) W[i * Ki + k] = X(i, k);
+  if (!CholeskyUpper(U.data(), D, threads)) return false;
+  W->resize(D * K);
+  std::vector<double> col(D);
+  for (std::size_t k = 0; k < K; ++k) {
+    for (std::size_t i = 0; i < D; ++i) col[i] = c.rhs[i * K + k];
+    CholeskySolve(U.data(), D, col.data());
+    for (std::size_t i = 0; i < D; ++i) (*W)[i * K + k] = col[i];
   }
+  return true;
+}
+
+// The fallback for systems Cholesky refuses: Eigen's LDLT of A + lambda I (both triangles).
+std::vector<double> SolveLdlt(const Centred& c, double lambda) {
+  const auto Di = static_cast<Eigen::Index>(c.D), Ki = static_cast<Eigen::Index>(c.K);
+  Eigen::MatrixXd A(Di, Di), rhs(Di, Ki);
+  for (Eigen::Index i = 0; i < Di; ++i)
+    for (Eigen::Index j = i; j < Di; ++j) {
+      A(i, j) = c.A[i * Di + j] + (i == j ? lambda : 0.0);
+      A(j, i) = A(i, j);
+    }
+  for (Eigen::Index i = 0; i < Di; ++i)
+    for (Eigen::Index k = 0; k < Ki; ++k) rhs(i, k) = c.rhs[i * Ki + k];
+  Eigen::LDLT<Eigen::MatrixXd> ldlt(A);
+  if (ldlt.info() != Eigen::Success) throw TrainError("the ridge system is singular and could not be factorised; use --lambda > 0");
+  const Eigen::MatrixXd X = ldlt.solve(rhs);
+  std::vector<double> W(c.D * c.K);
+  for (Eigen::Index i = 0; i < Di; ++i)
+    for (Eigen::Index k = 0; k < Ki; ++k) W[i * Ki + k] = X(i, k);
+  return W;
+}
+
+// The solution with W and its intercept b = ybar - W' mu; throws if W is not finite.
+RidgeSolution WithBias(const Centred& c, std::vector<double> W) {
   for (double w : W)
     if (!std::isfinite(w)) throw TrainError("ridge solve produced non-finite weights; increase --lambda");
   RidgeSolution out;
-  out.bias.resize(K);
-  for (std::size_t k = 0; k < K; ++k) {
+  out.bias.resize(c.K);
+  for (std::size_t k = 0; k < c.K; ++k) {
     double b = c.ybar[k];
-    for (std::size_t i = 0; i < D; ++i) b -= W[i * K + k] * c.mu[i];
+    for (std::size_t i = 0; i < c.D; ++i) b -= W[i * c.K + k] * c.mu[i];
     out.bias[k] = b;
   }
   out.W = std::move(W);
   return out;
 }
 
+// Solves at one lambda, factoring a copy of A in *work. *factored (may be null) tells whether
+// *work now holds the Cholesky factor U of A + lambda I (false when the LDLT fallback was needed).
+RidgeSolution SolveCentred(const Centred& c, double lambda, unsigned threads, std::vector<double>* work,
+                           bool* factored = nullptr) {
+  *work = c.A;
+  std::vector<double> W;
+  const bool llt = FactorAndSolve(*work, c, lambda, threads, &W);
+  if (factored) *factored = llt;
+  return WithBias(c, llt ? std::move(W) : SolveLdlt(c, lambda));
+}
+
 }  // namespace
 
+// One lambda: A is factored in place (no copy of the D x D matrix); only the rare LDLT fallback
+// centres the statistics again.
 RidgeSolution SolveRidge(const RidgeStats& st, double lambda, unsigned threads) {
-  std::vector<double> work;
-  return SolveCentred(Centre(st), lambda, threads, &work);
+  Centred c = Centre(st);
+  std::vector<double> U = std::move(c.A), W;
+  if (!FactorAndSolve(U, c, lambda, threads, &W)) {
+    U = std::vector<double>();
+    c = Centre(st);
+    W = SolveLdlt(c, lambda);
+  }
+  return WithBias(c, std::move(W));
 }
 
 namespace {

@@ -6,7 +6,8 @@
 
 namespace rfk::host {
 
-// Sums over a set of rows: G = Z'Z (upper triangle valid), h = Z'Y, s = Z'1, ysum = Y'1, n.
+// Weighted sums over a set of rows (weights w_i; all 1 unweighted): G = Z'WZ (upper triangle
+// valid), h = Z'WY, s = Z'w, ysum = Y'w, n = sum w, W = diag(w).
 struct RidgeStats {
   std::uint32_t D = 0, K = 0;
   double n = 0;
@@ -26,7 +27,7 @@ struct RidgeSolution {
   std::vector<double> bias;  // K
 };
 
-// Minimises (1/n) ||Z W + 1 b' - Y||^2 + lambda ||W||^2 over W and b:
+// Minimises (1/n) sum_i w_i ||z_i W + b' - y_i||^2 + lambda ||W||^2 over W and b:
 // (G/n - mu mu' + lambda I) W = h/n - mu ybar',  b = ybar - W' mu,  mu = s/n, ybar = ysum/n.
 // Cholesky (CholeskyUpper) first, Eigen's LDLT if the system is not numerically positive definite.
 // Deterministic: the same bits for any thread count and any SIMD unit.

@@ -18,21 +18,28 @@ double Dot(const std::vector<double>& a, const std::vector<double>& b) {
 
 class Operator {
  public:
-  Operator(const SparseDesign& Z, const std::vector<std::uint32_t>& rows, double lambda,
-           unsigned threads)
-      : Z_(Z), rows_(rows), lambda_(lambda), threads_(threads), m_(double(rows.size())),
-        u_(rows.size()) {
+  Operator(const SparseDesign& Z, const std::vector<std::uint32_t>& rows, const double* w,
+           double lambda, unsigned threads)
+      : Z_(Z), rows_(rows), lambda_(lambda), threads_(threads), w_(rows.size(), 1.0), u_(rows.size()) {
+    if (w)
+      for (std::size_t r = 0; r < rows.size(); ++r) w_[r] = w[rows[r]];
+    m_ = 0;
+    for (double v : w_) m_ += v;
     // Column means mu (for centering) and the diagonal of the centered operator.
     const std::uint32_t C = Z.Columns();
     mu_.assign(C, 0.0);
     diag_.assign(C, 0.0);
-    std::vector<double> ones(rows.size(), 1.0), sq(C, 0.0);
-    ApplyTranspose(ones, &mu_);
+    std::vector<double> sq(C, 0.0);
+    ApplyTranspose(w_, &mu_);
     for (double& v : mu_) v /= m_;
-    // Sum of squares: dense columns explicitly; a bin column's square is scale^2 times its count.
+    // Weighted sums of squares: dense columns explicitly; a bin column's is scale^2 times its
+    // rows' summed weight (mu * m / scale).
     for (std::uint32_t j = 0; j < Z.Df; ++j) {
       double s = 0;
-      for (std::uint32_t i : rows) s += double(Z.Zf[std::size_t{i} * Z.Df + j]) * Z.Zf[std::size_t{i} * Z.Df + j];
+      for (std::size_t r = 0; r < rows.size(); ++r) {
+        const double z = Z.Zf[std::size_t{rows[r]} * Z.Df + j];
+        s += w_[r] * z * z;
+      }
       sq[j] = s;
     }
     for (std::uint32_t j = Z.Df; j < C; ++j) sq[j] = mu_[j] * m_ * Z.scale;  // count * scale^2
@@ -60,7 +67,7 @@ class Operator {
     });
   }
 
-  // out = A v = (1/m) Z'(Z v) - mu (mu' v) + lambda v
+  // out = A v = (1/m) Z' W (Z v) - mu (mu' v) + lambda v, W = diag(w)
   void Apply(const std::vector<double>& v, std::vector<double>* out) {
     const std::uint32_t Df = Z_.Df;
     Parallel(threads_, [&](unsigned t) {
@@ -74,7 +81,7 @@ class Operator {
           const std::uint32_t c = Z_.cols[std::size_t{p} * Z_.n + i];
           if (c != kNoBinColumn) s += Z_.scale * v[Df + c];
         }
-        u_[r] = s;
+        u_[r] = w_[r] * s;
       }
     });
     std::fill(out->begin(), out->end(), 0.0);
@@ -84,6 +91,7 @@ class Operator {
   }
 
   const std::vector<double>& mu() const { return mu_; }
+  const std::vector<double>& w() const { return w_; }
   const std::vector<double>& diag() const { return diag_; }
   double m() const { return m_; }
 
@@ -92,19 +100,20 @@ class Operator {
   const std::vector<std::uint32_t>& rows_;
   double lambda_;
   unsigned threads_;
-  double m_;
+  std::vector<double> w_;  // the listed rows' weights
+  double m_;               // their sum
   std::vector<double> u_, mu_, diag_;
 };
 
 }  // namespace
 
 RidgeSolution SolveRidgeCg(const SparseDesign& Z, const std::vector<std::uint32_t>& rows,
-                           const double* Y, std::uint32_t K, double lambda, const CgOptions& opt,
-                           CgStats* stats, const RidgeSolution* start) {
+                           const double* Y, const double* w, std::uint32_t K, double lambda,
+                           const CgOptions& opt, CgStats* stats, const RidgeSolution* start) {
   if (rows.empty()) throw TrainError("cannot fit a model to zero rows");
   if (!(lambda > 0)) throw TrainError("binning features need --lambda > 0 (the system is singular without it)");
   const unsigned threads = std::max(1u, opt.threads);
-  Operator A(Z, rows, lambda, threads);
+  Operator A(Z, rows, w, lambda, threads);
   const std::uint32_t C = Z.Columns();
   const double m = A.m();
   RidgeSolution sol;
@@ -116,11 +125,11 @@ RidgeSolution SolveRidgeCg(const SparseDesign& Z, const std::vector<std::uint32_
   for (std::uint32_t k = 0; k < K; ++k) {
     double ybar = 0;
     for (std::size_t t = 0; t < rows.size(); ++t) {
-      yk[t] = Y[std::size_t{rows[t]} * K + k];
+      yk[t] = A.w()[t] * Y[std::size_t{rows[t]} * K + k];
       ybar += yk[t];
     }
     ybar /= m;
-    // b = (1/m) Z'y - mu ybar
+    // b = (1/m) Z' W y - mu ybar
     std::fill(b.begin(), b.end(), 0.0);
     A.ApplyTranspose(yk, &b);
     for (std::uint32_t j = 0; j < C; ++j) b[j] = b[j] / m - A.mu()[j] * ybar;

@@ -36,13 +36,14 @@ struct CgStats {
   double relative_residual = 0.0;  // the worst final ||r|| / ||b|| over outputs
 };
 
-// Minimises (1/m) ||Z W + 1 b' - Y||^2 + lambda ||W||^2 over the m rows listed in `rows`
-// (Y: n x K, row-major), with an unpenalised intercept, by Jacobi-preconditioned CG per output.
+// Minimises sum_i w_i ||z_i W + b' - y_i||^2 / sum_i w_i + lambda ||W||^2 over the rows i listed
+// in `rows` (Y: n x K, row-major; w: n weights >= 0, or null for all 1), with an unpenalised
+// intercept, by Jacobi-preconditioned CG per output.
 // `start` (may be null): an earlier solution on the same design and rows (e.g. at a nearby
 // lambda) whose W starts the iteration instead of 0 -- a warm start along a lambda path.
 // Deterministic for any thread count: every sum runs in a fixed order.
 RidgeSolution SolveRidgeCg(const SparseDesign& Z, const std::vector<std::uint32_t>& rows,
-                           const double* Y, std::uint32_t K, double lambda, const CgOptions& opt,
-                           CgStats* stats, const RidgeSolution* start = nullptr);
+                           const double* Y, const double* w, std::uint32_t K, double lambda,
+                           const CgOptions& opt, CgStats* stats, const RidgeSolution* start = nullptr);
 
 }  // namespace rfk::host

@@ -191,9 +191,36 @@ double Metric(const Targets& t, double summed, double n, double rms_y) {
 double RmsTarget(const Targets& t, std::size_t stride) {
   if (t.task != Task::kRegression) return 0.0;
   double sum = 0;
-  std::size_t count = 0;
-  for (std::size_t i = 0; i < t.Y.size(); i += stride, ++count) sum += t.Y[i] * t.Y[i];
-  return std::sqrt(sum / static_cast<double>(count));
+  for (std::size_t i = 0; i < t.Y.size(); i += stride) sum += t.Weight(i) * t.Y[i] * t.Y[i];
+  return std::sqrt(sum / WeightSum(t, t.Y.size(), stride));
+}
+
+double WeightSum(const Targets& t, std::size_t n, std::size_t stride) {
+  if (t.w.empty()) return static_cast<double>((n + stride - 1) / stride);
+  double sum = 0;
+  for (std::size_t i = 0; i < n; i += stride) sum += t.w[i];
+  return sum;
+}
+
+void ApplyWeights(const Dataset& data, const TrainOptions& opt, Targets* t) {
+  const std::size_t n = data.rows;
+  const bool balanced = opt.class_weight == ClassWeight::kBalanced;
+  if (balanced && t->task == Task::kRegression)
+    throw TrainError("--class-weight balanced needs a classification task; the labels were taken for regression");
+  t->w.clear();
+  if (!balanced && opt.sample_weight.empty()) return;
+  t->w.assign(n, 1.0);
+  if (!opt.sample_weight.empty()) t->w = opt.sample_weight;
+  if (balanced) {
+    const std::size_t C = t->labels.size();
+    std::vector<double> count(C, 0.0);
+    for (std::size_t i = 0; i < n; ++i) count[t->cls[i]] += 1;
+    for (std::size_t i = 0; i < n; ++i)
+      t->w[i] *= static_cast<double>(n) / (static_cast<double>(C) * count[t->cls[i]]);
+  }
+  double sum = 0;
+  for (double v : t->w) sum += v;
+  if (!(sum > 0)) throw TrainError(data.source + ": the row weights sum to 0; nothing to fit");
 }
 
 }  // namespace rfk::host

@@ -21,6 +21,9 @@ struct Targets {
   std::vector<std::uint32_t> cls;   // class index per row (classification)
   std::vector<double> Y;            // n x K, row-major: y (regression) or +-1 per output
   std::uint32_t K = 1;              // outputs: 1 for regression and binary, C for multi-class
+  std::vector<double> w;            // per row: the weight in the fit and in scores (empty: all 1)
+
+  double Weight(std::size_t row) const { return w.empty() ? 1.0 : w[row]; }
 };
 
 // Decides the task (`choice`, or from the labels for kAuto: non-numeric labels, or at most 32
@@ -31,17 +34,26 @@ struct Targets {
 Targets MakeTargets(const Dataset& data, TaskChoice choice,
                     const std::function<void(std::uint32_t)>& before_alloc);
 
+// Sets t->w from opt.sample_weight (validated: one finite weight >= 0 per row) times, for
+// opt.class_weight == kBalanced, n / (C * n_c) for a row of class c (scikit-learn's "balanced":
+// every class then carries the same total weight); leaves it empty when every weight would be 1.
+// Throws TrainError for balanced weights on a regression task, and when the weights sum to 0.
+void ApplyWeights(const Dataset& data, const TrainOptions& opt, Targets* t);
+
+// The summed weights of rows 0, stride, 2 stride, ... (their count when unweighted).
+double WeightSum(const Targets& t, std::size_t n, std::size_t stride);
+
 // One row's loss for summed held-out errors: the squared error (regression) or 1 for a
 // misclassification (sign for binary, first argmax for multi-class, as rfk::DecideClass).
 // `out`: the K outputs of a head for data row `row`.
 double RowLoss(const Targets& t, const double* out, std::size_t row);
 
-// Summed losses over n rows as the reported metric: the error rate, or the RMSE relative to
-// `rms_y` (plain RMSE when rms_y is 0).
+// Summed (weighted) losses over rows of total weight n as the reported metric: the error rate, or
+// the RMSE relative to `rms_y` (plain RMSE when rms_y is 0).
 double Metric(const Targets& t, double summed, double n, double rms_y);
 
-// Root mean square of the regression target over rows 0, stride, 2 stride, ... (in that order);
-// 0 for classification.
+// Root (weighted) mean square of the regression target over rows 0, stride, 2 stride, ... (in
+// that order); 0 for classification.
 double RmsTarget(const Targets& t, std::size_t stride);
 
 }  // namespace rfk::host

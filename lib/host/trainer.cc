@@ -13,6 +13,7 @@
 
 #include "design.h"
 #include "fourier_map.h"
+#include "gram.h"
 #include "model_assembly.h"
 #include "rfk/host/train.hpp"
 #include "selection.h"
@@ -34,7 +35,7 @@ void TrainingError(Design& design, const Head& stored, const TrainContext& ctx) 
   const double rms_sample = RmsTarget(ctx.targets, stride);
   const double loss = design.Loss(stored, sample);
   ctx.report->train_error_rows = sample.size();
-  ctx.report->train_error = Metric(ctx.targets, loss, static_cast<double>(sample.size()), rms_sample);
+  ctx.report->train_error = Metric(ctx.targets, loss, WeightSum(ctx.targets, n, stride), rms_sample);
   if (ctx.targets.task == format::Task::kRegression) return;
   std::vector<std::size_t> count(ctx.targets.labels.size(), 0);  // the sample's classes
   for (const std::uint32_t i : sample) ++count[ctx.targets.cls[i]];
@@ -43,14 +44,18 @@ void TrainingError(Design& design, const Head& stored, const TrainContext& ctx) 
   ctx.report->majority_label = ctx.targets.labels[static_cast<std::size_t>(top)];
 }
 
-// The task and the inputs' statistics, into the report.
-void DescribeData(const Dataset& data, const TrainOptions& opt, const Targets& targets,
-                  TrainReport* rep) {
+// The task and the inputs' standardisation (input_stats.h), into the report.
+InputScaling DescribeData(const Dataset& data, const TrainOptions& opt, const Targets& targets,
+                          TrainReport* rep) {
   rep->task = targets.task;
   rep->task_reason = targets.reason;
   rep->labels = targets.labels;
   rep->rows = data.rows;
-  rep->standardized = opt.standardize < 0 ? !data.sparse : opt.standardize > 0;
+  rep->nonzero_fraction = NonZeroFraction(data);
+  InputScaling scaling = ComputeStandardization(data, ChooseStandardization(data, opt.standardize));
+  rep->standardized = !scaling.empty();
+  rep->centred = scaling.centred;
+  return scaling;
 }
 
 }  // namespace
@@ -62,11 +67,12 @@ TrainResult Train(const Dataset& data, const TrainOptions& options) {
   const TrainOptions opt = ResolveDefaults(options, data.rows, &rep);
   ValidateOptions(data, opt);
   const unsigned threads = ResolveThreads(opt);
-  const Targets targets = MakeTargets(data, opt.task, [&](std::uint32_t K) {
+  const BlasOneThread blas_one_thread;  // rfk's own fixed partition of the work: gram.h
+  Targets targets = MakeTargets(data, opt.task, [&](std::uint32_t K) {
     CheckMemory(data, opt, K, threads, 0, &rep);
   });
-  DescribeData(data, opt, targets, &rep);
-  const InputScaling scaling = rep.standardized ? ComputeStandardization(data) : InputScaling{};
+  ApplyWeights(data, opt, &targets);
+  const InputScaling scaling = DescribeData(data, opt, targets, &rep);
   rep.gamma_default = DefaultGamma(data, opt.kernel, scaling, opt.seed);
   const std::vector<double> lambdas = LambdaGrid(opt);
 

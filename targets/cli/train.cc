@@ -14,7 +14,7 @@ namespace {
 
 struct TrainArgs {
   std::string train, test, output, map = "fourier", kernel = "gaussian", gamma = "default", lambda = "default",
-                                   task = "auto";
+                                   task = "auto", class_weight = "none";
   std::uint32_t features = 1000;
   std::uint32_t grids = 30, buckets = 0;
   std::string bin_gamma = "default";
@@ -88,6 +88,8 @@ void ParseFit(const TrainArgs& a, host::TrainOptions* opt) {
   else if (a.task == "classification") opt->task = host::TaskChoice::kClassification;
   else if (a.task == "regression") opt->task = host::TaskChoice::kRegression;
   else throw CliError("--task must be auto, classification or regression");
+  if (a.class_weight == "balanced") opt->class_weight = host::ClassWeight::kBalanced;
+  else if (a.class_weight != "none") throw CliError("--class-weight must be none or balanced; got '" + a.class_weight + "'");
 }
 
 host::TrainOptions ParseTrainOptions(const TrainArgs& a) {
@@ -183,8 +185,12 @@ Command AddTrain(CLI::App& app) {
   cmd->add_option("--task", a->task, "auto, classification or regression")->capture_default_str();
   cmd->add_option("--seed", a->seed, "Seed for the random features")->capture_default_str();
   CLI::Option* no_std = cmd->add_flag("--no-standardize", a->no_standardize,
-                                      "Do not standardise inputs (default: on for dense data)");
-  cmd->add_flag("--standardize", a->standardize, "Standardise inputs even for sparse data")->excludes(no_std);
+                                      "Do not standardise inputs (default: by density: data with at least "
+                                      "25% non-zeros is centred and scaled, sparser data scaled only)");
+  cmd->add_flag("--standardize", a->standardize, "Centre and scale inputs, even sparse data")->excludes(no_std);
+  cmd->add_option("--class-weight", a->class_weight,
+                  "none, or balanced: a row of class c weighs n / (C n_c) in the fit and in cross-validation")
+      ->capture_default_str();
   cmd->add_option("--threads", a->threads, "Worker threads (0 = all cores; the model does not depend on it)")
       ->capture_default_str();
   cmd->add_option("--folds", a->folds, "Folds for --gamma/--lambda auto")->capture_default_str();

@@ -13,6 +13,11 @@ namespace fmt = rfk::format;
 
 bool Regression(const host::TrainReport& rep) { return rep.task == fmt::Task::kRegression; }
 
+// The inputs' standardisation, as the report prints it.
+const char* Standardization(const host::TrainReport& rep) {
+  return !rep.standardized ? "off" : rep.centred ? "on" : "on, without centring (sparse data)";
+}
+
 void PrintBinning(const host::TrainOptions& opt, const host::TrainReport& rep) {
   std::uint64_t total = 0;
   std::uint32_t lo = ~0u, hi = 0;
@@ -24,7 +29,7 @@ void PrintBinning(const host::TrainOptions& opt, const host::TrainReport& rep) {
   const std::string mode = opt.buckets ? "hashed, B = " + std::to_string(opt.buckets) + " buckets per grid"
                                        : std::string("exact (bins seen in training)");
   std::printf("binning:     P = %u grids, %s, laplacian kernel, seed %llu, standardize %s\n", opt.grids,
-              mode.c_str(), static_cast<unsigned long long>(opt.seed), rep.standardized ? "on" : "off");
+              mode.c_str(), static_cast<unsigned long long>(opt.seed), Standardization(rep));
   std::printf("occupied:    %llu %s in all; per grid min %u, mean %.1f, max %u\n",
               static_cast<unsigned long long>(total), opt.buckets ? "buckets hit" : "bins", lo,
               double(total) / double(rep.occupied_bins.size()), hi);
@@ -106,7 +111,7 @@ void PrintTrainText(const TrainRun& run, bool verbose) {
   if (opt.fourier)
     std::printf("features:    %s map, %s kernel, D = %u, seed %llu, standardize %s\n", host::MapName(opt.map),
                 host::KernelName(opt.kernel), opt.features, static_cast<unsigned long long>(opt.seed),
-                rep.standardized ? "on" : "off");
+                Standardization(rep));
   if (opt.grids) PrintBinning(opt, rep);
   PrintSelection(opt, rep, verbose);
   if (opt.fourier)
@@ -139,7 +144,8 @@ void PrintTrainJson(const TrainRun& run) {
   if (opt.grids)
     js << ", \"binning\": {\"grids\": " << opt.grids << ", \"buckets\": " << opt.buckets << ", \"gamma\": "
        << Num(rep.bin_gamma) << ", \"cg_iterations\": " << rep.cg_iterations << "}";
-  js << ", \"seed\": " << opt.seed << ", \"standardized\": " << (rep.standardized ? "true" : "false");
+  js << ", \"seed\": " << opt.seed << ", \"standardized\": " << (rep.standardized ? "true" : "false")
+     << ", \"centred\": " << (rep.centred ? "true" : "false");
   JsonSelection(rep, js);
   js << ", \"train_metric\": \"" << (Regression(rep) ? "rel_rmse" : "error") << "\", \"train_error\": "
      << Num(rep.train_error) << ", \"train_error_rows\": " << rep.train_error_rows;
@@ -161,11 +167,14 @@ void PrintTrainJson(const TrainRun& run) {
 
 void WarnAboutTraining(const TrainRun& run, bool quiet) {
   const host::TrainReport& rep = run.result.report;
-  if (!Regression(rep) && 1.0 - rep.train_error <= rep.majority_rate + 1e-12)
+  // With class weights the training error is weighted, so the unweighted majority rate is no
+  // baseline for it: the warning is for unweighted fits.
+  if (!Regression(rep) && run.opt.class_weight == host::ClassWeight::kNone && run.opt.sample_weight.empty() &&
+      1.0 - rep.train_error <= rep.majority_rate + 1e-12)
     std::fprintf(stderr,
                  "rfk: warning: training accuracy %.4f is no better than always predicting '%s' (%.4f of the "
-                 "sampled training rows): the model may predict that class everywhere; try a smaller --lambda, and "
-                 "judge it by eval's balanced_accuracy\n",
+                 "sampled training rows): the model may predict that class everywhere; try --class-weight "
+                 "balanced or a smaller --lambda, and judge it by eval's balanced_accuracy\n",
                  1.0 - rep.train_error, rep.majority_label.c_str(), rep.majority_rate);
   if (!quiet && !rep.cv.empty() && run.opt.fourier && run.opt.features > run.data.rows)
     std::fprintf(stderr,

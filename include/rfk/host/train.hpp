@@ -38,6 +38,10 @@ inline constexpr double kFallbackLambda = 1e-4;  // the default's lambda without
 inline constexpr std::uint32_t kMinRowsPerFold = 10;
 inline constexpr double kDefaultSearchBudget = 2e11;
 
+// Class weights of the ridge fit: none, or "balanced" (scikit-learn's convention): a row of class
+// c weighs n / (C * n_c), so every class carries the same total weight.
+enum class ClassWeight { kNone, kBalanced };
+
 struct TrainOptions {
   // Maps: the random Fourier map (unless fourier == false), the random binning map (when
   // grids > 0), or both, concatenated ("fourier+binning").
@@ -59,9 +63,16 @@ struct TrainOptions {
   bool lambda_auto = false;  // cross-validation over the lambda grid; an error with too few rows
   TaskChoice task = TaskChoice::kAuto;
   std::uint64_t seed = 1;
-  int standardize = -1;    // -1: on for dense data, off for sparse; 0: off; 1: on
+  // -1: by the data's density (at least 25 % non-zeros: centred and scaled; sparser: scaled
+  // without centring, 0/1 indicator features left as they are); 0: off; 1: centred and scaled.
+  int standardize = -1;
   unsigned threads = 0;    // 0: all hardware threads. The model does not depend on it.
   std::uint32_t cv_folds = 3;
+  // Row weights: the fit minimises sum_i w_i (z_i.h + b - y_i)^2 / sum_i w_i + lambda ||h||^2
+  // (every design), and cross-validation and the training error score weighted losses
+  // (sum_i w_i loss_i / sum_i w_i). w_i = sample_weight[i] (1 when empty) times the class weight.
+  ClassWeight class_weight = ClassWeight::kNone;  // kBalanced: classification only
+  std::vector<double> sample_weight;  // empty, or one finite weight >= 0 per training row
   // Resource guard: training whose estimated peak memory (EstimateTrainingMemory) exceeds this
   // many bytes is refused before any large allocation. 0: the machine's physical memory.
   std::uint64_t memory_limit = 0;
@@ -93,7 +104,9 @@ struct TrainReport {
                                              // buckets hit (hashed)
   int cg_iterations = 0;                     // final solve (binning maps): most over outputs
   double cg_residual = 0.0;                  //   and the worst relative residual
-  bool standardized = false;
+  bool standardized = false;       // the model standardises its inputs (see standardize) ...
+  bool centred = false;            // ... subtracting means (else dividing by deviations only)
+  double nonzero_fraction = 0.0;   // of the training data's entries (decides the default)
   std::uint64_t rows = 0;
   double train_error = 0.0;        // error or relative RMSE of the stored (f32) model on ...
   std::uint64_t train_error_rows = 0;  // ... an evenly strided sample of this many training rows

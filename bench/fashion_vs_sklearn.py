@@ -1,0 +1,179 @@
+#!/usr/bin/python3
+"""rfk train vs scikit-learn (StandardScaler + RBFSampler + RidgeClassifier, float32, on NumPy's
+BLAS) on Fashion-MNIST, side by side in one run, at one thread and at every thread of the machine.
+
+Both sides: the 60,000 training images of Debian's dataset-fashion-mnist (`scripts/install-deps.sh
+--data`), D = 4000 Gaussian random features, the same gamma (rfk's data-scale default unless
+--gamma is given; both standardise the pixels first) and the same ridge penalty (rfk's lambda
+penalises the *mean* squared error, scikit-learn's alpha the sum: alpha = n * lambda), one-vs-rest
+ridge on +-1 targets with an unpenalised intercept on both sides.
+
+Timed, per side, as whole processes from spawn to the fitted model:
+  rfk          -- the whole `rfk train --threads T` process: reading the .gz files, standardisation,
+                  features, Z'Z, the solve, the training-error sample and writing the model;
+  scikit-learn -- a fresh python3 process with OPENBLAS_NUM_THREADS = OMP_NUM_THREADS = T: start-up,
+                  imports, reading the .gz files, fit (the child reports when its fit returned).
+The test accuracy is measured afterwards and not timed (rfk eval; the child's own predict).
+Runs alternate rfk / scikit-learn, thread count by thread count, --repeats times; medians are
+reported, with every run and the load average before it (the machine may be shared).
+
+usage: bench/fashion_vs_sklearn.py [--rfk build/release/bin/rfk] [--repeats 5] [--threads 1,2]
+                                   [--features 4000] [--lambda 1e-6] [--gamma G] [--json out.json]
+Needs OpenBLAS under NumPy for an honest peer: `scripts/install-deps.sh --bench`.
+"""
+import argparse
+import datetime
+import gzip
+import json
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+DATA = "/usr/share/datasets/fashion-mnist"
+
+
+def read_idx(images, labels):
+    import numpy as np
+    with gzip.open(images, "rb") as f:
+        raw = f.read()
+    n, rows, cols = (int.from_bytes(raw[4 * i:4 * i + 4], "big") for i in (1, 2, 3))
+    X = np.frombuffer(raw, dtype=np.uint8, offset=16).reshape(n, rows * cols).astype(np.float32)
+    with gzip.open(labels, "rb") as f:
+        y = np.frombuffer(f.read(), dtype=np.uint8, offset=8).astype(np.int64)
+    return X, y
+
+
+def child(a):
+    """One scikit-learn fit in this (fresh) process; prints JSON on stdout."""
+    import numpy as np
+    from sklearn.kernel_approximation import RBFSampler
+    from sklearn.linear_model import RidgeClassifier
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    sys.path.insert(0, HERE)
+    import blas_info
+    t_load = time.time()
+    X, y = read_idx(os.path.join(a.data, "train-images-idx3-ubyte.gz"),
+                    os.path.join(a.data, "train-labels-idx1-ubyte.gz"))
+    t_fit = time.time()
+    pipe = make_pipeline(StandardScaler(), RBFSampler(gamma=a.gamma, n_components=a.features, random_state=a.seed),
+                         RidgeClassifier(alpha=a.lam * X.shape[0]))
+    pipe.fit(X, y)
+    t_done = time.time()
+    Xt, yt = read_idx(os.path.join(a.data, "t10k-images-idx3-ubyte.gz"),
+                      os.path.join(a.data, "t10k-labels-idx1-ubyte.gz"))
+    acc = float(np.mean(pipe.predict(Xt) == yt))
+    print(json.dumps(dict(done=t_done, load_s=t_fit - t_load, fit_s=t_done - t_fit, accuracy=acc,
+                          dtype=str(pipe[-1].coef_.dtype), blas=blas_info.describe())))
+
+
+def run_sklearn(a, threads, seed):
+    env = dict(os.environ, OPENBLAS_NUM_THREADS=str(threads), OMP_NUM_THREADS=str(threads))
+    cmd = [sys.executable, os.path.abspath(__file__), "--child", "--gamma", repr(a.gamma), "--features",
+           str(a.features), "--lambda", repr(a.lam), "--seed", str(seed), "--data", a.data]
+    t0 = time.time()
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env).stdout
+    r = json.loads(out.strip().splitlines()[-1])
+    r["seconds"] = r["done"] - t0
+    return r
+
+
+def rfk_cmd(a, threads, model, gamma=None):
+    cmd = [a.rfk, "train", "--train", os.path.join(a.data, "train-images-idx3-ubyte.gz"), "-o", model,
+           "--kernel", "gaussian", "-D", str(a.features), "--lambda", repr(a.lam), "--threads", str(threads)]
+    return cmd + (["--gamma", repr(gamma)] if gamma else [])
+
+
+def run_rfk(a, threads, model):
+    cmd = rfk_cmd(a, threads, model, a.gamma)
+    t0 = time.time()
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    seconds = time.time() - t0
+    ev = subprocess.run([a.rfk, "eval", "-m", model, os.path.join(a.data, "t10k-images-idx3-ubyte.gz"), "--json"],
+                        check=True, capture_output=True, text=True).stdout
+    m = re.search(r"^time:\s+([\d.]+) s total \(read ([\d.]+) s, train ([\d.]+) s\)", out, re.M)
+    return dict(seconds=seconds, read_s=float(m.group(2)), train_s=float(m.group(3)),
+                accuracy=json.loads(ev)["accuracy"])
+
+
+def machine():
+    try:
+        with open("/proc/cpuinfo") as f:
+            name = next(l.split(":", 1)[1].strip() for l in f if l.startswith("model name"))
+    except (OSError, StopIteration):
+        name = platform.processor()
+    return f"{name}, {os.cpu_count()} CPUs, {platform.machine()}"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rfk", default=os.path.join(ROOT, "build", "release", "bin", "rfk"))
+    ap.add_argument("--data", default=DATA)
+    ap.add_argument("--features", type=int, default=4000)
+    ap.add_argument("--lambda", dest="lam", type=float, default=1e-6, help="the main job's (scripts/main-job.sh)")
+    ap.add_argument("--gamma", type=float, default=0.0, help="default: rfk's data-scale default")
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--threads", default=f"1,{os.cpu_count()}")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", help="also write every run here")
+    ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    a = ap.parse_args()
+    if a.child:
+        return child(a)
+    threads = sorted({int(t) for t in a.threads.split(",")})
+    runs = {(side, t): [] for side in ("rfk", "sklearn") for t in threads}
+    with tempfile.TemporaryDirectory() as tmp:
+        model = os.path.join(tmp, "fashion.rfk")
+        if not a.gamma:  # rfk's data-scale default, from a first (untimed, cache-warming) run
+            out = subprocess.run(rfk_cmd(a, max(threads), model), check=True, capture_output=True, text=True).stdout
+            a.gamma = float(re.search(r"^gamma:\s+([-\d.e+]+)", out, re.M).group(1))
+        for r in range(a.repeats):
+            for t in threads:
+                for side in ("rfk", "sklearn") if r % 2 == 0 else ("sklearn", "rfk"):
+                    load = os.getloadavg()[0]
+                    res = run_rfk(a, t, model) if side == "rfk" else run_sklearn(a, t, a.seed + r)
+                    res["load_before"] = load
+                    runs[(side, t)].append(res)
+                    print(f"# repeat {r + 1}, {t} thread(s), {side}: {res['seconds']:.2f} s, accuracy "
+                          f"{100 * res['accuracy']:.2f} %, load {load:.2f}", file=sys.stderr, flush=True)
+    report(a, threads, runs)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({f"{s}/{t}": v for (s, t), v in runs.items()}, f, indent=1)
+
+
+def report(a, threads, runs):
+    sk = runs[("sklearn", threads[0])][0]
+    print(f"Fashion-MNIST: 60,000 train / 10,000 test images, d = 784, D = {a.features}, gamma = {a.gamma:.6g}, "
+          f"lambda = {a.lam:g} (scikit-learn alpha = {a.lam * 60000:g}); {a.repeats} alternating runs per thread "
+          f"count, medians; {datetime.date.today().isoformat()}")
+    print(f"machine: {machine()}")
+    print(f"scikit-learn's BLAS: {sk['blas']}; coefficients {sk['dtype']}")
+    print(f"rfk: {' '.join(os.path.relpath(c, ROOT) if c.startswith(ROOT + os.sep) else c for c in rfk_cmd(a, 'T', 'fashion.rfk', a.gamma))}")
+    print()
+    print("| threads | rfk train (whole process) | scikit-learn (whole process) | of which fit | rfk / sklearn | "
+          "rfk accuracy | sklearn accuracy | all runs rfk / sklearn (s) |")
+    print("|---|---|---|---|---|---|---|---|")
+    for t in threads:
+        r, s = runs[("rfk", t)], runs[("sklearn", t)]
+        rm, sm = statistics.median(x["seconds"] for x in r), statistics.median(x["seconds"] for x in s)
+        fit = statistics.median(x["fit_s"] for x in s)
+        print(f"| {t} | {rm:.2f} s | {sm:.2f} s | {fit:.2f} s | {rm / sm:.2f} | "
+              f"{100 * statistics.median(x['accuracy'] for x in r):.2f} % | "
+              f"{100 * statistics.median(x['accuracy'] for x in s):.2f} % | "
+              f"{', '.join(f'{x:.1f}' for x in (v['seconds'] for v in r))} / "
+              f"{', '.join(f'{x:.1f}' for x in (v['seconds'] for v in s))} |")
+    loads = [x["load_before"] for v in runs.values() for x in v]
+    print()
+    print(f"load average (1 min) before the runs: {min(loads):.2f} to {max(loads):.2f}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,138 @@
+#include "gram.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <mutex>
+
+#include "cblas.h"  // OpenBLAS's (its include directory: lib/CMakeLists.txt)
+#include "parallel.h"
+
+namespace rfk::host {
+
+namespace {
+
+std::mutex g_blas_mu;
+int g_blas_holders = 0;
+int g_blas_saved = 1;
+
+constexpr std::size_t kPanelRows = 256;  // rows per DGEMM for Z'V (bounds the double panel)
+constexpr std::size_t kHeadRows = 64;    // rows per DGEMM in HeadOutputs
+
+int Int(std::size_t v) { return static_cast<int>(v); }
+
+}  // namespace
+
+BlasOneThread::BlasOneThread() {
+  const std::lock_guard<std::mutex> lock(g_blas_mu);
+  if (g_blas_holders++ == 0) {
+    g_blas_saved = openblas_get_num_threads();
+    openblas_set_num_threads(1);
+  }
+}
+
+BlasOneThread::~BlasOneThread() {
+  const std::lock_guard<std::mutex> lock(g_blas_mu);
+  if (--g_blas_holders == 0) openblas_set_num_threads(g_blas_saved);
+}
+
+GramAccumulator::GramAccumulator(std::uint32_t D, std::uint32_t K, unsigned threads)
+    : D_(D), K_(K), threads_(std::max(1u, threads)), C_(threads_), Zd_(threads_), H_(threads_) {
+  const std::uint32_t panels = (D + kGramTile - 1) / kGramTile;
+  for (std::uint32_t I = 0; I < panels; ++I)
+    for (std::uint32_t J = I; J < panels; ++J) tiles_.emplace_back(I, J);
+  V_.resize(kGramRows * (std::size_t{K} + 1));
+}
+
+void GramAccumulator::Add(const float* Z, std::size_t R, const double* Y, const double* w,
+                          RidgeStats* st) {
+  const std::size_t K1 = std::size_t{K_} + 1;
+  // V = [w y, w], and the sums that stay in row order: n and ysum.
+  for (std::size_t r = 0; r < R; ++r) {
+    const double wr = w ? w[r] : 1.0;
+    for (std::uint32_t k = 0; k < K_; ++k) {
+      V_[r * K1 + k] = wr * Y[r * K_ + k];
+      st->ysum[k] += V_[r * K1 + k];
+    }
+    V_[r * K1 + K_] = wr;
+    st->n += wr;
+  }
+  const float* Zs = Z;
+  if (w) {  // the rows of G scaled by sqrt(w): one float product per element, on fixed rows
+    Zs_.resize(R * D_);
+    Parallel(threads_, [&](unsigned t) {
+      for (std::size_t r = t; r < R; r += threads_) {
+        const auto s = static_cast<float>(std::sqrt(w[r]));
+        for (std::size_t j = 0; j < D_; ++j) Zs_[r * D_ + j] = Z[r * D_ + j] * s;
+      }
+    });
+    Zs = Zs_.data();
+  }
+  std::atomic<std::size_t> next{0};
+  Parallel(threads_, [&](unsigned t) {
+    for (std::size_t job; (job = next.fetch_add(1)) < tiles_.size();) Tile(job, Zs, Z, R, V_.data(), t, st);
+  });
+}
+
+// One tile (I, J) of G for this block: SSYRK or SGEMM into a float tile, added into G; the
+// diagonal tile's job also adds its panel's rows of Z'V (h and s) in double.
+void GramAccumulator::Tile(std::size_t job, const float* Zs, const float* Z, std::size_t R,
+                           const double* V, unsigned t, RidgeStats* st) {
+  const auto [I, J] = tiles_[job];
+  const std::size_t i0 = std::size_t{I} * kGramTile, j0 = std::size_t{J} * kGramTile;
+  const std::size_t ni = std::min<std::size_t>(kGramTile, D_ - i0), nj = std::min<std::size_t>(kGramTile, D_ - j0);
+  std::vector<float>& C = C_[t];
+  C.resize(std::size_t{kGramTile} * kGramTile);
+  const std::size_t D = D_, ldc = kGramTile;
+  if (I == J) {
+    cblas_ssyrk(CblasRowMajor, CblasUpper, CblasTrans, Int(ni), Int(R), 1.0f, Zs + i0, Int(D), 0.0f,
+                C.data(), Int(ldc));
+  } else {
+    cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, Int(ni), Int(nj), Int(R), 1.0f, Zs + i0, Int(D),
+                Zs + j0, Int(D), 0.0f, C.data(), Int(ldc));
+  }
+  for (std::size_t i = 0; i < ni; ++i) {
+    double* g = st->G.data() + (i0 + i) * D + j0;
+    const float* c = C.data() + i * ldc;
+    for (std::size_t j = I == J ? i : 0; j < nj; ++j) g[j] += c[j];
+  }
+  if (I != J) return;
+  // h and s of this panel: Z[:, panel]' V in double, kPanelRows rows per DGEMM (beta = 1 after the
+  // first: a fixed sequence of calls).
+  const std::size_t K1 = std::size_t{K_} + 1;
+  std::vector<double>& Zd = Zd_[t];
+  std::vector<double>& H = H_[t];
+  Zd.resize(kPanelRows * ni);
+  H.assign(ni * K1, 0.0);
+  for (std::size_t r0 = 0; r0 < R; r0 += kPanelRows) {
+    const std::size_t rn = std::min(kPanelRows, R - r0);
+    for (std::size_t r = 0; r < rn; ++r)
+      for (std::size_t i = 0; i < ni; ++i) Zd[r * ni + i] = Z[(r0 + r) * D + i0 + i];
+    cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, Int(ni), Int(K1), Int(rn), 1.0, Zd.data(), Int(ni),
+                V + r0 * K1, Int(K1), r0 == 0 ? 0.0 : 1.0, H.data(), Int(K1));
+  }
+  for (std::size_t i = 0; i < ni; ++i) {
+    for (std::uint32_t k = 0; k < K_; ++k) st->h[(i0 + i) * K_ + k] += H[i * K1 + k];
+    st->s[i0 + i] += H[i * K1 + K_];
+  }
+}
+
+void HeadOutputs(const float* Z, std::size_t R, std::uint32_t D, const std::vector<double>& Wcat,
+                 const std::vector<double>& bias, unsigned threads, double* out) {
+  const BlasOneThread one_thread;
+  const std::size_t LK = bias.size(), chunks = (R + kHeadRows - 1) / kHeadRows;
+  threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(chunks)));
+  Parallel(threads, [&](unsigned t) {
+    std::vector<double> Zd(kHeadRows * D);
+    for (std::size_t c = t; c < chunks; c += threads) {
+      const std::size_t r0 = c * kHeadRows, rn = std::min(kHeadRows, R - r0);
+      for (std::size_t i = 0; i < rn * D; ++i) Zd[i] = Z[r0 * D + i];
+      double* o = out + r0 * LK;
+      for (std::size_t r = 0; r < rn; ++r) std::copy(bias.begin(), bias.end(), o + r * LK);
+      cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int(rn), Int(LK), Int(D), 1.0, Zd.data(), Int(D),
+                  Wcat.data(), Int(LK), 1.0, o, Int(LK));
+    }
+  });
+}
+
+}  // namespace rfk::host

@@ -1,0 +1,78 @@
+// The ridge statistics of feature blocks through a real BLAS (OpenBLAS): Z'Z by SSYRK / SGEMM on
+// fixed tiles, Z'[Y 1] by DGEMM, each block's float sums added into double statistics.
+//
+// Accuracy. Features are the device's floats. Within a block of kGramRows rows, SSYRK/SGEMM form
+// the products and their sums in float; the blocks' sums are then added in double, in block
+// order. Z'Y and Z'1 are summed in double throughout (features converted exactly). Measured against
+// an all-double reference (bench/gram_accuracy.cc, 2026-11-23; docs/PERFORMANCE.md, "Training"):
+// G's largest entry error is 7e-8 of its largest diagonal entry (Frobenius 2e-8 relative); the
+// fitted heads differ by 7.5e-6 relative on Fashion-MNIST (D = 4000, lambda = 1e-6) and 1.6e-6 on
+// a9a (D = 500, lambda = 1e-4), and both test errors are the same (13.33 %, 15.02 %).
+//
+// Determinism. The work is cut into fixed blocks of rows and fixed tiles of G, whatever the
+// thread count; each tile is one BLAS call of a fixed shape, made on one thread with OpenBLAS held
+// at one thread (BlasOneThread), and its float result is added into G by that thread alone; blocks
+// are added in order. So G, h, s are the same bits for any --threads. (They may differ between
+// CPUs: OpenBLAS picks its kernels for the CPU at load time, DYNAMIC_ARCH.)
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "solver.h"
+
+namespace rfk::host {
+
+// Rows per Gram block: the unit of float summation (see above). Fixed: results depend on it.
+inline constexpr std::size_t kGramRows = 2048;
+// Columns per tile of G: one SSYRK (diagonal) or SGEMM (off-diagonal) call per tile and block.
+inline constexpr std::uint32_t kGramTile = 512;
+
+// While any instance is alive, OpenBLAS runs every call on the calling thread
+// (openblas_set_num_threads(1)): rfk parallelises over its own fixed tiles instead, which keeps
+// results independent of the thread count and avoids oversubscription. Process-wide and
+// reference-counted: the last instance to go restores the thread count it found. (Other BLAS
+// users in the process run single-threaded meanwhile; with the OpenMP build of OpenBLAS this also
+// sets OpenMP's default thread count.)
+class BlasOneThread {
+ public:
+  BlasOneThread();
+  ~BlasOneThread();
+  BlasOneThread(const BlasOneThread&) = delete;
+  BlasOneThread& operator=(const BlasOneThread&) = delete;
+};
+
+// Accumulates ridge statistics block by block. Holds its scratch (O(kGramRows * D) floats, and
+// per thread one tile and a panel of doubles), so one accumulator serves a whole pass.
+class GramAccumulator {
+ public:
+  GramAccumulator(std::uint32_t D, std::uint32_t K, unsigned threads);
+  // Adds R <= kGramRows rows to *st (sized D x K): features Z (R x D floats, row-major), targets
+  // Y (R x K doubles) and row weights w (R values >= 0; null: all 1). Row i adds w_i z_i z_i' to
+  // G (upper triangle), w_i z_i y_i' to h, w_i z_i to s, w_i y_i to ysum and w_i to n; G uses
+  // the float rows fl(sqrt(w_i) z_i).
+  void Add(const float* Z, std::size_t R, const double* Y, const double* w, RidgeStats* st);
+
+ private:
+  void Tile(std::size_t job, const float* Zs, const float* Z, std::size_t R, const double* V,
+            unsigned t, RidgeStats* st);
+
+  std::uint32_t D_, K_;
+  unsigned threads_;
+  BlasOneThread one_thread_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> tiles_;  // (I, J) panels, I <= J
+  std::vector<float> Zs_;                   // the weighted rows (only with weights)
+  std::vector<double> V_;                   // R x (K + 1): [w y, w]
+  std::vector<std::vector<float>> C_;       // per thread: one tile of G
+  std::vector<std::vector<double>> Zd_, H_;  // per thread: rows of a panel in double; its Z'V
+};
+
+// Outputs of heads on feature rows, in double through DGEMM: out[r][l * K + k] = bias_l[k] +
+// sum_i Z[r][i] W_l[i][k] for R rows (Z: R x D floats) and the heads' stacked weights Wcat
+// (D x L*K, row-major) and bias (L*K). Rows are cut into fixed chunks, one DGEMM call each on one
+// thread: the same bits for any thread count.
+void HeadOutputs(const float* Z, std::size_t R, std::uint32_t D, const std::vector<double>& Wcat,
+                 const std::vector<double>& bias, unsigned threads, double* out);
+
+}  // namespace rfk::host

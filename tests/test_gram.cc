@@ -1,0 +1,132 @@
+// The Gram statistics through BLAS (lib/host/gram.h): float within a block, double across blocks,
+// the same bits for any thread count, weights as documented, and head outputs through DGEMM.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "gram.h"
+
+namespace {
+
+using rfk::host::GramAccumulator;
+using rfk::host::kGramRows;
+using rfk::host::RidgeStats;
+
+// Feature-like rows: values of size 1/sqrt(D), as cos/sin features are.
+std::vector<float> Features(std::size_t n, std::uint32_t D) {
+  std::vector<float> Z(n * D);
+  const double scale = 1.0 / std::sqrt(double(D));
+  for (std::size_t i = 0; i < Z.size(); ++i)
+    Z[i] = static_cast<float>(scale * std::cos(0.0137 * double(i) + std::sin(0.71 * double(i % 977))));
+  return Z;
+}
+
+std::vector<double> PlusMinus(std::size_t n, std::uint32_t K) {
+  std::vector<double> Y(n * K);
+  for (std::size_t i = 0; i < Y.size(); ++i) Y[i] = std::sin(1.3 * double(i)) > 0 ? 1.0 : -1.0;
+  return Y;
+}
+
+// The statistics of all n rows, block by block as the designs feed them.
+RidgeStats Accumulate(const std::vector<float>& Z, const std::vector<double>& Y, const std::vector<double>& w,
+                      std::size_t n, std::uint32_t D, std::uint32_t K, unsigned threads) {
+  RidgeStats st(D, K);
+  GramAccumulator gram(D, K, threads);
+  for (std::size_t b = 0; b < n; b += kGramRows) {
+    const std::size_t R = std::min(kGramRows, n - b);
+    gram.Add(Z.data() + b * D, R, Y.data() + b * K, w.empty() ? nullptr : w.data() + b, &st);
+  }
+  return st;
+}
+
+}  // namespace
+
+TEST_CASE("Gram statistics: close to an all-double reference, and the same bits for any thread count") {
+  // Three blocks (the last partial) and three tiles per side (the last partial).
+  const std::size_t n = 2 * kGramRows + 403;
+  const std::uint32_t D = 2 * rfk::host::kGramTile + 77, K = 3;
+  const std::vector<float> Z = Features(n, D);
+  const std::vector<double> Y = PlusMinus(n, K);
+  const RidgeStats one = Accumulate(Z, Y, {}, n, D, K, 1);
+  for (unsigned threads : {2u, 3u, 8u}) {
+    const RidgeStats st = Accumulate(Z, Y, {}, n, D, K, threads);
+    CHECK(st.G == one.G);
+    CHECK(st.h == one.h);
+    CHECK(st.s == one.s);
+    CHECK(st.ysum == one.ysum);
+    CHECK(st.n == one.n);
+  }
+  CHECK(one.n == double(n));
+  // Double reference, rows in order. G: float sums within a block of kGramRows rows, relative to
+  // the diagonal's scale; h and s: double throughout.
+  double worst_g = 0, worst_h = 0, scale = 0;
+  std::vector<double> g(D);
+  for (std::uint32_t i = 0; i < D; i += 37) {
+    std::fill(g.begin(), g.end(), 0.0);
+    double s = 0;
+    std::vector<double> h(K, 0.0);
+    for (std::size_t r = 0; r < n; ++r) {
+      const double zi = Z[r * D + i];
+      for (std::uint32_t j = i; j < D; ++j) g[j] += zi * double(Z[r * D + j]);
+      s += zi;
+      for (std::uint32_t k = 0; k < K; ++k) h[k] += zi * Y[r * K + k];
+    }
+    scale = std::max(scale, g[i]);
+    for (std::uint32_t j = i; j < D; ++j) worst_g = std::max(worst_g, std::fabs(one.G[std::size_t{i} * D + j] - g[j]));
+    for (std::uint32_t k = 0; k < K; ++k)
+      worst_h = std::max(worst_h, std::fabs(one.h[std::size_t{i} * K + k] - h[k]) / (std::fabs(h[k]) + 1));
+    CHECK(one.s[i] == doctest::Approx(s).epsilon(1e-12));
+  }
+  MESSAGE("largest |G - G_double| / max diag: " << worst_g / scale);
+  CHECK(worst_g / scale < 2e-6);
+  CHECK(worst_h < 1e-12);
+}
+
+TEST_CASE("Gram statistics: a weight is a repeat count, and zero-weight rows add nothing") {
+  const std::uint32_t D = 40, K = 2;
+  const std::size_t n = 300;
+  const std::vector<float> Z = Features(n, D);
+  const std::vector<double> Y = PlusMinus(n, K);
+  std::vector<double> w(n);
+  std::vector<float> Zr;
+  std::vector<double> Yr;
+  for (std::size_t i = 0; i < n; ++i) {
+    w[i] = double(i % 3);  // 0, 1 or 2 copies
+    for (int c = 0; c < int(w[i]); ++c) {
+      Zr.insert(Zr.end(), Z.begin() + i * D, Z.begin() + (i + 1) * D);
+      Yr.insert(Yr.end(), Y.begin() + i * K, Y.begin() + (i + 1) * K);
+    }
+  }
+  const std::size_t nr = Zr.size() / D;
+  const RidgeStats weighted = Accumulate(Z, Y, w, n, D, K, 2), repeated = Accumulate(Zr, Yr, {}, nr, D, K, 2);
+  CHECK(weighted.n == double(nr));
+  for (std::size_t i = 0; i < D; ++i) {
+    for (std::size_t j = i; j < D; ++j)
+      CHECK(weighted.G[i * D + j] == doctest::Approx(repeated.G[i * D + j]).epsilon(1e-5).scale(1e-3));
+    CHECK(weighted.s[i] == doctest::Approx(repeated.s[i]).epsilon(1e-12));
+    for (std::uint32_t k = 0; k < K; ++k)
+      CHECK(weighted.h[i * K + k] == doctest::Approx(repeated.h[i * K + k]).epsilon(1e-12));
+  }
+  for (std::uint32_t k = 0; k < K; ++k) CHECK(weighted.ysum[k] == repeated.ysum[k]);
+}
+
+TEST_CASE("HeadOutputs: bias + Z W in double, the same bits for any thread count") {
+  const std::uint32_t D = 150, LK = 7;
+  const std::size_t R = 301;  // several chunks of rows, the last partial
+  const std::vector<float> Z = Features(R, D);
+  std::vector<double> W(std::size_t{D} * LK), bias(LK);
+  for (std::size_t i = 0; i < W.size(); ++i) W[i] = std::sin(0.3 * double(i));
+  for (std::size_t k = 0; k < LK; ++k) bias[k] = 0.1 * double(k);
+  std::vector<double> one(R * LK), three(R * LK);
+  rfk::host::HeadOutputs(Z.data(), R, D, W, bias, 1, one.data());
+  rfk::host::HeadOutputs(Z.data(), R, D, W, bias, 3, three.data());
+  CHECK(one == three);
+  for (std::size_t r = 0; r < R; r += 13)
+    for (std::size_t k = 0; k < LK; ++k) {
+      double ref = bias[k];
+      for (std::uint32_t i = 0; i < D; ++i) ref += double(Z[r * D + i]) * W[i * LK + k];
+      CHECK(one[r * LK + k] == doctest::Approx(ref).epsilon(1e-12));
+    }
+}
