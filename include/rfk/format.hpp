@@ -76,8 +76,9 @@ inline constexpr std::uint16_t kSectionRequired = 0x0001;  // flag: unknown => r
   X(kFourier, 1, "fourier", kSupported)            /* [cos(Wx), sin(Wx)] / sqrt(F), D = 2F */      \
   X(kFourierPhase, 2, "fourier-phase", kSupported) /* sqrt(2/D) cos(Wx + b), D = F */              \
   X(kBinning, 3, "binning", kReserved)             /* binning has its own section (kBinningParams) */ \
-  X(kOrthogonal, 4, "orthogonal", kReserved)       /* ORF */                                       \
-  X(kStructured, 5, "structured", kReserved)       /* SORF */
+  X(kOrthogonal, 4, "orf", kSupported)             /* ORF pairs: W in orthogonal blocks, as kFourier */ \
+  X(kStructured, 5, "structured", kReserved)       /* SORF: patented (US 12,079,700 B2), never used */ \
+  X(kOrthogonalPhase, 6, "orf-phase", kSupported)  /* ORF, phase form: as kFourierPhase */
 
 #define RFK_FORMAT_KERNELS(X)                                                                      \
   X(kGaussian, 1, "gaussian", kSupported)   /* exp(-gamma ||x-y||_2^2), W ~ Normal(0, 2 gamma) */  \
@@ -168,6 +169,18 @@ static_assert(sizeof(kSections) / sizeof(kSections[0]) == BitCount(kKnownSection
 #undef RFK_FORMAT_SECTION_ENUMERATOR_
 #undef RFK_FORMAT_SECTION_INFO_
 #undef RFK_FORMAT_SECTION_BIT_
+
+// The form of a Fourier map kind: the phase form (D_F = F, a `phase` section) or [cos, sin] pairs
+// (D_F = 2F). Every supported kind is one or the other.
+constexpr bool IsPhaseForm(MapKind m) noexcept {
+  return m == MapKind::kFourierPhase || m == MapKind::kOrthogonalPhase;
+}
+
+// Whether a map kind can approximate a kernel: orthogonal blocks keep each row's distribution only
+// for a radial spectral density, so ORF is Gaussian only; random Fourier features take any kernel.
+constexpr bool KernelFitsMap(MapKind m, Kernel k) noexcept {
+  return !(m == MapKind::kOrthogonal || m == MapKind::kOrthogonalPhase) || k == Kernel::kGaussian;
+}
 
 // Whether `number` is a value of E this build supports, a reserved one, or no value at all.
 // Compiles to a shift and a test: safe for the device core.

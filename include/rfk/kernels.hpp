@@ -37,6 +37,12 @@ void FourierPhaseRef(const float* W, const float* b, const float* x, std::uint32
 void FourierPairRef(const float* W, const float* x, std::uint32_t F, std::uint32_t d, float scale,
                     float* z) noexcept;
 
+// x <- H_n x in place: the unnormalised Walsh-Hadamard transform of length n, a power of two
+// (n = 1: nothing to do). Stages h = 1, 2, 4, ..., n/2 in that order, each the butterflies
+// (x[j], x[j+h]) <- (x[j] + x[j+h], x[j] - x[j+h]) for j with bit h clear: adds and subtracts only,
+// so every backend that keeps this order gives these bits exactly. |H_n x|_inf <= n |x|_inf.
+void FwhtRef(float* x, std::uint32_t n) noexcept;
+
 // out[k] = bias[k] + sum_j H[k,j] z[j]  (H is K x D row-major; float accumulation in j order).
 void LinearHeadRef(const float* H, const float* bias, const float* z, std::uint32_t K,
                    std::uint32_t D, float* out) noexcept;
@@ -69,10 +75,11 @@ inline std::uint32_t HashedColumn(std::uint64_t key, std::uint32_t p, std::uint3
 //                      stored whole. acc: HeadBatchScratchFloats(n, K) floats of scratch.
 //   LinearHead         out[k] = bias[k] + H[k*stride .. +D) . z
 //   BinKeys            as BinKeysRef (identical keys from every backend)
+//   Fwht               as FwhtRef, in place (n a power of two; identical bits from every backend)
 //
 // Accuracy against the scalar oracle: SIMD backends may fuse multiply-adds and sum in another
 // order; features agree within 1e-5 absolute, head outputs within 1e-5 * max(1, sum_j |H_kj|),
-// bin keys exactly (tests/test_parity.cc).
+// bin keys and Walsh-Hadamard transforms exactly (tests/test_parity.cc).
 #define RFK_KERNEL_LIST(X)                                                                      \
   X(Standardize, (const float* x, const float* mean, const float* inv_scale, std::uint32_t d,  \
                   float* out))                                                                 \
@@ -89,7 +96,8 @@ inline std::uint32_t HashedColumn(std::uint64_t key, std::uint32_t p, std::uint3
   X(LinearHead, (const float* H, std::uint32_t stride, const float* bias, const float* z,      \
                  std::uint32_t K, std::uint32_t D, float* out))                                \
   X(BinKeys, (const float* inv_width, const float* offset, const float* x, std::uint32_t P,    \
-              std::uint32_t d, std::uint64_t seed, std::uint64_t* keys))
+              std::uint32_t d, std::uint64_t seed, std::uint64_t* keys))                         \
+  X(Fwht, (float* x, std::uint32_t n))
 
 // Scratch of the Fourier*HeadBatch kernels for n samples and K outputs, in floats: lane-wise head
 // sums, one 16-float vector per sample and output.

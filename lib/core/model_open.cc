@@ -138,7 +138,8 @@ bool ReadSectionTable(Reader& r) {
   return true;
 }
 
-// 3a. map_params, its enum values: map kind, kernel, storage and layout of W, panel width.
+// 3a. map_params, its enum values: map kind, kernel (one the map can approximate), storage and
+// layout of W, panel width.
 bool CheckMapKinds(Reader& r, std::uint32_t at) {
   namespace mp = f::map_params;
   const std::uint8_t* p = r.b + at;
@@ -158,6 +159,8 @@ bool CheckMapKinds(Reader& r, std::uint32_t at) {
     return r.Fail(Status::kBadValue, "map_params.panel_width", at + mp::kPanelWidthField);
   r.m.map = static_cast<f::MapKind>(LoadU32(p + mp::kMapKind));
   r.m.kernel = static_cast<f::Kernel>(LoadU32(p + mp::kKernel));
+  if (!f::KernelFitsMap(r.m.map, r.m.kernel))
+    return r.Fail(Status::kBadValue, "map_params.kernel", at + mp::kKernel);
   return true;
 }
 
@@ -176,7 +179,7 @@ bool CheckMapCounts(Reader& r, std::uint32_t at) {
     return r.Fail(Status::kBadValue, "map_params.input_dim", at + mp::kInputDim);
   if (m.fourier_features == 0 || m.fourier_features > f::kMaxFeatures)
     return r.Fail(Status::kBadValue, "map_params.fourier_features", at + mp::kFourierFeatures);
-  const std::uint64_t want = (m.map == f::MapKind::kFourier ? 2ull : 1ull) * m.num_frequencies;
+  const std::uint64_t want = (f::IsPhaseForm(m.map) ? 1ull : 2ull) * m.num_frequencies;
   if (m.num_frequencies == 0 || want != m.fourier_features)
     return r.Fail(Status::kBadValue, "map_params.num_frequencies", at + mp::kNumFrequencies);
   if (!IsFinite(m.gamma) || !(m.gamma > 0.0f))
@@ -213,7 +216,7 @@ bool CheckProjection(Reader& r) {
 // 5. phase (b): with the phase form only; F floats.
 bool CheckPhase(Reader& r) {
   const Section& s = r[SectionType::kPhase];
-  if (!r[SectionType::kMapParams].present() || r.m.map != f::MapKind::kFourierPhase)
+  if (!r[SectionType::kMapParams].present() || !f::IsPhaseForm(r.m.map))
     return !s.present() || r.Fail(Status::kBadValue, "phase", s.entry);  // the pair form has none
   if (!s.present()) return r.Fail(Status::kMissingSection, "phase", 0);
   if (s.size != std::uint64_t{r.m.num_frequencies} * sizeof(float))

@@ -83,7 +83,7 @@ Status Features(const Model& m, const float* x, std::size_t x_len, void* scratch
     input = xs;
   }
   if (m.fourier_features != 0) {
-    const bool phase = m.map == format::MapKind::kFourierPhase;
+    const bool phase = format::IsPhaseForm(m.map);
     if (m.layout == format::Layout::kPanels) {
       if (phase)
         kt.FourierPhase(m.projection, m.phase, input, m.num_frequencies, m.input_dim, m.feature_scale, z);
@@ -229,7 +229,7 @@ Status PredictBatch(const Model& m, const float* X, std::size_t n, std::size_t x
       input = xs;
     }
     float* ob = out + i0 * K;
-    if (m.map == format::MapKind::kFourierPhase)
+    if (format::IsPhaseForm(m.map))
       kt.FourierPhaseHeadBatch(m.projection, m.phase, input, bn, m.num_frequencies, d,
                                m.feature_scale, m.head_weights, m.head_bias, K, acc, ob);
     else

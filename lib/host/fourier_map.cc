@@ -20,6 +20,10 @@ const FourierMapType kFourierMaps[] = {
      "the random frequencies, features x inputs"},
     {format::MapKind::kFourierPhase, false, DrawRandomFourier, DenseMapBytes,
      "the random frequencies, features x inputs"},
+    {format::MapKind::kOrthogonal, true, DrawOrthogonal, OrthogonalMapBytes,
+     "the orthogonal random frequencies, features x inputs"},
+    {format::MapKind::kOrthogonalPhase, false, DrawOrthogonal, OrthogonalMapBytes,
+     "the orthogonal random frequencies, features x inputs"},
 };
 
 [[noreturn]] void ThrowRange(const Dataset& data, double gamma) {

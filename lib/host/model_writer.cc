@@ -39,8 +39,8 @@ void CheckSpec(const ModelSpec& s) {
   Require(P == 0 || s.bin_mode == f::BinMode::kHashed ? s.bin_grid_start.empty() && s.bin_keys.empty()
                                                       : s.bin_grid_start.size() == P + 1,
           "bin keys given for hashed mode, or grid starts != P + 1");
-  Require(s.map != f::MapKind::kFourierPhase || s.phase.size() == F, "phase size != F");
-  Require(s.map == f::MapKind::kFourierPhase || s.phase.empty(), "phase given for pair form");
+  Require(!f::IsPhaseForm(s.map) || s.phase.size() == F, "phase size != F");
+  Require(f::IsPhaseForm(s.map) || s.phase.empty(), "phase given for pair form");
   Require(s.mean.size() == s.inv_scale.size() && (s.mean.empty() || s.mean.size() == d),
           "standardisation size != d");
   Require(s.head_weights.size() == K * D && s.head_bias.size() == K, "head size != K*D, K");

@@ -50,7 +50,7 @@ struct ModelSpec {
   std::string metadata;             // "key=value\n" lines
 
   std::uint32_t FourierFeatures() const {
-    return map == format::MapKind::kFourier ? 2 * num_frequencies : num_frequencies;
+    return format::IsPhaseForm(map) ? num_frequencies : 2 * num_frequencies;
   }
   std::uint32_t BinFeatures() const {
     if (num_grids == 0) return 0;
