@@ -43,6 +43,30 @@ void FourierPairRef(const float* W, const float* x, std::uint32_t F, std::uint32
 // so every backend that keeps this order gives these bits exactly. |H_n x|_inf <= n |x|_inf.
 void FwhtRef(float* x, std::uint32_t n) noexcept;
 
+// The arrays of a Fastfood map as they lie in the model (format::fastfood): blocks of dp = d'
+// entries; G and S floats, perm indices of index_bytes (1 or 2) bytes, signs bits. dp = 0: none.
+struct FastfoodArrays {
+  std::uint32_t dp = 0, index_bytes = 0;
+  const float* G = nullptr;
+  const float* S = nullptr;
+  const std::uint8_t* perm = nullptr;
+  const std::uint8_t* signs = nullptr;
+};
+// Entry k of perm (k < blocks * dp), little-endian.
+inline std::uint32_t FastfoodIndex(const FastfoodArrays& a, std::uint64_t k) noexcept {
+  return a.index_bytes == 1 ? a.perm[k] : a.perm[2 * k] | (std::uint32_t{a.perm[2 * k + 1]} << 8);
+}
+
+// z of a Fastfood map for F frequencies (x: d <= a.dp inputs, zero-padded to a.dp): per block,
+// u = S (H (G (Pi (H (B [x; 0]))))) with (Pi t)[i] = t[perm[i]], then the pair form (phase null:
+// z[j] = scale cos u_j, z[F + j] = scale sin u_j) or the phase form (z[j] = scale cos(u_j + b_j)),
+// each through SinCosRef; rows of the last block past F are dropped. work: 2 a.dp floats of
+// scratch. fwht: FwhtRef or any table's Fwht (the same bits), so the result is the same on every
+// backend. No allocation; features whose argument is beyond kSinCosMaxArg are NaN.
+void FastfoodFeaturesRef(const FastfoodArrays& a, const float* x, std::uint32_t d, std::uint32_t F,
+                         const float* phase, float scale, float* work, float* z,
+                         void (*fwht)(float*, std::uint32_t) noexcept) noexcept;
+
 // out[k] = bias[k] + sum_j H[k,j] z[j]  (H is K x D row-major; float accumulation in j order).
 void LinearHeadRef(const float* H, const float* bias, const float* z, std::uint32_t K,
                    std::uint32_t D, float* out) noexcept;

@@ -25,15 +25,17 @@ bool AllFinite(const float* p, std::size_t n) {
 }  // namespace
 
 // Scratch layout: standardised x (d floats) | Fourier features (fourier_features floats) |
-// bin keys (P u64) | bin columns (P u32), each part starting on a kScratchAlignment boundary.
+// Fastfood's block buffers (2 d' floats, Fastfood maps only) | bin keys (P u64) | bin columns
+// (P u32), each part starting on a kScratchAlignment boundary.
 namespace {
 struct ScratchLayout {
-  std::size_t z, keys, cols, total;
+  std::size_t z, ff, keys, cols, total;
 };
 ScratchLayout Layout(const Model& m) {
   ScratchLayout l;
   l.z = RoundUp(std::size_t{m.input_dim} * sizeof(float), kScratchAlignment);
-  l.keys = l.z + RoundUp(std::size_t{m.fourier_features} * sizeof(float), kScratchAlignment);
+  l.ff = l.z + RoundUp(std::size_t{m.fourier_features} * sizeof(float), kScratchAlignment);
+  l.keys = l.ff + RoundUp(std::size_t{m.fastfood.dp} * 2 * sizeof(float), kScratchAlignment);
   l.cols = l.keys + RoundUp(std::size_t{m.num_grids} * sizeof(std::uint64_t), kScratchAlignment);
   l.total = l.cols + RoundUp(std::size_t{m.num_grids} * sizeof(std::uint32_t), kScratchAlignment);
   return l;
@@ -82,7 +84,10 @@ Status Features(const Model& m, const float* x, std::size_t x_len, void* scratch
     kt.Standardize(x, m.mean, m.inv_scale, m.input_dim, xs);
     input = xs;
   }
-  if (m.fourier_features != 0) {
+  if (m.fastfood.dp != 0) {
+    FastfoodFeaturesRef(m.fastfood, input, m.input_dim, m.num_frequencies, m.phase, m.feature_scale,
+                        reinterpret_cast<float*>(base + l.ff), z, kt.Fwht);
+  } else if (m.fourier_features != 0) {
     const bool phase = format::IsPhaseForm(m.map);
     if (m.layout == format::Layout::kPanels) {
       if (phase)
@@ -196,8 +201,8 @@ Status PredictBatch(const Model& m, const float* X, std::size_t n, std::size_t x
   if (reinterpret_cast<std::uintptr_t>(scratch) % kScratchAlignment != 0)
     return Status::kMisalignedScratch;
   if (scratch_bytes < BatchScratchBytes(m)) return Status::kScratchTooSmall;
-  // Row-major W and binning maps take the single-sample path, row by row.
-  const bool batched = m.fourier_features != 0 && m.num_grids == 0 && m.layout == format::Layout::kPanels;
+  // Row-major W, Fastfood and binning maps take the single-sample path, row by row.
+  const bool batched = m.projection != nullptr && m.num_grids == 0 && m.layout == format::Layout::kPanels;
   const std::uint32_t d = m.input_dim, K = m.num_outputs;
   auto* base = static_cast<std::uint8_t*>(scratch);
   auto* xs = reinterpret_cast<float*>(base);

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "dense_map.h"
+#include "fastfood_map.h"
 #include "parallel.h"
 #include "rfk/host/train.hpp"
 #include "rfk/kernels.hpp"
@@ -24,6 +25,9 @@ const FourierMapType kFourierMaps[] = {
      "the orthogonal random frequencies, features x inputs"},
     {format::MapKind::kOrthogonalPhase, false, DrawOrthogonal, OrthogonalMapBytes,
      "the orthogonal random frequencies, features x inputs"},
+    {format::MapKind::kFastfood, true, DrawFastfood, FastfoodMapBytes, "the Fastfood diagonals and permutations"},
+    {format::MapKind::kFastfoodPhase, false, DrawFastfood, FastfoodMapBytes,
+     "the Fastfood diagonals and permutations"},
 };
 
 [[noreturn]] void ThrowRange(const Dataset& data, double gamma) {
