@@ -46,10 +46,10 @@ std::vector<double> EffectiveW(const rfk::Model& m) {
   for (std::uint32_t j0 = 0; j0 < F; j0 += dp)
     for (std::uint32_t c = 0; c < d; ++c) {
       std::vector<double> t(dp, 0.0), u(dp);
-      const std::uint64_t k = std::uint64_t{j0} + c;
+      const std::uint32_t k = j0 + c;
       t[c] = (a.signs[k / 8] >> (k % 8)) & 1u ? -1.0 : 1.0;
       fwht(t);
-      for (std::uint32_t i = 0; i < dp; ++i) u[i] = a.G[j0 + i] * t[rfk::FastfoodIndex(a, std::uint64_t{j0} + i)];
+      for (std::uint32_t i = 0; i < dp; ++i) u[i] = a.G[j0 + i] * t[rfk::FastfoodIndex(a, j0 + i)];
       fwht(u);
       for (std::uint32_t i = 0; i < dp && j0 + i < F; ++i) W[std::size_t{j0 + i} * d + c] = a.S[j0 + i] * u[i];
     }

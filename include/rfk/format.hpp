@@ -294,8 +294,10 @@ constexpr std::uint32_t PaddedDim(std::uint32_t d) {
 }
 // Bytes per permutation index: 1 while d' <= 256, else 2.
 constexpr std::uint32_t IndexBytes(std::uint32_t dp) { return dp <= 256 ? 1u : 2u; }
-constexpr std::uint64_t SectionBytes(std::uint32_t dp, std::uint32_t blocks) {
-  const std::uint64_t N = std::uint64_t{dp} * blocks;
+// The section's size; in 32 bits for d' <= kMaxPaddedDim and blocks = ceil(F / d'), F <= 2^24
+// (N <= 2^24 + 2^16), which a reader checks first.
+constexpr std::uint32_t SectionBytes(std::uint32_t dp, std::uint32_t blocks) {
+  const std::uint32_t N = dp * blocks;
   return kHeaderBytes + (8 + IndexBytes(dp)) * N + (N + 7) / 8;
 }
 }  // namespace fastfood

@@ -46,14 +46,14 @@ void FwhtRef(float* x, std::uint32_t n) noexcept;
 // The arrays of a Fastfood map as they lie in the model (format::fastfood): blocks of dp = d'
 // entries; G and S floats, perm indices of index_bytes (1 or 2) bytes, signs bits. dp = 0: none.
 struct FastfoodArrays {
-  std::uint32_t dp = 0, index_bytes = 0;
+  std::uint32_t dp = 0, blocks = 0, index_bytes = 0;
   const float* G = nullptr;
   const float* S = nullptr;
   const std::uint8_t* perm = nullptr;
   const std::uint8_t* signs = nullptr;
 };
-// Entry k of perm (k < blocks * dp), little-endian.
-inline std::uint32_t FastfoodIndex(const FastfoodArrays& a, std::uint64_t k) noexcept {
+// Entry k of perm (k < blocks * dp <= 2^24 + 2^16), little-endian.
+inline std::uint32_t FastfoodIndex(const FastfoodArrays& a, std::uint32_t k) noexcept {
   return a.index_bytes == 1 ? a.perm[k] : a.perm[2 * k] | (std::uint32_t{a.perm[2 * k + 1]} << 8);
 }
 
@@ -62,7 +62,8 @@ inline std::uint32_t FastfoodIndex(const FastfoodArrays& a, std::uint64_t k) noe
 // z[j] = scale cos u_j, z[F + j] = scale sin u_j) or the phase form (z[j] = scale cos(u_j + b_j)),
 // each through SinCosRef; rows of the last block past F are dropped. work: 2 a.dp floats of
 // scratch. fwht: FwhtRef or any table's Fwht (the same bits), so the result is the same on every
-// backend. No allocation; features whose argument is beyond kSinCosMaxArg are NaN.
+// backend. No allocation; features whose argument is beyond kSinCosMaxArg are NaN. (Defined in
+// lib/core/predict.cc.)
 void FastfoodFeaturesRef(const FastfoodArrays& a, const float* x, std::uint32_t d, std::uint32_t F,
                          const float* phase, float scale, float* work, float* z,
                          void (*fwht)(float*, std::uint32_t) noexcept) noexcept;

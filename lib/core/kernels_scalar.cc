@@ -163,32 +163,6 @@ void FwhtRef(float* x, std::uint32_t n) noexcept {
       }
 }
 
-void FastfoodFeaturesRef(const FastfoodArrays& a, const float* x, std::uint32_t d, std::uint32_t F,
-                         const float* phase, float scale, float* work, float* z,
-                         void (*fwht)(float*, std::uint32_t) noexcept) noexcept {
-  const std::uint32_t dp = a.dp;
-  float* t = work;
-  float* u = work + dp;
-  for (std::uint32_t j0 = 0; j0 < F; j0 += dp) {  // block j0 / dp: entries [j0, j0 + dp)
-    for (std::uint32_t i = 0; i < dp; ++i) {
-      const std::uint64_t k = std::uint64_t{j0} + i;
-      const float v = i < d ? x[i] : 0.0f;
-      t[i] = (a.signs[k / 8] >> (k % 8)) & 1u ? -v : v;
-    }
-    fwht(t, dp);
-    for (std::uint32_t i = 0; i < dp; ++i) u[i] = a.G[j0 + i] * t[FastfoodIndex(a, std::uint64_t{j0} + i)];
-    fwht(u, dp);
-    const std::uint32_t n = F - j0 < dp ? F - j0 : dp;
-    for (std::uint32_t i = 0; i < n; ++i) {
-      const float arg = a.S[j0 + i] * u[i];
-      float s, c;
-      SinCosRef(phase != nullptr ? arg + phase[j0 + i] : arg, &s, &c);
-      z[j0 + i] = scale * c;
-      if (phase == nullptr) z[F + j0 + i] = scale * s;
-    }
-  }
-}
-
 // ---------------------------------------------------------------- the scalar table
 
 namespace {

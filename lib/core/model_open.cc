@@ -229,17 +229,17 @@ bool CheckPhase(Reader& r) {
 // 5c. fastfood's permutations: every index of a block is below d' and none repeats (so each block
 // is a permutation of [0, d')). Indices are counted 256 values at a time in a 32-byte bit set: no
 // memory beyond the stack, (d' / 256) d' steps per block.
-bool CheckFastfoodPermutations(Reader& r, std::uint32_t blocks, std::uint32_t perm_at) {
+bool CheckFastfoodPermutations(Reader& r, std::uint32_t perm_at) {
   const FastfoodArrays& a = r.m.fastfood;
-  for (std::uint32_t b = 0; b < blocks; ++b)
+  for (std::uint32_t b = 0; b < a.blocks; ++b)
     for (std::uint32_t lo = 0; lo < a.dp; lo += 256) {
       std::uint32_t seen[8] = {};
       for (std::uint32_t i = 0; i < a.dp; ++i) {
-        const std::uint64_t k = std::uint64_t{b} * a.dp + i;
+        const std::uint32_t k = b * a.dp + i;  // < 2^24 + 2^16
         const std::uint32_t v = FastfoodIndex(a, k), bit = v - lo;
         if (v >= a.dp || (bit < 256 && ((seen[bit / 32] >> (bit % 32)) & 1u) != 0))
           return r.Fail(Status::kBadValue, "fastfood.perm",
-                        static_cast<std::uint32_t>(perm_at + k * a.index_bytes));
+                        perm_at + k * a.index_bytes);
         if (bit < 256) seen[bit / 32] |= 1u << (bit % 32);
       }
     }
@@ -268,12 +268,13 @@ bool CheckFastfood(Reader& r) {
   const std::uint32_t N = dp * blocks;  // <= F + d' <= 2^24 + 2^16
   FastfoodArrays& a = r.m.fastfood;
   a.dp = dp;
+  a.blocks = blocks;
   a.index_bytes = ff::IndexBytes(dp);
   a.G = reinterpret_cast<const float*>(p + ff::kHeaderBytes);
   a.S = a.G + N;
-  a.perm = p + ff::kHeaderBytes + 8ull * N;
-  a.signs = a.perm + std::uint64_t{a.index_bytes} * N;
-  return CheckFastfoodPermutations(r, blocks, s.offset + ff::kHeaderBytes + 8 * N);
+  a.perm = p + ff::kHeaderBytes + 8 * N;
+  a.signs = a.perm + a.index_bytes * N;
+  return CheckFastfoodPermutations(r, s.offset + ff::kHeaderBytes + 8 * N);
 }
 
 // 6b. binning_params' values: P, d (the Fourier map's, if any), mode, kernel, gamma, scale, B, D_B.
@@ -378,10 +379,9 @@ bool CheckBinKeys(Reader& r) {
 bool CheckMapArraysFinite(Reader& r) {
   const Model& m = r.m;
   const std::uint64_t W = std::uint64_t{f::StoredFrequencies(m.layout, m.num_frequencies)} * m.input_dim;
-  const std::uint64_t N = m.fastfood.dp == 0 ? 0 : std::uint64_t{m.fastfood.dp} * ((m.num_frequencies - 1) / m.fastfood.dp + 1);
   return CheckFinite(r, m.projection, m.projection ? W : 0, "projection") &&
          CheckFinite(r, m.phase, m.phase ? m.num_frequencies : 0u, "phase") &&
-         CheckFinite(r, m.fastfood.G, 2 * N, "fastfood") &&
+         CheckFinite(r, m.fastfood.G, 2 * m.fastfood.dp * m.fastfood.blocks, "fastfood") &&
          CheckFinite(r, m.bin_inv_width, m.bin_inv_width ? 2ull * m.num_grids * m.input_dim : 0, "bin_grids");
 }
 

@@ -113,6 +113,35 @@ Status Features(const Model& m, const float* x, std::size_t x_len, void* scratch
 
 }  // namespace
 
+// Here rather than in kernels_scalar.cc: it calls a kernel table's Fwht, and the Cortex-M stack
+// analysis (targets/cortex-m/footprint.py) takes an indirect call from kernels_scalar.cc for one
+// into itself.
+void FastfoodFeaturesRef(const FastfoodArrays& a, const float* x, std::uint32_t d, std::uint32_t F,
+                         const float* phase, float scale, float* work, float* z,
+                         void (*fwht)(float*, std::uint32_t) noexcept) noexcept {
+  const std::uint32_t dp = a.dp;
+  float* t = work;
+  float* u = work + dp;
+  for (std::uint32_t j0 = 0; j0 < F; j0 += dp) {  // block j0 / dp: entries [j0, j0 + dp)
+    for (std::uint32_t i = 0; i < dp; ++i) {
+      const std::uint32_t k = j0 + i;  // < blocks * dp: 32 bits suffice
+      const float v = i < d ? x[i] : 0.0f;
+      t[i] = (a.signs[k / 8] >> (k % 8)) & 1u ? -v : v;
+    }
+    fwht(t, dp);
+    for (std::uint32_t i = 0; i < dp; ++i) u[i] = a.G[j0 + i] * t[FastfoodIndex(a, j0 + i)];
+    fwht(u, dp);
+    const std::uint32_t n = F - j0 < dp ? F - j0 : dp;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const float arg = a.S[j0 + i] * u[i];
+      float s, c;
+      SinCosRef(phase != nullptr ? arg + phase[j0 + i] : arg, &s, &c);
+      z[j0 + i] = scale * c;
+      if (phase == nullptr) z[F + j0 + i] = scale * s;
+    }
+  }
+}
+
 Status ComputeFeatures(const Model& model, const float* x, std::size_t x_len, void* scratch,
                        std::size_t scratch_bytes, float* z_out, std::size_t z_len) noexcept {
   if (z_out == nullptr) return Status::kNullArgument;

@@ -49,7 +49,8 @@ void DrawBlock(std::uint32_t b, std::uint64_t seed, FastfoodUnitDraws* u) {
     std::swap(perm[i - 1], perm[k]);
   }
   for (std::uint32_t i = 0; i < dp; ++i)
-    for (std::uint32_t k = 0; k < w; ++k) u->perm[(o + i) * w + k] = static_cast<std::uint8_t>(perm[i] >> (8 * k));
+    for (std::uint32_t k = 0; k < w; ++k)  // little-endian, w bytes
+      u->perm[(o + i) * w + k] = static_cast<std::uint8_t>(perm[i] >> (8 * k));
   double g2 = 0.0;
   for (std::uint32_t i = 0; i < dp; ++i) {
     u->G[o + i] = static_cast<float>(rs.Normal());
@@ -115,8 +116,8 @@ class FastfoodMap final : public FourierMap {
 
  private:
   FastfoodArrays Arrays() const {
-    return FastfoodArrays{u_.dp, ff::IndexBytes(u_.dp), u_.G.data(), S_.data(), u_.perm.data(),
-                          u_.signs.data()};
+    return FastfoodArrays{u_.dp, static_cast<std::uint32_t>(u_.G.size() / u_.dp), ff::IndexBytes(u_.dp),
+                          u_.G.data(), S_.data(), u_.perm.data(), u_.signs.data()};
   }
 
   FourierMapParams p_;
@@ -126,26 +127,10 @@ class FastfoodMap final : public FourierMap {
   float scale_;
 };
 
-class FastfoodDraws final : public FourierDraws {
- public:
-  FastfoodDraws(const FourierMapParams& p, FastfoodUnitDraws u) : p_(p), u_(std::move(u)) {}
-  std::unique_ptr<FourierMap> At(double gamma) const override {
-    return std::make_unique<FastfoodMap>(p_, u_, gamma);
-  }
-
- private:
-  FourierMapParams p_;
-  FastfoodUnitDraws u_;
-};
-
 }  // namespace
 
 std::unique_ptr<FourierDraws> DrawFastfood(const FourierMapParams& p) {
-  if (!format::KernelFitsMap(p.map, p.kernel))
-    throw TrainError(std::string("--map ") + MapName(p.map) +
-                     " approximates the gaussian kernel only; got --kernel " + KernelName(p.kernel) +
-                     " (use --kernel gaussian, or --map fourier or fourier-phase for the " +
-                     KernelName(p.kernel) + " kernel)");
+  RequireKernelFits(p);
   FastfoodUnitDraws u;
   u.dp = ff::PaddedDim(p.d);
   if (u.dp > ff::kMaxPaddedDim)
@@ -164,7 +149,7 @@ std::unique_ptr<FourierDraws> DrawFastfood(const FourierMapParams& p) {
     for (std::uint32_t b = t; b < blocks; b += threads) DrawBlock(b, p.seed, &u);
   });
   if (!p.pairs) u.phase = DrawPhases(p.F, p.seed);
-  return std::make_unique<FastfoodDraws>(p, std::move(u));
+  return std::make_unique<UnitScaleDraws<FastfoodMap, FastfoodUnitDraws>>(p, std::move(u));
 }
 
 // The draws (G, S as double, indices, bits) and a map's S: about 24 bytes per frequency, plus a

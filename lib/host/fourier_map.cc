@@ -25,7 +25,8 @@ const FourierMapType kFourierMaps[] = {
      "the orthogonal random frequencies, features x inputs"},
     {format::MapKind::kOrthogonalPhase, false, DrawOrthogonal, OrthogonalMapBytes,
      "the orthogonal random frequencies, features x inputs"},
-    {format::MapKind::kFastfood, true, DrawFastfood, FastfoodMapBytes, "the Fastfood diagonals and permutations"},
+    {format::MapKind::kFastfood, true, DrawFastfood, FastfoodMapBytes,
+     "the Fastfood diagonals and permutations"},
     {format::MapKind::kFastfoodPhase, false, DrawFastfood, FastfoodMapBytes,
      "the Fastfood diagonals and permutations"},
 };
@@ -39,6 +40,14 @@ const FourierMapType kFourierMaps[] = {
 }
 
 }  // namespace
+
+void RequireKernelFits(const FourierMapParams& p) {
+  if (format::KernelFitsMap(p.map, p.kernel)) return;
+  const std::string kernel = KernelName(p.kernel);
+  throw TrainError(std::string("--map ") + MapName(p.map) + " approximates the gaussian kernel only; got --kernel " +
+                   kernel + " (use --kernel gaussian, or --map fourier or fourier-phase for the " + kernel +
+                   " kernel)");
+}
 
 const FourierMapType* FindFourierMap(format::MapKind map) {
   for (const FourierMapType& t : kFourierMaps)

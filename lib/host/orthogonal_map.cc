@@ -5,13 +5,11 @@
 // while the orthogonality within a block lowers its variance. Stored and predicted exactly as the
 // dense map (dense_map.cc does the rest).
 #include <cmath>
-#include <string>
 #include <utility>
 
 #include "dense_map.h"
 #include "parallel.h"
 #include "random.h"
-#include "rfk/host/train.hpp"
 #include "streams.h"
 
 namespace rfk::host {
@@ -72,11 +70,7 @@ std::vector<double> OrthogonalUnitRows(std::uint32_t F, std::uint32_t d, std::ui
 }
 
 std::unique_ptr<FourierDraws> DrawOrthogonal(const FourierMapParams& p) {
-  if (p.kernel != format::Kernel::kGaussian)
-    throw TrainError(std::string("--map ") + MapName(p.map) +
-                     " approximates the gaussian kernel only; got --kernel " + KernelName(p.kernel) +
-                     " (use --kernel gaussian, or --map fourier or fourier-phase for the " +
-                     KernelName(p.kernel) + " kernel)");
+  RequireKernelFits(p);
   DenseUnitDraws unit;
   unit.w = OrthogonalUnitRows(p.F, p.d, p.seed, p.threads);
   if (!p.pairs) unit.phase = DrawPhases(p.F, p.seed);

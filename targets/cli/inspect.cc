@@ -69,7 +69,7 @@ void JsonModel(const rfk::Model& m, std::ostringstream& js) {
        << ", \"seed\": " << m.seed << "}";
   if (m.fastfood.dp)
     js << ", \"fastfood\": {\"padded_dim\": " << m.fastfood.dp << ", \"num_blocks\": "
-       << (m.num_frequencies - 1) / m.fastfood.dp + 1 << ", \"index_bytes\": " << m.fastfood.index_bytes << "}";
+       << m.fastfood.blocks << ", \"index_bytes\": " << m.fastfood.index_bytes << "}";
   if (m.num_grids)
     js << ", \"binning\": {\"grids\": " << m.num_grids << ", \"mode\": \"" << f::NameOf(m.bin_mode)
        << "\", \"buckets\": " << m.bin_buckets << ", \"columns\": " << m.bin_features
@@ -118,8 +118,8 @@ void TextMaps(const rfk::Model& m) {
                 double(m.feature_scale), static_cast<unsigned long long>(m.seed));
   if (m.fastfood.dp)
     std::printf("fastfood:        %u blocks of d' = %u (the last %u), permutation indices u%u, G and S f32\n",
-                (m.num_frequencies - 1) / m.fastfood.dp + 1, m.fastfood.dp,
-                m.num_frequencies - (m.num_frequencies - 1) / m.fastfood.dp * m.fastfood.dp, 8 * m.fastfood.index_bytes);
+                m.fastfood.blocks, m.fastfood.dp, m.num_frequencies - (m.fastfood.blocks - 1) * m.fastfood.dp,
+                8 * m.fastfood.index_bytes);
   if (!m.num_grids) return;
   const std::string mode = m.bin_mode == f::BinMode::kHashed ? "hashed, B = " + std::to_string(m.bin_buckets)
                                                              : "exact, " + std::to_string(m.bin_features) + " bins";
