@@ -1,10 +1,11 @@
-// Fastfood (lib/host/fastfood_map.cc, the core's FastfoodFeaturesRef, format section `fastfood`):
+// Fastfood (lib/host/fastfood_map.cc, the core's FastfoodFeatures, format section `fastfood`):
 // the map is the linear map S H G Pi H B it claims to be (checked against an explicit matrix in
 // double), its rows have a Gaussian row's norms, it approximates the Gaussian kernel, a (54, 1024)
-// binary model fits in 10 KB, every kernel table computes the same features, and each field of the
+// binary model fits in 10 KB, every kernel table computes its features, and each field of the
 // section, corrupted, gives its own status, field and offset.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -156,7 +157,7 @@ TEST_CASE("fastfood: a (54, 1024) binary model is at most 10 KB") {
   CHECK(r.report.train_error < 0.2);
 }
 
-TEST_CASE("fastfood: every kernel table computes the same features, and PredictBatch agrees with Predict") {
+TEST_CASE("fastfood: every kernel table computes the features within the cosine kernels' tolerance, and PredictBatch agrees with Predict") {
   const auto spec = Spec(f::MapKind::kFastfood, 600, 37, 0.1, 9);  // d' = 64, 5 blocks, the last 44 rows
   rfk_test::Blob blob(rfk::host::SerializeModel(spec));
   rfk::Model m;
@@ -174,7 +175,10 @@ TEST_CASE("fastfood: every kernel table computes the same features, and PredictB
     REQUIRE(rfk::SelectKernels((std::string(t.backend) + "-" + t.target).c_str()));
     CAPTURE(t.target);
     REQUIRE(rfk::ComputeFeatures(m, X.data(), 37, scratch.data(), scratch.size(), got.data(), 600) == Status::kOk);
-    CHECK(std::memcmp(got.data(), want.data(), want.size() * 4) == 0);
+    double worst = 0;  // the transforms are bit-identical; the SIMD cosines agree within 1e-5
+    for (std::size_t j = 0; j < want.size(); ++j) worst = std::max(worst, std::fabs(double(got[j]) - want[j]));
+    CHECK(worst <= 1e-5);
+    if (std::string(t.backend) == "scalar") CHECK(std::memcmp(got.data(), want.data(), want.size() * 4) == 0);
   }
   REQUIRE(rfk::SelectKernels(name.c_str()));
   for (std::size_t i = 0; i < 5; ++i)

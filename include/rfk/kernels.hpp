@@ -57,16 +57,12 @@ inline std::uint32_t FastfoodIndex(const FastfoodArrays& a, std::uint32_t k) noe
   return a.index_bytes == 1 ? a.perm[k] : a.perm[2 * k] | (std::uint32_t{a.perm[2 * k + 1]} << 8);
 }
 
-// z of a Fastfood map for F frequencies (x: d <= a.dp inputs, zero-padded to a.dp): per block,
-// u = S (H (G (Pi (H (B [x; 0]))))) with (Pi t)[i] = t[perm[i]], then the pair form (phase null:
-// z[j] = scale cos u_j, z[F + j] = scale sin u_j) or the phase form (z[j] = scale cos(u_j + b_j)),
-// each through SinCosRef; rows of the last block past F are dropped. work: 2 a.dp floats of
-// scratch. fwht: FwhtRef or any table's Fwht (the same bits), so the result is the same on every
-// backend. No allocation; features whose argument is beyond kSinCosMaxArg are NaN. (Defined in
-// lib/core/predict.cc.)
-void FastfoodFeaturesRef(const FastfoodArrays& a, const float* x, std::uint32_t d, std::uint32_t F,
-                         const float* phase, float scale, float* work, float* z,
-                         void (*fwht)(float*, std::uint32_t) noexcept) noexcept;
+// Floats of scratch FastfoodFeatures needs for F frequencies: one block's input, and every
+// block's outputs rounded up to whole panels.
+inline std::uint32_t FastfoodWorkFloats(const FastfoodArrays& a, std::uint32_t F) noexcept {
+  const std::uint32_t outputs = a.blocks * a.dp, panels = (F + 15) / 16 * 16;
+  return a.dp + (outputs > panels ? outputs : panels);
+}
 
 // out[k] = bias[k] + sum_j H[k,j] z[j]  (H is K x D row-major; float accumulation in j order).
 void LinearHeadRef(const float* H, const float* bias, const float* z, std::uint32_t K,
@@ -137,6 +133,18 @@ struct KernelTable {
   RFK_KERNEL_LIST(RFK_KERNEL_MEMBER)
 #undef RFK_KERNEL_MEMBER
 };
+
+// z of a Fastfood map for F frequencies (x: d <= a.dp inputs, zero-padded to a.dp): per block,
+// u = S (H (G (Pi (H (B [x; 0]))))) with (Pi t)[i] = t[perm[i]] (rows of the last block past F
+// dropped), then the pair form (phase null) or the phase form with u in place of W x: kt's
+// FourierPair / FourierPhase on u as a one-column W in panels and x = [1] (u_j * 1 + 0 = u_j
+// exactly, also when fused, except that -0 becomes +0). With ScalarKernels() these are the
+// reference bits (the host trainer computes them so); another table's Fwht gives the same bits and
+// its cosines the FourierPair tolerance. work: FastfoodWorkFloats floats. No allocation; features
+// whose argument is beyond kSinCosMaxArg are NaN. (Defined in lib/core/predict.cc.)
+void FastfoodFeatures(const FastfoodArrays& a, const float* x, std::uint32_t d, std::uint32_t F,
+                      const float* phase, float scale, float* work, float* z,
+                      const KernelTable& kt) noexcept;
 
 // The scalar table: the oracle, compiled everywhere. Its Fourier kernels give bit-identical
 // results to FourierPhaseRef / FourierPairRef on the same W in row-major layout.

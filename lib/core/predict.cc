@@ -25,7 +25,7 @@ bool AllFinite(const float* p, std::size_t n) {
 }  // namespace
 
 // Scratch layout: standardised x (d floats) | Fourier features (fourier_features floats) |
-// Fastfood's block buffers (2 d' floats, Fastfood maps only) | bin keys (P u64) | bin columns
+// Fastfood's buffers (FastfoodWorkFloats, Fastfood maps only) | bin keys (P u64) | bin columns
 // (P u32), each part starting on a kScratchAlignment boundary.
 namespace {
 struct ScratchLayout {
@@ -35,7 +35,8 @@ ScratchLayout Layout(const Model& m) {
   ScratchLayout l;
   l.z = RoundUp(std::size_t{m.input_dim} * sizeof(float), kScratchAlignment);
   l.ff = l.z + RoundUp(std::size_t{m.fourier_features} * sizeof(float), kScratchAlignment);
-  l.keys = l.ff + RoundUp(std::size_t{m.fastfood.dp} * 2 * sizeof(float), kScratchAlignment);
+  l.keys = l.ff + RoundUp(std::size_t{m.fastfood.dp == 0 ? 0 : FastfoodWorkFloats(m.fastfood, m.num_frequencies)} *
+                              sizeof(float), kScratchAlignment);
   l.cols = l.keys + RoundUp(std::size_t{m.num_grids} * sizeof(std::uint64_t), kScratchAlignment);
   l.total = l.cols + RoundUp(std::size_t{m.num_grids} * sizeof(std::uint32_t), kScratchAlignment);
   return l;
@@ -85,8 +86,8 @@ Status Features(const Model& m, const float* x, std::size_t x_len, void* scratch
     input = xs;
   }
   if (m.fastfood.dp != 0) {
-    FastfoodFeaturesRef(m.fastfood, input, m.input_dim, m.num_frequencies, m.phase, m.feature_scale,
-                        reinterpret_cast<float*>(base + l.ff), z, kt.Fwht);
+    FastfoodFeatures(m.fastfood, input, m.input_dim, m.num_frequencies, m.phase, m.feature_scale,
+                     reinterpret_cast<float*>(base + l.ff), z, kt);
   } else if (m.fourier_features != 0) {
     const bool phase = format::IsPhaseForm(m.map);
     if (m.layout == format::Layout::kPanels) {
@@ -113,33 +114,31 @@ Status Features(const Model& m, const float* x, std::size_t x_len, void* scratch
 
 }  // namespace
 
-// Here rather than in kernels_scalar.cc: it calls a kernel table's Fwht, and the Cortex-M stack
+// Here rather than in kernels_scalar.cc: it calls a kernel table's kernels, and the Cortex-M stack
 // analysis (targets/cortex-m/footprint.py) takes an indirect call from kernels_scalar.cc for one
 // into itself.
-void FastfoodFeaturesRef(const FastfoodArrays& a, const float* x, std::uint32_t d, std::uint32_t F,
-                         const float* phase, float scale, float* work, float* z,
-                         void (*fwht)(float*, std::uint32_t) noexcept) noexcept {
+void FastfoodFeatures(const FastfoodArrays& a, const float* x, std::uint32_t d, std::uint32_t F,
+                      const float* phase, float scale, float* work, float* z,
+                      const KernelTable& kt) noexcept {
   const std::uint32_t dp = a.dp;
   float* t = work;
-  float* u = work + dp;
+  float* u = work + dp;  // block b's outputs at u + b dp, then zeros to whole panels
   for (std::uint32_t j0 = 0; j0 < F; j0 += dp) {  // block j0 / dp: entries [j0, j0 + dp)
     for (std::uint32_t i = 0; i < dp; ++i) {
       const std::uint32_t k = j0 + i;  // < blocks * dp: 32 bits suffice
       const float v = i < d ? x[i] : 0.0f;
       t[i] = (a.signs[k / 8] >> (k % 8)) & 1u ? -v : v;
     }
-    fwht(t, dp);
-    for (std::uint32_t i = 0; i < dp; ++i) u[i] = a.G[j0 + i] * t[FastfoodIndex(a, j0 + i)];
-    fwht(u, dp);
-    const std::uint32_t n = F - j0 < dp ? F - j0 : dp;
-    for (std::uint32_t i = 0; i < n; ++i) {
-      const float arg = a.S[j0 + i] * u[i];
-      float s, c;
-      SinCosRef(phase != nullptr ? arg + phase[j0 + i] : arg, &s, &c);
-      z[j0 + i] = scale * c;
-      if (phase == nullptr) z[F + j0 + i] = scale * s;
-    }
+    kt.Fwht(t, dp);
+    float* ub = u + j0;
+    for (std::uint32_t i = 0; i < dp; ++i) ub[i] = a.G[j0 + i] * t[FastfoodIndex(a, j0 + i)];
+    kt.Fwht(ub, dp);
+    for (std::uint32_t i = 0; i < dp; ++i) ub[i] = a.S[j0 + i] * ub[i];
   }
+  for (std::uint32_t j = F; j < FastfoodWorkFloats(a, F) - dp; ++j) u[j] = 0.0f;
+  const float one = 1.0f;
+  if (phase != nullptr) kt.FourierPhase(u, phase, &one, F, 1, scale, z);
+  else kt.FourierPair(u, &one, F, 1, scale, z);
 }
 
 Status ComputeFeatures(const Model& model, const float* x, std::size_t x_len, void* scratch,

@@ -4,7 +4,8 @@
 // random signs, Pi: a random permutation, G: Gaussian diagonal, S: chi(d') norms over ||G||), so
 // each row of V has the norm distribution of a Gaussian row of W while prediction costs
 // O(F log d) and the model stores O(F) numbers instead of F x d. The features are computed by the
-// core's own FastfoodFeaturesRef (rfk/kernels.hpp), so they are the device's bit for bit.
+// core's own FastfoodFeatures with the scalar kernels (rfk/kernels.hpp), so they are the device's
+// bit for bit.
 #include "fastfood_map.h"
 
 #include <cmath>
@@ -84,14 +85,14 @@ class FastfoodMap final : public FourierMap {
                MapWorkspace* ws) const override {
     const std::uint32_t d = p_.d, D = features();
     ws->x.resize(R * d);
-    ws->work.resize(2 * std::size_t{u_.dp});
-    LoadRows(in, rows, R, ws->x.data());
     const FastfoodArrays a = Arrays();
+    ws->work.resize(FastfoodWorkFloats(a, p_.F));
+    LoadRows(in, rows, R, ws->x.data());
     const float* phase = p_.pairs ? nullptr : u_.phase.data();
     bool finite = true;
     for (std::size_t r = 0; r < R; ++r) {
       float* z = Z + r * D;
-      FastfoodFeaturesRef(a, ws->x.data() + r * d, d, p_.F, phase, scale_, ws->work.data(), z, FwhtRef);
+      FastfoodFeatures(a, ws->x.data() + r * d, d, p_.F, phase, scale_, ws->work.data(), z, ScalarKernels());
       for (std::uint32_t j = 0; j < D; ++j) finite &= std::isfinite(z[j]);
     }
     return finite;
