@@ -58,7 +58,7 @@ void SetFlops(benchmark::State& state, double flops_per_iteration) {
 struct Inputs {
   std::uint32_t d, F;
   std::vector<float> W, Wp, b, X, mean, inv, H, bias, z, out, acc;
-  std::vector<float> iw, off;
+  std::vector<float> iw, off, wht;  // wht: the Walsh-Hadamard input, d padded to a power of two
   std::vector<std::uint64_t> keys;
   Inputs(std::uint32_t d_, std::uint32_t F_, std::uint32_t n = 48) : d(d_), F(F_) {
     W = Normal(std::size_t{F} * d, 1.0 / std::sqrt(double(d)), 1);
@@ -78,6 +78,9 @@ struct Inputs {
     for (float& v : iw) v = std::fabs(v) + 0.1f;
     off = Normal(std::size_t{32} * d, 1, 8);
     keys.resize(32);
+    std::uint32_t dp = 1;
+    while (dp < d) dp *= 2;
+    wht.assign(dp, 0.0f);  // zeros stay zeros: a fixed input for every iteration
   }
 };
 
@@ -87,6 +90,16 @@ void BenchStandardize(benchmark::State& s, const KernelTable& t, Inputs& in) {
     t.Standardize(in.X.data(), in.mean.data(), in.inv.data(), in.d, in.z.data());
     benchmark::DoNotOptimize(in.z.data());
   }
+}
+void BenchFwht(benchmark::State& s, const KernelTable& t, Inputs& in) {
+  const auto n = static_cast<std::uint32_t>(in.wht.size());
+  for (auto _ : s) {
+    t.Fwht(in.wht.data(), n);
+    benchmark::DoNotOptimize(in.wht.data());
+  }
+  std::uint32_t log2n = 0;
+  while ((1u << log2n) < n) ++log2n;
+  SetFlops(s, double(n) * log2n);  // one add or subtract per element and stage
 }
 void BenchFourierPhase(benchmark::State& s, const KernelTable& t, Inputs& in) {
   for (auto _ : s) {

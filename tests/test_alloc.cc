@@ -72,7 +72,8 @@ TEST_CASE("OpenModel, ScratchBytes, Predict(Batch) (missing inputs too), Compute
   };
   const Config configs[] = {{true, MapKind::kFourier, 0, 0},  {true, MapKind::kFourierPhase, 0, 0},
                             {false, MapKind::kFourier, 8, 0}, {false, MapKind::kFourier, 8, 64},
-                            {true, MapKind::kFourier, 8, 0}};
+                            {true, MapKind::kFourier, 8, 0},  {true, MapKind::kFastfood, 0, 0},
+                            {true, MapKind::kFastfoodPhase, 8, 0}};
   for (const Config& cfg : configs) {
     rfk::host::Dataset ds;
     ds.source = "alloc";

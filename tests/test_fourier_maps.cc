@@ -125,10 +125,16 @@ bool Same(const std::vector<float>& a, const std::vector<float>& b) {
 
 }  // namespace
 
-TEST_CASE("fourier maps: the registry holds the random Fourier maps") {
+TEST_CASE("fourier maps: the registry holds every map kind the format supports, in its form") {
   const std::vector<f::MapKind> maps = RegisteredMaps();
   CHECK(std::count(maps.begin(), maps.end(), f::MapKind::kFourier) == 1);
   CHECK(std::count(maps.begin(), maps.end(), f::MapKind::kFourierPhase) == 1);
+  for (const f::EnumValue& v : f::EnumList<f::MapKind>::kValues) {
+    CAPTURE(v.name);
+    const auto* type = rfk::host::FindFourierMap(static_cast<f::MapKind>(v.number));
+    CHECK((type != nullptr) == (v.support == f::Support::kSupported));
+    if (type) CHECK(type->pairs == !f::IsPhaseForm(type->map));
+  }
   CHECK(rfk::host::FindFourierMap(f::MapKind::kBinning) == nullptr);
   CHECK_THROWS_AS(rfk::host::DrawFourierMap(f::MapKind::kBinning, f::Kernel::kGaussian, 8, kD, 1, 1),
                   rfk::host::TrainError);
@@ -139,6 +145,10 @@ TEST_CASE("fourier maps (a) and (c): every registered map computes the core's fe
   const std::size_t n = 37;  // blocks split unevenly over 3 threads
   for (f::MapKind map : RegisteredMaps()) {
     for (f::Kernel kernel : {f::Kernel::kGaussian, f::Kernel::kLaplacian, f::Kernel::kCauchy}) {
+      if (!f::KernelFitsMap(map, kernel)) {  // refused by name (the map's own tests check the message)
+        CHECK_THROWS_AS(rfk::host::DrawFourierMap(map, kernel, Features(map), kD, 5, 2), rfk::host::TrainError);
+        continue;
+      }
       const auto draws = rfk::host::DrawFourierMap(map, kernel, Features(map), kD, 5, 2);
       const std::unique_ptr<FourierMap> m = draws->At(0.37);
       REQUIRE(m->features() == Features(map));
@@ -172,6 +182,7 @@ TEST_CASE("fourier maps (b): a gamma only rescales the unit draws and they do no
     for (f::Kernel kernel : {f::Kernel::kGaussian, f::Kernel::kLaplacian, f::Kernel::kCauchy}) {
       CAPTURE(static_cast<int>(map));
       CAPTURE(static_cast<int>(kernel));
+      if (!f::KernelFitsMap(map, kernel)) continue;
       const auto one = rfk::host::DrawFourierMap(map, kernel, Features(map), kD, 11, 1);
       const auto four = rfk::host::DrawFourierMap(map, kernel, Features(map), kD, 11, 4);
       // One draw serves every gamma: At() leaves the draws as they were.

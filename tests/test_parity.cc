@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <string>
 #include <tuple>
@@ -67,6 +68,21 @@ void ParityStandardize(const KernelTable& t) {
     t.Standardize(x.data(), mean.data(), inv.data(), d, a.data());
     rfk::ScalarKernels().Standardize(x.data(), mean.data(), inv.data(), d, b.data());
     CHECK(a == b);  // same operations per element: exact
+  }
+}
+
+// Every power-of-two length up to 2^12 (and the lengths Fastfood pads d to), on inputs with
+// distinct magnitudes so any change in the order of additions would change bits.
+void ParityFwht(const KernelTable& t) {
+  for (std::uint32_t n = 1; n <= 4096; n *= 2) {
+    CAPTURE(n);
+    const auto x = Normal(n, 3, 21);
+    std::vector<float> a = x, b = x;
+    t.Fwht(a.data(), n);
+    rfk::ScalarKernels().Fwht(b.data(), n);
+    CHECK(std::memcmp(a.data(), b.data(), n * sizeof(float)) == 0);
+    rfk::FwhtRef(b.data(), n);  // H H = n I: the transform applied twice is n x, within rounding
+    for (std::uint32_t i = 0; i < n; ++i) CHECK(std::fabs(b[i] / float(n) - x[i]) <= 1e-5f * std::sqrt(float(n)) * 12);
   }
 }
 

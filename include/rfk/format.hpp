@@ -50,9 +50,9 @@ inline constexpr std::uint16_t kSectionRequired = 0x0001;  // flag: unknown => r
 
 // ------------------------------------------------------------------------------------------------
 // The tables. To add a section: one row in RFK_FORMAT_SECTIONS (a type number not yet used: 11..15
-// are reserved for further binning storage, 16..23 for orthogonal and structured maps such as
-// Fastfood's diagonals and permutation, 24..31 for what a model says about its inputs; the
-// section bit masks hold numbers below 32), a layout namespace below if it has fields, its validator
+// are reserved for further binning storage, 17..23 for further structured maps, 24..31 for what a
+// model says about its inputs; the section bit masks hold numbers below 32), a layout namespace
+// below if it has fields, its validator
 // in lib/core/model_open.cc (called from OpenModel in the order of docs/FORMAT.md's "Limits and
 // checks"), its writer in lib/host/model_writer.cc (kSectionWriters) and its row in FORMAT.md.
 // To add an enum value: one row in its list, and its row in FORMAT.md; a value the reader cannot
@@ -74,6 +74,7 @@ inline constexpr std::uint16_t kSectionRequired = 0x0001;  // flag: unknown => r
   X(kBinningParams, 8, "binning_params", kRequired, 48) /* binning_params namespace below */      \
   X(kBinGrids, 9, "bin_grids", kRequired, kVariable)   /* P x d f32 1/delta, then P x d f32 u */  \
   X(kBinKeys, 10, "bin_keys", kRequired, kVariable)    /* u32 grid_start[P+1], pad to 8, u64 keys */ \
+  X(kFastfood, 16, "fastfood", kRequired, kVariable)   /* fastfood namespace below */             \
   X(kImpute, 24, "impute", kOptional, kVariable)       /* impute namespace below */               \
   X(kFeatureNames, 25, "feature_names", kOptional, kVariable) /* as labels: d + 1 names */
 
@@ -82,8 +83,11 @@ inline constexpr std::uint16_t kSectionRequired = 0x0001;  // flag: unknown => r
   X(kFourier, 1, "fourier", kSupported)            /* [cos(Wx), sin(Wx)] / sqrt(F), D = 2F */      \
   X(kFourierPhase, 2, "fourier-phase", kSupported) /* sqrt(2/D) cos(Wx + b), D = F */              \
   X(kBinning, 3, "binning", kReserved)             /* binning has its own section (kBinningParams) */ \
-  X(kOrthogonal, 4, "orthogonal", kReserved)       /* ORF */                                       \
-  X(kStructured, 5, "structured", kReserved)       /* SORF */
+  X(kOrthogonal, 4, "orf", kSupported)             /* ORF pairs: W in orthogonal blocks, as kFourier */ \
+  X(kStructured, 5, "structured", kReserved)       /* SORF: patented (US 12,079,700 B2), never used */ \
+  X(kOrthogonalPhase, 6, "orf-phase", kSupported)  /* ORF, phase form: as kFourierPhase */ \
+  X(kFastfood, 7, "fastfood", kSupported)          /* Fastfood pairs: no W, a kFastfood section */ \
+  X(kFastfoodPhase, 8, "fastfood-phase", kSupported) /* Fastfood, phase form */
 
 #define RFK_FORMAT_KERNELS(X)                                                                      \
   X(kGaussian, 1, "gaussian", kSupported)   /* exp(-gamma ||x-y||_2^2), W ~ Normal(0, 2 gamma) */  \
@@ -181,6 +185,24 @@ static_assert(sizeof(kSections) / sizeof(kSections[0]) == BitCount(kKnownSection
 #undef RFK_FORMAT_SECTION_ENUMERATOR_
 #undef RFK_FORMAT_SECTION_INFO_
 #undef RFK_FORMAT_SECTION_BIT_
+
+// The form of a Fourier map kind: the phase form (D_F = F, a `phase` section) or [cos, sin] pairs
+// (D_F = 2F). Every supported kind is one or the other.
+constexpr bool IsPhaseForm(MapKind m) noexcept {
+  return m == MapKind::kFourierPhase || m == MapKind::kOrthogonalPhase || m == MapKind::kFastfoodPhase;
+}
+
+// Fastfood kinds keep their frequencies in a kFastfood section instead of W (kProjection).
+constexpr bool IsFastfood(MapKind m) noexcept {
+  return m == MapKind::kFastfood || m == MapKind::kFastfoodPhase;
+}
+
+// Whether a map kind can approximate a kernel: orthogonal blocks (ORF) and Fastfood's rows keep
+// a row's distribution only for a radial spectral density, and rfk draws them for the Gaussian
+// only; random Fourier features take any kernel.
+constexpr bool KernelFitsMap(MapKind m, Kernel k) noexcept {
+  return m == MapKind::kFourier || m == MapKind::kFourierPhase || k == Kernel::kGaussian;
+}
 
 // Whether `number` is a value of E this build supports, a reserved one, or no value at all.
 // Compiles to a shift and a test: safe for the device core.
@@ -284,6 +306,34 @@ namespace bin_keys {
 inline constexpr std::uint32_t kGridStart = 0;
 constexpr std::uint64_t KeysOffset(std::uint32_t P) { return ((std::uint64_t{P} + 1) * 4 + 7) / 8 * 8; }
 }  // namespace bin_keys
+
+// kFastfood section layout: a 16-byte header, then for num_blocks blocks of d' entries each (N =
+// num_blocks * d'): G[N] f32, S[N] f32 (the scale 1/(sigma sqrt d') and the chi norms folded in),
+// perm[N] indices of index_bytes each (little-endian; each block a permutation of [0, d')), then
+// the sign bits of B, ceil(N / 8) bytes (bit k at byte k / 8, bit k % 8; set: -1). Block b is
+// frequencies [b d', b d' + d') (the last one truncated to F): u = S H G Pi H B [x; 0].
+namespace fastfood {
+inline constexpr std::uint32_t kHeaderBytes = 16;
+inline constexpr std::uint32_t kPaddedDim = 0;   // u32 d' = PaddedDim(d)
+inline constexpr std::uint32_t kNumBlocks = 4;   // u32 ceil(F / d')
+inline constexpr std::uint32_t kIndexBytes = 8;  // u32 IndexBytes(d')
+inline constexpr std::uint32_t kReserved = 12;   // u32 0
+inline constexpr std::uint32_t kMaxPaddedDim = 1u << 16;  // indices fit in u16
+// d' = the smallest power of two >= d.
+constexpr std::uint32_t PaddedDim(std::uint32_t d) {
+  std::uint32_t p = 1;
+  while (p < d && p < (1u << 31)) p *= 2;
+  return p;
+}
+// Bytes per permutation index: 1 while d' <= 256, else 2.
+constexpr std::uint32_t IndexBytes(std::uint32_t dp) { return dp <= 256 ? 1u : 2u; }
+// The section's size; in 32 bits for d' <= kMaxPaddedDim and blocks = ceil(F / d'), F <= 2^24
+// (N <= 2^24 + 2^16), which a reader checks first.
+constexpr std::uint32_t SectionBytes(std::uint32_t dp, std::uint32_t blocks) {
+  const std::uint32_t N = dp * blocks;
+  return kHeaderBytes + (8 + IndexBytes(dp)) * N + (N + 7) / 8;
+}
+}  // namespace fastfood
 
 // Limits a reader enforces before trusting any count (they bound every product in u64).
 inline constexpr std::uint32_t kMaxInputDim = 1u << 24;

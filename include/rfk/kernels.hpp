@@ -37,6 +37,33 @@ void FourierPhaseRef(const float* W, const float* b, const float* x, std::uint32
 void FourierPairRef(const float* W, const float* x, std::uint32_t F, std::uint32_t d, float scale,
                     float* z) noexcept;
 
+// x <- H_n x in place: the unnormalised Walsh-Hadamard transform of length n, a power of two
+// (n = 1: nothing to do). Stages h = 1, 2, 4, ..., n/2 in that order, each the butterflies
+// (x[j], x[j+h]) <- (x[j] + x[j+h], x[j] - x[j+h]) for j with bit h clear: adds and subtracts only,
+// so every backend that keeps this order gives these bits exactly. |H_n x|_inf <= n |x|_inf.
+void FwhtRef(float* x, std::uint32_t n) noexcept;
+
+// The arrays of a Fastfood map as they lie in the model (format::fastfood): blocks of dp = d'
+// entries; G and S floats, perm indices of index_bytes (1 or 2) bytes, signs bits. dp = 0: none.
+struct FastfoodArrays {
+  std::uint32_t dp = 0, blocks = 0, index_bytes = 0;
+  const float* G = nullptr;
+  const float* S = nullptr;
+  const std::uint8_t* perm = nullptr;
+  const std::uint8_t* signs = nullptr;
+};
+// Entry k of perm (k < blocks * dp <= 2^24 + 2^16), little-endian.
+inline std::uint32_t FastfoodIndex(const FastfoodArrays& a, std::uint32_t k) noexcept {
+  return a.index_bytes == 1 ? a.perm[k] : a.perm[2 * k] | (std::uint32_t{a.perm[2 * k + 1]} << 8);
+}
+
+// Floats of scratch FastfoodFeatures needs for F frequencies: one block's input, and every
+// block's outputs rounded up to whole panels.
+inline std::uint32_t FastfoodWorkFloats(const FastfoodArrays& a, std::uint32_t F) noexcept {
+  const std::uint32_t outputs = a.blocks * a.dp, panels = (F + 15) / 16 * 16;
+  return a.dp + (outputs > panels ? outputs : panels);
+}
+
 // out[k] = bias[k] + sum_j H[k,j] z[j]  (H is K x D row-major; float accumulation in j order).
 void LinearHeadRef(const float* H, const float* bias, const float* z, std::uint32_t K,
                    std::uint32_t D, float* out) noexcept;
@@ -69,10 +96,11 @@ inline std::uint32_t HashedColumn(std::uint64_t key, std::uint32_t p, std::uint3
 //                      stored whole. acc: HeadBatchScratchFloats(n, K) floats of scratch.
 //   LinearHead         out[k] = bias[k] + H[k*stride .. +D) . z
 //   BinKeys            as BinKeysRef (identical keys from every backend)
+//   Fwht               as FwhtRef, in place (n a power of two; identical bits from every backend)
 //
 // Accuracy against the scalar oracle: SIMD backends may fuse multiply-adds and sum in another
 // order; features agree within 1e-5 absolute, head outputs within 1e-5 * max(1, sum_j |H_kj|),
-// bin keys exactly (tests/test_parity.cc).
+// bin keys and Walsh-Hadamard transforms exactly (tests/test_parity.cc).
 #define RFK_KERNEL_LIST(X)                                                                      \
   X(Standardize, (const float* x, const float* mean, const float* inv_scale, std::uint32_t d,  \
                   float* out))                                                                 \
@@ -89,7 +117,8 @@ inline std::uint32_t HashedColumn(std::uint64_t key, std::uint32_t p, std::uint3
   X(LinearHead, (const float* H, std::uint32_t stride, const float* bias, const float* z,      \
                  std::uint32_t K, std::uint32_t D, float* out))                                \
   X(BinKeys, (const float* inv_width, const float* offset, const float* x, std::uint32_t P,    \
-              std::uint32_t d, std::uint64_t seed, std::uint64_t* keys))
+              std::uint32_t d, std::uint64_t seed, std::uint64_t* keys))                         \
+  X(Fwht, (float* x, std::uint32_t n))
 
 // Scratch of the Fourier*HeadBatch kernels for n samples and K outputs, in floats: lane-wise head
 // sums, one 16-float vector per sample and output.
@@ -104,6 +133,18 @@ struct KernelTable {
   RFK_KERNEL_LIST(RFK_KERNEL_MEMBER)
 #undef RFK_KERNEL_MEMBER
 };
+
+// z of a Fastfood map for F frequencies (x: d <= a.dp inputs, zero-padded to a.dp): per block,
+// u = S (H (G (Pi (H (B [x; 0]))))) with (Pi t)[i] = t[perm[i]] (rows of the last block past F
+// dropped), then the pair form (phase null) or the phase form with u in place of W x: kt's
+// FourierPair / FourierPhase on u as a one-column W in panels and x = [1] (u_j * 1 + 0 = u_j
+// exactly, also when fused, except that -0 becomes +0). With ScalarKernels() these are the
+// reference bits (the host trainer computes them so); another table's Fwht gives the same bits and
+// its cosines the FourierPair tolerance. work: FastfoodWorkFloats floats. No allocation; features
+// whose argument is beyond kSinCosMaxArg are NaN. (Defined in lib/core/predict.cc.)
+void FastfoodFeatures(const FastfoodArrays& a, const float* x, std::uint32_t d, std::uint32_t F,
+                      const float* phase, float scale, float* work, float* z,
+                      const KernelTable& kt) noexcept;
 
 // The scalar table: the oracle, compiled everywhere. Its Fourier kernels give bit-identical
 // results to FourierPhaseRef / FourierPairRef on the same W in row-major layout.

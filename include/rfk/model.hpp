@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "rfk/format.hpp"
+#include "rfk/kernels.hpp"
 #include "rfk/status.hpp"
 
 namespace rfk {
@@ -38,6 +39,7 @@ struct Model {
   format::Layout layout = format::Layout::kRowMajor;
   const float* projection = nullptr;  // W in `layout` (see format.hpp)
   const float* phase = nullptr;       // F, or null for the pair form
+  FastfoodArrays fastfood;            // Fastfood kinds (projection null); dp = 0 otherwise
   // Random binning map (absent when num_grids == 0); its columns follow the Fourier features.
   std::uint32_t num_grids = 0;         // P
   format::BinMode bin_mode = format::BinMode::kExact;

@@ -153,6 +153,16 @@ void BinKeysRef(const float* inv_width, const float* offset, const float* x, std
   }
 }
 
+void FwhtRef(float* x, std::uint32_t n) noexcept {
+  for (std::uint32_t h = 1; h < n; h *= 2)
+    for (std::uint32_t i = 0; i < n; i += 2 * h)
+      for (std::uint32_t j = i; j < i + h; ++j) {
+        const float a = x[j], b = x[j + h];
+        x[j] = a + b;
+        x[j + h] = a - b;
+      }
+}
+
 // ---------------------------------------------------------------- the scalar table
 
 namespace {
@@ -264,6 +274,8 @@ void ScalarBinKeys(const float* inv_width, const float* offset, const float* x, 
                    std::uint32_t d, std::uint64_t seed, std::uint64_t* keys) noexcept {
   BinKeysRef(inv_width, offset, x, P, d, seed, keys);
 }
+
+void ScalarFwht(float* x, std::uint32_t n) noexcept { FwhtRef(x, n); }
 
 constexpr KernelTable kScalarTable = {
     "scalar", "scalar",

@@ -138,7 +138,8 @@ bool ReadSectionTable(Reader& r) {
   return true;
 }
 
-// 3a. map_params, its enum values: map kind, kernel, storage and layout of W, panel width.
+// 3a. map_params, its enum values: map kind, kernel (one the map can approximate), storage and
+// layout of W, panel width.
 bool CheckMapKinds(Reader& r, std::uint32_t at) {
   namespace mp = f::map_params;
   const std::uint8_t* p = r.b + at;
@@ -158,6 +159,8 @@ bool CheckMapKinds(Reader& r, std::uint32_t at) {
     return r.Fail(Status::kBadValue, "map_params.panel_width", at + mp::kPanelWidthField);
   r.m.map = static_cast<f::MapKind>(LoadU32(p + mp::kMapKind));
   r.m.kernel = static_cast<f::Kernel>(LoadU32(p + mp::kKernel));
+  if (!f::KernelFitsMap(r.m.map, r.m.kernel))
+    return r.Fail(Status::kBadValue, "map_params.kernel", at + mp::kKernel);
   return true;
 }
 
@@ -176,7 +179,7 @@ bool CheckMapCounts(Reader& r, std::uint32_t at) {
     return r.Fail(Status::kBadValue, "map_params.input_dim", at + mp::kInputDim);
   if (m.fourier_features == 0 || m.fourier_features > f::kMaxFeatures)
     return r.Fail(Status::kBadValue, "map_params.fourier_features", at + mp::kFourierFeatures);
-  const std::uint64_t want = (m.map == f::MapKind::kFourier ? 2ull : 1ull) * m.num_frequencies;
+  const std::uint64_t want = (f::IsPhaseForm(m.map) ? 1ull : 2ull) * m.num_frequencies;
   if (m.num_frequencies == 0 || want != m.fourier_features)
     return r.Fail(Status::kBadValue, "map_params.num_frequencies", at + mp::kNumFrequencies);
   if (!IsFinite(m.gamma) || !(m.gamma > 0.0f))
@@ -197,10 +200,11 @@ bool CheckMapParams(Reader& r) {
   return CheckMapKinds(r, s.offset) && CheckMapCounts(r, s.offset);
 }
 
-// 4. projection (W): with map_params only; F x d floats, F rounded up to whole panels.
+// 4. projection (W): with map_params of a kind other than Fastfood only; F x d floats, F rounded up
+// to whole panels.
 bool CheckProjection(Reader& r) {
   const Section& s = r[SectionType::kProjection];
-  if (!r[SectionType::kMapParams].present())
+  if (!r[SectionType::kMapParams].present() || f::IsFastfood(r.m.map))
     return !s.present() || r.Fail(Status::kBadValue, "projection", s.entry);
   if (!s.present()) return r.Fail(Status::kMissingSection, "projection", 0);
   if (s.size != std::uint64_t{f::StoredFrequencies(r.m.layout, r.m.num_frequencies)} *
@@ -213,13 +217,64 @@ bool CheckProjection(Reader& r) {
 // 5. phase (b): with the phase form only; F floats.
 bool CheckPhase(Reader& r) {
   const Section& s = r[SectionType::kPhase];
-  if (!r[SectionType::kMapParams].present() || r.m.map != f::MapKind::kFourierPhase)
+  if (!r[SectionType::kMapParams].present() || !f::IsPhaseForm(r.m.map))
     return !s.present() || r.Fail(Status::kBadValue, "phase", s.entry);  // the pair form has none
   if (!s.present()) return r.Fail(Status::kMissingSection, "phase", 0);
   if (s.size != std::uint64_t{r.m.num_frequencies} * sizeof(float))
     return r.Fail(Status::kBadSectionSize, "phase.size", s.size_at());
   r.m.phase = reinterpret_cast<const float*>(r.Data(s));
   return true;
+}
+
+// 5c. fastfood's permutations: every index of a block is below d' and none repeats (so each block
+// is a permutation of [0, d')). Indices are counted 256 values at a time in a 32-byte bit set: no
+// memory beyond the stack, (d' / 256) d' steps per block.
+bool CheckFastfoodPermutations(Reader& r, std::uint32_t perm_at) {
+  const FastfoodArrays& a = r.m.fastfood;
+  for (std::uint32_t b = 0; b < a.blocks; ++b)
+    for (std::uint32_t lo = 0; lo < a.dp; lo += 256) {
+      std::uint32_t seen[8] = {};
+      for (std::uint32_t i = 0; i < a.dp; ++i) {
+        const std::uint32_t k = b * a.dp + i;  // < 2^24 + 2^16
+        const std::uint32_t v = FastfoodIndex(a, k), bit = v - lo;
+        if (v >= a.dp || (bit < 256 && ((seen[bit / 32] >> (bit % 32)) & 1u) != 0))
+          return r.Fail(Status::kBadValue, "fastfood.perm",
+                        perm_at + k * a.index_bytes);
+        if (bit < 256) seen[bit / 32] |= 1u << (bit % 32);
+      }
+    }
+  return true;
+}
+
+// 5b. fastfood: present exactly with a Fastfood map kind; d' = PaddedDim(d) within
+// kMaxPaddedDim, num_blocks = ceil(F / d'), index_bytes, the size; the permutations.
+bool CheckFastfood(Reader& r) {
+  namespace ff = f::fastfood;
+  const Section& s = r[SectionType::kFastfood];
+  if (!r[SectionType::kMapParams].present() || !f::IsFastfood(r.m.map))
+    return !s.present() || r.Fail(Status::kBadValue, "fastfood", s.entry);
+  if (!s.present()) return r.Fail(Status::kMissingSection, "fastfood", 0);
+  if (s.size < ff::kHeaderBytes) return r.Fail(Status::kBadSectionSize, "fastfood.size", s.size_at());
+  const std::uint8_t* p = r.Data(s);
+  const std::uint32_t dp = LoadU32(p + ff::kPaddedDim), blocks = LoadU32(p + ff::kNumBlocks);
+  if (dp != ff::PaddedDim(r.m.input_dim) || dp > ff::kMaxPaddedDim)
+    return r.Fail(Status::kBadValue, "fastfood.padded_dim", s.offset + ff::kPaddedDim);
+  if (blocks != (r.m.num_frequencies - 1) / dp + 1)
+    return r.Fail(Status::kBadValue, "fastfood.num_blocks", s.offset + ff::kNumBlocks);
+  if (LoadU32(p + ff::kIndexBytes) != ff::IndexBytes(dp))
+    return r.Fail(Status::kBadValue, "fastfood.index_bytes", s.offset + ff::kIndexBytes);
+  if (s.size != ff::SectionBytes(dp, blocks))
+    return r.Fail(Status::kBadSectionSize, "fastfood.size", s.size_at());
+  const std::uint32_t N = dp * blocks;  // <= F + d' <= 2^24 + 2^16
+  FastfoodArrays& a = r.m.fastfood;
+  a.dp = dp;
+  a.blocks = blocks;
+  a.index_bytes = ff::IndexBytes(dp);
+  a.G = reinterpret_cast<const float*>(p + ff::kHeaderBytes);
+  a.S = a.G + N;
+  a.perm = p + ff::kHeaderBytes + 8 * N;
+  a.signs = a.perm + a.index_bytes * N;
+  return CheckFastfoodPermutations(r, s.offset + ff::kHeaderBytes + 8 * N);
 }
 
 // 6b. binning_params' values: P, d (the Fourier map's, if any), mode, kernel, gamma, scale, B, D_B.
@@ -319,13 +374,14 @@ bool CheckBinKeys(Reader& r) {
   return CheckBinKeyOrder(r, s);
 }
 
-// 9. The maps' float arrays (W, b, the bin grids) are finite: a NaN or infinity would make every
+// 9. The maps' float arrays (W, b, Fastfood's G and S, the bin grids) are finite: a NaN or infinity would make every
 // prediction meaningless (or, through a bin index, undefined), so it is a corrupt model.
 bool CheckMapArraysFinite(Reader& r) {
   const Model& m = r.m;
   const std::uint64_t W = std::uint64_t{f::StoredFrequencies(m.layout, m.num_frequencies)} * m.input_dim;
   return CheckFinite(r, m.projection, m.projection ? W : 0, "projection") &&
          CheckFinite(r, m.phase, m.phase ? m.num_frequencies : 0u, "phase") &&
+         CheckFinite(r, m.fastfood.G, 2 * m.fastfood.dp * m.fastfood.blocks, "fastfood") &&
          CheckFinite(r, m.bin_inv_width, m.bin_inv_width ? 2ull * m.num_grids * m.input_dim : 0, "bin_grids");
 }
 
@@ -473,7 +529,7 @@ Status OpenModel(const void* bytes, std::size_t size, Model* model, ModelError* 
   }
   Reader r{static_cast<const std::uint8_t*>(bytes), *model, error};
   const bool ok = CheckHeader(r, size) && ReadSectionTable(r) && CheckMapParams(r) &&
-                  CheckProjection(r) && CheckPhase(r) && CheckBinningParams(r) && CheckBinGrids(r) &&
+                  CheckProjection(r) && CheckPhase(r) && CheckFastfood(r) && CheckBinningParams(r) && CheckBinGrids(r) &&
                   CheckBinKeys(r) && CheckMapArraysFinite(r) && CheckStandardize(r) && CheckHead(r) &&
                   CheckLabels(r) && CheckLaterArraysFinite(r) && CheckImpute(r) && CheckFeatureNames(r);
   if (!ok) {

@@ -40,15 +40,18 @@ bool ImputeInput(const Model& m, const float* x, float* xs) {
 }  // namespace
 
 // Scratch layout: standardised x (d floats) | Fourier features (fourier_features floats) |
-// bin keys (P u64) | bin columns (P u32), each part starting on a kScratchAlignment boundary.
+// Fastfood's buffers (FastfoodWorkFloats, Fastfood maps only) | bin keys (P u64) | bin columns
+// (P u32), each part starting on a kScratchAlignment boundary.
 namespace {
 struct ScratchLayout {
-  std::size_t z, keys, cols, total;
+  std::size_t z, ff, keys, cols, total;
 };
 ScratchLayout Layout(const Model& m) {
   ScratchLayout l;
   l.z = RoundUp(std::size_t{m.input_dim} * sizeof(float), kScratchAlignment);
-  l.keys = l.z + RoundUp(std::size_t{m.fourier_features} * sizeof(float), kScratchAlignment);
+  l.ff = l.z + RoundUp(std::size_t{m.fourier_features} * sizeof(float), kScratchAlignment);
+  l.keys = l.ff + RoundUp(std::size_t{m.fastfood.dp == 0 ? 0 : FastfoodWorkFloats(m.fastfood, m.num_frequencies)} *
+                              sizeof(float), kScratchAlignment);
   l.cols = l.keys + RoundUp(std::size_t{m.num_grids} * sizeof(std::uint64_t), kScratchAlignment);
   l.total = l.cols + RoundUp(std::size_t{m.num_grids} * sizeof(std::uint32_t), kScratchAlignment);
   return l;
@@ -99,8 +102,11 @@ Status Features(const Model& m, const float* x, std::size_t x_len, void* scratch
     kt.Standardize(x, m.mean, m.inv_scale, m.input_dim, xs);
     input = xs;
   }
-  if (m.fourier_features != 0) {
-    const bool phase = m.map == format::MapKind::kFourierPhase;
+  if (m.fastfood.dp != 0) {
+    FastfoodFeatures(m.fastfood, input, m.input_dim, m.num_frequencies, m.phase, m.feature_scale,
+                     reinterpret_cast<float*>(base + l.ff), z, kt);
+  } else if (m.fourier_features != 0) {
+    const bool phase = format::IsPhaseForm(m.map);
     if (m.layout == format::Layout::kPanels) {
       if (phase)
         kt.FourierPhase(m.projection, m.phase, input, m.num_frequencies, m.input_dim, m.feature_scale, z);
@@ -124,6 +130,33 @@ Status Features(const Model& m, const float* x, std::size_t x_len, void* scratch
 }
 
 }  // namespace
+
+// Here rather than in kernels_scalar.cc: it calls a kernel table's kernels, and the Cortex-M stack
+// analysis (targets/cortex-m/footprint.py) takes an indirect call from kernels_scalar.cc for one
+// into itself.
+void FastfoodFeatures(const FastfoodArrays& a, const float* x, std::uint32_t d, std::uint32_t F,
+                      const float* phase, float scale, float* work, float* z,
+                      const KernelTable& kt) noexcept {
+  const std::uint32_t dp = a.dp;
+  float* t = work;
+  float* u = work + dp;  // block b's outputs at u + b dp, then zeros to whole panels
+  for (std::uint32_t j0 = 0; j0 < F; j0 += dp) {  // block j0 / dp: entries [j0, j0 + dp)
+    for (std::uint32_t i = 0; i < dp; ++i) {
+      const std::uint32_t k = j0 + i;  // < blocks * dp: 32 bits suffice
+      const float v = i < d ? x[i] : 0.0f;
+      t[i] = (a.signs[k / 8] >> (k % 8)) & 1u ? -v : v;
+    }
+    kt.Fwht(t, dp);
+    float* ub = u + j0;
+    for (std::uint32_t i = 0; i < dp; ++i) ub[i] = a.G[j0 + i] * t[FastfoodIndex(a, j0 + i)];
+    kt.Fwht(ub, dp);
+    for (std::uint32_t i = 0; i < dp; ++i) ub[i] = a.S[j0 + i] * ub[i];
+  }
+  for (std::uint32_t j = F; j < FastfoodWorkFloats(a, F) - dp; ++j) u[j] = 0.0f;
+  const float one = 1.0f;
+  if (phase != nullptr) kt.FourierPhase(u, phase, &one, F, 1, scale, z);
+  else kt.FourierPair(u, &one, F, 1, scale, z);
+}
 
 Status ComputeFeatures(const Model& model, const float* x, std::size_t x_len, void* scratch,
                        std::size_t scratch_bytes, float* z_out, std::size_t z_len) noexcept {
@@ -215,8 +248,8 @@ Status PredictBatch(const Model& m, const float* X, std::size_t n, std::size_t x
   if (reinterpret_cast<std::uintptr_t>(scratch) % kScratchAlignment != 0)
     return Status::kMisalignedScratch;
   if (scratch_bytes < BatchScratchBytes(m)) return Status::kScratchTooSmall;
-  // Row-major W and binning maps take the single-sample path, row by row.
-  const bool batched = m.fourier_features != 0 && m.num_grids == 0 && m.layout == format::Layout::kPanels;
+  // Row-major W, Fastfood and binning maps take the single-sample path, row by row.
+  const bool batched = m.projection != nullptr && m.num_grids == 0 && m.layout == format::Layout::kPanels;
   const std::uint32_t d = m.input_dim, K = m.num_outputs;
   auto* base = static_cast<std::uint8_t*>(scratch);
   auto* xs = reinterpret_cast<float*>(base);
@@ -257,7 +290,7 @@ Status PredictBatch(const Model& m, const float* X, std::size_t n, std::size_t x
       input = xs;
     }
     float* ob = out + i0 * K;
-    if (m.map == format::MapKind::kFourierPhase)
+    if (format::IsPhaseForm(m.map))
       kt.FourierPhaseHeadBatch(m.projection, m.phase, input, bn, m.num_frequencies, d,
                                m.feature_scale, m.head_weights, m.head_bias, K, acc, ob);
     else

@@ -113,22 +113,10 @@ void DenseMap::Describe(ModelSpec* spec) const {
   spec->phase = phase_;
 }
 
-class DenseDraws final : public FourierDraws {
- public:
-  DenseDraws(const FourierMapParams& p, DenseUnitDraws unit) : p_(p), unit_(std::move(unit)) {}
-  std::unique_ptr<FourierMap> At(double gamma) const override {
-    return std::make_unique<DenseMap>(p_, unit_, gamma);
-  }
-
- private:
-  FourierMapParams p_;
-  DenseUnitDraws unit_;
-};
-
 }  // namespace
 
 std::unique_ptr<FourierDraws> MakeDenseDraws(const FourierMapParams& params, DenseUnitDraws unit) {
-  return std::make_unique<DenseDraws>(params, std::move(unit));
+  return std::make_unique<UnitScaleDraws<DenseMap, DenseUnitDraws>>(params, std::move(unit));
 }
 
 std::vector<float> DrawPhases(std::uint32_t F, std::uint64_t seed) {

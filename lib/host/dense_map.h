@@ -33,4 +33,16 @@ std::vector<float> DrawPhases(std::uint32_t F, std::uint64_t seed);
 std::unique_ptr<FourierDraws> DrawRandomFourier(const FourierMapParams& params);
 double DenseMapBytes(double F, double d);
 
+// Orthogonal random features (orthogonal_map.cc), Gaussian kernel only: the unit-scale W (F x d,
+// row-major) in blocks of d rows (the last one truncated), each block the first rows of a
+// uniformly random orthogonal matrix, and row j then scaled by an independent chi(d) norm, so
+// every row is N(0, I) while the rows of a block are orthogonal. A pure function of the seed
+// (block b from stream kOrfBlockStream + b, row j's norm from kOrfNormStream + j), never of
+// `threads`. The registry's draw (TrainError for other kernels, naming the valid choices) and
+// memory_bytes.
+std::vector<double> OrthogonalUnitRows(std::uint32_t F, std::uint32_t d, std::uint64_t seed,
+                                       unsigned threads);
+std::unique_ptr<FourierDraws> DrawOrthogonal(const FourierMapParams& params);
+double OrthogonalMapBytes(double F, double d);
+
 }  // namespace rfk::host

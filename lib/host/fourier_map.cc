@@ -5,6 +5,7 @@
 #include <string>
 
 #include "dense_map.h"
+#include "fastfood_map.h"
 #include "parallel.h"
 #include "rfk/host/train.hpp"
 #include "rfk/kernels.hpp"
@@ -20,6 +21,14 @@ const FourierMapType kFourierMaps[] = {
      "the random frequencies, features x inputs"},
     {format::MapKind::kFourierPhase, false, DrawRandomFourier, DenseMapBytes,
      "the random frequencies, features x inputs"},
+    {format::MapKind::kOrthogonal, true, DrawOrthogonal, OrthogonalMapBytes,
+     "the orthogonal random frequencies, features x inputs"},
+    {format::MapKind::kOrthogonalPhase, false, DrawOrthogonal, OrthogonalMapBytes,
+     "the orthogonal random frequencies, features x inputs"},
+    {format::MapKind::kFastfood, true, DrawFastfood, FastfoodMapBytes,
+     "the Fastfood diagonals and permutations"},
+    {format::MapKind::kFastfoodPhase, false, DrawFastfood, FastfoodMapBytes,
+     "the Fastfood diagonals and permutations"},
 };
 
 [[noreturn]] void ThrowRange(const Dataset& data, double gamma) {
@@ -31,6 +40,14 @@ const FourierMapType kFourierMaps[] = {
 }
 
 }  // namespace
+
+void RequireKernelFits(const FourierMapParams& p) {
+  if (format::KernelFitsMap(p.map, p.kernel)) return;
+  const std::string kernel = KernelName(p.kernel);
+  throw TrainError(std::string("--map ") + MapName(p.map) + " approximates the gaussian kernel only; got --kernel " +
+                   kernel + " (use --kernel gaussian, or --map fourier or fourier-phase for the " + kernel +
+                   " kernel)");
+}
 
 const FourierMapType* FindFourierMap(format::MapKind map) {
   for (const FourierMapType& t : kFourierMaps)

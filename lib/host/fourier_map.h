@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "input_stats.h"
@@ -81,6 +82,26 @@ struct FourierMapParams {
   std::uint64_t seed = 0;
   unsigned threads = 1;  // may draw on this many threads; the draw must not depend on it
 };
+
+// The usual FourierDraws: unit-scale draws U kept for the run; At() builds a map M from them as
+// M(params, const U&, gamma). A map copies what it keeps of U: it may outlive the draws
+// (RandomFeatureSpec uses the map after the draws are gone).
+template <class M, class U>
+class UnitScaleDraws final : public FourierDraws {
+ public:
+  UnitScaleDraws(const FourierMapParams& p, U unit) : p_(p), unit_(std::move(unit)) {}
+  std::unique_ptr<FourierMap> At(double gamma) const override {
+    return std::make_unique<M>(p_, unit_, gamma);
+  }
+
+ private:
+  FourierMapParams p_;
+  U unit_;
+};
+
+// Throws TrainError unless format::KernelFitsMap(params.map, params.kernel), naming the valid
+// choices (for maps drawn for the Gaussian kernel only).
+void RequireKernelFits(const FourierMapParams& params);
 
 // One row of the registry: a map kind with a host implementation.
 struct FourierMapType {

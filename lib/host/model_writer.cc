@@ -34,13 +34,22 @@ void CheckSpec(const ModelSpec& s) {
   const std::uint64_t d = s.input_dim, F = s.num_frequencies, D = s.NumFeatures(), K = s.num_outputs;
   const std::uint64_t P = s.num_grids;
   Require(d > 0 && (F > 0 || P > 0) && K > 0, "empty dimensions");
-  Require(s.projection.size() == F * d, "projection size != F*d");
+  if (f::IsFastfood(s.map)) {
+    const std::uint64_t dp = s.fastfood_dim, N = dp == 0 ? 0 : (F + dp - 1) / dp * dp;
+    Require(s.projection.empty() && dp == f::fastfood::PaddedDim(s.input_dim), "fastfood: W given, or d' != PaddedDim(d)");
+    Require(s.fastfood_g.size() == N && s.fastfood_s.size() == N &&
+                s.fastfood_perm.size() == N * f::fastfood::IndexBytes(s.fastfood_dim) &&
+                s.fastfood_signs.size() == (N + 7) / 8,
+            "fastfood arrays != blocks x d'");
+  } else {
+    Require(s.projection.size() == F * d, "projection size != F*d");
+  }
   Require(s.bin_inv_width.size() == P * d && s.bin_offset.size() == P * d, "bin grids != P*d");
   Require(P == 0 || s.bin_mode == f::BinMode::kHashed ? s.bin_grid_start.empty() && s.bin_keys.empty()
                                                       : s.bin_grid_start.size() == P + 1,
           "bin keys given for hashed mode, or grid starts != P + 1");
-  Require(s.map != f::MapKind::kFourierPhase || s.phase.size() == F, "phase size != F");
-  Require(s.map == f::MapKind::kFourierPhase || s.phase.empty(), "phase given for pair form");
+  Require(!f::IsPhaseForm(s.map) || s.phase.size() == F, "phase size != F");
+  Require(f::IsPhaseForm(s.map) || s.phase.empty(), "phase given for pair form");
   Require(s.mean.size() == s.inv_scale.size() && (s.mean.empty() || s.mean.size() == d),
           "standardisation size != d");
   Require(s.head_weights.size() == K * D && s.head_bias.size() == K, "head size != K*D, K");
@@ -85,7 +94,7 @@ bool MapParams(const ModelSpec& s, Payload* p) {
 }
 
 bool Projection(const ModelSpec& s, Payload* p) {
-  if (s.num_frequencies == 0) return false;
+  if (s.num_frequencies == 0 || f::IsFastfood(s.map)) return false;
   if (s.layout != f::Layout::kPanels) {
     AppendPod(p, s.projection.data(), s.projection.size());
     return true;
@@ -96,6 +105,20 @@ bool Projection(const ModelSpec& s, Payload* p) {
   for (std::uint64_t j = 0; j < F; ++j)
     for (std::uint64_t c = 0; c < d; ++c) packed[(j / pw) * pw * d + c * pw + j % pw] = s.projection[j * d + c];
   AppendPod(p, packed.data(), packed.size());
+  return true;
+}
+
+bool Fastfood(const ModelSpec& s, Payload* p) {
+  if (s.num_frequencies == 0 || !f::IsFastfood(s.map)) return false;
+  namespace ff = f::fastfood;
+  p->assign(ff::kHeaderBytes, 0);
+  PutAt(p, ff::kPaddedDim, s.fastfood_dim);
+  PutAt(p, ff::kNumBlocks, (s.num_frequencies - 1) / s.fastfood_dim + 1);
+  PutAt(p, ff::kIndexBytes, ff::IndexBytes(s.fastfood_dim));
+  AppendPod(p, s.fastfood_g.data(), s.fastfood_g.size());
+  AppendPod(p, s.fastfood_s.data(), s.fastfood_s.size());
+  AppendPod(p, s.fastfood_perm.data(), s.fastfood_perm.size());
+  AppendPod(p, s.fastfood_signs.data(), s.fastfood_signs.size());
   return true;
 }
 
@@ -191,7 +214,8 @@ constexpr SectionWriter kSectionWriters[] = {
     {f::SectionType::kBinGrids, BinGrids},       {f::SectionType::kBinKeys, BinKeys},
     {f::SectionType::kStandardize, Standardize}, {f::SectionType::kHead, Head},
     {f::SectionType::kLabels, Labels},           {f::SectionType::kMetadata, Metadata},
-    {f::SectionType::kImpute, Impute},           {f::SectionType::kFeatureNames, FeatureNames}};
+    {f::SectionType::kImpute, Impute},           {f::SectionType::kFeatureNames, FeatureNames},
+    {f::SectionType::kFastfood, Fastfood}};
 
 struct PendingSection {
   f::SectionType type;

@@ -1,7 +1,8 @@
 // The names of kernels, maps and tasks, for options (--kernel, --map) and reports. Moved verbatim
-// from the trainer; they may later be derived from the format header's tables.
+// from the trainer; map names are the format table's.
 #include <string>
 
+#include "fourier_map.h"
 #include "rfk/format.hpp"
 #include "rfk/host/train.hpp"
 
@@ -17,10 +18,16 @@ format::Kernel ParseKernel(const std::string& name) {
   if (name == "cauchy") return Kernel::kCauchy;
   throw TrainError("unknown kernel '" + name + "' (expected gaussian, laplacian or cauchy)");
 }
+// The Fourier-type maps training can draw (the registry, fourier_map.h), by their format names.
 format::MapKind ParseMap(const std::string& name) {
-  if (name == "fourier") return MapKind::kFourier;
-  if (name == "fourier-phase") return MapKind::kFourierPhase;
-  throw TrainError("unknown map '" + name + "' (expected fourier or fourier-phase)");
+  std::string valid;
+  for (const format::EnumValue& v : format::EnumList<MapKind>::kValues) {
+    const auto map = static_cast<MapKind>(v.number);
+    if (FindFourierMap(map) == nullptr) continue;
+    if (name == v.name) return map;
+    valid += (valid.empty() ? "" : ", ") + std::string(v.name);
+  }
+  throw TrainError("unknown map '" + name + "' (expected " + valid + ")");
 }
 const char* KernelName(Kernel k) {
   switch (k) {
@@ -30,16 +37,7 @@ const char* KernelName(Kernel k) {
   }
   return "unknown";
 }
-const char* MapName(MapKind m) {
-  switch (m) {
-    case MapKind::kFourier: return "fourier";
-    case MapKind::kFourierPhase: return "fourier-phase";
-    case MapKind::kBinning: return "binning";
-    case MapKind::kOrthogonal: return "orthogonal";
-    case MapKind::kStructured: return "structured";
-  }
-  return "unknown";
-}
+const char* MapName(MapKind m) { return format::NameOf(m); }
 const char* TaskName(Task t) {
   switch (t) {
     case Task::kRegression: return "regression";

@@ -44,3 +44,4 @@ constexpr std::size_t kVectorBytes = hn::MaxLanes(DF()) * sizeof(float);
 #include "simd/kernels/tiles-inl.h"
 #include "simd/kernels/fourier-inl.h"
 #include "simd/kernels/basic-inl.h"
+#include "simd/kernels/fwht-inl.h"

@@ -67,6 +67,9 @@ void JsonModel(const rfk::Model& m, std::ostringstream& js) {
        << "\", \"num_features\": " << m.fourier_features << ", \"num_frequencies\": " << m.num_frequencies
        << ", \"gamma\": " << Num(m.gamma) << ", \"feature_scale\": " << Num(m.feature_scale)
        << ", \"seed\": " << m.seed << "}";
+  if (m.fastfood.dp)
+    js << ", \"fastfood\": {\"padded_dim\": " << m.fastfood.dp << ", \"num_blocks\": "
+       << m.fastfood.blocks << ", \"index_bytes\": " << m.fastfood.index_bytes << "}";
   if (m.num_grids)
     js << ", \"binning\": {\"grids\": " << m.num_grids << ", \"mode\": \"" << f::NameOf(m.bin_mode)
        << "\", \"buckets\": " << m.bin_buckets << ", \"columns\": " << m.bin_features
@@ -113,6 +116,10 @@ void TextMaps(const rfk::Model& m) {
     std::printf("fourier map:     %s, kernel %s, gamma %.9g, F = %u, feature_scale %.9g, seed %llu\n",
                 host::MapName(m.map), host::KernelName(m.kernel), double(m.gamma), m.num_frequencies,
                 double(m.feature_scale), static_cast<unsigned long long>(m.seed));
+  if (m.fastfood.dp)
+    std::printf("fastfood:        %u blocks of d' = %u (the last %u), permutation indices u%u, G and S f32\n",
+                m.fastfood.blocks, m.fastfood.dp, m.num_frequencies - (m.fastfood.blocks - 1) * m.fastfood.dp,
+                8 * m.fastfood.index_bytes);
   if (!m.num_grids) return;
   const std::string mode = m.bin_mode == f::BinMode::kHashed ? "hashed, B = " + std::to_string(m.bin_buckets)
                                                              : "exact, " + std::to_string(m.bin_features) + " bins";

@@ -29,8 +29,9 @@ struct TrainArgs {
   DataArgs data;
 };
 
-// --map: fourier, fourier-phase, binning, or a Fourier form + "+binning"; and the options that
-// depend on which maps it names (--kernel, --grids, --bins-per-grid, --bin-gamma).
+// --map: a Fourier map (fourier, fourier-phase, orf, orf-phase, fastfood, fastfood-phase),
+// binning, or a Fourier map + "+binning"; and the options that depend on which maps it names
+// (--kernel, --grids, --bins-per-grid, --bin-gamma).
 void ParseMaps(const TrainArgs& a, host::TrainOptions* opt) {
   std::string fourier_part = a.map;
   bool binning = false;
@@ -45,9 +46,11 @@ void ParseMaps(const TrainArgs& a, host::TrainOptions* opt) {
   if (opt->fourier) {
     try {
       opt->map = host::ParseMap(fourier_part);
-    } catch (const host::TrainError&) {
-      throw CliError("unknown --map '" + a.map + "' (expected fourier, fourier-phase, binning, "
-                     "fourier+binning or fourier-phase+binning)");
+    } catch (const host::TrainError& e) {
+      // e names the Fourier maps; each may also be followed by "+binning".
+      const std::string what = e.what(), list = what.substr(what.find("(expected ") + 10);
+      throw CliError("unknown --map '" + a.map + "' (expected binning, or a Fourier map with or "
+                     "without +binning: " + list);
     }
   }
   opt->kernel = host::ParseKernel(a.kernel);
@@ -161,8 +164,10 @@ Command AddTrain(CLI::App& app) {
   cmd->add_option("--test", a->test, "Test data: report the test metric after training");
   cmd->add_option("-o,--output", a->output, "Model file to write")->required();
   cmd->add_option("--map", a->map,
-                  "fourier ([cos, sin] pairs), fourier-phase (cos(wx + b)), binning (random "
-                  "binning, laplacian kernel), or fourier+binning / fourier-phase+binning")
+                  "fourier ([cos, sin] pairs), fourier-phase (cos(wx + b)), orf / orf-phase "
+                  "(orthogonal random features, gaussian kernel), fastfood / fastfood-phase "
+                  "(O(D log d) prediction, gaussian kernel), binning (random binning, laplacian "
+                  "kernel), or a Fourier map + binning, e.g. fourier+binning")
       ->capture_default_str();
   CLI::Option* kernel = cmd->add_option("--kernel", a->kernel, "gaussian, laplacian or cauchy (Fourier maps)")
                             ->capture_default_str();

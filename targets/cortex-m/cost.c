@@ -21,6 +21,8 @@ static union {
   uint8_t house_pair[HOUSE_PAIR_SCRATCH_BYTES];
   uint8_t covtype_phase[COVTYPE_PHASE_SCRATCH_BYTES];
   uint8_t a9a_hashed[A9A_HASHED_SCRATCH_BYTES];
+  uint8_t house_orf[HOUSE_ORF_SCRATCH_BYTES];
+  uint8_t covtype_fastfood[COVTYPE_FASTFOOD_SCRATCH_BYTES];
 } scratch RFK_ALIGNED;
 static float out[8];
 
@@ -77,5 +79,8 @@ int main(void) {
   failed |= Measure("house_pair", house_pair, HOUSE_PAIR_BYTES, house_pair_inputs, 16, per_tick);
   failed |= Measure("covtype_phase", covtype_phase, COVTYPE_PHASE_BYTES, covtype_phase_inputs, 16, per_tick);
   failed |= Measure("a9a_hashed", a9a_hashed, A9A_HASHED_BYTES, a9a_hashed_inputs, 16, per_tick);
+  failed |= Measure("house_orf", house_orf, HOUSE_ORF_BYTES, house_orf_inputs, 16, per_tick);
+  failed |= Measure("covtype_fastfood", covtype_fastfood, COVTYPE_FASTFOOD_BYTES, covtype_fastfood_inputs, 16,
+                    per_tick);
   return failed;
 }

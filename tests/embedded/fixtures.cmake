@@ -4,7 +4,7 @@
 #   RFK_FIXTURE_<name>: classes?  binning?  then `rfk train` arguments; data paths are relative to
 #   ../shared/datasets, and @COVTYPE@ is the Forest Cover split made by bench/covtype_split.sh.
 #   gamma and lambda are given: fixtures are fixed models, not rfk's defaults (which may search).
-set(RFK_FIXTURES house_pair covtype_phase a9a_hashed a9a_exact)
+set(RFK_FIXTURES house_pair covtype_phase a9a_hashed a9a_exact house_orf covtype_fastfood)
 # (16, 256): Census house_16H, [cos, sin] pairs, regression.
 set(RFK_FIXTURE_house_pair OFF OFF census_house16H/house_16h.csv.gz census_house16H/house_16h.csv.gz
     --map fourier -D 256 --gamma scale --lambda 1e-6)
@@ -15,4 +15,10 @@ set(RFK_FIXTURE_covtype_phase ON OFF @COVTYPE@/covtype.train.csv.gz @COVTYPE@/co
 set(RFK_FIXTURE_a9a_hashed ON ON adult_a9a/a9a.gz adult_a9a/a9a.t.gz --map binning -P 30 -B 64 --gamma scale --lambda 1e-4)
 # Adult a9a, random binning, exact mode (sorted keys, binary search), binary.
 set(RFK_FIXTURE_a9a_exact ON ON adult_a9a/a9a.gz adult_a9a/a9a.t.gz --map binning -P 10 --gamma scale --lambda 1e-4)
+# (16, 256): Census house_16H, orthogonal random features (pairs), regression.
+set(RFK_FIXTURE_house_orf OFF OFF census_house16H/house_16h.csv.gz census_house16H/house_16h.csv.gz
+    --map orf -D 256 --gamma scale --lambda 1e-6)
+# (54, 1024): Forest Cover, Fastfood pairs (d' = 64, 8 blocks), 7 classes.
+set(RFK_FIXTURE_covtype_fastfood ON OFF @COVTYPE@/covtype.train.csv.gz @COVTYPE@/covtype.test.csv.gz
+    --label-col 0 --map fastfood -D 1024 --gamma scale --lambda 1e-6)
 set(RFK_FIXTURE_VECTORS 32)

@@ -29,6 +29,12 @@ struct ModelSpec {
   std::vector<float> projection;  // F x d, row-major; SerializeModel stores it in `layout`
   format::Layout layout = format::Layout::kPanels;
   std::vector<float> phase;       // F (phase form only)
+  // Fastfood kinds (projection empty): the kFastfood section's arrays as stored (format.hpp's
+  // fastfood namespace), for ceil(F / d') blocks of d' = fastfood_dim entries.
+  std::uint32_t fastfood_dim = 0;
+  std::vector<float> fastfood_g, fastfood_s;
+  std::vector<std::uint8_t> fastfood_perm;   // IndexBytes(d') bytes per index, little-endian
+  std::vector<std::uint8_t> fastfood_signs;  // bits, LSB first; set: -1
   std::uint32_t num_grids = 0;                    // P
   format::BinMode bin_mode = format::BinMode::kExact;
   std::uint32_t bin_buckets = 0;                  // B (hashed)
@@ -55,7 +61,7 @@ struct ModelSpec {
   std::string target_name;                 // the label column's name (with feature_names)
 
   std::uint32_t FourierFeatures() const {
-    return map == format::MapKind::kFourier ? 2 * num_frequencies : num_frequencies;
+    return format::IsPhaseForm(map) ? num_frequencies : 2 * num_frequencies;
   }
   std::uint32_t BinFeatures() const {
     if (num_grids == 0) return 0;
