@@ -2,7 +2,7 @@
 // function on whatever opens, with inputs taken from the fuzz data itself (so NaN, infinities and
 // huge values reach rfk_predict). As for the model target, each input is tried as given and with
 // its CRC-32 recomputed. Invariants: every status is a known one, a failed open leaves a model that
-// every call refuses, non-finite inputs are refused, and a batch of one input succeeds wherever the
+// every call refuses, infinite inputs are refused and NaN ones unless the model imputes them, and a batch of one input succeeds wherever the
 // single-sample call does.
 #include "fuzz_targets.h"
 
@@ -34,6 +34,9 @@ void Exercise(const std::uint8_t* bytes, std::size_t size, const std::uint8_t* d
   const std::uint32_t d = rfk_input_dim(&m), K = rfk_num_outputs(&m), P = rfk_num_grids(&m);
   if (scratch_bytes > (64u << 20) || rfk_num_features(&m) > (1u << 20) || K > 4096) return;
   FUZZ_CHECK(rfk_scratch_bytes(&m) <= scratch_bytes && d > 0 && K > 0);
+  rfk::Model cpp;  // the same bytes through the C++ API: does the model impute missing inputs?
+  FUZZ_CHECK(rfk::OpenModel(bytes, size, &cpp, nullptr) == rfk::Status::kOk);
+  const bool imputes = cpp.impute != nullptr;
   std::vector<std::uint64_t> store(scratch_bytes / 8 + 4);
   void* scratch = store.data();
   // Two inputs: the fuzz data's bytes as floats (wrapping around), and a plain pattern.
@@ -47,9 +50,15 @@ void Exercise(const std::uint8_t* bytes, std::size_t size, const std::uint8_t* d
   for (std::size_t r = 0; r < 2; ++r) {
     const rfk_status p = rfk_predict(&m, x.data() + r * d, d, scratch, scratch_bytes, single.data(), K);
     FUZZ_CHECK(Known(p));
-    bool finite_in = true;
-    for (std::size_t i = 0; i < d; ++i) finite_in = finite_in && std::isfinite(x[r * d + i]);
-    FUZZ_CHECK(finite_in || p == RFK_NON_FINITE_INPUT);
+    bool finite_in = true, any_inf = false;
+    for (std::size_t i = 0; i < d; ++i) {
+      finite_in = finite_in && std::isfinite(x[r * d + i]);
+      any_inf = any_inf || std::isinf(x[r * d + i]);
+    }
+    // NaN is a missing value: a model with an impute section fills it in, one without refuses it;
+    // an infinity is refused always.
+    FUZZ_CHECK(finite_in || p == RFK_NON_FINITE_INPUT || (!any_inf && imputes && p == RFK_OK));
+    FUZZ_CHECK(finite_in || any_inf || imputes || p == RFK_NON_FINITE_INPUT);
     if (p == RFK_OK) {
       (void)rfk_decide_class(&m, single.data());
       std::size_t done = 9;
