@@ -145,7 +145,7 @@ build_target() {
     train)
       # The whole host library, scalar kernels only; Eigen's scalar path as in the CMake build.
       "${cxx[@]}" -DRFK_FUZZ_ENTRY=Train -DEIGEN_DONT_VECTORIZE -isystem /usr/include/eigen3 -Ilib/host \
-        tests/fuzz/fuzz_train.cc lib/host/*.cc "${core[@]}" -lz -pthread -o "$out/fuzz_$t" ;;
+        tests/fuzz/fuzz_train.cc lib/host/*.cc "${core[@]}" -lopenblas -lz -pthread -o "$out/fuzz_$t" ;;
     *) echo "fuzz.sh: unknown target '$t' (model, capi, libsvm, csv, idx, train)" >&2; exit 2 ;;
   esac
 }
