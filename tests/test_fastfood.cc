@@ -16,6 +16,7 @@
 #include "rfk/host/train.hpp"
 #include "rfk/kernels.hpp"
 #include "rfk/model.hpp"
+#include "normal_rows.h"
 #include "test_util.h"
 
 namespace f = rfk::format;
@@ -280,17 +281,8 @@ TEST_CASE("fastfood: other kernels and too wide inputs are refused by name; trai
                        doctest::Contains("gaussian kernel only"), rfk::host::TrainError);
   CHECK_THROWS_WITH_AS(rfk::host::DrawFourierMap(f::MapKind::kFastfood, f::Kernel::kGaussian, 16, 70000, 1, 1),
                        doctest::Contains("at most 65536 input columns"), rfk::host::TrainError);
-  rfk::host::Dataset ds;
-  ds.source = "t";
-  ds.cols = 3;
-  rfk::host::RandomStream rs(3, 1);
-  for (int i = 0; i < 240; ++i) {
-    const float a = static_cast<float>(rs.Normal()), b = static_cast<float>(rs.Normal());
-    ds.dense.insert(ds.dense.end(), {a, b, static_cast<float>(rs.Normal())});
-    ds.labels.push_back(std::to_string((a > 0) + (b > 0)));  // three classes
-    ds.lines.push_back(std::size_t(i) + 1);
-    ++ds.rows;
-  }
+  const rfk::host::Dataset ds =  // three classes
+      rfk_test::NormalRows(240, [](float a, float b) { return std::to_string((a > 0) + (b > 0)); });
   for (f::MapKind map : {f::MapKind::kFastfood, f::MapKind::kFastfoodPhase}) {
     rfk::host::TrainOptions o;
     o.map = map;

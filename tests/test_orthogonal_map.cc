@@ -15,6 +15,7 @@
 #include "random.h"
 #include "rfk/host/train.hpp"
 #include "rfk/model.hpp"
+#include "normal_rows.h"
 #include "test_util.h"
 
 namespace f = rfk::format;
@@ -146,17 +147,8 @@ TEST_CASE("orf: lower mean squared kernel error than dense random Fourier featur
 }
 
 TEST_CASE("orf: a trained model (gamma and lambda by cross-validation) opens with its map kind") {
-  rfk::host::Dataset ds;
-  ds.source = "t";
-  ds.cols = 3;
-  rfk::host::RandomStream rs(3, 1);
-  for (int i = 0; i < 240; ++i) {
-    const float a = static_cast<float>(rs.Normal()), b = static_cast<float>(rs.Normal());
-    ds.dense.insert(ds.dense.end(), {a, b, static_cast<float>(rs.Normal())});
-    ds.labels.push_back(a * a + b * b > 1.4f ? "out" : "in");
-    ds.lines.push_back(std::size_t(i) + 1);
-    ++ds.rows;
-  }
+  const rfk::host::Dataset ds =  // a circle
+      rfk_test::NormalRows(240, [](float a, float b) { return std::string(a * a + b * b > 1.4f ? "out" : "in"); });
   for (f::MapKind map : {f::MapKind::kOrthogonal, f::MapKind::kOrthogonalPhase}) {
     rfk::host::TrainOptions o;
     o.map = map;

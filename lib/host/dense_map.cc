@@ -103,12 +103,7 @@ bool DenseMap::Features(const float* a, float* z) const {
 }
 
 void DenseMap::Describe(ModelSpec* spec) const {
-  spec->map = p_.map;
-  spec->kernel = p_.kernel;
-  spec->num_frequencies = p_.F;
-  spec->gamma = static_cast<float>(gamma_);
-  spec->feature_scale = scale_;
-  spec->seed = p_.seed;
+  DescribeMap(p_, gamma_, scale_, spec);
   spec->projection = W_;
   spec->phase = phase_;
 }

@@ -99,12 +99,7 @@ class FastfoodMap final : public FourierMap {
   }
 
   void Describe(ModelSpec* spec) const override {
-    spec->map = p_.map;
-    spec->kernel = p_.kernel;
-    spec->num_frequencies = p_.F;
-    spec->gamma = static_cast<float>(gamma_);
-    spec->feature_scale = scale_;
-    spec->seed = p_.seed;
+    DescribeMap(p_, gamma_, scale_, spec);
     spec->layout = format::Layout::kRowMajor;  // no W: the fastfood section's arrays are by block
     spec->projection.clear();
     spec->phase = u_.phase;

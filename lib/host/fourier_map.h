@@ -83,6 +83,17 @@ struct FourierMapParams {
   unsigned threads = 1;  // may draw on this many threads; the draw must not depend on it
 };
 
+// The fields every Fourier-type map writes the same way into its ModelSpec (map, kernel, F, gamma,
+// feature scale, seed); Describe adds the map's own arrays.
+inline void DescribeMap(const FourierMapParams& p, double gamma, float feature_scale, ModelSpec* spec) {
+  spec->map = p.map;
+  spec->kernel = p.kernel;
+  spec->num_frequencies = p.F;
+  spec->gamma = static_cast<float>(gamma);
+  spec->feature_scale = feature_scale;
+  spec->seed = p.seed;
+}
+
 // The usual FourierDraws: unit-scale draws U kept for the run; At() builds a map M from them as
 // M(params, const U&, gamma). A map copies what it keeps of U: it may outlive the draws
 // (RandomFeatureSpec uses the map after the draws are gone).
