@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Turns the paper's datasets (../shared/datasets) into rfk training/test files, with fixed splits.
+"""Turns the paper's datasets (../shared/datasets, or $RFK_DATASETS) into rfk training/test files, with fixed splits.
 
 Standard library only (the CI test runs it on a machine without numpy). Output files are written
 to OUT (never into the repository) and atomically (temporary name, then rename).
@@ -28,7 +28,8 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DATASETS = os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "datasets"))
+# $RFK_DATASETS, else ../shared/datasets beside the checkout (a worktree elsewhere sets the variable).
+DATASETS = os.environ.get("RFK_DATASETS") or os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "datasets"))
 NAMES = ["cpu", "census", "adult", "forest", "kdd"]
 
 
