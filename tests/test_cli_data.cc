@@ -186,6 +186,21 @@ TEST_CASE("rfk predict scores files of features only: with a header, without, an
     CHECK(p.status == 0);
     CHECK(p.out == want.out);
   }
+  // --no-label on a file whose header still holds the training label column "y" (first here, so
+  // the features are matched by name too): that column is skipped with a note, not refused.
+  const std::string with_y = f.Write("y.csv", Csv("y,x3,x1,x2", [](std::size_t, const Row& w) {
+    return w.label + "," + w.x3 + "," + w.x1 + "," + w.x2;
+  }));
+  const auto skip = rfk_test::Run(Cli() + " predict --no-label -m " + f.Model("h") + " " + with_y);
+  INFO(skip.err);
+  CHECK(skip.status == 0);
+  CHECK(skip.out == want.out);
+  CHECK(Has(skip.err, "column 'y' is the model's label column (--no-label): skipped"));
+  // A column that is neither a feature nor the label is still refused.
+  const std::string with_z = f.Write("z.csv", Csv("x1,x2,x3,z", Plain));
+  const auto z = rfk_test::Run(Cli() + " predict --no-label -m " + f.Model("h") + " " + with_z);
+  CHECK(z.status == 1);
+  CHECK(Has(z.err, "not among the model's features 'z'"));
   const auto scores = rfk_test::Run(Cli() + " predict --scores -m " + f.Model("h") + " " + feat);
   CHECK(scores.status == 0);
   CHECK(Has(scores.out, "prediction\t"));

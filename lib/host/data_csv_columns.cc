@@ -157,6 +157,15 @@ void ByName(const std::vector<std::string>& names, const std::vector<std::size_t
       plan->label = Named(names, rest, opt.model_label);
     }
   }
+  // --no-label on a file that still holds the training label column: that column is skipped.
+  std::size_t skipped = kNone;
+  if (opt.labels == LabelColumn::kAbsent && !opt.model_label.empty() &&
+      std::find(opt.model_names.begin(), opt.model_names.end(), opt.model_label) == opt.model_names.end()) {
+    skipped = Named(names, rest, opt.model_label);
+    if (skipped != kNone)
+      ds->notes.push_back("column " + Quote(opt.model_label) +
+                          " is the model's label column (--no-label): skipped, the rows are predicted from the others");
+  }
   std::vector<std::string> missing, unexpected;
   for (const std::string& name : opt.model_names) {
     const std::size_t f = Named(names, rest, name);
@@ -165,7 +174,8 @@ void ByName(const std::vector<std::string>& names, const std::vector<std::size_t
   }
   std::vector<std::size_t> extra;
   for (std::size_t f : rest)
-    if (f != plan->label && std::find(plan->features.begin(), plan->features.end(), f) == plan->features.end())
+    if (f != plan->label && f != skipped &&
+        std::find(plan->features.begin(), plan->features.end(), f) == plan->features.end())
       extra.push_back(f);
   if (missing.empty() && extra.size() == 1 && plan->label == kNone && opt.labels != LabelColumn::kAbsent) {
     plan->label = extra[0];
