@@ -108,6 +108,7 @@ seeds_csv() {
   printf 'x1\tx2\tlabel\n1e-40\t-3.4e38\tA\n0x10\tinf\tB\n1\t2\n' | seed csv tabs
   printf '1,2,3,4,5\n1.5,2.5,3.5,4.5,y\n' | seed csv numeric-header
   printf '"","a","b","y"\n"1",NA,2,x\n"2",3,?,y\n' | seed csv r-row-names-na
+  printf 'y,a,w,b\nx,1,2,3\nz,4,0.5,NA\nx,7,-1,9\n' | seed csv weights-label-first
   printf '0,1,2\n5,6,x\n7,8,y\n' | seed csv pandas-header
   printf 'a b  y\n1 2 x\n 3   4 y\n' | seed csv blanks
 }

@@ -296,3 +296,109 @@ TEST_CASE("--class-weight balanced lifts balanced accuracy on an imbalanced set 
   CHECK(bad.status != 0);
   CHECK(Has(bad.err, "--class-weight must be none or balanced"));
 }
+
+namespace {
+
+// The numbers of a --scores table (header dropped), row by row.
+std::vector<std::vector<double>> ScoreTable(const std::string& out) {
+  std::vector<std::vector<double>> rows;
+  std::size_t at = out.find('\n');
+  while (at != std::string::npos && at + 1 < out.size()) {
+    const std::size_t end = out.find('\n', at + 1);
+    const std::string line = out.substr(at + 1, end - at - 1);
+    std::vector<double> row;
+    for (std::size_t p = line.find('\t'); p != std::string::npos; p = line.find('\t', p + 1))
+      row.push_back(std::strtod(line.c_str() + p + 1, nullptr));
+    rows.push_back(row);
+    at = end;
+  }
+  return rows;
+}
+
+double MaxDiff(const std::vector<std::vector<double>>& a, const std::vector<std::vector<double>>& b) {
+  double m = a.size() == b.size() ? 0.0 : INFINITY;
+  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i)
+    for (std::size_t k = 0; k < a[i].size() && k < b[i].size(); ++k) m = std::max(m, std::fabs(a[i][k] - b[i][k]));
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("train --weight-column: a weight of 2 fits as a repeated row, and the column is no feature") {
+  Fixture f;
+  // Every third row weighs 2 in w.csv and appears twice in dup.csv; one.csv has all weights 1.
+  const auto weight = [](std::size_t i) { return i % 3 == 0 ? "2" : "1"; };
+  const std::string w = f.Write("w.csv", Csv("x1,x2,w,x3,y", [&](std::size_t i, const Row& r) {
+    return r.x1 + "," + r.x2 + "," + weight(i) + "," + r.x3 + "," + r.label;
+  }));
+  const std::string one = f.Write("one.csv", Csv("x1,x2,w,x3,y", [](std::size_t, const Row& r) {
+    return r.x1 + "," + r.x2 + ",1," + r.x3 + "," + r.label;
+  }));
+  const std::string dup = f.Write("dup.csv", Csv("x1,x2,x3,y", [](std::size_t i, const Row& r) {
+    return Plain(i, r) + (i % 3 == 0 ? "\n" + Plain(i, r) : "");
+  }));
+  const std::string plain = f.Write("plain.csv", Csv("x1,x2,x3,y", Plain));
+  const std::string fixed = "--no-standardize --weight-column ";
+  const auto tw = f.Train(w, "w", fixed + "w");
+  REQUIRE_MESSAGE(tw.status == 0, tw.err);
+  CHECK(Has(tw.out, "150 rows x 3 features"));
+  REQUIRE(f.Train(w, "wi", fixed + "2").status == 0);   // by index
+  REQUIRE(f.Train(w, "wn", fixed + "-3").status == 0);  // from the end
+  REQUIRE(f.Train(one, "one", fixed + "w").status == 0);
+  REQUIRE(f.Train(dup, "dup", "--no-standardize").status == 0);
+  REQUIRE(f.Train(plain, "plain", "--no-standardize").status == 0);
+  const auto scores = [&](const std::string& model) {
+    const auto p = rfk_test::Run(Cli() + " predict --scores -m " + f.Model(model) + " " + plain);
+    REQUIRE_MESSAGE(p.status == 0, p.err);
+    return ScoreTable(p.out);
+  };
+  const auto sw = scores("w"), sdup = scores("dup"), splain = scores("plain");
+  REQUIRE(sw.size() == 150);
+  REQUIRE(sw[0].size() == 3);
+  CHECK(MaxDiff(sw, sdup) < 1e-3);       // weight 2 == the row twice (float32 sums: a tolerance)
+  CHECK(MaxDiff(sw, splain) > 1e-2);     // and the weights did change the fit
+  CHECK(MaxDiff(scores("one"), splain) < 1e-4);  // weights of 1 change nothing
+  CHECK(MaxDiff(scores("wi"), sw) == 0);
+  CHECK(MaxDiff(scores("wn"), sw) == 0);
+  // --test with the same layout: the weight column is skipped there too.
+  const auto tt = f.Train(w, "wt", fixed + "w --test " + w);
+  CHECK_MESSAGE(tt.status == 0, tt.err);
+}
+
+TEST_CASE("train --weight-column refuses bad weights with file:line, and formats without columns") {
+  Fixture f;
+  const auto with = [&](const std::string& name, const std::string& bad) {
+    return f.Write(name, Csv("x1,x2,x3,w,y", [&](std::size_t i, const Row& r) {
+      return r.x1 + "," + r.x2 + "," + r.x3 + "," + (i == 7 ? bad : "1") + "," + r.label;
+    }));
+  };
+  for (const auto& [bad, want] : std::vector<std::pair<std::string, std::string>>{
+           {"-1", "negative weight '-1'"}, {"NA", "missing weight 'NA'"}, {"", "empty weight"},
+           {"inf", "non-finite weight 'inf'"}, {"heavy", "expected a weight (a number >= 0), got 'heavy'"}}) {
+    CAPTURE(bad);
+    const std::string file = with("bad.csv", bad);
+    const auto t = f.Train(file, "bad", "--weight-column w --missing mean");
+    CHECK(t.status == 1);
+    CHECK(Has(t.err, file + ":9: column 4 ('w'): " + want));
+  }
+  const std::string ok = with("ok.csv", "1");
+  const auto none = f.Train(ok, "x", "--weight-column v");
+  CHECK(none.status == 1);
+  CHECK(Has(none.err, "no column named 'v' in the header"));
+  const auto range = f.Train(ok, "x", "--weight-column 5");
+  CHECK(range.status == 1);
+  CHECK(Has(range.err, "weight column 5 is out of range for 5 columns"));
+  const auto same = f.Train(ok, "x", "--weight-column y --label-col y");
+  CHECK(same.status == 1);
+  CHECK(Has(same.err, "the weight column is the label column 'y'"));
+  const auto same_index = f.Train(ok, "x", "--weight-column 3 --label-col -2");
+  CHECK(same_index.status == 1);
+  CHECK(Has(same_index.err, "the weight column is the label column"));
+  const auto bare = f.Train(f.Write("bare.csv", Csv("", Plain)), "x", "--weight-column w");
+  CHECK(bare.status == 1);
+  CHECK(Has(bare.err, "names a column, but the file has no header"));
+  const std::string svm = f.Write("s.svm", "1 1:0.5 2:1\n-1 1:-0.5 2:0.2\n1 1:0.7\n-1 2:-1\n");
+  const auto libsvm = f.Train(svm, "x", "--weight-column 0");
+  CHECK(libsvm.status == 1);
+  CHECK(Has(libsvm.err, "a weight column (--weight-column) needs a CSV file; this is libsvm"));
+}

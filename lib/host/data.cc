@@ -103,9 +103,21 @@ DataFormat DetectContentFormat(std::string_view content) {
   return DataFormat::kCsv;
 }
 
+namespace {
+
+// A weight column is a CSV notion: LIBSVM and idx files have no place for one.
+void RefuseWeightColumn(DataFormat format, const ReadOptions& options, const std::string& name) {
+  if (!options.weight_column.empty() && format != DataFormat::kCsv)
+    throw DataError(name + ": a weight column (--weight-column) needs a CSV file; this is " +
+                    DataFormatName(format) + " (write the weights as a CSV column, or convert the file)");
+}
+
+}  // namespace
+
 Dataset ReadDataset(const std::string& path, const ReadOptions& options) {
   const DataFormat format =
       options.format == DataFormat::kAuto ? DetectFormat(path) : options.format;
+  RefuseWeightColumn(format, options, path);
   Input in(path);
   switch (format) {
     case DataFormat::kLibsvm: return ReadLibsvm(in, options);
@@ -126,6 +138,7 @@ Dataset ParseDataset(std::string_view content, const std::string& name, const Re
                      std::string_view idx_labels) {
   const DataFormat format =
       options.format == DataFormat::kAuto ? DetectContentFormat(content) : options.format;
+  RefuseWeightColumn(format, options, name);
   Input in(content, name);
   switch (format) {
     case DataFormat::kLibsvm: return ReadLibsvm(in, options);

@@ -2,6 +2,8 @@
 // (',', ';', tab or runs of blanks) and the header detected from the first lines, double-quoted
 // fields; dense rows. Which field becomes which column -- the label, an index column to drop,
 // the features in the model's order -- is decided once, from the header (data_csv_columns.cc).
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <utility>
@@ -148,6 +150,7 @@ class RowReader {
     ds->dense.resize(off + plan_.features.size());
     for (std::size_t j = 0; j < plan_.features.size(); ++j) Feature(plan_.features[j], line_no, &ds->dense[off + j], ds);
     if (plan_.label != CsvPlan::kNone) ds->labels.push_back(Label(line_no));
+    if (plan_.weight != CsvPlan::kNone) ds->weights.push_back(Weight(line_no));
     ds->lines.push_back(line_no);
   }
 
@@ -182,6 +185,21 @@ class RowReader {
       Fail(where() + "expected a number, got " + Quote(s) +
            " (a decimal comma? rfk reads decimal points: convert the file, e.g. ';'-separated with 2,5 -> 2.5)");
     Fail(where() + "expected a number, got " + Quote(s) + " (if this is the label column, name it with --label-col)");
+  }
+
+  // A row weight: a finite number >= 0 (ReadOptions::weight_column); never imputed.
+  double Weight(std::uint64_t line_no) {
+    const std::string w = FieldValue(fields_[plan_.weight]);
+    const auto where = [&] { return At(path_, line_no) + Column(plan_.weight); };
+    if (IsMissingValue(w))
+      Fail(where() + (w.empty() ? std::string("empty weight") : "missing weight " + Quote(w)) +
+           " (every row needs a weight: give it one, or remove the row)");
+    char* end = nullptr;
+    const double v = std::strtod(w.c_str(), &end);
+    if (end != w.c_str() + w.size()) Fail(where() + "expected a weight (a number >= 0), got " + Quote(w));
+    if (!std::isfinite(v)) Fail(where() + "non-finite weight " + Quote(w));
+    if (v < 0) Fail(where() + "negative weight " + Quote(w) + " (weights are >= 0)");
+    return v;
   }
 
   std::string Label(std::uint64_t line_no) {

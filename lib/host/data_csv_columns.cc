@@ -3,6 +3,7 @@
 // in which order -- by position, or by name against a model's stored feature names.
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <map>
 
 #include "data_internal.h"
@@ -212,6 +213,41 @@ void LabelNameHint(const std::vector<std::string>& names, const CsvPlan& plan, c
                           " makes the first the label");
 }
 
+// The weight field among `rest` (ReadOptions::weight_column), taken out of *rest; kNone when
+// none is asked for. An explicit positional label_col in *opt is rewritten to count without it.
+std::size_t WeightField(const std::vector<std::string>* names, std::vector<std::size_t>* rest, ReadOptions* opt,
+                        const std::string& at) {
+  const std::string& spec = opt->weight_column;
+  if (spec.empty()) return kNone;
+  const long long n = static_cast<long long>(rest->size());
+  std::size_t pos = kNone;
+  char* end = nullptr;
+  const long long v = std::strtoll(spec.c_str(), &end, 10);
+  if (end == spec.c_str() + spec.size()) {
+    const long long i = v < 0 ? v + n : v;
+    if (i < 0 || i >= n)
+      Fail(at + "weight column " + spec + " is out of range for " + std::to_string(n) + " columns");
+    pos = static_cast<std::size_t>(i);
+  } else {
+    if (names == nullptr) Fail(at + "--weight-column " + Quote(spec) + " names a column, but the file has no header");
+    for (std::size_t i = 0; i < rest->size(); ++i)
+      if ((*names)[(*rest)[i]] == spec) pos = i;
+    if (pos == kNone) Fail(at + "no column named " + Quote(spec) + " in the header (columns: " + List(*names) + ")");
+  }
+  if (!opt->label_name.empty() && names != nullptr && (*names)[(*rest)[pos]] == opt->label_name)
+    Fail(at + "the weight column is the label column " + Quote(opt->label_name));
+  if (opt->label_name.empty() && opt->label_col != -1) {
+    const long long lc = opt->label_col < 0 ? opt->label_col + n : opt->label_col;
+    if (lc == static_cast<long long>(pos)) Fail(at + "the weight column is the label column (" + spec + ")");
+    if (lc > static_cast<long long>(pos)) opt->label_col = static_cast<int>(lc - 1);
+    else if (lc >= 0) opt->label_col = static_cast<int>(lc);
+  }
+  const std::size_t field = (*rest)[pos];
+  rest->erase(rest->begin() + static_cast<std::ptrdiff_t>(pos));
+  if (rest->empty()) Fail(at + "no columns left besides the weight column");
+  return field;
+}
+
 }  // namespace
 
 bool DetectHeader(const std::vector<std::string_view>& f1, const std::vector<std::string_view>* f2,
@@ -233,15 +269,17 @@ bool DetectHeader(const std::vector<std::string_view>& f1, const std::vector<std
   return true;
 }
 
-CsvPlan PlanColumns(const std::vector<std::string>* names, std::size_t nf, const ReadOptions& opt,
+CsvPlan PlanColumns(const std::vector<std::string>* names, std::size_t nf, const ReadOptions& options,
                     const std::string& at, Dataset* ds) {
   CsvPlan plan;
+  ReadOptions opt = options;
   if (nf < 2 && opt.model_inputs == 0)
     Fail(at + "found a single column (no ',', ';', tab or blank separator); need a label and at least one feature column");
   plan.index = IndexField(names, nf, opt, ds);
   std::vector<std::size_t> rest;
   for (std::size_t f = 0; f < nf; ++f)
     if (f != plan.index) rest.push_back(f);
+  plan.weight = WeightField(names, &rest, &opt, at);
   const bool model = opt.model_inputs != 0;
   if (model && names && !opt.model_names.empty() && opt.label_name.empty() && !HasDuplicates(opt.model_names) &&
       !HasDuplicates(*names)) {

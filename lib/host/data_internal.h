@@ -138,6 +138,7 @@ struct CsvPlan {
   std::vector<std::size_t> features;
   std::size_t label = kNone;
   std::size_t index = kNone;
+  std::size_t weight = kNone;  // ReadOptions::weight_column
 };
 
 // Whether the first row (raw fields f1; f2: the second row's, or null) is a header

@@ -37,6 +37,7 @@ host::ReadOptions DataArgs::Options() const {
   else if (index_col == "keep") o.index_col = host::IndexColumn::kKeep;
   else if (index_col == "drop") o.index_col = host::IndexColumn::kDrop;
   else throw CliError("--index-col must be auto, keep or drop; got '" + index_col + "'");
+  o.weight_column = weight_column;
   return o;
 }
 
@@ -52,6 +53,12 @@ void DataArgs::Add(CLI::App* app) {
                   "CSV leading index column (R row names, pandas index): auto (drop it when unnamed or the row "
                   "numbers), keep, drop")
       ->capture_default_str();
+}
+
+void DataArgs::AddWeightColumn(CLI::App* app) {
+  app->add_option("--weight-column", weight_column,
+                  "CSV column of row weights (numbers >= 0; a weight of 2 counts a row twice), by header name or "
+                  "0-based index (negative from the end); taken out of the features, skipped in the --test file");
 }
 
 bool ParseDouble(const std::string& s, double* v) {

@@ -132,6 +132,7 @@ int RunTrain(const TrainArgs& a) {
   ro.missing_as_nan = a.missing != "refuse";
   host::Dataset data = host::ReadDataset(a.train, ro);
   PrintNotes(data, a.quiet);
+  opt.sample_weight = data.weights;
   TrainRun run{opt, data, {}, a.output, a.test};
   run.imputed = ApplyMissing(a, &data, &opt);
   run.read_s = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -214,6 +215,7 @@ Command AddTrain(CLI::App& app) {
   cmd->add_flag("-q,--quiet", a->quiet, "No report and no notes (warnings and errors still on stderr)")->excludes(json);
   cmd->add_flag("-v,--verbose", a->verbose, "Print every cross-validation point, not only the chosen one");
   a->data.Add(cmd);
+  a->data.AddWeightColumn(cmd);
   return {cmd, [a, kernel] {
     a->kernel_given = kernel->count() > 0;
     InstallTrainSignalHandlers();

@@ -29,6 +29,8 @@ void CheckDataset(const Dataset& ds, const ReadOptions& opt, DataFormat format) 
   FUZZ_CHECK(ds.feature_names.empty() || ds.feature_names.size() == ds.cols);
   if (opt.model_inputs != 0 && format == DataFormat::kCsv) FUZZ_CHECK(ds.cols == opt.model_inputs);
   FUZZ_CHECK(ds.lines.size() == ds.rows);
+  FUZZ_CHECK(ds.weights.size() == (opt.weight_column.empty() ? 0 : ds.rows));
+  for (const double w : ds.weights) FUZZ_CHECK(std::isfinite(w) && w >= 0);
   FUZZ_CHECK(ds.cols >= opt.min_cols);
   if (opt.max_cols != 0 && format == DataFormat::kLibsvm) FUZZ_CHECK(ds.cols <= std::max(opt.max_cols, opt.min_cols));
   for (std::size_t i = 0; i < ds.rows; ++i) {
@@ -133,6 +135,19 @@ int rfk_fuzz::Csv(const std::uint8_t* data, std::size_t size) {
   m.model_inputs = 2;
   m.model_names = {"a", "b"};
   m.model_label = "y";
+  Parse(content, m, DataFormat::kCsv);
+  // predict --no-label (a column named as the model's label is skipped); train --weight-column,
+  // by name with the label by name, then by index.
+  m.labels = rfk::host::LabelColumn::kAbsent;
+  Parse(content, m, DataFormat::kCsv);
+  m = ReadOptions{};
+  m.format = DataFormat::kCsv;
+  m.weight_column = "w";
+  m.label_name = "y";
+  Parse(content, m, DataFormat::kCsv);
+  m.label_name.clear();
+  m.weight_column = "-2";
+  m.label_col = 0;
   Parse(content, m, DataFormat::kCsv);
   m = ReadOptions{};
   m.format = DataFormat::kCsv;

@@ -50,6 +50,13 @@ struct ReadOptions {
   // tab outside quotes; runs of blanks when none occurs). ' ' means runs of blanks.
   char csv_sep = 0;
   IndexColumn index_col = IndexColumn::kAuto;
+  // CSV: a column of row weights taken out of the features (rfk train --weight-column): a header
+  // name, or a 0-based index among the columns after an index column (negative from the end).
+  // Empty: none. An explicit label_col counts the columns with the weight column still in; the
+  // default label is the last column other than the weight column. Each weight must be a finite
+  // number >= 0 (else an error naming file:line); with a model's names, the column is skipped.
+  // LIBSVM and idx files have no weight column: setting this for them is an error.
+  std::string weight_column;
   LabelColumn labels = LabelColumn::kRequired;
   // Missing values (an empty field, NA, N/A, NaN, ?, null, None; see IsMissingValue) are an
   // error naming file:line and column unless this is set; then they are read as NaN and counted
@@ -59,7 +66,8 @@ struct ReadOptions {
   // CSV, reading data for a model (predict, eval): the model's input dimension d (0: not reading
   // for a model), and its feature names and label name when it stores them. A file with a header
   // is matched to the names (columns reordered; missing and unexpected columns an error); else
-  // columns are taken by position: d fields are features only, d + 1 features and a label.
+  // columns are taken by position: d fields are features only, d + 1 features and a label. With
+  // LabelColumn::kAbsent, a header column named model_label (not a feature's name) is skipped.
   std::size_t model_inputs = 0;
   std::vector<std::string> model_names;
   std::string model_label;
@@ -97,6 +105,7 @@ struct Dataset {
   std::vector<std::string> feature_names;
   std::string label_name;
   std::uint64_t missing = 0;           // values read as NaN (ReadOptions::missing_as_nan)
+  std::vector<double> weights;         // one per row with ReadOptions::weight_column, else empty
   // What the reader decided that a user should know (a header of column numbers, a dropped index
   // column, columns matched by name, ...) and what may be wrong (columns taken by position where
   // names were expected): one sentence each, without the file name.
