@@ -402,3 +402,52 @@ TEST_CASE("train --weight-column refuses bad weights with file:line, and formats
   CHECK(libsvm.status == 1);
   CHECK(Has(libsvm.err, "a weight column (--weight-column) needs a CSV file; this is libsvm"));
 }
+
+TEST_CASE("inspect shows the feature names and the impute section, in text (a summary for many columns) and JSON") {
+  Fixture f;
+  const std::string h = f.Write("h.csv", Csv("x1,x2,x3,y", [](std::size_t i, const Row& w) {
+    return (i == 4 ? "NA" : w.x1) + "," + w.x2 + "," + w.x3 + "," + w.label;
+  }));
+  REQUIRE(f.Train(h, "h", "--missing median").status == 0);
+  const auto text = rfk_test::Run(Cli() + " inspect " + f.Model("h"));
+  REQUIRE(text.status == 0);
+  CHECK(Has(text.out, "feature names:   'x1', 'x2', 'x3'; label column 'y'\n"));
+  CHECK(Has(text.out, "impute:          median: x1 = "));
+  CHECK(Has(text.out, ", x3 = "));
+  const auto json = rfk_test::Run(Cli() + " inspect --json " + f.Model("h"));
+  REQUIRE(json.status == 0);
+  CHECK(Has(json.out, "\"feature_names\": [\"x1\", \"x2\", \"x3\"], \"label_name\": \"y\""));
+  CHECK(Has(json.out, "\"impute\": {\"method\": \"median\", \"values\": ["));
+  // The model's x2 value is the median of the column (150 values, x2 never missing).
+  std::vector<double> x2;
+  for (const Row& r : Rows()) x2.push_back(std::strtod(r.x2.c_str(), nullptr));
+  std::sort(x2.begin(), x2.end());
+  const std::size_t at = json.out.find("\"values\": [");
+  REQUIRE(at != std::string::npos);
+  const char* p = json.out.c_str() + at + 11;
+  char* end = nullptr;
+  std::strtod(p, &end);
+  CHECK(std::strtod(end + 2, nullptr) == doctest::Approx((x2[74] + x2[75]) / 2).epsilon(1e-6));
+  // Fifteen columns: the first twelve, then how many more (and the range of all impute values:
+  // column j holds 10 j + i % 7 for rows i = 0..39 but 3, mean 10 j + 112 / 39).
+  std::string wide = "c0";
+  for (int j = 1; j < 15; ++j) wide += ",c" + std::to_string(j);
+  wide += ",y\n";
+  for (int i = 0; i < 40; ++i) {
+    for (int j = 0; j < 15; ++j) wide += (i == 3 ? std::string("?") : std::to_string(j * 10 + i % 7)) + ",";
+    wide += i % 2 ? "p\n" : "q\n";
+  }
+  REQUIRE(f.Train(f.Write("wide.csv", wide), "wide", "--missing mean").status == 0);
+  const auto w = rfk_test::Run(Cli() + " inspect " + f.Model("wide"));
+  CHECK(Has(w.out, "'c10', 'c11' and 3 more; label column 'y'\n"));
+  CHECK(Has(w.out, "c11 = 112.871796 and 3 more (all values in [2.87179494, 142.871796])\n"));
+  const auto wj = rfk_test::Run(Cli() + " inspect --json " + f.Model("wide"));
+  CHECK(Has(wj.out, "\"c12\", \"c13\", \"c14\"]"));
+  // A model without names or impute values prints neither.
+  const std::string bare = f.Write("bare.csv", Csv("", Plain));
+  REQUIRE(f.Train(bare, "bare").status == 0);
+  const auto b = rfk_test::Run(Cli() + " inspect " + f.Model("bare"));
+  CHECK(!Has(b.out, "feature names:"));
+  CHECK(!Has(b.out, "impute:"));
+  CHECK(!Has(rfk_test::Run(Cli() + " inspect --json " + f.Model("bare")).out, "\"impute\""));
+}

@@ -1,6 +1,7 @@
 // rfk inspect: every header field, the section table and the checksum of any file (read through
 // the core's bounds-checked BlobView, so truncated or garbage files print what can be read), then,
-// when the model opens, its maps, head, labels and metadata.
+// when the model opens, its maps, head, labels, feature names, impute values and metadata.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -83,10 +84,28 @@ void JsonModel(const rfk::Model& m, std::ostringstream& js) {
      << JsonEscape(std::string(m.metadata ? m.metadata : "", m.metadata_bytes)) << "\"";
 }
 
+// The stored feature names and label name, and the impute section: full lists.
+void JsonInputs(const rfk::Model& m, std::ostringstream& js) {
+  if (m.num_names) {
+    js << ", \"feature_names\": [";
+    for (std::uint32_t i = 0; i < m.input_dim; ++i)
+      js << (i ? ", " : "") << "\"" << JsonEscape(rfk::FeatureName(m, i)) << "\"";
+    js << "], \"label_name\": \"" << JsonEscape(rfk::FeatureName(m, m.input_dim)) << "\"";
+  }
+  if (m.impute) {
+    js << ", \"impute\": {\"method\": \"" << f::NameOf(m.impute_method) << "\", \"values\": [";
+    for (std::uint32_t i = 0; i < m.input_dim; ++i) js << (i ? ", " : "") << Num(m.impute[i]);
+    js << "]}";
+  }
+}
+
 void PrintJson(const Inspected& in) {
   std::ostringstream js;
   JsonHeader(in, js);
-  if (in.ok()) JsonModel(in.m, js);
+  if (in.ok()) {
+    JsonModel(in.m, js);
+    JsonInputs(in.m, js);
+  }
   js << "}\n";
   std::fputs(js.str().c_str(), stdout);
 }
@@ -141,6 +160,36 @@ std::string IndentedMetadata(const rfk::Model& m) {
   return t;
 }
 
+// Text lists stop after this many columns and say how many more there are (--json: all).
+constexpr std::uint32_t kTextColumns = 12;
+
+// "'a', 'b', 'c' and 9 more" of the stored feature names.
+std::string TextNames(const rfk::Model& m) {
+  std::string s;
+  for (std::uint32_t i = 0; i < m.input_dim && i < kTextColumns; ++i)
+    s += (i ? ", '" : "'") + std::string(rfk::FeatureName(m, i)) + "'";
+  if (m.input_dim > kTextColumns) s += " and " + std::to_string(m.input_dim - kTextColumns) + " more";
+  return s;
+}
+
+// The impute section: the method, then "name = value" (or the values alone without names) for
+// the first columns, and the range of all values beyond that many.
+std::string TextImpute(const rfk::Model& m) {
+  std::string s = f::NameOf(m.impute_method);
+  float lo = m.impute[0], hi = m.impute[0];
+  for (std::uint32_t i = 0; i < m.input_dim; ++i) {
+    lo = std::min(lo, m.impute[i]);
+    hi = std::max(hi, m.impute[i]);
+    if (i >= kTextColumns) continue;
+    s += i ? ", " : ": ";
+    if (m.num_names) s += std::string(rfk::FeatureName(m, i)) + " = ";
+    s += Num(m.impute[i]);
+  }
+  if (m.input_dim > kTextColumns)
+    s += " and " + std::to_string(m.input_dim - kTextColumns) + " more (all values in [" + Num(lo) + ", " + Num(hi) + "])";
+  return s;
+}
+
 void TextModel(const rfk::Model& m) {
   TextMaps(m);
   std::printf("standardized:    %s\nhead:            %s, K = %u outputs\n", m.mean ? "yes" : "no",
@@ -150,6 +199,9 @@ void TextModel(const rfk::Model& m) {
     for (std::uint32_t c = 0; c < m.num_classes; ++c) std::printf("%s%s", c ? ", " : "", rfk::ClassLabel(m, c));
     std::printf("\n");
   }
+  if (m.num_names)
+    std::printf("feature names:   %s; label column '%s'\n", TextNames(m).c_str(), rfk::FeatureName(m, m.input_dim));
+  if (m.impute) std::printf("impute:          %s\n", TextImpute(m).c_str());
   std::printf("scratch_bytes:   %zu\n", rfk::ScratchBytes(m));
   if (m.metadata_bytes) std::printf("metadata:\n  %s\n", IndentedMetadata(m).c_str());
 }
