@@ -88,7 +88,8 @@ def table(res, fast):
                      f"{au['train_s']:.2f} s{mark} | {old['train_s']:.2f} s | {d['gamma']:.4g}, {d['lambda']:.0e} |")
     if any(r["auto"].get("known") for maps in res.values() for r in maps.values()):
         L += ["", "† Not re-measured in this run (`--known-auto`): the auto selection's figures from Table 1 above "
-              "(`run.py` trains with the same command and seed)."]
+              "(`run.py` trains with the same command and seed, but with the build of Table 1's date; compare the "
+              "re-measured auto rows with Table 1's to see which maps' selection has changed since)."]
     L += ["", END]
     return "\n".join(L) + "\n"
 
