@@ -342,6 +342,7 @@ TEST_CASE("train --weight-column: a weight of 2 fits as a repeated row, and the 
   const auto tw = f.Train(w, "w", fixed + "w");
   REQUIRE_MESSAGE(tw.status == 0, tw.err);
   CHECK(Has(tw.out, "150 rows x 3 features"));
+  CHECK(Has(tw.out, "weights:     from the weight column: sum 200, min 1, max 2\n"));
   REQUIRE(f.Train(w, "wi", fixed + "2").status == 0);   // by index
   REQUIRE(f.Train(w, "wn", fixed + "-3").status == 0);  // from the end
   REQUIRE(f.Train(one, "one", fixed + "w").status == 0);

@@ -105,6 +105,15 @@ void PrintTrainText(const TrainRun& run, bool verbose) {
               host::DataFormatName(data.format), data.sparse ? ", sparse" : "");
   if (run.imputed) std::printf("missing:     %llu values filled with their column's %s\n",
                                static_cast<unsigned long long>(run.imputed), fmt::NameOf(opt.impute_method));
+  if (!data.weights.empty()) {  // --weight-column
+    double sum = 0, lo = data.weights[0], hi = data.weights[0];
+    for (const double w : data.weights) {
+      sum += w;
+      lo = std::min(lo, w);
+      hi = std::max(hi, w);
+    }
+    std::printf("weights:     from the weight column: sum %.9g, min %.9g, max %.9g\n", sum, lo, hi);
+  }
   std::printf("task:        %s (%s)", host::TaskName(rep.task), rep.task_reason.c_str());
   if (!rep.labels.empty()) std::printf(", %zu classes", rep.labels.size());
   std::printf("\n");

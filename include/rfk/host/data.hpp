@@ -54,7 +54,8 @@ struct ReadOptions {
   // name, or a 0-based index among the columns after an index column (negative from the end).
   // Empty: none. An explicit label_col counts the columns with the weight column still in; the
   // default label is the last column other than the weight column. Each weight must be a finite
-  // number >= 0 (else an error naming file:line); with a model's names, the column is skipped.
+  // number >= 0 (else an error naming file:line). Reading for a model (train
+  // --test), the column is taken out the same way (its weights checked, not used).
   // LIBSVM and idx files have no weight column: setting this for them is an error.
   std::string weight_column;
   LabelColumn labels = LabelColumn::kRequired;
