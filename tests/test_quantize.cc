@@ -70,6 +70,12 @@ Outputs PredictAll(Blob& b, const rfk::host::Dataset& ds) {
     REQUIRE(rfk::ComputeFeatures(m, x, ds.cols, scratch.data(), scratch.size(), &o.z[r * m.num_features],
                                  m.num_features) == Status::kOk);
   }
+  // The batch path gives the single-sample outputs (quantized models go row by row).
+  rfk::host::AlignedBytes batch_scratch(rfk::BatchScratchBytes(m));
+  std::vector<float> batch(o.out.size());
+  REQUIRE(rfk::PredictBatch(m, ds.dense.data(), ds.rows, ds.dense.size(), batch_scratch.data(), batch_scratch.size(),
+                            batch.data(), batch.size()) == Status::kOk);
+  if (m.projection_storage != f::Storage::kF32 || m.head_storage != f::Storage::kF32) CHECK(batch == o.out);
   return o;
 }
 
