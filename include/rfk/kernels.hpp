@@ -115,7 +115,7 @@ inline float WeightAt(const WeightsView& w, std::uint64_t i, std::uint64_t row) 
 // The Fourier features over a stored W (F rows, of StoredFrequencies in panels when `panels`,
 // else row-major): as FourierPhaseRef / FourierPairRef, with the dot product of row j
 //   f32, f16: sum_c w_jc x_c, each weight widened exactly, in c order (so an f16 W gives the bits
-//             the f32 kernels give on the widened W);
+//             the f32 reference kernels give on the widened W);
 //   int8:     scale_j * (sum_c float(q_jc) x_c), the sum in c order, then one multiply.
 void FourierPhaseQuantRef(const WeightsView& W, bool panels, const float* b, const float* x,
                           std::uint32_t F, std::uint32_t d, float scale, float* z) noexcept;
