@@ -300,9 +300,16 @@ TEST_CASE("each kind of corruption returns its own status and names the field") 
     b.FixCrc();
     CHECK(b.Open() == Status::kBadValue);
     b.SetU32(p + f::map_params::kMapKind, 1);
+    b.SetU32(p + f::map_params::kStorage, static_cast<std::uint32_t>(f::Storage::kSeed));
+    b.FixCrc();
+    CHECK(b.Open(nullptr, &err) == Status::kUnsupportedStorage);
+    CHECK(std::string(err.field) == "map_params.storage");
+    CHECK(err.offset == p + f::map_params::kStorage);
+    // A supported storage whose bytes do not match W's: f16 over f32 bytes.
     b.SetU32(p + f::map_params::kStorage, static_cast<std::uint32_t>(f::Storage::kF16));
     b.FixCrc();
-    CHECK(b.Open() == Status::kUnsupportedStorage);
+    CHECK(b.Open(nullptr, &err) == Status::kBadSectionSize);
+    CHECK(std::string(err.field) == "projection.size");
   }
   SUBCASE("non-finite parameters (W, head) are corrupt, not silently propagated") {
     for (f::SectionType type : {f::SectionType::kProjection, f::SectionType::kHead}) {

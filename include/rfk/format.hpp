@@ -65,7 +65,7 @@ inline constexpr std::uint16_t kSectionRequired = 0x0001;  // flag: unknown => r
 // Sections: X(enumerator, type number, name, flag the writer sets, bytes: fixed size or kVariable)
 #define RFK_FORMAT_SECTIONS(X)                                                                     \
   X(kMapParams, 1, "map_params", kRequired, 48)        /* map_params namespace below */           \
-  X(kProjection, 2, "projection", kRequired, kVariable) /* W: F x d f32 in map_params.layout */   \
+  X(kProjection, 2, "projection", kRequired, kVariable) /* W: F x d in map_params.storage, layout */ \
   X(kPhase, 3, "phase", kRequired, kVariable)          /* b: F f32 in [0, 2 pi) (phase form) */   \
   X(kStandardize, 4, "standardize", kRequired, kVariable) /* mean[d] f32 then inv_scale[d] f32 */ \
   X(kHead, 5, "head", kRequired, kVariable)            /* head namespace below */                 \
@@ -96,8 +96,8 @@ inline constexpr std::uint16_t kSectionRequired = 0x0001;  // flag: unknown => r
 
 #define RFK_FORMAT_STORAGES(X)             \
   X(kF32, 1, "f32", kSupported)            \
-  X(kF16, 2, "f16", kReserved)             \
-  X(kInt8, 3, "int8", kReserved)           \
+  X(kF16, 2, "f16", kSupported)  /* IEEE binary16, round to nearest even */ \
+  X(kInt8, 3, "int8", kSupported) /* symmetric: real = scale q, q in [-127, 127], f32 scales */ \
   X(kSeed, 4, "seed", kReserved) /* W regenerated from the seed on device */
 
 // kPanels: panels of kPanelWidth frequencies, W[j][c] at (j/16)*16*d + c*16 + j%16, rows padded
@@ -266,13 +266,14 @@ inline constexpr std::uint32_t kSeed = 32;          // u64 seed of the grids and
 inline constexpr std::uint32_t kReserved = 40;      // u32[2] 0
 }  // namespace binning_params
 
-// kHead section layout: 16-byte header, then weights K x D f32 (row k = output k), then bias K f32.
+// kHead section layout: 16-byte header, then the weights K x D (row k = output k) in the head's
+// storage, zero padding to a multiple of 4 bytes, then (int8 only) scale K f32, then bias K f32.
 namespace head {
 inline constexpr std::uint32_t kHeaderBytes = 16;
 inline constexpr std::uint32_t kTask = 0;         // u32 Task
 inline constexpr std::uint32_t kNumOutputs = 4;   // u32 K
 inline constexpr std::uint32_t kNumFeatures = 8;  // u32 D = D_F + D_B, the length of z(x)
-inline constexpr std::uint32_t kReserved = 12;    // u32 0
+inline constexpr std::uint32_t kStorage = 12;     // u32 Storage of the weights; 0 (older writers) = f32
 }  // namespace head
 
 // kLabels section layout: u32 count C, u32 reserved, u32 offsets[C + 1] into the string pool that
@@ -341,6 +342,25 @@ inline constexpr std::uint32_t kMaxFeatures = 1u << 24;
 inline constexpr std::uint32_t kMaxOutputs = 1u << 16;
 inline constexpr std::uint32_t kMaxGrids = 1u << 16;
 inline constexpr std::uint32_t kPanelWidth = 16;  // frequencies per panel (Layout::kPanels)
+
+// Quantized storage (Storage::kF16, kInt8) of a matrix of `rows` x `cols` weights, as W (rows =
+// StoredFrequencies, one int8 scale per stored row) and the head's weights (rows = K) are stored:
+// the elements in the matrix's element order (f32 and f16: 4 and 2 bytes each, little-endian;
+// int8: one signed byte, -128 is invalid), zero padding to a multiple of 4 bytes, then for int8
+// the f32 scales, one per row (real value = scale[row] * q; finite and > 0).
+// ElementBytes is 0 for a storage that is not supported.
+constexpr std::uint32_t ElementBytes(Storage s) {
+  return s == Storage::kF32 ? 4u : s == Storage::kF16 ? 2u : s == Storage::kInt8 ? 1u : 0u;
+}
+constexpr std::uint64_t Round4(std::uint64_t n) { return (n + 3) / 4 * 4; }
+// Bytes of the elements and their padding: where an int8 matrix's scales start.
+constexpr std::uint64_t QuantValuesBytes(Storage s, std::uint64_t rows, std::uint64_t cols) {
+  return Round4(rows * cols * ElementBytes(s));
+}
+// Bytes of the whole matrix: the elements, the padding and (int8) the scales.
+constexpr std::uint64_t QuantMatrixBytes(Storage s, std::uint64_t rows, std::uint64_t cols) {
+  return QuantValuesBytes(s, rows, cols) + (s == Storage::kInt8 ? 4 * rows : 0);
+}
 
 // Rows of W as stored: F for row-major, F rounded up to a multiple of kPanelWidth for panels.
 constexpr std::uint32_t StoredFrequencies(Layout layout, std::uint32_t F) {

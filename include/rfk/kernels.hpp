@@ -68,6 +68,64 @@ inline std::uint32_t FastfoodWorkFloats(const FastfoodArrays& a, std::uint32_t F
 void LinearHeadRef(const float* H, const float* bias, const float* z, std::uint32_t K,
                    std::uint32_t D, float* out) noexcept;
 
+// ---------------------------------------------------------------- quantized weights
+// A weight matrix as the model stores it (format::ElementBytes, QuantMatrixBytes): f32, IEEE
+// binary16 bits, or int8 with one f32 scale per row (real = scale[row] * q). The reference kernels
+// below widen each weight as they read it; no float copy of the matrix is ever made.
+enum class WeightType : std::uint8_t { kF32, kF16, kInt8 };
+struct WeightsView {
+  WeightType type = WeightType::kF32;
+  const void* data = nullptr;     // the elements, naturally aligned for their type
+  const float* scale = nullptr;   // kInt8: one per row; otherwise unused
+};
+
+// binary16 bits -> float, exact for every finite value (subnormals included), +-inf and NaN kept;
+// integer operations only (no F16C / FP16 instructions: cores without them run it too).
+inline float HalfToFloat(std::uint16_t h) noexcept {
+  const std::uint32_t sign = std::uint32_t{h & 0x8000u} << 16;
+  std::uint32_t exp = (h >> 10) & 0x1Fu, mant = h & 0x3FFu, bits;
+  if (exp == 0x1Fu) {
+    bits = sign | 0x7F800000u | (mant << 13);
+  } else if (exp != 0) {
+    bits = sign | ((exp + 112u) << 23) | (mant << 13);
+  } else if (mant == 0) {
+    bits = sign;
+  } else {  // subnormal: mant * 2^-24, normalised
+    exp = 113;
+    while ((mant & 0x400u) == 0) {
+      mant <<= 1;
+      --exp;
+    }
+    bits = sign | (exp << 23) | ((mant & 0x3FFu) << 13);
+  }
+  float f;
+  __builtin_memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+// Element i of row `row` of w, widened: f32 as is, f16 exactly, int8 as scale[row] * q.
+inline float WeightAt(const WeightsView& w, std::uint64_t i, std::uint64_t row) noexcept {
+  switch (w.type) {
+    case WeightType::kF16: return HalfToFloat(static_cast<const std::uint16_t*>(w.data)[i]);
+    case WeightType::kInt8: return w.scale[row] * static_cast<float>(static_cast<const std::int8_t*>(w.data)[i]);
+    default: return static_cast<const float*>(w.data)[i];
+  }
+}
+
+// The Fourier features over a stored W (F rows, of StoredFrequencies in panels when `panels`,
+// else row-major): as FourierPhaseRef / FourierPairRef, with the dot product of row j
+//   f32, f16: sum_c w_jc x_c, each weight widened exactly, in c order (so an f16 W gives the bits
+//             the f32 reference kernels give on the widened W);
+//   int8:     scale_j * (sum_c float(q_jc) x_c), the sum in c order, then one multiply.
+void FourierPhaseQuantRef(const WeightsView& W, bool panels, const float* b, const float* x,
+                          std::uint32_t F, std::uint32_t d, float scale, float* z) noexcept;
+void FourierPairQuantRef(const WeightsView& W, bool panels, const float* x, std::uint32_t F,
+                         std::uint32_t d, float scale, float* z) noexcept;
+// out[k] = bias[k] + dot_k over z[0 .. D) of row k of H (rows `stride` elements apart), the dot
+// as above (int8: scale_k * sum_j float(q_kj) z_j).
+void LinearHeadQuantRef(const WeightsView& H, std::uint32_t stride, const float* bias, const float* z,
+                        std::uint32_t K, std::uint32_t D, float* out) noexcept;
+
 // Random binning: key[p] = a 64-bit hash of grid p's bin vector
 // (floor((x[m] - offset[p*d+m]) * inv_width[p*d+m]))_m, seeded per grid from `seed`. Bin indices
 // are clamped to +-2^30 before hashing (inputs that far out share an edge bin; a NaN index, as

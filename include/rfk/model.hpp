@@ -37,7 +37,9 @@ struct Model {
   float feature_scale = 0.0f;
   std::uint64_t seed = 0;
   format::Layout layout = format::Layout::kRowMajor;
-  const float* projection = nullptr;  // W in `layout` (see format.hpp)
+  const float* projection = nullptr;  // W in `layout` (see format.hpp) when stored f32, else null
+  format::Storage projection_storage = format::Storage::kF32;
+  WeightsView projection_weights;     // W as stored, any storage (data null without W)
   const float* phase = nullptr;       // F, or null for the pair form
   FastfoodArrays fastfood;            // Fastfood kinds (projection null); dp = 0 otherwise
   // Random binning map (absent when num_grids == 0); its columns follow the Fourier features.
@@ -58,7 +60,9 @@ struct Model {
 
   format::Task task = format::Task::kRegression;
   std::uint32_t num_outputs = 0;      // K
-  const float* head_weights = nullptr;  // K x D, row-major
+  const float* head_weights = nullptr;  // K x D, row-major, when stored f32; else null
+  format::Storage head_storage = format::Storage::kF32;
+  WeightsView head;                     // the K x D weights as stored, any storage
   const float* head_bias = nullptr;     // K
 
   std::uint32_t num_classes = 0;      // 0 for regression

@@ -58,7 +58,7 @@ typedef struct rfk_model {
     void* pointer;
     uint64_t integer;
     double real;
-  } opaque[40];
+  } opaque[48]; /* 384 bytes: sizeof(rfk::Model) on 64-bit hosts, with room to spare */
 } rfk_model;
 
 /* Where rfk_open found a problem: the format field's name and its byte offset in the blob. */

@@ -142,6 +142,53 @@ void LinearHeadRef(const float* H, const float* bias, const float* z, std::uint3
   }
 }
 
+namespace {
+// Row j of W in sums: where element c of row j lies (panels: 16 frequencies interleaved per panel).
+inline std::uint64_t WIndex(bool panels, std::uint64_t j, std::uint64_t c, std::uint64_t d) {
+  return panels ? (j / 16) * 16 * d + c * 16 + j % 16 : j * d + c;
+}
+// The dot product of row j of W with x[0 .. d), as kernels.hpp specifies per storage. `row_start`
+// and `step` give element c's index: row_start + c * step.
+inline float QuantDot(const WeightsView& W, std::uint64_t row, std::uint64_t row_start,
+                      std::uint64_t step, const float* x, std::uint32_t d) {
+  float acc = 0.0f;
+  if (W.type == WeightType::kInt8) {
+    const auto* q = static_cast<const std::int8_t*>(W.data) + row_start;
+    for (std::uint32_t c = 0; c < d; ++c) acc += static_cast<float>(q[c * step]) * x[c];
+    return W.scale[row] * acc;
+  }
+  if (W.type == WeightType::kF16) {
+    const auto* h = static_cast<const std::uint16_t*>(W.data) + row_start;
+    for (std::uint32_t c = 0; c < d; ++c) acc += HalfToFloat(h[c * step]) * x[c];
+    return acc;
+  }
+  const auto* w = static_cast<const float*>(W.data) + row_start;
+  for (std::uint32_t c = 0; c < d; ++c) acc += w[c * step] * x[c];
+  return acc;
+}
+inline float WRowDot(const WeightsView& W, bool panels, std::uint32_t j, const float* x, std::uint32_t d) {
+  return QuantDot(W, j, WIndex(panels, j, 0, d), panels ? 16 : 1, x, d);
+}
+}  // namespace
+
+void FourierPhaseQuantRef(const WeightsView& W, bool panels, const float* b, const float* x,
+                          std::uint32_t F, std::uint32_t d, float scale, float* z) noexcept {
+  for (std::uint32_t j = 0; j < F; ++j) z[j] = scale * CosRef(WRowDot(W, panels, j, x, d) + b[j]);
+}
+void FourierPairQuantRef(const WeightsView& W, bool panels, const float* x, std::uint32_t F,
+                         std::uint32_t d, float scale, float* z) noexcept {
+  for (std::uint32_t j = 0; j < F; ++j) {
+    float s, c;
+    SinCosRef(WRowDot(W, panels, j, x, d), &s, &c);
+    z[j] = scale * c;
+    z[F + j] = scale * s;
+  }
+}
+void LinearHeadQuantRef(const WeightsView& H, std::uint32_t stride, const float* bias, const float* z,
+                        std::uint32_t K, std::uint32_t D, float* out) noexcept {
+  for (std::uint32_t k = 0; k < K; ++k) out[k] = bias[k] + QuantDot(H, k, std::uint64_t{k} * stride, 1, z, D);
+}
+
 void BinKeysRef(const float* inv_width, const float* offset, const float* x, std::uint32_t P,
                 std::uint32_t d, std::uint64_t seed, std::uint64_t* keys) noexcept {
   for (std::uint32_t p = 0; p < P; ++p) {

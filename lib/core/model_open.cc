@@ -78,6 +78,32 @@ bool CheckFinite(Reader& r, const float* p, std::uint64_t n, const char* field) 
   return true;
 }
 
+constexpr WeightType TypeOf(f::Storage s) {
+  return s == f::Storage::kF16 ? WeightType::kF16 : s == f::Storage::kInt8 ? WeightType::kInt8 : WeightType::kF32;
+}
+
+// A weight matrix of rows x cols in storage `st` (format.hpp, QuantMatrixBytes) at `view`: f32
+// finite, f16 not inf/NaN (exponent 31), int8 not -128; int8 scales finite and > 0. Failures are
+// kBadValue at the element (`field`) or the scale (`scale_field`).
+bool CheckWeights(Reader& r, const WeightsView& w, std::uint64_t rows, std::uint64_t cols,
+                  const char* field, const char* scale_field) {
+  const std::uint64_t n = rows * cols;
+  if (w.type == WeightType::kF32) return CheckFinite(r, static_cast<const float*>(w.data), n, field);
+  if (w.type == WeightType::kF16) {
+    const auto* h = static_cast<const std::uint16_t*>(w.data);
+    for (std::uint64_t i = 0; i < n; ++i)
+      if ((h[i] & 0x7C00u) == 0x7C00u) return r.Fail(Status::kBadValue, field, r.Offset(h + i));
+    return true;
+  }
+  const auto* q = static_cast<const std::int8_t*>(w.data);
+  for (std::uint64_t i = 0; i < n; ++i)
+    if (q[i] == -128) return r.Fail(Status::kBadValue, field, r.Offset(q + i));
+  for (std::uint64_t i = 0; i < rows; ++i)
+    if (!IsFinite(w.scale[i]) || !(w.scale[i] > 0.0f))
+      return r.Fail(Status::kBadValue, scale_field, r.Offset(w.scale + i));
+  return true;
+}
+
 // 1. Header: base alignment, at least 32 bytes, magic, major version, total_bytes within the
 // buffer, header_bytes, CRC-32. (The same fields rfk/blob_view.hpp reads for tools; here each size
 // is checked before the read that relies on it, so no bounds checks are needed.)
@@ -155,6 +181,11 @@ bool CheckMapKinds(Reader& r, std::uint32_t at) {
                   Status::kUnsupportedStorage, Status::kUnsupportedStorage))
     return false;
   r.m.layout = static_cast<f::Layout>(layout);
+  r.m.projection_storage = static_cast<f::Storage>(LoadU32(p + mp::kStorage));
+  // Fastfood has no W; its diagonals are f32 only (their quantization is not implemented).
+  if (f::IsFastfood(static_cast<f::MapKind>(LoadU32(p + mp::kMapKind))) &&
+      r.m.projection_storage != f::Storage::kF32)
+    return r.Fail(Status::kUnsupportedStorage, "map_params.storage", at + mp::kStorage);
   if (LoadU32(p + mp::kPanelWidthField) != (r.m.layout == f::Layout::kPanels ? f::kPanelWidth : 0u))
     return r.Fail(Status::kBadValue, "map_params.panel_width", at + mp::kPanelWidthField);
   r.m.map = static_cast<f::MapKind>(LoadU32(p + mp::kMapKind));
@@ -200,17 +231,23 @@ bool CheckMapParams(Reader& r) {
   return CheckMapKinds(r, s.offset) && CheckMapCounts(r, s.offset);
 }
 
-// 4. projection (W): with map_params of a kind other than Fastfood only; F x d floats, F rounded up
-// to whole panels.
+// 4. projection (W): with map_params of a kind other than Fastfood only; F x d weights (F rounded
+// up to whole panels) in map_params.storage: QuantMatrixBytes.
 bool CheckProjection(Reader& r) {
   const Section& s = r[SectionType::kProjection];
   if (!r[SectionType::kMapParams].present() || f::IsFastfood(r.m.map))
     return !s.present() || r.Fail(Status::kBadValue, "projection", s.entry);
   if (!s.present()) return r.Fail(Status::kMissingSection, "projection", 0);
-  if (s.size != std::uint64_t{f::StoredFrequencies(r.m.layout, r.m.num_frequencies)} *
-                    r.m.input_dim * sizeof(float))
+  const f::Storage st = r.m.projection_storage;
+  const std::uint64_t rows = f::StoredFrequencies(r.m.layout, r.m.num_frequencies);
+  if (s.size != f::QuantMatrixBytes(st, rows, r.m.input_dim))
     return r.Fail(Status::kBadSectionSize, "projection.size", s.size_at());
-  r.m.projection = reinterpret_cast<const float*>(r.Data(s));
+  WeightsView& w = r.m.projection_weights;
+  w.type = TypeOf(st);
+  w.data = r.Data(s);
+  if (st == f::Storage::kInt8)
+    w.scale = reinterpret_cast<const float*>(r.Data(s) + f::QuantValuesBytes(st, rows, r.m.input_dim));
+  if (st == f::Storage::kF32) r.m.projection = reinterpret_cast<const float*>(r.Data(s));
   return true;
 }
 
@@ -378,8 +415,9 @@ bool CheckBinKeys(Reader& r) {
 // prediction meaningless (or, through a bin index, undefined), so it is a corrupt model.
 bool CheckMapArraysFinite(Reader& r) {
   const Model& m = r.m;
-  const std::uint64_t W = std::uint64_t{f::StoredFrequencies(m.layout, m.num_frequencies)} * m.input_dim;
-  return CheckFinite(r, m.projection, m.projection ? W : 0, "projection") &&
+  const std::uint64_t rows = f::StoredFrequencies(m.layout, m.num_frequencies);
+  return (m.projection_weights.data == nullptr ||
+          CheckWeights(r, m.projection_weights, rows, m.input_dim, "projection", "projection.scale")) &&
          CheckFinite(r, m.phase, m.phase ? m.num_frequencies : 0u, "phase") &&
          CheckFinite(r, m.fastfood.G, 2 * m.fastfood.dp * m.fastfood.blocks, "fastfood") &&
          CheckFinite(r, m.bin_inv_width, m.bin_inv_width ? 2ull * m.num_grids * m.input_dim : 0, "bin_grids");
@@ -396,7 +434,8 @@ bool CheckStandardize(Reader& r) {
   return true;
 }
 
-// 11. head: task, K (1, or the classes), D = D_F + D_B, size 16 + 4 K (D + 1).
+// 11. head: task, K (1, or the classes), D = D_F + D_B, storage (0: f32), size 16 +
+// QuantMatrixBytes(storage, K, D) + 4 K.
 bool CheckHead(Reader& r) {
   namespace hf = f::head;
   Model& m = r.m;
@@ -416,10 +455,21 @@ bool CheckHead(Reader& r) {
   if (!k_ok) return r.Fail(Status::kBadValue, "head.num_outputs", s.offset + hf::kNumOutputs);
   if (LoadU32(p + hf::kNumFeatures) != m.num_features)
     return r.Fail(Status::kBadValue, "head.num_features", s.offset + hf::kNumFeatures);
-  if (s.size != hf::kHeaderBytes + std::uint64_t{m.num_outputs} * (std::uint64_t{m.num_features} + 1) * 4)
+  const std::uint32_t storage = LoadU32(p + hf::kStorage);
+  if (storage != 0 && !CheckValue(r, f::SupportOf<f::Storage>(storage), "head.storage", s.offset + hf::kStorage,
+                                  Status::kUnsupportedStorage))
+    return false;
+  const f::Storage st = storage == 0 ? f::Storage::kF32 : static_cast<f::Storage>(storage);
+  const std::uint64_t K = m.num_outputs, D = m.num_features;
+  if (s.size != hf::kHeaderBytes + f::QuantMatrixBytes(st, K, D) + 4 * K)
     return r.Fail(Status::kBadSectionSize, "head.size", s.size_at());
-  m.head_weights = reinterpret_cast<const float*>(p + hf::kHeaderBytes);
-  m.head_bias = m.head_weights + std::uint64_t{m.num_outputs} * m.num_features;
+  m.head_storage = st;
+  m.head.type = TypeOf(st);
+  m.head.data = p + hf::kHeaderBytes;
+  if (st == f::Storage::kInt8)
+    m.head.scale = reinterpret_cast<const float*>(p + hf::kHeaderBytes + f::QuantValuesBytes(st, K, D));
+  if (st == f::Storage::kF32) m.head_weights = reinterpret_cast<const float*>(p + hf::kHeaderBytes);
+  m.head_bias = reinterpret_cast<const float*>(p + hf::kHeaderBytes + f::QuantMatrixBytes(st, K, D));
   return true;
 }
 
@@ -475,9 +525,9 @@ bool CheckLabels(Reader& r) {
 // 13. standardize and the head (weights and biases) hold finite numbers.
 bool CheckLaterArraysFinite(Reader& r) {
   const Model& m = r.m;
-  const std::uint64_t head = std::uint64_t{m.num_outputs} * (std::uint64_t{m.num_features} + 1);
   return CheckFinite(r, m.mean, m.mean ? 2ull * m.input_dim : 0, "standardize") &&
-         CheckFinite(r, m.head_weights, head, "head");
+         CheckWeights(r, m.head, m.num_outputs, m.num_features, "head", "head.scale") &&
+         CheckFinite(r, m.head_bias, m.num_outputs, "head");
 }
 
 // 14. impute (optional): size 16 + 4 d, a known method, count = d, finite values.

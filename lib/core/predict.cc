@@ -83,7 +83,7 @@ struct Computed {
 // Shared front half of Predict, ComputeFeatures and ComputeBins.
 Status Features(const Model& m, const float* x, std::size_t x_len, void* scratch,
                 std::size_t scratch_bytes, Computed* out) {
-  if (m.head_weights == nullptr || x == nullptr || scratch == nullptr) return Status::kNullArgument;
+  if (m.head.data == nullptr || x == nullptr || scratch == nullptr) return Status::kNullArgument;
   if (x_len != m.input_dim) return Status::kInputDimMismatch;
   if (reinterpret_cast<std::uintptr_t>(scratch) % kScratchAlignment != 0)
     return Status::kMisalignedScratch;
@@ -107,7 +107,15 @@ Status Features(const Model& m, const float* x, std::size_t x_len, void* scratch
                      reinterpret_cast<float*>(base + l.ff), z, kt);
   } else if (m.fourier_features != 0) {
     const bool phase = format::IsPhaseForm(m.map);
-    if (m.layout == format::Layout::kPanels) {
+    if (m.projection_storage != format::Storage::kF32) {  // f16, int8: widened as read
+      const bool panels = m.layout == format::Layout::kPanels;
+      if (phase)
+        FourierPhaseQuantRef(m.projection_weights, panels, m.phase, input, m.num_frequencies, m.input_dim,
+                             m.feature_scale, z);
+      else
+        FourierPairQuantRef(m.projection_weights, panels, input, m.num_frequencies, m.input_dim,
+                            m.feature_scale, z);
+    } else if (m.layout == format::Layout::kPanels) {
       if (phase)
         kt.FourierPhase(m.projection, m.phase, input, m.num_frequencies, m.input_dim, m.feature_scale, z);
       else
@@ -202,12 +210,15 @@ Status Predict(const Model& model, const float* x, std::size_t x_len, void* scra
   if (s != Status::kOk) return s;
   const std::uint32_t D = model.num_features, Df = model.fourier_features;
   // Head over the Fourier features: the row stride is the full width D.
-  ActiveKernels().LinearHead(model.head_weights, D, model.head_bias, c.z, model.num_outputs, Df, out);
-  // Plus one weight per occupied bin, grids in order.
+  if (model.head_storage == format::Storage::kF32)
+    ActiveKernels().LinearHead(model.head_weights, D, model.head_bias, c.z, model.num_outputs, Df, out);
+  else
+    LinearHeadQuantRef(model.head, D, model.head_bias, c.z, model.num_outputs, Df, out);
+  // Plus one weight per occupied bin (widened: int8 as scale_k * q), grids in order.
   for (std::uint32_t p = 0; p < model.num_grids; ++p) {
     if (c.cols[p] == kNoColumn) continue;
     for (std::uint32_t k = 0; k < model.num_outputs; ++k)
-      out[k] += model.bin_scale * model.head_weights[std::uint64_t{k} * D + Df + c.cols[p]];
+      out[k] += model.bin_scale * WeightAt(model.head, std::uint64_t{k} * D + Df + c.cols[p], k);
   }
   // Features are bounded (|z| <= feature_scale); a non-finite output can only come from a cosine
   // argument beyond kSinCosMaxArg, which SinCosRef turns into NaN.
@@ -241,15 +252,17 @@ Status PredictBatch(const Model& m, const float* X, std::size_t n, std::size_t x
                     std::size_t* done) noexcept {
   if (done) *done = 0;
   if (n == 0) return Status::kOk;  // nothing to read or write: null buffers are fine
-  if (m.head_weights == nullptr || X == nullptr || scratch == nullptr || out == nullptr)
+  if (m.head.data == nullptr || X == nullptr || scratch == nullptr || out == nullptr)
     return Status::kNullArgument;
   if (x_len != std::size_t{m.input_dim} * n) return Status::kInputDimMismatch;
   if (out_len < std::size_t{m.num_outputs} * n) return Status::kOutputTooSmall;
   if (reinterpret_cast<std::uintptr_t>(scratch) % kScratchAlignment != 0)
     return Status::kMisalignedScratch;
   if (scratch_bytes < BatchScratchBytes(m)) return Status::kScratchTooSmall;
-  // Row-major W, Fastfood and binning maps take the single-sample path, row by row.
-  const bool batched = m.projection != nullptr && m.num_grids == 0 && m.layout == format::Layout::kPanels;
+  // Row-major W, quantized W or head, Fastfood and binning maps take the single-sample path, row
+  // by row (m.projection is null unless W is f32).
+  const bool batched = m.projection != nullptr && m.head_weights != nullptr && m.num_grids == 0 &&
+                       m.layout == format::Layout::kPanels;
   const std::uint32_t d = m.input_dim, K = m.num_outputs;
   auto* base = static_cast<std::uint8_t*>(scratch);
   auto* xs = reinterpret_cast<float*>(base);

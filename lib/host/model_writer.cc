@@ -217,13 +217,10 @@ constexpr SectionWriter kSectionWriters[] = {
     {f::SectionType::kImpute, Impute},           {f::SectionType::kFeatureNames, FeatureNames},
     {f::SectionType::kFastfood, Fastfood}};
 
-struct PendingSection {
-  f::SectionType type;
-  Payload payload;
-};
+}  // namespace
 
-// Header, section table (flags from the format's table), the sections each 16-byte aligned, CRC.
-std::vector<std::uint8_t> Assemble(const std::vector<PendingSection>& sections) {
+// Header, section table, the sections each 16-byte aligned, CRC.
+std::vector<std::uint8_t> AssembleModel(const std::vector<RawSection>& sections) {
   const std::uint32_t table = f::kHeaderBytes;
   Payload blob(table + sections.size() * f::kSectionEntryBytes, 0);
   auto align = [&blob] { blob.resize((blob.size() + f::kAlignment - 1) / f::kAlignment * f::kAlignment, 0); };
@@ -232,8 +229,8 @@ std::vector<std::uint8_t> Assemble(const std::vector<PendingSection>& sections) 
     const auto off = static_cast<std::uint32_t>(blob.size());
     AppendPod(&blob, sections[i].payload.data(), sections[i].payload.size());
     const auto e = static_cast<std::uint32_t>(table + i * f::kSectionEntryBytes);
-    PutAt(&blob, e + f::entry::kType, static_cast<std::uint16_t>(sections[i].type));
-    PutAt(&blob, e + f::entry::kFlags, static_cast<std::uint16_t>(f::Info(sections[i].type).writer_flag));
+    PutAt(&blob, e + f::entry::kType, sections[i].type);
+    PutAt(&blob, e + f::entry::kFlags, sections[i].flags);
     PutAt(&blob, e + f::entry::kOffset, off);
     PutAt(&blob, e + f::entry::kSize, static_cast<std::uint32_t>(sections[i].payload.size()));
   }
@@ -250,19 +247,18 @@ std::vector<std::uint8_t> Assemble(const std::vector<PendingSection>& sections) 
   return blob;
 }
 
-}  // namespace
-
 std::vector<std::uint8_t> SerializeModel(const ModelSpec& s) {
   CheckSpec(s);
-  std::vector<PendingSection> sections;
+  std::vector<RawSection> sections;  // flags from the format's table
   for (const SectionWriter& w : kSectionWriters) {
     Payload p;
     if (!w.write(s, &p)) continue;
     const std::uint32_t fixed = f::Info(w.type).fixed_bytes;
     Require(fixed == f::kVariable || p.size() == fixed, "a fixed-size section has another size");
-    sections.push_back({w.type, std::move(p)});
+    sections.push_back({static_cast<std::uint16_t>(w.type),
+                        static_cast<std::uint16_t>(f::Info(w.type).writer_flag), std::move(p)});
   }
-  return Assemble(sections);
+  return AssembleModel(sections);
 }
 
 void WriteFileAtomic(const std::string& path, const std::vector<std::uint8_t>& bytes,

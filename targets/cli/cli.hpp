@@ -1,5 +1,5 @@
 // What the rfk CLI's subcommand files share. Each subcommand lives in its own file (train.cc,
-// predict.cc, eval.cc, inspect.cc, export.cc, info.cc) and registers its own options through its
+// predict.cc, eval.cc, inspect.cc, export.cc, convert.cc, info.cc) and registers its own options through its
 // Add* function below; main.cc only builds the CLI11 app and runs the subcommand that was given.
 #pragma once
 
@@ -41,6 +41,7 @@ Command AddEval(CLI::App& app);
 Command AddInfo(CLI::App& app);
 Command AddInspect(CLI::App& app);
 Command AddExport(CLI::App& app);
+Command AddConvert(CLI::App& app);
 
 // ------------------------------------------------------------------ options (options.cc)
 // The data-reading options every subcommand that reads data shares.

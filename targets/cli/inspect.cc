@@ -6,6 +6,8 @@
 #include <cstring>
 #include <memory>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "cli.hpp"
 #include "rfk/blob_view.hpp"
@@ -35,6 +37,32 @@ std::uint32_t GridBins(const rfk::Model& m, std::uint32_t p) {
   std::memcpy(&a0, m.bin_grid_start + 4 * p, 4);
   std::memcpy(&a1, m.bin_grid_start + 4 * p + 4, 4);
   return a1 - a0;
+}
+
+// One weight matrix's storage: its bytes (elements, padding and int8 scales) and the scales' range.
+struct WeightInfo {
+  const char* name;  // "projection", "head"
+  f::Storage storage;
+  std::uint64_t bytes;
+  float scale_min = 0, scale_max = 0;  // int8 only
+};
+std::vector<WeightInfo> Weights(const rfk::Model& m) {
+  std::vector<WeightInfo> out;
+  // scale_rows: the rows with weights (W's panel padding rows have scale 1 and no weights).
+  auto add = [&out](const char* name, f::Storage st, const rfk::WeightsView& w, std::uint64_t rows, std::uint64_t cols,
+                    std::uint64_t scale_rows) {
+    WeightInfo i{name, st, f::QuantMatrixBytes(st, rows, cols)};
+    for (std::uint64_t r = 0; w.scale && r < scale_rows; ++r) {
+      i.scale_min = r == 0 || w.scale[r] < i.scale_min ? w.scale[r] : i.scale_min;
+      i.scale_max = r == 0 || w.scale[r] > i.scale_max ? w.scale[r] : i.scale_max;
+    }
+    out.push_back(i);
+  };
+  if (m.projection_weights.data)
+    add("projection", m.projection_storage, m.projection_weights, f::StoredFrequencies(m.layout, m.num_frequencies),
+        m.input_dim, m.num_frequencies);
+  add("head", m.head_storage, m.head, m.num_outputs, m.num_features, m.num_outputs);
+  return out;
 }
 
 void JsonHeader(const Inspected& in, std::ostringstream& js) {
@@ -77,7 +105,16 @@ void JsonModel(const rfk::Model& m, std::ostringstream& js) {
        << ", \"gamma\": " << Num(m.bin_gamma) << ", \"feature_scale\": " << Num(m.bin_scale)
        << ", \"seed\": " << m.bin_seed << "}";
   js << ", \"head\": {\"task\": \"" << f::NameOf(m.task) << "\", \"num_outputs\": " << m.num_outputs
-     << "}, \"labels\": [";
+     << "}, \"weights\": [";
+  const std::vector<WeightInfo> weights = Weights(m);
+  for (std::size_t i = 0; i < weights.size(); ++i) {
+    const WeightInfo& w = weights[i];
+    js << (i ? ", " : "") << "{\"section\": \"" << w.name << "\", \"storage\": \"" << f::NameOf(w.storage)
+       << "\", \"bytes\": " << w.bytes;
+    if (w.storage == f::Storage::kInt8) js << ", \"scale_min\": " << Num(w.scale_min) << ", \"scale_max\": " << Num(w.scale_max);
+    js << "}";
+  }
+  js << "], \"labels\": [";
   for (std::uint32_t c = 0; c < m.num_classes; ++c)
     js << (c ? ", " : "") << "\"" << JsonEscape(rfk::ClassLabel(m, c)) << "\"";
   js << "], \"scratch_bytes\": " << rfk::ScratchBytes(m) << ", \"metadata\": \""
@@ -194,6 +231,14 @@ void TextModel(const rfk::Model& m) {
   TextMaps(m);
   std::printf("standardized:    %s\nhead:            %s, K = %u outputs\n", m.mean ? "yes" : "no",
               host::TaskName(m.task), m.num_outputs);
+  for (const WeightInfo& w : Weights(m)) {
+    std::printf("%-17s%s, %llu bytes", (std::string(w.name == std::string("head") ? "head" : "W") + " storage:").c_str(),
+                f::NameOf(w.storage),
+                static_cast<unsigned long long>(w.bytes));
+    if (w.storage == f::Storage::kInt8)
+      std::printf(", scales %.9g .. %.9g", double(w.scale_min), double(w.scale_max));
+    std::printf("\n");
+  }
   if (m.num_classes) {
     std::printf("labels:          ");
     for (std::uint32_t c = 0; c < m.num_classes; ++c) std::printf("%s%s", c ? ", " : "", rfk::ClassLabel(m, c));

@@ -47,7 +47,8 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "rfk 0.1.0");
   // In this order in `rfk --help`.
   const std::vector<cli::Command> commands = {cli::AddTrain(app), cli::AddPredict(app), cli::AddEval(app),
-                                              cli::AddInfo(app),  cli::AddInspect(app), cli::AddExport(app)};
+                                              cli::AddInfo(app),  cli::AddInspect(app), cli::AddExport(app),
+                                              cli::AddConvert(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "cli.hpp"
+#include "rfk/host/quantize.hpp"
 #include "rfk/host/train.hpp"
 
 namespace rfk::cli {
@@ -26,8 +27,36 @@ struct TrainArgs {
   std::string memory_limit = "physical";
   bool progress = false, json = false, quiet = false, verbose = false;
   std::string missing = "refuse";
+  std::string storage = "f32", head_storage;
   DataArgs data;
 };
+
+// --storage / --head-storage: the storages of W and the head (the head follows --storage unless
+// --head-storage is given).
+std::pair<rfk::format::Storage, rfk::format::Storage> ParseStorages(const TrainArgs& a) {
+  try {
+    const rfk::format::Storage w = host::ParseStorage(a.storage);
+    return {w, a.head_storage.empty() ? w : host::ParseStorage(a.head_storage)};
+  } catch (const std::invalid_argument& e) {
+    throw CliError(std::string("--storage / --head-storage: ") + e.what());
+  }
+}
+
+// The trained (f32) model re-stored in the storages asked for, as `rfk convert` would.
+std::vector<std::uint8_t> Restore(const std::vector<std::uint8_t>& blob, rfk::format::Storage w,
+                                  rfk::format::Storage h) {
+  if (w == rfk::format::Storage::kF32 && h == rfk::format::Storage::kF32) return blob;
+  host::AlignedBytes bytes(blob.size());
+  std::copy(blob.begin(), blob.end(), bytes.data());
+  rfk::Model m;
+  if (rfk::OpenModel(bytes.data(), bytes.size(), &m) != rfk::Status::kOk)
+    throw std::logic_error("the trained model does not open");
+  try {
+    return host::RequantizeModel(m, w, h);
+  } catch (const host::QuantizeError& e) {
+    throw CliError(std::string("cannot store the model as asked (--storage): ") + e.what());
+  }
+}
 
 // --map: a Fourier map (fourier, fourier-phase, orf, orf-phase, fastfood, fastfood-phase),
 // binning, or a Fourier map + "+binning"; and the options that depend on which maps it names
@@ -125,6 +154,7 @@ std::uint64_t ApplyMissing(const TrainArgs& a, host::Dataset* data, host::TrainO
 
 int RunTrain(const TrainArgs& a) {
   host::TrainOptions opt = ParseTrainOptions(a);
+  const auto [w_storage, head_storage] = ParseStorages(a);
   if (a.missing != "refuse" && a.missing != "mean" && a.missing != "median")
     throw CliError("--missing must be refuse, mean or median; got '" + a.missing + "'");
   const auto t0 = Clock::now();
@@ -142,6 +172,7 @@ int RunTrain(const TrainArgs& a) {
   };
   run.result = host::Train(data, opt);
   bar.Finish();
+  run.result.model = Restore(run.result.model, w_storage, head_storage);
   WriteModelAtomically(a.output, run.result.model);
   run.total_s = std::chrono::duration<double>(Clock::now() - t0).count();
   EvalResult test;
@@ -211,6 +242,10 @@ Command AddTrain(CLI::App& app) {
                   "Missing values (empty, NA, NaN, ?, ...): refuse (an error naming file:line), or fill them with "
                   "the column's mean or median, which the model stores and fills in at prediction too")
       ->capture_default_str();
+  cmd->add_option("--storage", a->storage,
+                  "f32, f16 or int8: storage of W and the head (int8: symmetric, one f32 scale per row)")
+      ->capture_default_str();
+  cmd->add_option("--head-storage", a->head_storage, "f32, f16 or int8: the head's storage, overriding --storage");
   CLI::Option* json = cmd->add_flag("--json", a->json, "Print the report as exactly one JSON object");
   cmd->add_flag("-q,--quiet", a->quiet, "No report and no notes (warnings and errors still on stderr)")->excludes(json);
   cmd->add_flag("-v,--verbose", a->verbose, "Print every cross-validation point, not only the chosen one");

@@ -75,6 +75,17 @@ struct ModelSpec {
 // Throws std::invalid_argument if the spec's vectors disagree with its counts.
 std::vector<std::uint8_t> SerializeModel(const ModelSpec& spec);
 
+// One section of a blob being assembled: its table entry's type and flags, and its bytes.
+struct RawSection {
+  std::uint16_t type = 0;
+  std::uint16_t flags = 0;
+  std::vector<std::uint8_t> payload;
+};
+// Lays out a 32-byte header, the section table and the sections in this order (each 16-byte
+// aligned, zero padding between), and fills in the sizes and the CRC. Used by SerializeModel and to
+// rewrite sections of an existing model (RequantizeModel).
+std::vector<std::uint8_t> AssembleModel(const std::vector<RawSection>& sections);
+
 // Writes `bytes` to `path` atomically: a temporary file ".rfk-tmp-XXXXXX" in the same directory,
 // fsync, rename. On any failure the temporary is removed and an existing `path` is left
 // untouched. `cancelled` (optional) is asked before the temporary is created and again just

@@ -1,0 +1,177 @@
+// Quantizing weights (f32 -> f16 / int8) and re-quantizing a model blob; see rfk/host/quantize.hpp.
+#include "rfk/host/quantize.hpp"
+
+#include <cmath>
+#include <cstring>
+
+#include "rfk/host/model_writer.hpp"
+#include "rfk/kernels.hpp"
+
+namespace rfk::host {
+namespace {
+
+namespace f = format;
+
+std::uint32_t Load32(const std::uint8_t* p) {
+  std::uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+std::uint16_t Load16(const std::uint8_t* p) {
+  std::uint16_t v;
+  std::memcpy(&v, p, 2);
+  return v;
+}
+
+std::uint64_t RowMajorIndex(std::uint64_t j, std::uint64_t c, std::uint64_t cols) { return j * cols + c; }
+std::uint64_t PanelIndex(std::uint64_t j, std::uint64_t c, std::uint64_t cols) {
+  return (j / f::kPanelWidth) * f::kPanelWidth * cols + c * f::kPanelWidth + j % f::kPanelWidth;
+}
+
+std::string Name(f::Storage s) { return f::NameOf(s); }
+
+void RefuseWidening(const char* what, f::Storage from, f::Storage to) {
+  if (f::ElementBytes(to) > f::ElementBytes(from))
+    throw QuantizeError(std::string(what) + " is stored " + Name(from) + "; converting it to the wider " + Name(to) +
+                        " would not restore the precision it lost (convert from the f32 model instead)");
+}
+
+// The map_params payload with its storage field set to `storage`.
+std::vector<std::uint8_t> MapParams(const std::uint8_t* p, std::uint32_t size, f::Storage storage) {
+  std::vector<std::uint8_t> out(p, p + size);
+  const auto v = static_cast<std::uint32_t>(storage);
+  std::memcpy(out.data() + f::map_params::kStorage, &v, 4);
+  return out;
+}
+
+// W widened to row-major StoredFrequencies x d (the padding rows of panels stay zero), re-encoded.
+std::vector<std::uint8_t> Projection(const Model& m, f::Storage storage) {
+  const bool panels = m.layout == f::Layout::kPanels;
+  const std::uint64_t d = m.input_dim, rows = f::StoredFrequencies(m.layout, m.num_frequencies);
+  std::vector<float> w(rows * d, 0.0f);
+  for (std::uint64_t j = 0; j < m.num_frequencies; ++j)
+    for (std::uint64_t c = 0; c < d; ++c)
+      w[j * d + c] = WeightAt(m.projection_weights, panels ? PanelIndex(j, c, d) : RowMajorIndex(j, c, d), j);
+  try {
+    return EncodeMatrix(storage, w, rows, d, panels ? PanelIndex : RowMajorIndex);
+  } catch (const QuantizeError& e) {
+    throw QuantizeError(std::string("W (projection): ") + e.what() + "; store W as int8 or f32");
+  }
+}
+
+// The head: its header with the storage field (0 for f32, as rfk has always written it), the
+// weights re-encoded, the biases unchanged.
+std::vector<std::uint8_t> Head(const Model& m, const std::uint8_t* p, f::Storage storage) {
+  const std::uint64_t K = m.num_outputs, D = m.num_features;
+  std::vector<std::uint8_t> out(p, p + f::head::kHeaderBytes);
+  const std::uint32_t v = storage == f::Storage::kF32 ? 0u : static_cast<std::uint32_t>(storage);
+  std::memcpy(out.data() + f::head::kStorage, &v, 4);
+  std::vector<float> w(K * D);
+  for (std::uint64_t k = 0; k < K; ++k)
+    for (std::uint64_t j = 0; j < D; ++j) w[k * D + j] = WeightAt(m.head, k * D + j, k);
+  std::vector<std::uint8_t> enc;
+  try {
+    enc = EncodeMatrix(storage, w, K, D, RowMajorIndex);
+  } catch (const QuantizeError& e) {
+    throw QuantizeError(std::string("the head: ") + e.what() + "; store the head as int8 or f32 (--head-storage)");
+  }
+  out.insert(out.end(), enc.begin(), enc.end());
+  const auto* bias = reinterpret_cast<const std::uint8_t*>(m.head_bias);
+  out.insert(out.end(), bias, bias + 4 * K);
+  return out;
+}
+
+}  // namespace
+
+std::uint16_t FloatToHalf(float v) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &v, 4);
+  const auto sign = static_cast<std::uint16_t>((bits >> 16) & 0x8000u);
+  const std::uint32_t a = bits & 0x7FFFFFFFu;
+  // 0x477FF000 = 65520: from there on, the rounded value is infinite.
+  if (a >= 0x477FF000u)
+    throw QuantizeError("the weight " + std::to_string(v) + " is outside f16's range (|w| <= 65504)");
+  if (a < 0x38800000u) {  // below 2^-14: an f16 subnormal (or zero), in units of 2^-24
+    float mag;
+    std::memcpy(&mag, &a, 4);
+    return static_cast<std::uint16_t>(sign | static_cast<std::uint16_t>(std::nearbyint(mag * 16777216.0f)));
+  }
+  const std::uint32_t r = a - 0x38000000u;  // rebias the exponent (127 - 15) << 23
+  return static_cast<std::uint16_t>(sign | ((r + 0xFFFu + ((r >> 13) & 1u)) >> 13));
+}
+
+float Int8Scale(const float* w, std::size_t n) {
+  float mx = 0.0f;
+  for (std::size_t i = 0; i < n; ++i) mx = std::fabs(w[i]) > mx ? std::fabs(w[i]) : mx;
+  const float scale = mx / 127.0f;
+  return scale > 0.0f ? scale : 1.0f;
+}
+
+std::int8_t Int8Quantize(float w, float scale) {
+  const float q = std::round(w / scale);
+  return static_cast<std::int8_t>(q > 127.0f ? 127.0f : q < -127.0f ? -127.0f : q);
+}
+
+std::vector<std::uint8_t> EncodeMatrix(f::Storage storage, const std::vector<float>& w, std::uint64_t rows,
+                                       std::uint64_t cols,
+                                       std::uint64_t (*index)(std::uint64_t, std::uint64_t, std::uint64_t)) {
+  const std::uint32_t eb = f::ElementBytes(storage);
+  if (eb == 0) throw QuantizeError("storage " + Name(storage) + " cannot be written");
+  std::vector<std::uint8_t> out(f::QuantMatrixBytes(storage, rows, cols), 0);
+  std::vector<float> scales(storage == f::Storage::kInt8 ? rows : 0);
+  for (std::uint64_t j = 0; j < rows; ++j) {
+    const float* row = w.data() + j * cols;
+    if (storage == f::Storage::kInt8) scales[j] = Int8Scale(row, cols);
+    for (std::uint64_t c = 0; c < cols; ++c) {
+      std::uint8_t* at = out.data() + index(j, c, cols) * eb;
+      if (storage == f::Storage::kF32) {
+        std::memcpy(at, &row[c], 4);
+      } else if (storage == f::Storage::kF16) {
+        const std::uint16_t h = FloatToHalf(row[c]);
+        std::memcpy(at, &h, 2);
+      } else {
+        const std::int8_t q = Int8Quantize(row[c], scales[j]);
+        std::memcpy(at, &q, 1);
+      }
+    }
+  }
+  if (!scales.empty())
+    std::memcpy(out.data() + f::QuantValuesBytes(storage, rows, cols), scales.data(), 4 * rows);
+  return out;
+}
+
+std::vector<std::uint8_t> RequantizeModel(const Model& m, f::Storage w_storage, f::Storage head_storage) {
+  const bool has_w = m.projection_weights.data != nullptr;
+  if (has_w) RefuseWidening("W (projection)", m.projection_storage, w_storage);
+  RefuseWidening("the head", m.head_storage, head_storage);
+  const std::uint8_t* b = m.bytes;
+  const std::uint32_t count = Load32(b + f::kOffSectionCount), table = Load32(b + f::kOffSectionTable);
+  std::vector<RawSection> sections;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const std::uint8_t* e = b + table + i * f::kSectionEntryBytes;
+    RawSection s;
+    s.type = Load16(e + f::entry::kType);
+    s.flags = Load16(e + f::entry::kFlags);
+    const std::uint8_t* p = b + Load32(e + f::entry::kOffset);
+    const std::uint32_t size = Load32(e + f::entry::kSize);
+    if (has_w && s.type == static_cast<std::uint16_t>(f::SectionType::kMapParams))
+      s.payload = MapParams(p, size, w_storage);
+    else if (has_w && s.type == static_cast<std::uint16_t>(f::SectionType::kProjection))
+      s.payload = Projection(m, w_storage);
+    else if (s.type == static_cast<std::uint16_t>(f::SectionType::kHead))
+      s.payload = Head(m, p, head_storage);
+    else
+      s.payload.assign(p, p + size);
+    sections.push_back(std::move(s));
+  }
+  return AssembleModel(sections);
+}
+
+f::Storage ParseStorage(const std::string& name) {
+  if (name == "f32") return f::Storage::kF32;
+  if (name == "f16") return f::Storage::kF16;
+  if (name == "int8") return f::Storage::kInt8;
+  throw std::invalid_argument("storage must be f32, f16 or int8; got '" + name + "'");
+}
+
+}  // namespace rfk::host
