@@ -6,6 +6,8 @@ One command (after `cmake --workflow --preset release`):
     /usr/bin/python3 bench/paper/run.py
 
 writes docs/RESULTS.md, the plots docs/paper/*.png and the raw measurements build/paper/results.json.
+Blocks other scripts wrote into the report between their markers (`<!-- NAME: begin -->` ...
+`<!-- NAME: end -->`, e.g. defaults.py's and storage.py's) are kept, at the end, in their order.
 Converted data go to build/paper/data (never into the repository); see convert.py for the splits.
 
 Per dataset and map (the paper's D and P):
@@ -352,6 +354,14 @@ def slope(xs, ys):
     return float(np.polyfit(np.log(xs), np.log(ys), 1)[0])
 
 
+MARKED_BLOCK = re.compile(r"<!-- ([\w.-]+): begin -->.*?<!-- \1: end -->", re.S)
+
+
+def foreign_blocks(doc):
+    """The marked blocks (markers included) that other scripts own in a report this script rewrites."""
+    return [m.group(0) for m in MARKED_BLOCK.finditer(doc)]
+
+
 def report(a, info, res, paths, env):
     t1, c1, f3 = res["table1"], res["claim1"], res["figure3"]
     rel = lambda p: os.path.relpath(p, os.path.dirname(a.results))
@@ -480,6 +490,8 @@ def report(a, info, res, paths, env):
     w("The fast subset runs in the test suite as CTest test `paper_fast_subset` "
       "(`bench/paper/fast_check.py`: subsampled data, small D and P, an error ceiling per dataset).")
     text = "\n".join(L) + "\n"
+    kept = foreign_blocks(open(a.results).read()) if os.path.exists(a.results) else []
+    text += "".join("\n" + b + "\n" for b in kept)
     tmp = a.results + ".tmp"
     with open(tmp, "w") as f:
         f.write(text)
