@@ -215,6 +215,13 @@ def table(res, fast, argv, env):
           "worse, the same tenfold tightening); bytes (dense maps, Fourier and orthogonal, only): int8 at most 0.27x, "
           "f16 at most 0.52x of f32; the (54, 1024) binary Fastfood model with int8 head at most 3 KB."]
     L += [x for n in notes for x in ("", "‡ " + n)]
+    small = [f"{title[ds]} {r['label']}: d = {r['d']}, W alone {(r['d'] + 4) / (4 * r['d']):.3f}x"
+             for ds, maps in res.items() for mp, r in maps.items() if "int8 bytes" in misses(ds, mp, r) and r.get("d")]
+    if small:
+        L += ["", "int8 bytes: int8 W stores one f32 scale per row of d int8 weights, so W alone is at least "
+              "(d + 4) / 4d of its f32 size (plus alignment padding), and the sections that stay f32 (map parameters, "
+              "standardisation, metadata, the header) weigh more in a small model. Rows over 0.27x: "
+              + "; ".join(small) + "."]
     lam_rows = [r for mp, r in res.get("forest", {}).items() if mp.split("@")[0] == "fourier" and "error" in r["int8"]]
     if len(lam_rows) > 1:
         L += ["", "◦ Not the default's lambda: Forest's Fourier model again at larger lambda (same gamma), to show "
