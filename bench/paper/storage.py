@@ -102,7 +102,7 @@ def measure(a, ds, files, mp, opts, gamma, lam):
     out = run(cmd + opts + ["--lambda", lam])
     m = re.search(r"^(?:bin )?gamma:\s+([-\d.e+]+)", out, re.M)
     r = {"train_s": float(re.search(r"train ([\d.]+) s\)", out).group(1)), "gamma": float(m.group(1)) if m else None,
-         "lambda": float(lam), "f32": evaluate(a, ds, base + ".f32.rfk", files["test"])}
+         "lambda": float(lam), "f32": evaluate(a, ds, base + ".f32.rfk", files["test"], LATENCY_RUNS if ds in LATENCY else 1)}
     for st in STORAGES[1:]:
         r[st] = convert_eval(a, ds, base, files["test"], st, [])
         if "refused" in r[st] and "--head-storage" in r[st]["refused"]:
@@ -166,7 +166,8 @@ def table(res, fast, argv, env):
          + env["date"] + f" ({env['machine']}, shared with a CI run; f32 kernel table {env['kernels']}). "
          "Same data and splits as Table 1 (the paper's D and P" + (", here the fast subsets" if fast else "")
          + "). Each f32 model is trained once with gamma and lambda fixed (`--gamma G --lambda L`) at the values the "
-         "defaults table above reports as the default's choice for that dataset and map (the orthogonal and Fastfood "
+         "defaults table above reports as the default's choice for that dataset and map (as printed there, to 4 "
+         "significant digits, so an f32 error can differ a little from that table's; the orthogonal and Fastfood "
          "rows take their dataset's Fourier values); Fashion-MNIST is the main job's command "
          "(`--kernel gaussian -D 4000 --lambda 1e-6`, rfk's default gamma). The f16 and int8 models are "
          "`rfk convert --storage f16|int8` of that same f32 model, without retraining; *quantized* says what "
@@ -185,12 +186,13 @@ def table(res, fast, argv, env):
             def err(st):
                 s = r[st]
                 if "refused" in s:
-                    if "fallback" not in s or "refused" in s["fallback"]:
-                        return "refused"
-                    s = s["fallback"]
+                    fb = s.get("fallback", {"refused": ""})
                     notes.append(f"{title[ds]}, {r['label']}: `rfk convert --storage {st}` refused: "
-                                 f"\"{s_refusal(r[st]['refused'])}\"; in brackets `--storage {st} --head-storage f32` "
-                                 f"({s['parts']}).")
+                                 f"\"{s_refusal(s['refused'])}\"" + ("" if "refused" in fb else
+                                 f"; in brackets `--storage {st} --head-storage f32` ({fb['parts']})") + ".")
+                    if "refused" in fb:
+                        return "refused ‡"
+                    s = fb
                     pre = f"refused ‡ [{st} W, f32 head: "
                 else:
                     pre = ""
@@ -202,7 +204,7 @@ def table(res, fast, argv, env):
                 s = r[st]
                 if "refused" in s:
                     if "fallback" not in s or "refused" in s["fallback"]:
-                        return "refused"
+                        return "refused ‡"
                     s = s["fallback"]
                     return f"refused ‡ [{s['bytes']:,} ({s['bytes'] / r['f32']['bytes']:.3f}x)]"
                 return f"{s['bytes']:,} ({s['bytes'] / r['f32']['bytes']:.3f}x)"
