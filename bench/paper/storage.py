@@ -7,8 +7,9 @@ is trained with `rfk train`, then converted with `rfk convert --storage f16` and
 from that same f32 model (no retraining); each of the three is scored by `rfk eval` on the test
 file (error rate, or relative RMSE for regression, as defaults.py), with its file size and the
 single-sample latency `rfk eval` reports. Extra rows: Adult with orthogonal (`--map orf`) and
-Fastfood (`--map fastfood`) features, and Forest with Fastfood at D = 1024 (issue 16's (54, 1024)
-binary Fastfood model).
+Fastfood (`--map fastfood`) features, Forest with Fastfood at D = 1024 (issue 16's (54, 1024)
+binary Fastfood model), and Forest's Fourier model again at lambda 1e-7 and 1e-6 (int8's loss
+depends on lambda).
 
 gamma and lambda are fixed (not re-selected here, to keep the cost down): the values docs/RESULTS.md's
 "Defaults against cross-validation" table (defaults.py) reports as the default's choice per dataset
