@@ -364,6 +364,18 @@ TEST_CASE("train --weight-column: a weight of 2 fits as a repeated row, and the 
   // --test with the same layout: the weight column is skipped there too.
   const auto tt = f.Train(w, "wt", fixed + "w --test " + w);
   CHECK_MESSAGE(tt.status == 0, tt.err);
+  // predict and eval on the training layout: --weight-column skips the column; without it, the
+  // column is refused with the hint.
+  const auto pw = rfk_test::Run(Cli() + " predict --scores --weight-column w -m " + f.Model("w") + " " + w);
+  REQUIRE_MESSAGE(pw.status == 0, pw.err);
+  CHECK(MaxDiff(ScoreTable(pw.out), sw) == 0);
+  const auto ew = rfk_test::Run(Cli() + " eval --json --weight-column 2 -m " + f.Model("w") + " " + w);
+  CHECK_MESSAGE(ew.status == 0, ew.err);
+  CHECK(Has(ew.out, "\"n\": 150"));
+  const auto pn = rfk_test::Run(Cli() + " predict -m " + f.Model("w") + " " + w);
+  CHECK(pn.status != 0);
+  CHECK(Has(pn.err, "not among the model's features 'w'"));
+  CHECK(Has(pn.err, "--weight-column w skips it"));
 }
 
 TEST_CASE("train --weight-column refuses bad weights with file:line, and formats without columns") {

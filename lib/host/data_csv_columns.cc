@@ -188,7 +188,10 @@ void ByName(const std::vector<std::string>& names, const std::vector<std::size_t
     Fail(at + "the header does not match the model's features:" + (missing.empty() ? "" : " missing " + List(missing)) +
          (missing.empty() || unexpected.empty() ? "" : ";") +
          (unexpected.empty() ? "" : " not among the model's features " + List(unexpected)) + " (the model takes " +
-         List(opt.model_names) + ")");
+         List(opt.model_names) + ")" +
+         (unexpected.size() == 1 && missing.empty() && opt.weight_column.empty()
+              ? "; if " + Quote(unexpected[0]) + " holds row weights, --weight-column " + unexpected[0] + " skips it"
+              : ""));
   if (plan->label == kNone && opt.labels == LabelColumn::kRequired)
     Fail(at + "no label column" + (opt.model_label.empty() ? "" : " (" + Quote(opt.model_label) + " in training)"));
   if (!std::is_sorted(plan->features.begin(), plan->features.end()))

@@ -52,13 +52,14 @@ struct DataArgs {
   bool header = false, no_header = false;
   std::string sep;        // "", a character, or tab / space
   std::string index_col = "auto";
-  std::string weight_column;  // train only (AddWeightColumn): a header name or index; "": none
+  std::string weight_column;  // AddWeightColumn: a header name or index; "": none
 
   // Throws CliError for values that do not parse.
   host::ReadOptions Options() const;
   void Add(CLI::App* app);
-  // --weight-column, for train (its --test file has the same layout and the column skipped).
-  void AddWeightColumn(CLI::App* app);
+  // --weight-column. train: the row weights (its --test file has the same layout, the column
+  // skipped); predict and eval (fit = false): a column of the file that is skipped.
+  void AddWeightColumn(CLI::App* app, bool fit);
 };
 
 // A finite number, the whole string; false for anything else.

@@ -70,6 +70,7 @@ Command AddEval(CLI::App& app) {
   cmd->add_option("file", a->file, "Labelled data")->required();
   cmd->add_flag("--json", a->json, "Print exactly one JSON object");
   a->data.Add(cmd);
+  a->data.AddWeightColumn(cmd, false);
   return {cmd, [a] { return RunEval(*a); }};
 }
 

@@ -55,10 +55,13 @@ void DataArgs::Add(CLI::App* app) {
       ->capture_default_str();
 }
 
-void DataArgs::AddWeightColumn(CLI::App* app) {
+void DataArgs::AddWeightColumn(CLI::App* app, bool fit) {
   app->add_option("--weight-column", weight_column,
-                  "CSV column of row weights (numbers >= 0; a weight of 2 counts a row twice), by header name or "
-                  "0-based index (negative from the end); taken out of the features, skipped in the --test file");
+                  fit ? "CSV column of row weights (numbers >= 0; a weight of 2 counts a row twice), by header name "
+                        "or 0-based index (negative from the end); taken out of the features, skipped in the --test "
+                        "file"
+                      : "CSV column of row weights (as given to train --weight-column), by header name or 0-based "
+                        "index (negative from the end): skipped, the file is read as without it");
 }
 
 bool ParseDouble(const std::string& s, double* v) {

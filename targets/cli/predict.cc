@@ -65,6 +65,7 @@ Command AddPredict(CLI::App& app) {
                 "Print a tab-separated table with a header: the prediction, then the raw outputs "
                 "(binary: the decision value; multi-class: each class's score)");
   a->data.Add(cmd);
+  a->data.AddWeightColumn(cmd, false);
   return {cmd, [a] { return RunPredict(*a); }};
 }
 

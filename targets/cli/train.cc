@@ -250,7 +250,7 @@ Command AddTrain(CLI::App& app) {
   cmd->add_flag("-q,--quiet", a->quiet, "No report and no notes (warnings and errors still on stderr)")->excludes(json);
   cmd->add_flag("-v,--verbose", a->verbose, "Print every cross-validation point, not only the chosen one");
   a->data.Add(cmd);
-  a->data.AddWeightColumn(cmd);
+  a->data.AddWeightColumn(cmd, true);
   return {cmd, [a, kernel] {
     a->kernel_given = kernel->count() > 0;
     InstallTrainSignalHandlers();
