@@ -28,9 +28,10 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, HERE)
+import blocks  # noqa: E402
 import convert  # noqa: E402
 
-BEGIN, END = "<!-- defaults.py: begin -->", "<!-- defaults.py: end -->"
+BEGIN, END = blocks.markers("defaults.py")
 REGRESSION = {"cpu", "census"}
 FULL = {"cpu": (300, 350), "census": (500, 30), "adult": (500, 30), "forest": (5000, 50), "kdd": (50, 10)}
 FAST = {"cpu": (100, 30), "census": (100, 10), "adult": (100, 10), "forest": (200, 10), "kdd": (20, 5)}
@@ -95,15 +96,7 @@ def table(res, fast):
 
 
 def write_results(text):
-    path = os.path.join(ROOT, "docs", "RESULTS.md")
-    doc = open(path).read() if os.path.exists(path) else ""
-    if BEGIN in doc and END in doc:
-        doc = doc[:doc.index(BEGIN)] + text + doc[doc.index(END) + len(END) + 1:]
-    else:
-        doc = doc.rstrip("\n") + "\n\n" + text
-    with open(path + ".tmp", "w") as f:
-        f.write(doc)
-    os.replace(path + ".tmp", path)
+    blocks.write_block(os.path.join(ROOT, "docs", "RESULTS.md"), text, BEGIN, END)
 
 
 def main():

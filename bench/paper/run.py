@@ -38,6 +38,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, HERE)
+import blocks  # noqa: E402
 import convert  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(HERE))
@@ -354,14 +355,6 @@ def slope(xs, ys):
     return float(np.polyfit(np.log(xs), np.log(ys), 1)[0])
 
 
-MARKED_BLOCK = re.compile(r"<!-- ([\w.-]+): begin -->.*?<!-- \1: end -->", re.S)
-
-
-def foreign_blocks(doc):
-    """The marked blocks (markers included) that other scripts own in a report this script rewrites."""
-    return [m.group(0) for m in MARKED_BLOCK.finditer(doc)]
-
-
 def report(a, info, res, paths, env):
     t1, c1, f3 = res["table1"], res["claim1"], res["figure3"]
     rel = lambda p: os.path.relpath(p, os.path.dirname(a.results))
@@ -490,7 +483,7 @@ def report(a, info, res, paths, env):
     w("The fast subset runs in the test suite as CTest test `paper_fast_subset` "
       "(`bench/paper/fast_check.py`: subsampled data, small D and P, an error ceiling per dataset).")
     text = "\n".join(L) + "\n"
-    kept = foreign_blocks(open(a.results).read()) if os.path.exists(a.results) else []
+    kept = blocks.foreign_blocks(open(a.results).read()) if os.path.exists(a.results) else []
     text += "".join("\n" + b + "\n" for b in kept)
     tmp = a.results + ".tmp"
     with open(tmp, "w") as f:

@@ -36,10 +36,11 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, HERE)
+import blocks  # noqa: E402
 import convert  # noqa: E402
 from defaults import FAST, FULL, REGRESSION, TITLES  # noqa: E402
 
-BEGIN, END = "<!-- storage.py: begin -->", "<!-- storage.py: end -->"
+BEGIN, END = blocks.markers("storage.py")
 STORAGES = ["f32", "f16", "int8"]
 FASHION = "/usr/share/datasets/fashion-mnist"
 # (dataset, map) -> (gamma, lambda): the default's choice in docs/RESULTS.md's defaults.py table
@@ -249,15 +250,7 @@ def table(res, fast, argv, env):
 
 
 def write_results(text):
-    path = os.path.join(ROOT, "docs", "RESULTS.md")
-    doc = open(path).read() if os.path.exists(path) else ""
-    if BEGIN in doc and END in doc:
-        doc = doc[:doc.index(BEGIN)] + text + doc[doc.index(END) + len(END) + 1:]
-    else:
-        doc = doc.rstrip("\n") + "\n\n" + text
-    with open(path + ".tmp", "w") as f:
-        f.write(doc)
-    os.replace(path + ".tmp", path)
+    blocks.write_block(os.path.join(ROOT, "docs", "RESULTS.md"), text, BEGIN, END)
 
 
 def main():

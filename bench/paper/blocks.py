@@ -1,0 +1,30 @@
+"""Marked blocks in docs/RESULTS.md: each script that measures something on its own (defaults.py,
+storage.py) owns the text between `<!-- NAME: begin -->` and `<!-- NAME: end -->`; run.py, which
+rewrites the rest of the file, keeps those blocks."""
+import os
+import re
+
+MARKED_BLOCK = re.compile(r"<!-- ([\w.-]+): begin -->.*?<!-- \1: end -->", re.S)
+
+
+def markers(name):
+    """The begin and end markers of the block `name` owns."""
+    return f"<!-- {name}: begin -->", f"<!-- {name}: end -->"
+
+
+def foreign_blocks(doc):
+    """The marked blocks (markers included) in a report that run.py rewrites."""
+    return [m.group(0) for m in MARKED_BLOCK.finditer(doc)]
+
+
+def write_block(path, text, begin, end):
+    """Replaces the block between `begin` and `end` in `path` by `text` (which carries the markers),
+    or appends it; written atomically."""
+    doc = open(path).read() if os.path.exists(path) else ""
+    if begin in doc and end in doc:
+        doc = doc[:doc.index(begin)] + text + doc[doc.index(end) + len(end) + 1:]
+    else:
+        doc = doc.rstrip("\n") + "\n\n" + text
+    with open(path + ".tmp", "w") as f:
+        f.write(doc)
+    os.replace(path + ".tmp", path)
