@@ -3,7 +3,8 @@
 # (tests/embedded/fixtures). One copy serves every preset, cross or native, so the sanitizer and
 # debug presets do not train with slow binaries and a cross build needs no emulator to train.
 # Provides: target rfk_host_tools; RFK_FIXTURE_INCLUDES, the include directories of the generated
-# <name>.h headers and of fixtures.h, which includes them all and lists them as RFK_FIXTURE_LIST.
+# <name>.h headers and of fixtures.h, which includes this build's device fixtures and lists them
+# as RFK_FIXTURE_LIST: all of them, or RFK_SMALL_BOARD_FIXTURES on a board with 16 KiB of RAM.
 include(ExternalProject)
 include(${PROJECT_SOURCE_DIR}/tests/embedded/fixtures.cmake)
 set(RFK_HOST_TOOLS_DIR ${PROJECT_SOURCE_DIR}/build/host-tools CACHE PATH
@@ -28,9 +29,16 @@ ExternalProject_Add(rfk_host_tools
   BUILD_BYPRODUCTS ${_byproducts})
 
 # fixtures.h for the device programs (tests/embedded, targets/cortex-m).
+set(RFK_DEVICE_FIXTURES ${RFK_FIXTURES})
+if(RFK_MEMORY)
+  list(GET RFK_MEMORY 3 _ram)
+  if(_ram STREQUAL "16K")
+    set(RFK_DEVICE_FIXTURES ${RFK_SMALL_BOARD_FIXTURES})
+  endif()
+endif()
 set(_includes "")
 set(_list "")
-foreach(name IN LISTS RFK_FIXTURES)
+foreach(name IN LISTS RFK_DEVICE_FIXTURES)
   set(spec ${RFK_FIXTURE_${name}})
   list(GET spec 0 classes)
   list(GET spec 1 binning)

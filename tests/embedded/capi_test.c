@@ -19,8 +19,12 @@ static unsigned failures, checks;
     }                                                                   \
   } while (0)
 
-static uint8_t copy[HOUSE_PAIR_BYTES + 32] RFK_ALIGNED;
-static uint8_t scratch[HOUSE_PAIR_BATCH_SCRATCH_BYTES + 32] RFK_ALIGNED;
+/* A model copy to corrupt (OpenErrors) and prediction scratch (the other checks) are never in use
+ * together, so they share one buffer: the test fits a 16 KiB board's RAM (micro:bit). */
+static union {
+  uint8_t copy[HOUSE_PAIR_BYTES + 32];
+  uint8_t scratch[HOUSE_PAIR_BATCH_SCRATCH_BYTES + 32];
+} ram RFK_ALIGNED;
 static float outputs[HOUSE_PAIR_VECTORS * HOUSE_PAIR_OUTPUTS];
 
 static void OpenErrors(void) {
@@ -32,32 +36,32 @@ static void OpenErrors(void) {
   CHECK(rfk_open(&m, NULL, HOUSE_PAIR_BYTES, &e) == RFK_NULL_ARGUMENT);
   CHECK(e.field != NULL);
 
-  memcpy(copy, house_pair, HOUSE_PAIR_BYTES);
-  CHECK(rfk_open(&m, copy, HOUSE_PAIR_BYTES, &e) == RFK_OK);
+  memcpy(ram.copy, house_pair, HOUSE_PAIR_BYTES);
+  CHECK(rfk_open(&m, ram.copy, HOUSE_PAIR_BYTES, &e) == RFK_OK);
   CHECK(e.status == RFK_OK);
-  copy[HOUSE_PAIR_BYTES / 2] ^= 0x10; /* one flipped bit in the weights */
-  CHECK(rfk_open(&m, copy, HOUSE_PAIR_BYTES, &e) == RFK_BAD_CHECKSUM);
+  ram.copy[HOUSE_PAIR_BYTES / 2] ^= 0x10; /* one flipped bit in the weights */
+  CHECK(rfk_open(&m, ram.copy, HOUSE_PAIR_BYTES, &e) == RFK_BAD_CHECKSUM);
   CHECK(e.status == RFK_BAD_CHECKSUM);
   CHECK(strcmp(e.field, "header.crc32") == 0);
   CHECK(e.offset == 12);
   /* The failed open left an empty model: every call refuses it cleanly. */
   CHECK(rfk_scratch_bytes(&m) == 0);
   CHECK(rfk_input_dim(&m) == 0);
-  CHECK(rfk_predict(&m, x, HOUSE_PAIR_INPUT_DIM, scratch, sizeof scratch, out, 1) == RFK_NULL_ARGUMENT);
+  CHECK(rfk_predict(&m, x, HOUSE_PAIR_INPUT_DIM, ram.scratch, sizeof ram.scratch, out, 1) == RFK_NULL_ARGUMENT);
   CHECK(rfk_decide_class(&m, out) == 0);
   CHECK(strcmp(rfk_class_label(&m, 0), "") == 0);
 
   CHECK(rfk_open(&m, house_pair, HOUSE_PAIR_BYTES - 1, &e) == RFK_TRUNCATED);
   CHECK(rfk_open(&m, house_pair, 8, &e) == RFK_TRUNCATED);
-  memcpy(copy + 4, house_pair, HOUSE_PAIR_BYTES); /* 4 bytes off the required alignment */
-  CHECK(rfk_open(&m, copy + 4, HOUSE_PAIR_BYTES, &e) == RFK_MISALIGNED_BUFFER);
-  memcpy(copy, house_pair, HOUSE_PAIR_BYTES);
-  copy[0] = 'X';
-  CHECK(rfk_open(&m, copy, HOUSE_PAIR_BYTES, &e) == RFK_BAD_MAGIC);
+  memcpy(ram.copy + 4, house_pair, HOUSE_PAIR_BYTES); /* 4 bytes off the required alignment */
+  CHECK(rfk_open(&m, ram.copy + 4, HOUSE_PAIR_BYTES, &e) == RFK_MISALIGNED_BUFFER);
+  memcpy(ram.copy, house_pair, HOUSE_PAIR_BYTES);
+  ram.copy[0] = 'X';
+  CHECK(rfk_open(&m, ram.copy, HOUSE_PAIR_BYTES, &e) == RFK_BAD_MAGIC);
   CHECK(e.offset == 0);
   /* A larger region than the model (a flash sector) is fine. */
-  memcpy(copy, house_pair, HOUSE_PAIR_BYTES);
-  CHECK(rfk_open(&m, copy, sizeof copy, &e) == RFK_OK);
+  memcpy(ram.copy, house_pair, HOUSE_PAIR_BYTES);
+  CHECK(rfk_open(&m, ram.copy, sizeof ram.copy, &e) == RFK_OK);
 }
 
 static void PredictArguments(void) {
@@ -72,16 +76,16 @@ static void PredictArguments(void) {
   CHECK(need % RFK_SCRATCH_ALIGNMENT == 0);
   CHECK(rfk_batch_scratch_bytes(&m) == HOUSE_PAIR_BATCH_SCRATCH_BYTES);
   CHECK(rfk_num_outputs(&m) == 1 && rfk_num_classes(&m) == 0 && rfk_num_grids(&m) == 0);
-  CHECK(rfk_predict(&m, x, HOUSE_PAIR_INPUT_DIM, scratch, need, out, 1) == RFK_OK);
-  CHECK(rfk_predict(&m, x, HOUSE_PAIR_INPUT_DIM - 1, scratch, need, out, 1) == RFK_INPUT_DIM_MISMATCH);
-  CHECK(rfk_predict(&m, x, HOUSE_PAIR_INPUT_DIM, scratch, need - 1, out, 1) == RFK_SCRATCH_TOO_SMALL);
-  CHECK(rfk_predict(&m, x, HOUSE_PAIR_INPUT_DIM, scratch + 4, need, out, 1) == RFK_MISALIGNED_SCRATCH);
-  CHECK(rfk_predict(&m, x, HOUSE_PAIR_INPUT_DIM, scratch, need, out, 0) == RFK_OUTPUT_TOO_SMALL);
-  CHECK(rfk_predict(&m, NULL, HOUSE_PAIR_INPUT_DIM, scratch, need, out, 1) == RFK_NULL_ARGUMENT);
+  CHECK(rfk_predict(&m, x, HOUSE_PAIR_INPUT_DIM, ram.scratch, need, out, 1) == RFK_OK);
+  CHECK(rfk_predict(&m, x, HOUSE_PAIR_INPUT_DIM - 1, ram.scratch, need, out, 1) == RFK_INPUT_DIM_MISMATCH);
+  CHECK(rfk_predict(&m, x, HOUSE_PAIR_INPUT_DIM, ram.scratch, need - 1, out, 1) == RFK_SCRATCH_TOO_SMALL);
+  CHECK(rfk_predict(&m, x, HOUSE_PAIR_INPUT_DIM, ram.scratch + 4, need, out, 1) == RFK_MISALIGNED_SCRATCH);
+  CHECK(rfk_predict(&m, x, HOUSE_PAIR_INPUT_DIM, ram.scratch, need, out, 0) == RFK_OUTPUT_TOO_SMALL);
+  CHECK(rfk_predict(&m, NULL, HOUSE_PAIR_INPUT_DIM, ram.scratch, need, out, 1) == RFK_NULL_ARGUMENT);
   x[3] = NAN;
-  CHECK(rfk_predict(&m, x, HOUSE_PAIR_INPUT_DIM, scratch, need, out, 1) == RFK_NON_FINITE_INPUT);
+  CHECK(rfk_predict(&m, x, HOUSE_PAIR_INPUT_DIM, ram.scratch, need, out, 1) == RFK_NON_FINITE_INPUT);
   x[3] = INFINITY;
-  CHECK(rfk_predict(&m, x, HOUSE_PAIR_INPUT_DIM, scratch, need, out, 1) == RFK_NON_FINITE_INPUT);
+  CHECK(rfk_predict(&m, x, HOUSE_PAIR_INPUT_DIM, ram.scratch, need, out, 1) == RFK_NON_FINITE_INPUT);
 }
 
 static void BatchMatchesSingle(void) {
@@ -90,14 +94,14 @@ static void BatchMatchesSingle(void) {
   float one[1];
   CHECK(rfk_open(&m, house_pair, HOUSE_PAIR_BYTES, NULL) == RFK_OK);
   CHECK(rfk_predict_batch(&m, house_pair_inputs, HOUSE_PAIR_VECTORS,
-                          HOUSE_PAIR_VECTORS * HOUSE_PAIR_INPUT_DIM, scratch,
-                          sizeof scratch, outputs, HOUSE_PAIR_VECTORS, &done) == RFK_OK);
+                          HOUSE_PAIR_VECTORS * HOUSE_PAIR_INPUT_DIM, ram.scratch,
+                          sizeof ram.scratch, outputs, HOUSE_PAIR_VECTORS, &done) == RFK_OK);
   CHECK(done == HOUSE_PAIR_VECTORS);
   for (v = 0; v < HOUSE_PAIR_VECTORS; ++v) {
     const float want = house_pair_outputs[v];
     const float scale = fabsf(want) > 1.0f ? fabsf(want) : 1.0f;
-    CHECK(rfk_predict(&m, house_pair_inputs + v * HOUSE_PAIR_INPUT_DIM, HOUSE_PAIR_INPUT_DIM, scratch,
-                      sizeof scratch, one, 1) == RFK_OK);
+    CHECK(rfk_predict(&m, house_pair_inputs + v * HOUSE_PAIR_INPUT_DIM, HOUSE_PAIR_INPUT_DIM, ram.scratch,
+                      sizeof ram.scratch, one, 1) == RFK_OK);
     CHECK(fabsf(outputs[v] - one[0]) <= 1e-4f * scale);
   }
 }
@@ -113,16 +117,16 @@ static void Classification(void) {
   CHECK(rfk_num_grids(&m) == A9A_HASHED_GRIDS);
   CHECK(strlen(rfk_class_label(&m, 0)) > 0 && strlen(rfk_class_label(&m, 1)) > 0);
   CHECK(strcmp(rfk_class_label(&m, 2), "") == 0);
-  CHECK(rfk_predict(&m, a9a_hashed_inputs, A9A_HASHED_INPUT_DIM, scratch, sizeof scratch, out, 1) == RFK_OK);
+  CHECK(rfk_predict(&m, a9a_hashed_inputs, A9A_HASHED_INPUT_DIM, ram.scratch, sizeof ram.scratch, out, 1) == RFK_OK);
   c = rfk_decide_class(&m, out);
   CHECK(c == (out[0] > 0 ? 1u : 0u));
-  CHECK(rfk_compute_bins(&m, a9a_hashed_inputs, A9A_HASHED_INPUT_DIM, scratch, sizeof scratch, keys,
+  CHECK(rfk_compute_bins(&m, a9a_hashed_inputs, A9A_HASHED_INPUT_DIM, ram.scratch, sizeof ram.scratch, keys,
                          columns, A9A_HASHED_GRIDS) == RFK_OK);
   for (p = 0; p < A9A_HASHED_GRIDS; ++p) {
     CHECK(keys[p] == ((uint64_t)a9a_hashed_keys[2 * p] << 32 | a9a_hashed_keys[2 * p + 1]));
     CHECK(columns[p] != RFK_NO_COLUMN); /* hashed mode: every bin has a column */
   }
-  CHECK(rfk_compute_bins(&m, a9a_hashed_inputs, A9A_HASHED_INPUT_DIM, scratch, sizeof scratch, keys,
+  CHECK(rfk_compute_bins(&m, a9a_hashed_inputs, A9A_HASHED_INPUT_DIM, ram.scratch, sizeof ram.scratch, keys,
                          columns, A9A_HASHED_GRIDS - 1) == RFK_OUTPUT_TOO_SMALL);
 }
 

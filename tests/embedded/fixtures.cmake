@@ -22,3 +22,6 @@ set(RFK_FIXTURE_house_orf OFF OFF census_house16H/house_16h.csv.gz census_house1
 set(RFK_FIXTURE_covtype_fastfood ON OFF @COVTYPE@/covtype.train.csv.gz @COVTYPE@/covtype.test.csv.gz
     --label-col 0 --map fastfood -D 1024 --gamma scale --lambda 1e-6)
 set(RFK_FIXTURE_VECTORS 32)
+# The fixtures a board with 16 KiB of RAM and 256 KiB of flash (micro:bit, Cortex-M0) compiles in:
+# all but the dense (54, 1024) Forest Cover model, whose 254,816 bytes alone fill that flash.
+set(RFK_SMALL_BOARD_FIXTURES house_pair a9a_hashed a9a_exact house_orf covtype_fastfood)
