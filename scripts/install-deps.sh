@@ -9,8 +9,9 @@
 #                                      benchmarks and bench/paper/run.py, and libopenblas0-pthread,
 #                                      which update-alternatives then puts under numpy in place of
 #                                      the reference BLAS (the benchmarks refuse to time on that)
-#   scripts/install-deps.sh --cross    also the ARM cross toolchains, qemu and Highway for arm64/armhf
-#                                      (xsimd is header-only: the host's libxsimd-dev serves them too)
+#   scripts/install-deps.sh --cross    also the ARM and RISC-V cross toolchains (picolibc for RISC-V),
+#                                      qemu and Highway for arm64/armhf (xsimd is header-only: the
+#                                      host's libxsimd-dev serves them too)
 set -euo pipefail
 
 # libopenblas-dev: the BLAS behind training's Gram statistics (lib/host/gram.cc).
@@ -24,7 +25,8 @@ for arg in "$@"; do
     --cross) cross=1
              pkgs+=(g++-aarch64-linux-gnu g++-arm-linux-gnueabihf gcc-arm-none-eabi
                     libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib qemu-user qemu-system-arm
-                    binutils-arm-none-eabi libhwy-dev:arm64 libhwy-dev:armhf) ;;
+                    binutils-arm-none-eabi libhwy-dev:arm64 libhwy-dev:armhf
+                    gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-misc) ;;
     *) echo "install-deps.sh: unknown option '$arg'" >&2; exit 2 ;;
   esac
 done

@@ -6,7 +6,8 @@
 # whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer (`asan`), and the
 # concurrency tests under ThreadSanitizer (`tsan`); then the cross builds, each running its device
 # tests under emulation: aarch64 and armhf Linux (qemu-user) and Cortex-M4F, M7, M3, M0 and M33
-# (with and without FPU) firmware (qemu-system-arm: MPS2 boards, micro:bit) with the footprint budgets; last, a short bounded run of every
+# (with and without FPU) firmware (qemu-system-arm: MPS2 boards, micro:bit) and RV32IMC firmware
+# (qemu-system-riscv32 -M virt) with the footprint budgets; last, a short bounded run of every
 # libFuzzer target (20 s each; scripts/fuzz.sh, which installs clang-14 itself). After the release
 # suite (whose consumer tests use rfk from other projects), scripts/check-deb.sh installs the
 # Debian packages with apt, builds consumers against them and removes them again.
@@ -18,7 +19,7 @@ scripts/check-deb.sh build/release
 cmake --workflow --preset debug
 cmake --workflow --preset asan
 cmake --workflow --preset tsan
-for preset in aarch64 armhf cortex-m4 cortex-m7 cortex-m3 cortex-m0 cortex-m33 cortex-m33-nofp; do
+for preset in aarch64 armhf cortex-m4 cortex-m7 cortex-m3 cortex-m0 cortex-m33 cortex-m33-nofp riscv32; do
   cmake --workflow --preset "$preset"
 done
 scripts/fuzz.sh 20

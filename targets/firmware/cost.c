@@ -1,6 +1,7 @@
-/* Per-prediction cost and stack on Cortex-M, under qemu-system-arm -icount shift=0 (one
- * instruction per nanosecond of virtual time): SysTick, clocked by the core, counts virtual time,
- * so after calibrating it against a loop of known length it counts executed instructions exactly
+/* Per-prediction cost and stack on bare-metal boards, under qemu -icount shift=0 (one instruction
+ * per nanosecond of virtual time). Cortex-M: SysTick, clocked by the core, counts virtual time;
+ * RISC-V: the minstret CSR, which qemu derives from the same instruction counter. After
+ * calibrating the counter against a loop of known length it counts executed instructions exactly
  * (qemu has no cycle model: this is instructions, not cycles; flash wait states and pipeline
  * stalls on real silicon come on top). Stack: the region below the caller's stack pointer is
  * painted, one prediction runs, and the deepest overwritten word is the measured peak.
@@ -12,9 +13,6 @@
 #include "fixtures.h"
 #include "rfk/rfk.h"
 
-#define SYST_CSR (*(volatile uint32_t*)0xE000E010u)
-#define SYST_RVR (*(volatile uint32_t*)0xE000E014u)
-#define SYST_CVR (*(volatile uint32_t*)0xE000E018u)
 #define PAINT 0xA5C3E1F0u
 #define PAINT_WORDS 512u /* 2 KiB below the caller's frame: within a 16 KiB board's 4 KiB stack */
 
@@ -25,16 +23,41 @@ static union {
 } scratch RFK_ALIGNED;
 static float out[8];
 
+#if defined(__riscv)
+static void StartCounter(void) {}
+static uint32_t Ticks(void) { /* 32-bit up-counter: wraps after 2^32 instructions */
+  uint32_t n;
+  /* Zicsr is in every RISC-V core with counters, but -march=rv32imc does not name it. */
+  __asm volatile(".option push\n\t.option arch, +zicsr\n\tcsrr %0, minstret\n\t.option pop" : "=r"(n));
+  return n;
+}
+static uint32_t Elapsed(uint32_t from, uint32_t to) { return to - from; }
+#define COUNT_DOWN_LOOP(n) __asm volatile("1: addi %0, %0, -1\n\tbnez %0, 1b" : "+r"(n))
+#define READ_SP(sp) __asm volatile("mv %0, sp" : "=r"(sp))
+#define COUNTER_NAME "minstret"
+#else
+#define SYST_CSR (*(volatile uint32_t*)0xE000E010u)
+#define SYST_RVR (*(volatile uint32_t*)0xE000E014u)
+#define SYST_CVR (*(volatile uint32_t*)0xE000E018u)
+static void StartCounter(void) {
+  SYST_RVR = 0xFFFFFFu;
+  SYST_CVR = 0u;
+  SYST_CSR = 5u; /* enabled, processor clock, no interrupt */
+}
 static uint32_t Ticks(void) { return SYST_CVR; } /* 24-bit down-counter */
 static uint32_t Elapsed(uint32_t from, uint32_t to) { return (from - to) & 0xFFFFFFu; }
+/* Unified syntax: GCC hands Thumb-1 (Armv6-M) inline assembly over in divided syntax, which has no
+ * 16-bit `subs rd, rn, #imm`. */
+#define COUNT_DOWN_LOOP(n) __asm volatile(".syntax unified\n1: subs %0, %0, #1\n\tbne 1b" : "+r"(n) : : "cc")
+#define READ_SP(sp) __asm volatile("mov %0, sp" : "=r"(sp))
+#define COUNTER_NAME "SysTick"
+#endif
 
-/* Instructions per 2^16 SysTick ticks, from a loop of 2 instructions per iteration. */
+/* Instructions per 2^16 counter ticks, from a loop of 2 instructions per iteration. */
 static uint64_t Calibrate(void) {
   uint32_t n = 500000u;
   const uint32_t a = Ticks();
-  /* Unified syntax: GCC hands Thumb-1 (Armv6-M) inline assembly over in divided syntax, which has
-   * no 16-bit `subs rd, rn, #imm`. */
-  __asm volatile(".syntax unified\n1: subs %0, %0, #1\n\tbne 1b\n\t" : "+r"(n) : : "cc");
+  COUNT_DOWN_LOOP(n);
   const uint32_t b = Ticks();
   return ((uint64_t)2u * 500000u << 16) / Elapsed(a, b);
 }
@@ -42,7 +65,7 @@ static uint64_t Calibrate(void) {
 static __attribute__((noinline)) uint32_t StackPeak(const rfk_model* m, const float* x, uint32_t d) {
   volatile uint32_t* sp;
   uint32_t i;
-  __asm volatile("mov %0, sp" : "=r"(sp));
+  READ_SP(sp);
   for (i = 1; i <= PAINT_WORDS; ++i) sp[-(int32_t)i] = PAINT;
   (void)rfk_predict(m, x, d, &scratch, sizeof scratch, out, 8);
   for (i = PAINT_WORDS; i >= 1; --i)
@@ -71,11 +94,9 @@ static int Measure(const char* name, const uint8_t* bytes, uint32_t len, const f
 int main(void) {
   uint64_t per_tick;
   int failed = 0;
-  SYST_RVR = 0xFFFFFFu;
-  SYST_CVR = 0u;
-  SYST_CSR = 5u; /* enabled, processor clock, no interrupt */
+  StartCounter();
   per_tick = Calibrate();
-  printf("cost: %lu.%03lu instructions per SysTick tick\n", (unsigned long)(per_tick >> 16),
+  printf("cost: %lu.%03lu instructions per " COUNTER_NAME " tick\n", (unsigned long)(per_tick >> 16),
          (unsigned long)(((per_tick & 0xFFFFu) * 1000u) >> 16));
 #define RFK_FIXTURE_MEASURE(name, NAME, classes, keys) \
   failed |= Measure(#name, name, NAME##_BYTES, name##_inputs, 16, per_tick);

@@ -1,0 +1,48 @@
+# Cost and footprint checks of the inference core (docs/EMBEDDED.md), for every bare-metal board:
+# included by targets/cortex-m and targets/riscv, which provide
+#   rfk_bare_image(target)   startup code, linker script and map file for an executable (called
+#                            after its LINKER_LANGUAGE is set, which it may override)
+#   rfk_firmware(target)     the same plus what the test programs need (float printf)
+#   RFK_COST_EMULATOR        the board's qemu command line with its instruction counter on
+#   RFK_FOOTPRINT_ADDRESSES  linker options placing the model, input, output and scratch outside
+#                            the image
+#   RFK_SIZE                 the toolchain's `size`
+#   budgets.cmake            in the including directory: RFK_FLASH_BUDGET_<mcu>, RFK_STACK_BUDGET_<mcu>
+
+# Per-prediction instructions and measured stack: the firmware runs under qemu's instruction
+# counter (-icount shift=0), so its own command line rather than the toolchain's emulator.
+add_executable(rfk_cost ${CMAKE_CURRENT_LIST_DIR}/cost.c)
+target_link_libraries(rfk_cost PRIVATE rfk::core)
+target_include_directories(rfk_cost PRIVATE ${RFK_FIXTURE_INCLUDES})
+set_target_properties(rfk_cost PROPERTIES C_STANDARD 99 LINKER_LANGUAGE CXX)
+target_compile_options(rfk_cost PRIVATE -Wall -Wextra -Werror)
+add_dependencies(rfk_cost rfk_host_tools)
+rfk_firmware(rfk_cost)
+add_test(NAME cost COMMAND ${RFK_COST_EMULATOR} $<TARGET_FILE:rfk_cost>)
+set_tests_properties(cost PROPERTIES TIMEOUT 300)
+
+# Footprint: the same image with and without the core, sized; the core's objects carry GCC's
+# call-graph and stack-usage records (-fcallgraph-info=su) for the worst-case predict stack.
+target_compile_options(rfk_core PRIVATE -fcallgraph-info=su)
+foreach(kind empty core)
+  add_executable(rfk_footprint_${kind} ${CMAKE_CURRENT_LIST_DIR}/footprint_${kind}.c)
+  set_target_properties(rfk_footprint_${kind} PROPERTIES LINKER_LANGUAGE CXX)
+  rfk_bare_image(rfk_footprint_${kind})
+  target_link_options(rfk_footprint_${kind} PRIVATE ${RFK_FOOTPRINT_ADDRESSES})
+endforeach()
+target_link_libraries(rfk_footprint_core PRIVATE rfk::core)
+include(${CMAKE_CURRENT_SOURCE_DIR}/budgets.cmake)
+if(NOT DEFINED RFK_FLASH_BUDGET_${RFK_MCU} OR NOT DEFINED RFK_STACK_BUDGET_${RFK_MCU})
+  message(FATAL_ERROR "RFK_MCU=${RFK_MCU}: no footprint budget recorded in ${CMAKE_CURRENT_SOURCE_DIR}/budgets.cmake; "
+                      "measure it (ctest -R footprint -V prints the figures) and record it there")
+endif()
+find_package(Python3 REQUIRED COMPONENTS Interpreter)
+add_test(NAME footprint
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/footprint.py
+                 --size ${RFK_SIZE}
+                 --empty $<TARGET_FILE:rfk_footprint_empty> --core $<TARGET_FILE:rfk_footprint_core>
+                 --callgraph-dir ${PROJECT_BINARY_DIR}/lib/CMakeFiles/rfk_core.dir/core
+                 --entry rfk_predict --entry rfk_open
+                 --flash-budget ${RFK_FLASH_BUDGET_${RFK_MCU}}
+                 --stack-budget ${RFK_STACK_BUDGET_${RFK_MCU}}
+                 --mcu ${RFK_MCU})
