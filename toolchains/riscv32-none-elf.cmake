@@ -1,7 +1,7 @@
 # Bare-metal 32-bit RISC-V (RV32IMC, no FPU: soft float) with Debian's gcc-riscv64-unknown-elf and
 # picolibc (picolibc-riscv64-unknown-elf), semihosting I/O and exit. Firmware tests run under
 # `qemu-system-riscv32 -M virt -bios none` (qemu-system-misc): code at 0x80000000 ("flash",
-# 512 KiB here), RAM at 0x80080000 (512 KiB). RFK_RISCV_ARCH / RFK_RISCV_ABI override the ISA
+# 4 MiB here, as on the MPS2 boards), RAM at 0x80400000 (4 MiB), both in the board's 128 MiB DRAM. RFK_RISCV_ARCH / RFK_RISCV_ABI override the ISA
 # (e.g. rv32imac / ilp32, rv32imafc / ilp32f); the C library is picolibc's closest multilib
 # (rv32imc links rv32im's). Nothing here is needed to *use* rfk_core in RISC-V firmware: it builds
 # with any RISC-V toolchain's flags (docs/EMBEDDED.md).
@@ -24,9 +24,9 @@ set(CMAKE_C_FLAGS_INIT "${_rfk_flags} -ffunction-sections -fdata-sections")
 set(CMAKE_CXX_FLAGS_INIT "${_rfk_flags} -ffunction-sections -fdata-sections")
 # picolibc's linker script places the image from these symbols; crt0-semihost's exit() reaches qemu
 # (semihosting SYS_EXIT_EXTENDED), so main()'s return value is qemu's exit code and CTest's verdict.
-set(RFK_MEMORY 0x80000000 512K 0x80080000 512K)
+set(RFK_MEMORY 0x80000000 4M 0x80400000 4M)
 set(CMAKE_EXE_LINKER_FLAGS_INIT
-    "--oslib=semihost --crt0=semihost -Wl,--gc-sections -Wl,--defsym=__flash=0x80000000,--defsym=__flash_size=512K,--defsym=__ram=0x80080000,--defsym=__ram_size=512K")
+    "--oslib=semihost --crt0=semihost -Wl,--gc-sections -Wl,--defsym=__flash=0x80000000,--defsym=__flash_size=4M,--defsym=__ram=0x80400000,--defsym=__ram_size=4M")
 set(RFK_QEMU_BOARD virt)
 set(CMAKE_CROSSCOMPILING_EMULATOR
     qemu-system-riscv32;-M;virt;-bios;none;-nographic;-monitor;none;-semihosting-config;enable=on,target=native;-kernel)

@@ -4,7 +4,8 @@
 #   RFK_FIXTURE_<name>: classes?  binning?  then `rfk train` arguments; data paths are relative to
 #   ../shared/datasets, and @COVTYPE@ is the Forest Cover split made by bench/covtype_split.sh.
 #   gamma and lambda are given: fixtures are fixed models, not rfk's defaults (which may search).
-set(RFK_FIXTURES house_pair covtype_phase a9a_hashed a9a_exact house_orf covtype_fastfood)
+set(RFK_FIXTURES house_pair covtype_phase a9a_hashed a9a_exact house_orf covtype_fastfood house_f16
+    house_int8 a9a_f16 covtype_int8)
 # (16, 256): Census house_16H, [cos, sin] pairs, regression.
 set(RFK_FIXTURE_house_pair OFF OFF census_house16H/house_16h.csv.gz census_house16H/house_16h.csv.gz
     --map fourier -D 256 --gamma scale --lambda 1e-6)
@@ -21,7 +22,21 @@ set(RFK_FIXTURE_house_orf OFF OFF census_house16H/house_16h.csv.gz census_house1
 # (54, 1024): Forest Cover, Fastfood pairs (d' = 64, 8 blocks), 7 classes.
 set(RFK_FIXTURE_covtype_fastfood ON OFF @COVTYPE@/covtype.train.csv.gz @COVTYPE@/covtype.test.csv.gz
     --label-col 0 --map fastfood -D 1024 --gamma scale --lambda 1e-6)
+# Quantized storage (docs/FORMAT.md): W and the head stored as f16 or int8. house_16H's head
+# weights exceed f16's range (|w| > 65504), so its f16 model keeps an f32 head; a9a's f16 model
+# covers the f16 head.
+set(RFK_FIXTURE_house_f16 OFF OFF census_house16H/house_16h.csv.gz census_house16H/house_16h.csv.gz
+    --map fourier -D 256 --gamma scale --lambda 1e-6 --storage f16 --head-storage f32)
+set(RFK_FIXTURE_a9a_f16 ON OFF adult_a9a/a9a.gz adult_a9a/a9a.t.gz
+    --map fourier -D 256 --gamma scale --lambda 1e-4 --storage f16)
+set(RFK_FIXTURE_house_int8 OFF OFF census_house16H/house_16h.csv.gz census_house16H/house_16h.csv.gz
+    --map fourier -D 256 --gamma scale --lambda 1e-6 --storage int8)
+set(RFK_FIXTURE_covtype_int8 ON OFF @COVTYPE@/covtype.train.csv.gz @COVTYPE@/covtype.test.csv.gz
+    --label-col 0 --map fourier-phase -D 1024 --gamma scale --lambda 1e-6 --storage int8)
 set(RFK_FIXTURE_VECTORS 32)
 # The fixtures a board with 16 KiB of RAM and 256 KiB of flash (micro:bit, Cortex-M0) compiles in:
-# all but the dense (54, 1024) Forest Cover model, whose 254,816 bytes alone fill that flash.
-set(RFK_SMALL_BOARD_FIXTURES house_pair a9a_hashed a9a_exact house_orf covtype_fastfood)
+# all but the dense (54, 1024) Forest Cover models, whose 254,816 bytes (f32) alone fill that flash
+# and whose int8 copy (62 KB) does not fit beside the others, and a9a_f16 (32 KB of weights and
+# 16 KB of test vectors).
+set(RFK_SMALL_BOARD_FIXTURES house_pair a9a_hashed a9a_exact house_orf covtype_fastfood house_f16
+    house_int8)
