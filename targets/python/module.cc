@@ -1,6 +1,6 @@
 // rfk._rfk: the pybind11 extension under the `rfk` package (targets/python/rfk). Training goes
 // through rfk::host::Train exactly as `rfk train` does; prediction through the device core's
-// PredictBatch on the model bytes as stored, so Python, the CLI and firmware compute the same
+// Predict on the model bytes as stored, so Python, the CLI and firmware compute the same
 // floats from the same file.
 //
 // Copies: training always copies the inputs once into rfk::host::Dataset (it owns its float
@@ -191,7 +191,9 @@ class PyModel {
   }
   py::bytes Bytes() const { return py::bytes(reinterpret_cast<const char*>(bytes_.data()), m_.total_bytes); }
 
-  // The K raw outputs of every row of X (n x d): float32 C-contiguous X is read in place.
+  // The K raw outputs of every row of X (n x d): float32 C-contiguous X is read in place. Row by
+  // row through rfk::Predict, as `rfk predict` and firmware compute them (PredictBatch's blocked
+  // kernels agree only to ~1e-5), so the outputs are bit-identical to theirs.
   py::array_t<float> Decision(const py::array& X) const {
     if (X.ndim() != 2) throw std::invalid_argument("X must be a 2-D array");
     const auto n = static_cast<std::size_t>(X.shape(0)), d = static_cast<std::size_t>(X.shape(1));
@@ -210,7 +212,7 @@ class PyModel {
     std::string error;
     {
       py::gil_scoped_release release;
-      const std::size_t sb = rfk::BatchScratchBytes(m_);
+      const std::size_t sb = rfk::ScratchBytes(m_);
       rfk::host::AlignedBytes scratch(sb);
       const std::size_t chunk = 4096;
       std::vector<float> buf(in_place ? 0 : std::min(n, chunk) * d);
@@ -228,12 +230,14 @@ class PyModel {
             }
           rows = buf.data();
         }
-        std::size_t done = 0;
-        const rfk::Status s =
-            rfk::PredictBatch(m_, rows, rn, rn * d, scratch.data(), sb, o + r0 * K, rn * K, &done);
-        if (s != rfk::Status::kOk)
-          error = "X row " + std::to_string(r0 + done + 1) + ": prediction failed: " + rfk::StatusMessage(s) + " [" +
-                  rfk::StatusName(s) + "]";
+        for (std::size_t i = 0; i < rn; ++i) {
+          const rfk::Status s = rfk::Predict(m_, rows + i * d, d, scratch.data(), sb, o + (r0 + i) * K, K);
+          if (s != rfk::Status::kOk) {
+            error = "X row " + std::to_string(r0 + i + 1) + ": prediction failed: " + rfk::StatusMessage(s) + " [" +
+                    rfk::StatusName(s) + "]";
+            break;
+          }
+        }
       }
     }
     if (!error.empty()) throw std::invalid_argument(error);
