@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "rfk/host/c_export.hpp"
 #include "rfk/host/model_writer.hpp"
 #include "rfk/host/quantize.hpp"
 #include "rfk/host/train.hpp"
@@ -272,6 +273,12 @@ class PyModel {
     for (std::uint32_t c = 0; c < m_.num_classes; ++c) l.emplace_back(rfk::ClassLabel(m_, c));
     return l;
   }
+  // The model as a header-only C file for firmware (`rfk export`'s header-only mode, no test
+  // vectors); std::invalid_argument (ValueError) for a name C cannot use.
+  std::string CHeader(const std::string& name) const {
+    return rfk::host::ModelCSource(bytes_.data(), m_.total_bytes, name, nullptr, "exported by rfk's Python package", "")
+        .header;
+  }
   std::string Task() const { return rfk::host::TaskName(m_.task); }
   std::string Metadata() const { return std::string(m_.metadata ? m_.metadata : "", m_.metadata_bytes); }
   const rfk::Model& model() const { return m_; }
@@ -322,6 +329,7 @@ PYBIND11_MODULE(_rfk, m) {
       .def("to_bytes", &PyModel::Bytes)
       .def("decision", &PyModel::Decision)
       .def("features", &PyModel::Features)
+      .def("c_header", &PyModel::CHeader)
       .def_property_readonly("labels", &PyModel::Labels)
       .def_property_readonly("task", &PyModel::Task)
       .def_property_readonly("metadata", &PyModel::Metadata)

@@ -76,6 +76,13 @@ class _ModelBytes:
         check_is_fitted(self, "model_")
         return self.model_.to_bytes()
 
+    def to_c_header(self, name="model"):
+        """The model as a header-only C file for firmware, as `rfk export` writes it: `name[]`,
+        the 16-byte-aligned blob the device core reads in place, and NAME_BYTES, NAME_INPUT_DIM,
+        NAME_SCRATCH_BYTES, ... (docs/EMBEDDED.md)."""
+        check_is_fitted(self, "model_")
+        return self.model_.c_header(str(name))
+
     def save(self, path):
         """Writes the model file atomically (a temporary in the same folder, fsync, rename)."""
         _rfk.write_file_atomic(str(path), self.to_bytes())
