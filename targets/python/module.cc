@@ -93,24 +93,9 @@ rfk::format::Storage Storage(const std::string& name) {
   }
 }
 
-// Trains as `rfk train` does with the matching options; returns the model file's bytes.
-py::bytes Train(const py::object& X, const py::object& csr, std::size_t csr_rows, std::size_t csr_cols,
-                std::vector<std::string> labels, const py::dict& o) {
-  Dataset data;
-  data.source = "X";
-  if (csr.is_none()) {
-    CopyDense(X.cast<py::array>(), &data);
-  } else {
-    const auto parts = csr.cast<py::tuple>();
-    CopyCsr(parts[0].cast<py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>>(),
-            parts[1].cast<py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>>(),
-            parts[2].cast<py::array_t<float, py::array::c_style | py::array::forcecast>>(), csr_rows, csr_cols, &data);
-  }
-  if (labels.size() != data.rows) throw std::invalid_argument("y must have one value per row of X");
-  data.labels = std::move(labels);
-  data.lines.resize(data.rows);
-  for (std::size_t i = 0; i < data.rows; ++i) data.lines[i] = i + 1;  // messages name "X:ROW", 1-based
-
+// The options as `rfk train` builds them from the matching flags (targets/cli/train.cc's
+// ParseMaps, ParseFit, ParseTrainOptions): the estimators pass the flags' values in `o`.
+rfk::host::TrainOptions Options(const py::dict& o) {
   rfk::host::TrainOptions opt;
   const std::string map = o["map"].cast<std::string>();
   std::string fourier_part = map;
@@ -154,6 +139,28 @@ py::bytes Train(const py::object& X, const py::object& csr, std::size_t csr_rows
                                               : rfk::host::TaskChoice::kRegression;
   if (o["class_weight"].cast<std::string>() == "balanced") opt.class_weight = rfk::host::ClassWeight::kBalanced;
   if (!o["sample_weight"].is_none()) opt.sample_weight = o["sample_weight"].cast<std::vector<double>>();
+  return opt;
+}
+
+// Trains as `rfk train` does with the matching options; returns the model file's bytes.
+py::bytes Train(const py::object& X, const py::object& csr, std::size_t csr_rows, std::size_t csr_cols,
+                std::vector<std::string> labels, const py::dict& o) {
+  Dataset data;
+  data.source = "X";
+  if (csr.is_none()) {
+    CopyDense(X.cast<py::array>(), &data);
+  } else {
+    const auto parts = csr.cast<py::tuple>();
+    CopyCsr(parts[0].cast<py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>>(),
+            parts[1].cast<py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>>(),
+            parts[2].cast<py::array_t<float, py::array::c_style | py::array::forcecast>>(), csr_rows, csr_cols, &data);
+  }
+  if (labels.size() != data.rows) throw std::invalid_argument("y must have one value per row of X");
+  data.labels = std::move(labels);
+  data.lines.resize(data.rows);
+  for (std::size_t i = 0; i < data.rows; ++i) data.lines[i] = i + 1;  // messages name "X:ROW", 1-based
+
+  const rfk::host::TrainOptions opt = Options(o);
   const auto w_storage = Storage(o["storage"].cast<std::string>());
   const std::string head_name = o["head_storage"].cast<std::string>();
   const auto h_storage = head_name.empty() ? w_storage : Storage(head_name);
@@ -303,6 +310,9 @@ PYBIND11_MODULE(_rfk, m) {
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
+    } catch (const py::cast_error& e) {  // an option out of its C++ type's range (grids=-1)
+      PyErr_SetString(PyExc_ValueError, (std::string("a parameter has a value out of range or of the wrong type: ") +
+                                         e.what()).c_str());
     } catch (const rfk::host::IoError& e) {
       PyErr_SetString(PyExc_OSError, e.what());
     } catch (const rfk::host::TrainError& e) {

@@ -58,6 +58,13 @@ def _threads(n_jobs):
     raise ValueError(f"n_jobs must be None, -1 or a positive int; got {n_jobs!r}")
 
 
+def _count(name, value, low=0, end=2**32):
+    """An integer parameter passed to rfk (which holds it as an unsigned 32- or 64-bit integer)."""
+    if not isinstance(value, numbers.Integral) or isinstance(value, bool) or not low <= value < end:
+        raise ValueError(f"{name} must be an int from {low} to {end - 1}; got {value!r}")
+    return int(value)
+
+
 def _decision_rows(model, X):
     """The model's raw outputs (n x K float32) for validated X (dense or CSR)."""
     if sp.issparse(X):
@@ -145,19 +152,18 @@ class _ModelEstimator(_ModelBytes, BaseEstimator):
         standardize = {"auto": -1, True: 1, False: 0}.get(self.standardize)
         if standardize is None or not isinstance(self.standardize, (str, bool)):
             raise ValueError(f"standardize must be 'auto', True or False; got {self.standardize!r}")
-        if not (isinstance(self.n_features, numbers.Integral) and self.n_features > 0):
-            raise ValueError(f"n_features must be a positive int; got {self.n_features!r}")
+        _count("n_features", self.n_features, 1)
         return {
             "map": str(self.map),
             "kernel": str(self.kernel),
-            "grids": int(self.grids),
-            "bins_per_grid": int(self.bins_per_grid),
+            "grids": _count("grids", self.grids),
+            "bins_per_grid": _count("bins_per_grid", self.bins_per_grid),
             "bin_gamma": float(bin_gamma),
             "n_features": int(self.n_features),
             "seed": _seed(self.random_state),
             "threads": _threads(self.n_jobs),
-            "folds": int(self.cv),
-            "memory_limit": 0 if self.memory_limit is None else int(self.memory_limit),
+            "folds": _count("cv", self.cv),
+            "memory_limit": 0 if self.memory_limit is None else _count("memory_limit", self.memory_limit, 1, 2**64),
             "standardize": standardize,
             "gamma": gamma,
             "lambda": alpha,

@@ -198,3 +198,28 @@ def test_random_features_approximate_the_gaussian_kernel():
     assert np.abs(Z @ Z.T - exact).max() < 0.05
     wrong = np.exp(-2 * gamma * ((X[:, None, :] - X[None, :, :]) ** 2).sum(-1))
     assert np.abs(Z @ Z.T - wrong).max() > 0.05
+
+
+def test_c_header_is_the_cli_export(tmp_path, rfk_cli):
+    """to_c_header holds the bytes and macros `rfk export` writes (the comments name the producer)."""
+    import re
+    X, y, _ = _data()
+    est = rfk.RandomFeatureClassifier(n_features=64, storage="int8").fit(X, y)
+    est.save(tmp_path / "m.rfk")
+    _cli(rfk_cli, "export", "-m", tmp_path / "m.rfk", "--c-header", tmp_path / "m.h", "--name", "kws")
+
+    def code(text):
+        return re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    assert code(est.to_c_header("kws")) == code((tmp_path / "m.h").read_text())
+    assert "KWS_BYTES" in est.to_c_header("kws")
+    with pytest.raises(ValueError):
+        est.to_c_header("int")
+
+
+@pytest.mark.parametrize("params", [dict(grids=-1, map="binning"), dict(n_features=0), dict(cv=1.5),
+                                    dict(memory_limit=0), dict(alpha=-1.0), dict(standardize="yes"),
+                                    dict(map="binning", bins_per_grid=-3), dict(n_jobs=0)])
+def test_bad_parameters_raise_value_error_at_fit(params):
+    X, y, _ = _data()
+    with pytest.raises(ValueError):
+        rfk.RandomFeatureClassifier(**params).fit(X, y)
