@@ -123,6 +123,12 @@ class _ModelEstimator(_ModelBytes, BaseEstimator):
     def _more_tags(self):  # scikit-learn < 1.6
         return {"_xfail_checks": dict(_XFAIL)}
 
+    if hasattr(BaseEstimator, "__sklearn_tags__"):  # scikit-learn >= 1.6 (expected failures: _XFAIL,
+        def __sklearn_tags__(self):                  # passed to check_estimator by the caller)
+            tags = super().__sklearn_tags__()
+            tags.input_tags.sparse = True
+            return tags
+
     def _train_options(self, classification, sample_weight):
         gamma = self.gamma
         if gamma is None:
