@@ -9,6 +9,9 @@
 #                                      benchmarks and bench/paper/run.py, and libopenblas0-pthread,
 #                                      which update-alternatives then puts under numpy in place of
 #                                      the reference BLAS (the benchmarks refuse to time on that)
+#   scripts/install-deps.sh --python   also what the Python package needs to build and test
+#                                      (pybind11, the venv module, pytest, numpy, scipy,
+#                                      scikit-learn; scripts/test-python.sh)
 #   scripts/install-deps.sh --cross    also the ARM and RISC-V cross toolchains (picolibc for RISC-V),
 #                                      qemu and Highway for arm64/armhf (xsimd is header-only: the
 #                                      host's libxsimd-dev serves them too)
@@ -22,6 +25,8 @@ for arg in "$@"; do
   case "$arg" in
     --data)  pkgs+=(dataset-fashion-mnist) ;;
     --bench) pkgs+=(python3-numpy python3-sklearn python3-matplotlib libopenblas0-pthread) ;;
+    --python) pkgs+=(pybind11-dev python3-pybind11 python3-dev python3-venv python3-pytest python3-numpy
+                     python3-scipy python3-sklearn python3-setuptools python3-wheel) ;;
     --cross) cross=1
              pkgs+=(g++-aarch64-linux-gnu g++-arm-linux-gnueabihf gcc-arm-none-eabi
                     libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib qemu-user qemu-system-arm

@@ -10,12 +10,15 @@
 # (qemu-system-riscv32 -M virt) with the footprint budgets; last, a short bounded run of every
 # libFuzzer target (20 s each; scripts/fuzz.sh, which installs clang-14 itself). After the release
 # suite (whose consumer tests use rfk from other projects), scripts/check-deb.sh installs the
-# Debian packages with apt, builds consumers against them and removes them again.
+# Debian packages with apt, builds consumers against them and removes them again; then
+# scripts/test-python.sh installs the Python package into a venv (pip install .) and runs its
+# pytest suite against it and the release CLI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh --cross
+scripts/install-deps.sh --cross --python
 cmake --workflow --preset release
 scripts/check-deb.sh build/release
+scripts/test-python.sh
 cmake --workflow --preset debug
 cmake --workflow --preset asan
 cmake --workflow --preset tsan

@@ -1,0 +1,350 @@
+// rfk._rfk: the pybind11 extension under the `rfk` package (targets/python/rfk). Training goes
+// through rfk::host::Train exactly as `rfk train` does; prediction through the device core's
+// Predict on the model bytes as stored, so Python, the CLI and firmware compute the same
+// floats from the same file.
+//
+// Copies: training always copies the inputs once into rfk::host::Dataset (it owns its float
+// rows; float64 or strided input is converted in that same pass). Prediction reads float32
+// C-contiguous input in place; any other dtype or layout is converted block by block (4096 rows)
+// into a float32 buffer. The GIL is released for the whole of training and prediction.
+// Errors: rfk's TrainError, DataError, QuantizeError and a model that does not open raise
+// ValueError with rfk's message; IoError raises OSError.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "rfk/host/c_export.hpp"
+#include "rfk/host/model_writer.hpp"
+#include "rfk/host/quantize.hpp"
+#include "rfk/host/train.hpp"
+#include "rfk/model.hpp"
+
+namespace py = pybind11;
+
+namespace {
+
+using rfk::host::Dataset;
+
+// The rows of a 2-D float32/float64 array, any strides, copied into data->dense as float.
+void CopyDense(const py::array& X, Dataset* data) {
+  if (X.ndim() != 2) throw std::invalid_argument("X must be a 2-D array");
+  const auto n = static_cast<std::size_t>(X.shape(0)), d = static_cast<std::size_t>(X.shape(1));
+  data->rows = n;
+  data->cols = d;
+  data->dense.resize(n * d);
+  const auto* base = static_cast<const char*>(X.data());
+  const py::ssize_t s0 = X.strides(0), s1 = X.strides(1);
+  float* out = data->dense.data();
+  if (py::isinstance<py::array_t<float>>(X)) {
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < d; ++j)
+        out[i * d + j] = *reinterpret_cast<const float*>(base + py::ssize_t(i) * s0 + py::ssize_t(j) * s1);
+  } else if (py::isinstance<py::array_t<double>>(X)) {
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < d; ++j)
+        out[i * d + j] =
+            static_cast<float>(*reinterpret_cast<const double*>(base + py::ssize_t(i) * s0 + py::ssize_t(j) * s1));
+  } else {
+    throw std::invalid_argument("X must hold float32 or float64 values");
+  }
+}
+
+// CSR parts (indptr, indices, data as SciPy stores them) into data's sparse representation.
+void CopyCsr(const py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>& indptr,
+             const py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>& indices,
+             const py::array_t<float, py::array::c_style | py::array::forcecast>& values, std::size_t rows,
+             std::size_t cols, Dataset* data) {
+  if (static_cast<std::size_t>(indptr.size()) != rows + 1) throw std::invalid_argument("CSR indptr has the wrong length");
+  data->rows = rows;
+  data->cols = cols;
+  data->sparse = true;
+  const std::int64_t* p = indptr.data();
+  const std::int64_t* ix = indices.data();
+  const float* v = values.data();
+  const auto nnz = static_cast<std::int64_t>(indices.size());
+  if (p[0] != 0 || p[rows] != nnz || values.size() != indices.size())
+    throw std::invalid_argument("CSR indptr, indices and data disagree");
+  data->row_ptr.assign(p, p + rows + 1);
+  data->col_idx.resize(static_cast<std::size_t>(nnz));
+  data->values.assign(v, v + nnz);
+  for (std::size_t r = 0; r < rows; ++r) {
+    if (p[r + 1] < p[r]) throw std::invalid_argument("CSR indptr decreases at row " + std::to_string(r + 1));
+    for (std::int64_t k = p[r]; k < p[r + 1]; ++k) {
+      if (ix[k] < 0 || static_cast<std::size_t>(ix[k]) >= cols || (k > p[r] && ix[k] <= ix[k - 1]))
+        throw std::invalid_argument("CSR row " + std::to_string(r + 1) +
+                                    ": column indices must be sorted, unique and below n_features");
+      data->col_idx[static_cast<std::size_t>(k)] = static_cast<std::uint32_t>(ix[k]);
+    }
+  }
+}
+
+rfk::format::Storage Storage(const std::string& name) {
+  try {
+    return rfk::host::ParseStorage(name);
+  } catch (const std::invalid_argument& e) {
+    throw rfk::host::TrainError(std::string("storage: ") + e.what());
+  }
+}
+
+// The options as `rfk train` builds them from the matching flags (targets/cli/train.cc's
+// ParseMaps, ParseFit, ParseTrainOptions): the estimators pass the flags' values in `o`.
+rfk::host::TrainOptions Options(const py::dict& o) {
+  rfk::host::TrainOptions opt;
+  const std::string map = o["map"].cast<std::string>();
+  std::string fourier_part = map;
+  bool binning = false;
+  if (map == "binning") {
+    binning = true;
+    fourier_part.clear();
+  } else if (const auto plus = map.find("+binning"); plus != std::string::npos && plus + 8 == map.size()) {
+    binning = true;
+    fourier_part = map.substr(0, plus);
+  }
+  opt.fourier = !fourier_part.empty();
+  if (opt.fourier) opt.map = rfk::host::ParseMap(fourier_part);
+  opt.kernel = rfk::host::ParseKernel(o["kernel"].cast<std::string>());
+  if (binning) {
+    opt.grids = o["grids"].cast<std::uint32_t>();
+    if (opt.grids == 0) throw rfk::host::TrainError("grids must be at least 1");
+    opt.buckets = o["bins_per_grid"].cast<std::uint32_t>();
+    opt.bin_gamma = o["bin_gamma"].cast<double>();
+  } else if (o["bins_per_grid"].cast<std::uint32_t>() != 0) {
+    throw rfk::host::TrainError("bins_per_grid needs a binning map (map='binning' or 'fourier+binning')");
+  }
+  opt.features = o["n_features"].cast<std::uint32_t>();
+  opt.seed = o["seed"].cast<std::uint64_t>();
+  opt.threads = o["threads"].cast<unsigned>();
+  opt.cv_folds = o["folds"].cast<std::uint32_t>();
+  opt.memory_limit = o["memory_limit"].cast<std::uint64_t>();
+  opt.standardize = o["standardize"].cast<int>();
+  const std::string gamma = o["gamma"].cast<std::string>();
+  if (gamma == "auto") opt.gamma_auto = true;
+  else if (gamma == "scale") opt.gamma = 0;
+  else if (gamma != "default") opt.gamma = std::stod(gamma);
+  if (!opt.fourier && opt.gamma > 0) {  // binning alone: gamma is the binning map's gamma
+    opt.bin_gamma = opt.gamma;
+    opt.gamma = 0;
+  }
+  const std::string lambda = o["lambda"].cast<std::string>();
+  if (lambda == "auto") opt.lambda_auto = true;
+  else if (lambda != "default") opt.lambda = std::stod(lambda);
+  opt.task = o["classification"].cast<bool>() ? rfk::host::TaskChoice::kClassification
+                                              : rfk::host::TaskChoice::kRegression;
+  if (o["class_weight"].cast<std::string>() == "balanced") opt.class_weight = rfk::host::ClassWeight::kBalanced;
+  if (!o["sample_weight"].is_none()) opt.sample_weight = o["sample_weight"].cast<std::vector<double>>();
+  return opt;
+}
+
+// Trains as `rfk train` does with the matching options; returns the model file's bytes.
+py::bytes Train(const py::object& X, const py::object& csr, std::size_t csr_rows, std::size_t csr_cols,
+                std::vector<std::string> labels, const py::dict& o) {
+  Dataset data;
+  data.source = "X";
+  if (csr.is_none()) {
+    CopyDense(X.cast<py::array>(), &data);
+  } else {
+    const auto parts = csr.cast<py::tuple>();
+    CopyCsr(parts[0].cast<py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>>(),
+            parts[1].cast<py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>>(),
+            parts[2].cast<py::array_t<float, py::array::c_style | py::array::forcecast>>(), csr_rows, csr_cols, &data);
+  }
+  if (labels.size() != data.rows) throw std::invalid_argument("y must have one value per row of X");
+  data.labels = std::move(labels);
+  data.lines.resize(data.rows);
+  for (std::size_t i = 0; i < data.rows; ++i) data.lines[i] = i + 1;  // messages name "X:ROW", 1-based
+
+  const rfk::host::TrainOptions opt = Options(o);
+  const auto w_storage = Storage(o["storage"].cast<std::string>());
+  const std::string head_name = o["head_storage"].cast<std::string>();
+  const auto h_storage = head_name.empty() ? w_storage : Storage(head_name);
+
+  std::vector<std::uint8_t> blob;
+  {
+    py::gil_scoped_release release;
+    blob = rfk::host::Train(data, opt).model;
+    if (w_storage != rfk::format::Storage::kF32 || h_storage != rfk::format::Storage::kF32) {
+      rfk::host::AlignedBytes bytes(blob.size());
+      std::copy(blob.begin(), blob.end(), bytes.data());
+      rfk::Model m;
+      if (rfk::OpenModel(bytes.data(), bytes.size(), &m) != rfk::Status::kOk)
+        throw std::logic_error("the trained model does not open");
+      blob = rfk::host::RequantizeModel(m, w_storage, h_storage);
+    }
+  }
+  return py::bytes(reinterpret_cast<const char*>(blob.data()), blob.size());
+}
+
+// A model blob held in aligned storage, opened by the device core.
+class PyModel {
+ public:
+  explicit PyModel(const py::bytes& b) {
+    const std::string_view v = b;
+    bytes_ = rfk::host::AlignedBytes(v.size());
+    std::memcpy(bytes_.data(), v.data(), v.size());
+    rfk::ModelError err;
+    const rfk::Status s = rfk::OpenModel(bytes_.data(), bytes_.size(), &m_, &err);
+    if (s != rfk::Status::kOk) {
+      std::ostringstream o;
+      o << "model: " << rfk::StatusMessage(s) << " [" << rfk::StatusName(s) << "] at field '" << err.field
+        << "', byte offset " << err.offset;
+      throw std::invalid_argument(o.str());
+    }
+  }
+  py::bytes Bytes() const { return py::bytes(reinterpret_cast<const char*>(bytes_.data()), m_.total_bytes); }
+
+  // The K raw outputs of every row of X (n x d): float32 C-contiguous X is read in place. Row by
+  // row through rfk::Predict, as `rfk predict` and firmware compute them (PredictBatch's blocked
+  // kernels agree only to ~1e-5), so the outputs are bit-identical to theirs.
+  py::array_t<float> Decision(const py::array& X) const {
+    if (X.ndim() != 2) throw std::invalid_argument("X must be a 2-D array");
+    const auto n = static_cast<std::size_t>(X.shape(0)), d = static_cast<std::size_t>(X.shape(1));
+    if (d != m_.input_dim)
+      throw std::invalid_argument("X has " + std::to_string(d) + " features but the model expects " +
+                                  std::to_string(m_.input_dim));
+    const std::size_t K = m_.num_outputs;
+    py::array_t<float> out({n, K});
+    float* o = out.mutable_data();
+    const bool in_place = py::isinstance<py::array_t<float>>(X) && (X.flags() & py::array::c_style);
+    const bool is_f64 = py::isinstance<py::array_t<double>>(X);
+    if (!in_place && !is_f64 && !py::isinstance<py::array_t<float>>(X))
+      throw std::invalid_argument("X must hold float32 or float64 values");
+    const auto* base = static_cast<const char*>(X.data());
+    const py::ssize_t s0 = X.strides(0), s1 = X.strides(1);
+    std::string error;
+    {
+      py::gil_scoped_release release;
+      const std::size_t sb = rfk::ScratchBytes(m_);
+      rfk::host::AlignedBytes scratch(sb);
+      const std::size_t chunk = 4096;
+      std::vector<float> buf(in_place ? 0 : std::min(n, chunk) * d);
+      for (std::size_t r0 = 0; r0 < n && error.empty(); r0 += chunk) {
+        const std::size_t rn = std::min(chunk, n - r0);
+        const float* rows = nullptr;
+        if (in_place) {
+          rows = reinterpret_cast<const float*>(base) + r0 * d;
+        } else {
+          for (std::size_t i = 0; i < rn; ++i)
+            for (std::size_t j = 0; j < d; ++j) {
+              const char* p = base + py::ssize_t(r0 + i) * s0 + py::ssize_t(j) * s1;
+              buf[i * d + j] = is_f64 ? static_cast<float>(*reinterpret_cast<const double*>(p))
+                                      : *reinterpret_cast<const float*>(p);
+            }
+          rows = buf.data();
+        }
+        for (std::size_t i = 0; i < rn; ++i) {
+          const rfk::Status s = rfk::Predict(m_, rows + i * d, d, scratch.data(), sb, o + (r0 + i) * K, K);
+          if (s != rfk::Status::kOk) {
+            error = "X row " + std::to_string(r0 + i + 1) + ": prediction failed: " + rfk::StatusMessage(s) + " [" +
+                    rfk::StatusName(s) + "]";
+            break;
+          }
+        }
+      }
+    }
+    if (!error.empty()) throw std::invalid_argument(error);
+    return out;
+  }
+
+  // z(x) for every row (n x num_features), through the core's ComputeFeatures.
+  py::array_t<float> Features(const py::array_t<float, py::array::c_style | py::array::forcecast>& X) const {
+    if (X.ndim() != 2 || static_cast<std::size_t>(X.shape(1)) != m_.input_dim)
+      throw std::invalid_argument("X must be 2-D with " + std::to_string(m_.input_dim) + " features");
+    const auto n = static_cast<std::size_t>(X.shape(0)), d = std::size_t{m_.input_dim}, D = std::size_t{m_.num_features};
+    py::array_t<float> out({n, D});
+    float* z = out.mutable_data();
+    const float* x = X.data();
+    std::string error;
+    {
+      py::gil_scoped_release release;
+      const std::size_t sb = rfk::ScratchBytes(m_);
+      rfk::host::AlignedBytes scratch(sb);
+      for (std::size_t i = 0; i < n && error.empty(); ++i) {
+        const rfk::Status s = rfk::ComputeFeatures(m_, x + i * d, d, scratch.data(), sb, z + i * D, D);
+        if (s != rfk::Status::kOk)
+          error = "X row " + std::to_string(i + 1) + ": " + rfk::StatusMessage(s) + " [" + rfk::StatusName(s) + "]";
+      }
+    }
+    if (!error.empty()) throw std::invalid_argument(error);
+    return out;
+  }
+
+  std::vector<std::string> Labels() const {
+    std::vector<std::string> l;
+    for (std::uint32_t c = 0; c < m_.num_classes; ++c) l.emplace_back(rfk::ClassLabel(m_, c));
+    return l;
+  }
+  // The model as a header-only C file for firmware (`rfk export`'s header-only mode, no test
+  // vectors); std::invalid_argument (ValueError) for a name C cannot use.
+  std::string CHeader(const std::string& name) const {
+    return rfk::host::ModelCSource(bytes_.data(), m_.total_bytes, name, nullptr, "exported by rfk's Python package", "")
+        .header;
+  }
+  std::string Task() const { return rfk::host::TaskName(m_.task); }
+  std::string Metadata() const { return std::string(m_.metadata ? m_.metadata : "", m_.metadata_bytes); }
+  const rfk::Model& model() const { return m_; }
+
+ private:
+  rfk::host::AlignedBytes bytes_;
+  rfk::Model m_;
+};
+
+py::bytes FeatureSpec(const std::string& kernel, const std::string& map, std::uint32_t features,
+                      std::uint32_t input_dim, double gamma, std::uint64_t seed) {
+  const rfk::host::ModelSpec spec = rfk::host::RandomFeatureSpec(rfk::host::ParseKernel(kernel),
+                                                                 rfk::host::ParseMap(map), features, input_dim, gamma, seed);
+  const std::vector<std::uint8_t> blob = rfk::host::SerializeModel(spec);
+  return py::bytes(reinterpret_cast<const char*>(blob.data()), blob.size());
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_rfk, m) {
+  m.doc() = "rfk's bindings: training (rfk::host::Train) and the device core's prediction";
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const py::cast_error& e) {  // an option out of its C++ type's range (grids=-1)
+      PyErr_SetString(PyExc_ValueError, (std::string("a parameter has a value out of range or of the wrong type: ") +
+                                         e.what()).c_str());
+    } catch (const rfk::host::IoError& e) {
+      PyErr_SetString(PyExc_OSError, e.what());
+    } catch (const rfk::host::TrainError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const rfk::host::DataError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const rfk::host::QuantizeError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    }
+  });
+  m.def("train", &Train, py::arg("X"), py::arg("csr"), py::arg("csr_rows"), py::arg("csr_cols"), py::arg("labels"),
+        py::arg("options"));
+  m.def("feature_spec", &FeatureSpec);
+  m.def("write_file_atomic", [](const std::string& path, const py::bytes& b) {
+    const std::string_view v = b;
+    rfk::host::WriteFileAtomic(path, std::vector<std::uint8_t>(v.begin(), v.end()));
+  });
+  m.def("read_file", [](const std::string& path) {
+    const rfk::host::AlignedBytes b = rfk::host::ReadFileBytes(path);
+    return py::bytes(reinterpret_cast<const char*>(b.data()), b.size());
+  });
+  py::class_<PyModel>(m, "Model")
+      .def(py::init<const py::bytes&>())
+      .def("to_bytes", &PyModel::Bytes)
+      .def("decision", &PyModel::Decision)
+      .def("features", &PyModel::Features)
+      .def("c_header", &PyModel::CHeader)
+      .def_property_readonly("labels", &PyModel::Labels)
+      .def_property_readonly("task", &PyModel::Task)
+      .def_property_readonly("metadata", &PyModel::Metadata)
+      .def_property_readonly("input_dim", [](const PyModel& p) { return p.model().input_dim; })
+      .def_property_readonly("num_features", [](const PyModel& p) { return p.model().num_features; })
+      .def_property_readonly("num_outputs", [](const PyModel& p) { return p.model().num_outputs; })
+      .def_property_readonly("gamma", [](const PyModel& p) { return p.model().gamma; });
+}

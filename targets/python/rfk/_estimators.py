@@ -1,0 +1,385 @@
+"""scikit-learn estimators over rfk's host library (training) and device core (prediction).
+
+Each fitted estimator holds one model file's bytes (``to_bytes()``), opened by the device core
+(``rfk._rfk.Model``); pickling stores those bytes. Training builds the same
+``rfk::host::TrainOptions`` as ``rfk train`` does from the matching options (docs/PYTHON.md lists
+the correspondence), so the same data, options and seed give a byte-identical file.
+"""
+
+import numbers
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, TransformerMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted
+
+from . import _rfk
+
+try:  # scikit-learn >= 1.6
+    from sklearn.utils.validation import validate_data as _validate_data
+except ImportError:  # scikit-learn < 1.6: the estimator's own method
+    def _validate_data(estimator, *args, **kwargs):
+        return estimator._validate_data(*args, **kwargs)
+
+_DTYPES = (np.float32, np.float64)
+_CHUNK = 4096  # rows of sparse input densified at a time for prediction
+
+
+def _label_text(v):
+    """A class label or target as the text rfk's trainer reads (as a CSV field would hold it)."""
+    if isinstance(v, (bool, np.bool_)):
+        return str(bool(v))
+    if isinstance(v, numbers.Integral):
+        return str(int(v))
+    if isinstance(v, numbers.Real):
+        return repr(float(v))
+    return str(v)
+
+
+def _seed(random_state):
+    """rfk's seed: random_state None means rfk's default seed 1 (models are reproducible)."""
+    if random_state is None:
+        return 1
+    if isinstance(random_state, numbers.Integral):
+        if random_state < 0:
+            raise ValueError(f"random_state must be >= 0; got {random_state}")
+        return int(random_state)
+    if isinstance(random_state, np.random.RandomState):
+        return int(random_state.randint(0, 2**31 - 1))
+    raise ValueError(f"random_state must be None, an int or a RandomState; got {random_state!r}")
+
+
+def _threads(n_jobs):
+    if n_jobs is None or n_jobs == -1:
+        return 0  # all hardware threads, as `rfk train` by default; the model does not depend on it
+    if isinstance(n_jobs, numbers.Integral) and n_jobs > 0:
+        return int(n_jobs)
+    raise ValueError(f"n_jobs must be None, -1 or a positive int; got {n_jobs!r}")
+
+
+def _count(name, value, low=0, end=2**32):
+    """An integer parameter passed to rfk (which holds it as an unsigned 32- or 64-bit integer)."""
+    if not isinstance(value, numbers.Integral) or isinstance(value, bool) or not low <= value < end:
+        raise ValueError(f"{name} must be an int from {low} to {end - 1}; got {value!r}")
+    return int(value)
+
+
+def _decision_rows(model, X):
+    """The model's raw outputs (n x K float32) for validated X (dense or CSR)."""
+    if sp.issparse(X):
+        out = np.empty((X.shape[0], model.num_outputs), dtype=np.float32)
+        for i in range(0, X.shape[0], _CHUNK):
+            out[i:i + _CHUNK] = model.decision(X[i:i + _CHUNK].toarray().astype(np.float32, copy=False))
+        return out
+    return model.decision(X)
+
+
+class _ModelBytes:
+    """A fitted model_ (rfk._rfk.Model): its bytes, the file, and pickling as those bytes."""
+
+    def to_bytes(self):
+        """The model file's bytes (docs/FORMAT.md), as `rfk train` writes them."""
+        check_is_fitted(self, "model_")
+        return self.model_.to_bytes()
+
+    def to_c_header(self, name="model"):
+        """The model as a header-only C file for firmware, as `rfk export` writes it: `name[]`,
+        the 16-byte-aligned blob the device core reads in place, and NAME_BYTES, NAME_INPUT_DIM,
+        NAME_SCRATCH_BYTES, ... (docs/EMBEDDED.md)."""
+        check_is_fitted(self, "model_")
+        return self.model_.c_header(str(name))
+
+    def save(self, path):
+        """Writes the model file atomically (a temporary in the same folder, fsync, rename)."""
+        _rfk.write_file_atomic(str(path), self.to_bytes())
+
+    def __getstate__(self):
+        state = super().__getstate__()
+        if "model_" in state:
+            state = dict(state)
+            state["model_"] = state["model_"].to_bytes()
+        return state
+
+    def __setstate__(self, state):
+        if isinstance(state.get("model_"), bytes):
+            state = dict(state)
+            state["model_"] = _rfk.Model(state["model_"])
+        super().__setstate__(state)
+
+
+# check_estimator's checks that cannot pass, with the reason (docs/PYTHON.md lists them too).
+_XFAIL = {
+    "check_sample_weights_invariance":
+        "a zero sample_weight is not the same as removing the row: rfk's data-scale gamma, its "
+        "standardisation and its cross-validation folds use every row; weights apply to the ridge "
+        "fit and the validation losses (as with `rfk train --weight-column`)",
+}
+
+
+class _ModelEstimator(_ModelBytes, BaseEstimator):
+    """What the classifier and the regressor share: options, training, the model's bytes."""
+
+    def _more_tags(self):  # scikit-learn < 1.6
+        return {"_xfail_checks": dict(_XFAIL)}
+
+    if hasattr(BaseEstimator, "__sklearn_tags__"):  # scikit-learn >= 1.6 (expected failures: _XFAIL,
+        def __sklearn_tags__(self):                  # passed to check_estimator by the caller)
+            tags = super().__sklearn_tags__()
+            tags.input_tags.sparse = True
+            return tags
+
+    def _train_options(self, classification, sample_weight):
+        gamma = self.gamma
+        if gamma is None:
+            gamma = "default"
+        elif isinstance(gamma, str):
+            if gamma not in ("auto", "scale"):
+                raise ValueError(f"gamma must be a positive number, 'scale', 'auto' or None; got {gamma!r}")
+        elif isinstance(gamma, numbers.Real) and np.isfinite(gamma) and gamma > 0:
+            gamma = repr(float(gamma))
+        else:
+            raise ValueError(f"gamma must be a positive number, 'scale', 'auto' or None; got {gamma!r}")
+        alpha = self.alpha
+        if alpha is None:
+            alpha = "default"
+        elif isinstance(alpha, str):
+            if alpha != "auto":
+                raise ValueError(f"alpha must be a number >= 0, 'auto' or None; got {alpha!r}")
+        elif isinstance(alpha, numbers.Real) and np.isfinite(alpha) and alpha >= 0:
+            alpha = repr(float(alpha))
+        else:
+            raise ValueError(f"alpha must be a number >= 0, 'auto' or None; got {alpha!r}")
+        bin_gamma = self.bin_gamma
+        if bin_gamma is None:
+            bin_gamma = 0.0
+        elif not (isinstance(bin_gamma, numbers.Real) and bin_gamma > 0):
+            raise ValueError(f"bin_gamma must be a positive number or None; got {bin_gamma!r}")
+        standardize = {"auto": -1, True: 1, False: 0}.get(self.standardize)
+        if standardize is None or not isinstance(self.standardize, (str, bool)):
+            raise ValueError(f"standardize must be 'auto', True or False; got {self.standardize!r}")
+        _count("n_features", self.n_features, 1)
+        return {
+            "map": str(self.map),
+            "kernel": str(self.kernel),
+            "grids": _count("grids", self.grids),
+            "bins_per_grid": _count("bins_per_grid", self.bins_per_grid),
+            "bin_gamma": float(bin_gamma),
+            "n_features": int(self.n_features),
+            "seed": _seed(self.random_state),
+            "threads": _threads(self.n_jobs),
+            "folds": _count("cv", self.cv),
+            "memory_limit": 0 if self.memory_limit is None else _count("memory_limit", self.memory_limit, 1, 2**64),
+            "standardize": standardize,
+            "gamma": gamma,
+            "lambda": alpha,
+            "classification": classification,
+            "class_weight": "balanced" if getattr(self, "class_weight", None) == "balanced" else "none",
+            "sample_weight": None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64).tolist(),
+            "storage": str(self.storage),
+            "head_storage": "" if self.head_storage is None else str(self.head_storage),
+        }
+
+    def _train(self, X, labels, classification, sample_weight):
+        if X.shape[0] < 2:
+            raise ValueError(f"rfk needs at least 2 samples to train; got {X.shape[0]} sample")
+        if sample_weight is not None:
+            sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64)
+        options = self._train_options(classification, sample_weight)
+        if sp.issparse(X):
+            X = X.tocsr()
+            X.sort_indices()
+            csr = (X.indptr.astype(np.int64), X.indices.astype(np.int64), X.data.astype(np.float32))
+            blob = _rfk.train(None, csr, X.shape[0], X.shape[1], labels, options)
+        else:
+            blob = _rfk.train(X, None, 0, 0, labels, options)
+        self.model_ = _rfk.Model(blob)
+
+    def _decision(self, X):
+        check_is_fitted(self, "model_")
+        X = _validate_data(self, X, accept_sparse="csr", dtype=_DTYPES, reset=False)
+        return _decision_rows(self.model_, X)
+
+_COMMON_DOC = """
+    Parameters mirror ``rfk train`` (docs/PYTHON.md gives the table): map, kernel, n_features (-D),
+    gamma (None: 'default'; 'scale', 'auto' or a number), alpha (--lambda; None: 'default'),
+    random_state (--seed; None: 1), n_jobs (--threads; None or -1: all cores), storage and
+    head_storage, standardize ('auto', True, False), grids, bins_per_grid, bin_gamma, cv (--folds),
+    memory_limit (bytes; None: physical memory).
+"""
+
+
+class RandomFeatureClassifier(ClassifierMixin, _ModelEstimator):
+    __doc__ = "Ridge classifier on random features (one-vs-rest), trained as `rfk train` does." + _COMMON_DOC
+
+    def __init__(self, map="fourier", kernel="gaussian", n_features=1000, gamma=None, alpha=None,
+                 random_state=None, n_jobs=None, storage="f32", head_storage=None, standardize="auto",
+                 class_weight=None, grids=30, bins_per_grid=0, bin_gamma=None, cv=3, memory_limit=None):
+        self.map = map
+        self.kernel = kernel
+        self.n_features = n_features
+        self.gamma = gamma
+        self.alpha = alpha
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.storage = storage
+        self.head_storage = head_storage
+        self.standardize = standardize
+        self.class_weight = class_weight
+        self.grids = grids
+        self.bins_per_grid = bins_per_grid
+        self.bin_gamma = bin_gamma
+        self.cv = cv
+        self.memory_limit = memory_limit
+
+    def fit(self, X, y, sample_weight=None):
+        X, y = _validate_data(self, X, y, accept_sparse="csr", dtype=_DTYPES)
+        check_classification_targets(y)
+        classes, y_index = np.unique(y, return_inverse=True)
+        if len(classes) < 2:
+            raise ValueError("Classifier can't train when only one class is present (rfk needs at least 2 classes)")
+        cw = self.class_weight
+        if isinstance(cw, dict):  # per-class weights: folded into the row weights
+            w = np.array([float(cw.get(c, 1.0)) for c in classes])[y_index]
+            sample_weight = w if sample_weight is None else w * np.asarray(sample_weight, dtype=np.float64)
+        elif cw not in (None, "balanced"):
+            raise ValueError(f"class_weight must be None, 'balanced' or a dict; got {cw!r}")
+        texts = [_label_text(c) for c in classes]
+        self._train(X, [texts[i] for i in y_index], True, sample_weight)
+        where = {t: i for i, t in enumerate(texts)}
+        model_labels = self.model_.labels
+        if len(model_labels) != len(classes):
+            del self.model_
+            raise ValueError(f"rfk reads these labels as {len(model_labels)} classes ({model_labels}), not "
+                             f"{len(classes)}: labels that are the same number ('1', '+1') are one class")
+        self.classes_ = classes
+        self._class_of_output = np.array([where[t] for t in model_labels], dtype=np.intp)
+        return self
+
+    def decision_function(self, X):
+        """Binary: the model's decision value (> 0: classes_[1]); else one score per class in classes_."""
+        raw = self._decision(X)
+        if raw.shape[1] == 1:
+            return raw[:, 0] if self._class_of_output[1] == 1 else -raw[:, 0]
+        out = np.empty_like(raw)
+        out[:, self._class_of_output] = raw
+        return out
+
+    def predict(self, X):
+        """The class the device core decides (rfk::DecideClass: sign, or the first maximum)."""
+        raw = self._decision(X)
+        idx = (raw[:, 0] > 0).astype(np.intp) if raw.shape[1] == 1 else np.argmax(raw, axis=1)
+        return self.classes_[self._class_of_output[idx]]
+
+class RandomFeatureRegressor(RegressorMixin, _ModelEstimator):
+    __doc__ = "Ridge regression on random features, trained as `rfk train --task regression` does." + _COMMON_DOC
+
+    def __init__(self, map="fourier", kernel="gaussian", n_features=1000, gamma=None, alpha=None,
+                 random_state=None, n_jobs=None, storage="f32", head_storage=None, standardize="auto",
+                 grids=30, bins_per_grid=0, bin_gamma=None, cv=3, memory_limit=None):
+        self.map = map
+        self.kernel = kernel
+        self.n_features = n_features
+        self.gamma = gamma
+        self.alpha = alpha
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.storage = storage
+        self.head_storage = head_storage
+        self.standardize = standardize
+        self.grids = grids
+        self.bins_per_grid = bins_per_grid
+        self.bin_gamma = bin_gamma
+        self.cv = cv
+        self.memory_limit = memory_limit
+
+    def fit(self, X, y, sample_weight=None):
+        X, y = _validate_data(self, X, y, accept_sparse="csr", dtype=_DTYPES, y_numeric=True)
+        self._train(X, [repr(float(v)) for v in y], False, sample_weight)
+        return self
+
+    def predict(self, X):
+        """The model's output per row (float32 values, returned as float64)."""
+        return self._decision(X)[:, 0].astype(np.float64)
+
+
+class RandomFeatures(TransformerMixin, _ModelBytes, BaseEstimator):
+    """The random feature map z(x) alone, like scikit-learn's RBFSampler (fit draws it, transform applies it).
+
+    gamma is the kernel's parameter (gaussian: exp(-gamma ||x - y||^2), as RBFSampler's); map is a
+    Fourier-type map (fourier, fourier-phase, orf, orf-phase, fastfood, fastfood-phase). The features
+    are computed by the device core (rfk::ComputeFeatures), in float32.
+    """
+
+    def __init__(self, kernel="gaussian", map="fourier", n_features=1000, gamma=1.0, random_state=None):
+        self.kernel = kernel
+        self.map = map
+        self.n_features = n_features
+        self.gamma = gamma
+        self.random_state = random_state
+
+    def fit(self, X, y=None):
+        X = _validate_data(self, X, accept_sparse="csr", dtype=_DTYPES)
+        if not (isinstance(self.gamma, numbers.Real) and np.isfinite(self.gamma) and self.gamma > 0):
+            raise ValueError(f"gamma must be a positive number; got {self.gamma!r}")
+        if not (isinstance(self.n_features, numbers.Integral) and self.n_features > 0):
+            raise ValueError(f"n_features must be a positive int; got {self.n_features!r}")
+        self.model_ = _rfk.Model(_rfk.feature_spec(str(self.kernel), str(self.map), int(self.n_features),
+                                                   X.shape[1], float(self.gamma), _seed(self.random_state)))
+        self.n_features_out_ = self.model_.num_features
+        return self
+
+    def transform(self, X):
+        check_is_fitted(self, "model_")
+        X = _validate_data(self, X, accept_sparse="csr", dtype=_DTYPES, reset=False)
+        if sp.issparse(X):
+            return np.vstack([self.model_.features(X[i:i + _CHUNK].toarray()) for i in range(0, X.shape[0], _CHUNK)]
+                             or [np.empty((0, self.n_features_out_), np.float32)])
+        return self.model_.features(X)
+
+    def _more_tags(self):  # scikit-learn < 1.6
+        return {"preserves_dtype": [np.float32]}
+
+    if hasattr(BaseEstimator, "__sklearn_tags__"):  # scikit-learn >= 1.6
+        def __sklearn_tags__(self):
+            tags = super().__sklearn_tags__()
+            tags.transformer_tags.preserves_dtype = ["float32"]
+            tags.input_tags.sparse = True
+            return tags
+
+    def get_feature_names_out(self, input_features=None):
+        check_is_fitted(self, "model_")
+        name = type(self).__name__.lower()
+        return np.array([f"{name}{i}" for i in range(self.n_features_out_)], dtype=object)
+
+
+
+def _label_values(labels):
+    """A loaded model's class labels as an array: ints or floats when they all read as numbers."""
+    for kind in (int, float):
+        try:
+            return np.array([kind(t) for t in labels])
+        except ValueError:
+            pass
+    return np.array(labels, dtype=object)
+
+
+def load(path_or_bytes):
+    """Reads a model file (or its bytes) written by the CLI or by save(): a fitted estimator.
+
+    A classification model gives a RandomFeatureClassifier (classes_ from the model's labels,
+    numbers when they all read as numbers), a regression model a RandomFeatureRegressor. The
+    estimator's parameters are the defaults; the model's own settings are in its bytes
+    (``rfk inspect``). Raises ValueError, with the field and byte offset, for a file that does not open.
+    """
+    blob = path_or_bytes if isinstance(path_or_bytes, (bytes, bytearray)) else _rfk.read_file(str(path_or_bytes))
+    model = _rfk.Model(bytes(blob))
+    if model.labels:
+        est = RandomFeatureClassifier()
+        est.classes_ = _label_values(model.labels)
+        est._class_of_output = np.arange(len(model.labels), dtype=np.intp)
+    else:
+        est = RandomFeatureRegressor()
+    est.model_ = model
+    est.n_features_in_ = model.input_dim
+    return est

@@ -1,0 +1,225 @@
+"""The estimators and the CLI make and read the same files: the same data, options and seed give
+byte-identical models through `rfk train` and fit(), and Python's predictions are the device
+core's as `rfk predict` prints them."""
+import pickle
+import subprocess
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import rfk
+
+
+def _data(n=240, d=6, classes=3, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d)).astype(np.float32)
+    score = X[:, 0] + 0.5 * X[:, 1] ** 2 - X[:, 2]
+    cuts = np.quantile(score, np.linspace(0, 1, classes + 1)[1:-1])
+    return X, np.digitize(score, cuts), score
+
+
+def _write_csv(path, X, y):
+    with open(path, "w") as f:
+        for row, label in zip(X, y):
+            f.write(",".join("%.9g" % v for v in row) + f",{label}\n")
+
+
+def _cli(cli, *args):
+    r = subprocess.run([cli, *map(str, args)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+# (CLI arguments, estimator parameters): the same options said both ways.
+CASES = [
+    (["--features", 200, "--seed", 7, "--gamma", 0.1, "--lambda", 1e-3],
+     dict(n_features=200, random_state=7, gamma=0.1, alpha=1e-3)),
+    (["--features", 100, "--seed", 3], dict(n_features=100, random_state=3)),  # default gamma/lambda: CV
+    (["--map", "orf-phase", "--features", 64, "--gamma", "scale", "--storage", "int8"],
+     dict(map="orf-phase", n_features=64, gamma="scale", storage="int8")),
+    (["--map", "fourier+binning", "--kernel", "laplacian", "--features", 50, "--grids", 8, "--lambda", 0.01,
+      "--head-storage", "f16", "--no-standardize"],
+     dict(map="fourier+binning", kernel="laplacian", n_features=50, grids=8, alpha=0.01, head_storage="f16",
+          standardize=False)),
+    (["--map", "fastfood", "--features", 64, "--class-weight", "balanced", "--gamma", "auto", "--lambda", "auto"],
+     dict(map="fastfood", n_features=64, class_weight="balanced", gamma="auto", alpha="auto")),
+]
+
+
+@pytest.mark.parametrize("cli_args,params", CASES)
+@pytest.mark.parametrize("labels", ["int", "str", "binary"])
+def test_classifier_matches_cli(tmp_path, rfk_cli, cli_args, params, labels):
+    X, y, _ = _data(classes=2 if labels == "binary" else 3)
+    if labels == "str":  # text labels: classes_ and the model's (lexicographic) order agree
+        y = np.array(["zeta", "alpha", "mid"])[y]
+    csv = tmp_path / "train.csv"
+    _write_csv(csv, X, y)
+    _cli(rfk_cli, "train", "--train", csv, "-o", tmp_path / "cli.rfk", "--task", "classification", "-q", *cli_args)
+    est = rfk.RandomFeatureClassifier(**params).fit(X, y)
+    est.save(tmp_path / "py.rfk")
+    assert (tmp_path / "py.rfk").read_bytes() == (tmp_path / "cli.rfk").read_bytes()
+    assert est.to_bytes() == (tmp_path / "cli.rfk").read_bytes()
+
+    out = _cli(rfk_cli, "predict", "-m", tmp_path / "py.rfk", "--scores", "-q", csv).splitlines()[1:]
+    raw = est.model_.decision(X)
+    assert [line.split("\t")[0] for line in out] == [str(v) for v in est.predict(X)]
+    assert [line.split("\t")[1:] for line in out] == [["%.9g" % v for v in row] for row in raw]
+    assert set(est.predict(X)) <= set(est.classes_)
+    assert list(est.classes_) == sorted(set(y))
+
+
+def test_numeric_labels_order_by_value(tmp_path, rfk_cli):
+    """Labels 2, 10, 100: the model orders them by value, classes_ too; decision columns follow classes_."""
+    X, y, _ = _data()
+    y = np.array([10, 2, 100])[y]
+    est = rfk.RandomFeatureClassifier(n_features=100).fit(X, y)
+    assert list(est.classes_) == [2, 10, 100]
+    assert est.model_.labels == ["2", "10", "100"]
+    dec = est.decision_function(X)
+    assert (est.classes_[np.argmax(dec, axis=1)] == est.predict(X)).all()
+
+
+def test_string_labels_that_are_numbers(tmp_path):
+    """Text labels '9' and '10': classes_ is lexicographic ('10' < '9'), the model's order numeric;
+    the binary decision's sign follows classes_ (> 0: classes_[1])."""
+    X, y, _ = _data(classes=2)
+    ys = np.array(["9", "10"])[y]
+    est = rfk.RandomFeatureClassifier(n_features=100).fit(X, ys)
+    assert list(est.classes_) == ["10", "9"]
+    assert est.model_.labels == ["9", "10"]
+    dec = est.decision_function(X)
+    assert (np.where(dec > 0, est.classes_[1], est.classes_[0]) == est.predict(X)).all()
+    assert (est.predict(X) == ys).mean() > 0.8
+
+
+def test_regressor_matches_cli(tmp_path, rfk_cli):
+    X, _, t = _data()
+    t = t.astype(np.float32).astype(np.float64)
+    csv = tmp_path / "train.csv"
+    _write_csv(csv, X, ["%.17g" % v for v in t])
+    _cli(rfk_cli, "train", "--train", csv, "-o", tmp_path / "cli.rfk", "--task", "regression", "-q",
+         "--features", 120, "--seed", 11)
+    est = rfk.RandomFeatureRegressor(n_features=120, random_state=11).fit(X, t)
+    assert est.to_bytes() == (tmp_path / "cli.rfk").read_bytes()
+    out = _cli(rfk_cli, "predict", "-m", tmp_path / "cli.rfk", "-q", csv).split()
+    assert out == ["%.9g" % v for v in est.predict(X).astype(np.float32)]
+
+
+def test_sparse_fit_matches_cli_libsvm(tmp_path, rfk_cli):
+    rng = np.random.default_rng(1)
+    X = sp.random(200, 30, density=0.1, format="csr", random_state=2, dtype=np.float32)
+    y = (np.asarray(X.sum(axis=1)).ravel() > np.median(np.asarray(X.sum(axis=1)))).astype(int)
+    X.data = np.round(X.data * 100) / 100  # short decimals: the file's text is the same floats
+    path = tmp_path / "train.svm"
+    with open(path, "w") as f:
+        for i in range(X.shape[0]):
+            row = X[i]
+            f.write(f"{y[i]} " + " ".join(f"{j + 1}:{v:.9g}" for j, v in zip(row.indices, row.data)) + "\n")
+    _cli(rfk_cli, "train", "--train", path, "-o", tmp_path / "cli.rfk", "-q", "--task", "classification",
+         "--features", 80, "--gamma", 0.5, "--lambda", 1e-3)
+    est = rfk.RandomFeatureClassifier(n_features=80, gamma=0.5, alpha=1e-3).fit(X, y)
+    assert est.to_bytes() == (tmp_path / "cli.rfk").read_bytes()
+    assert (est.predict(X) == est.predict(X.toarray())).all()
+    del rng
+
+
+def test_load_reads_cli_files(tmp_path, rfk_cli):
+    X, y, _ = _data()
+    csv = tmp_path / "train.csv"
+    _write_csv(csv, X, y)
+    _cli(rfk_cli, "train", "--train", csv, "-o", tmp_path / "m.rfk", "-q", "--features", 100)
+    est = rfk.load(tmp_path / "m.rfk")
+    assert isinstance(est, rfk.RandomFeatureClassifier)
+    assert list(est.classes_) == [0, 1, 2] and est.n_features_in_ == 6
+    out = _cli(rfk_cli, "predict", "-m", tmp_path / "m.rfk", "-q", csv).split()
+    assert out == [str(v) for v in est.predict(X)]
+    assert rfk.load(est.to_bytes()).to_bytes() == est.to_bytes()
+
+
+def test_input_layouts_give_the_same_outputs():
+    X, y, _ = _data()
+    est = rfk.RandomFeatureClassifier(n_features=100).fit(X, y)
+    ref = est.decision_function(X)
+    for variant in (X.astype(np.float64), np.asfortranarray(X), np.asfortranarray(X.astype(np.float64)),
+                    np.repeat(X, 2, axis=1)[:, ::2], sp.csr_matrix(X)):
+        assert np.array_equal(est.decision_function(variant), ref)
+    # Training from float64 or F-ordered X is training on the same floats.
+    assert rfk.RandomFeatureClassifier(n_features=100).fit(np.asfortranarray(X.astype(np.float64)), y).to_bytes() \
+        == est.to_bytes()
+
+
+def test_errors_are_python_exceptions(tmp_path):
+    X, y, _ = _data()
+    est = rfk.RandomFeatureClassifier(n_features=100).fit(X, y)
+    with pytest.raises(ValueError, match="expects 6"):
+        est.model_.decision(np.zeros((2, 5), np.float32))
+    with pytest.raises(ValueError, match="byte offset"):
+        rfk.load(est.to_bytes()[:100])
+    bad = bytearray(est.to_bytes())
+    bad[40] ^= 0xFF
+    with pytest.raises(ValueError, match="byte offset"):
+        rfk.load(bytes(bad))
+    with pytest.raises(ValueError, match="even"):
+        rfk.RandomFeatureClassifier(n_features=101).fit(X, y)
+    with pytest.raises(ValueError, match="unknown kernel"):
+        rfk.RandomFeatureClassifier(kernel="polynomial").fit(X, y)
+    with pytest.raises(ValueError, match="storage"):
+        rfk.RandomFeatureClassifier(n_features=100, storage="f8").fit(X, y)
+    with pytest.raises(ValueError, match="gamma"):
+        rfk.RandomFeatureClassifier(gamma=-1.0).fit(X, y)
+    with pytest.raises(ValueError, match="NaN|infinity"):
+        est.predict(np.full((1, 6), np.nan))
+    with pytest.raises(ValueError, match="non-finite|prediction failed"):
+        est.model_.decision(np.full((1, 6), np.inf, np.float32))
+    with pytest.raises(OSError):
+        est.save(tmp_path / "missing-dir" / "m.rfk")
+    with pytest.raises(OSError):
+        rfk.load(tmp_path / "nothing.rfk")
+
+
+def test_pickle_keeps_the_model_bytes():
+    X, y, _ = _data()
+    est = rfk.RandomFeatureClassifier(n_features=100, storage="f16").fit(X, y)
+    back = pickle.loads(pickle.dumps(est))
+    assert back.to_bytes() == est.to_bytes()
+    assert np.array_equal(back.decision_function(X), est.decision_function(X))
+    t = rfk.RandomFeatures(n_features=50, gamma=0.3).fit(X)
+    assert np.array_equal(pickle.loads(pickle.dumps(t)).transform(X), t.transform(X))
+
+
+def test_random_features_approximate_the_gaussian_kernel():
+    """z(x).z(y) estimates exp(-gamma ||x - y||^2), RBFSampler's kernel, for the same gamma."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(40, 5)) * 0.5
+    gamma = 0.4
+    Z = rfk.RandomFeatures(n_features=20000, gamma=gamma, random_state=5).fit_transform(X).astype(np.float64)
+    exact = np.exp(-gamma * ((X[:, None, :] - X[None, :, :]) ** 2).sum(-1))
+    assert np.abs(Z @ Z.T - exact).max() < 0.05
+    wrong = np.exp(-2 * gamma * ((X[:, None, :] - X[None, :, :]) ** 2).sum(-1))
+    assert np.abs(Z @ Z.T - wrong).max() > 0.05
+
+
+def test_c_header_is_the_cli_export(tmp_path, rfk_cli):
+    """to_c_header holds the bytes and macros `rfk export` writes (the comments name the producer)."""
+    import re
+    X, y, _ = _data()
+    est = rfk.RandomFeatureClassifier(n_features=64, storage="int8").fit(X, y)
+    est.save(tmp_path / "m.rfk")
+    _cli(rfk_cli, "export", "-m", tmp_path / "m.rfk", "--c-header", tmp_path / "m.h", "--name", "kws")
+
+    def code(text):
+        return re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    assert code(est.to_c_header("kws")) == code((tmp_path / "m.h").read_text())
+    assert "KWS_BYTES" in est.to_c_header("kws")
+    with pytest.raises(ValueError):
+        est.to_c_header("int")
+
+
+@pytest.mark.parametrize("params", [dict(grids=-1, map="binning"), dict(n_features=0), dict(cv=1.5),
+                                    dict(memory_limit=0), dict(alpha=-1.0), dict(standardize="yes"),
+                                    dict(map="binning", bins_per_grid=-3), dict(n_jobs=0)])
+def test_bad_parameters_raise_value_error_at_fit(params):
+    X, y, _ = _data()
+    with pytest.raises(ValueError):
+        rfk.RandomFeatureClassifier(**params).fit(X, y)
