@@ -49,6 +49,14 @@ class Design {
   // reuse from it.
   virtual void KeepBest() {}
 
+  // Held-out outputs at (factor, lambda): for each fold, the head fitted on the other folds' rows,
+  // applied to the fold's rows; out gets n x K values (data row order). False (out untouched)
+  // for a design that does not compute them.
+  virtual bool HeldOutOutputs(double /*factor*/, double /*lambda*/, const Folds& /*folds*/,
+                              std::vector<double>* /*out*/) {
+    return false;
+  }
+
   // The head on every row at (factor, lambda). Records the design's own report fields.
   virtual Head Fit(double factor, double lambda) = 0;
   // After Fit: the design's part of the model -- the maps (each map's part of the ModelSpec) and
