@@ -47,8 +47,8 @@ struct Tally {
   double bin_n[kEceBins] = {}, bin_conf[kEceBins] = {}, bin_hit[kEceBins] = {};
 };
 
-// One row's probabilities against its class (index `truth`, whose decision was `cls`).
-void ScoreProba(const rfk::Model& m, const float* o, long truth, std::uint32_t cls, Tally* t) {
+// One row's probabilities against its class (index `truth`).
+void ScoreProba(const rfk::Model& m, const float* o, long truth, Tally* t) {
   if (rfk::Probabilities(m, o, m.num_outputs, t->p.data(), t->p.size()) != rfk::Status::kOk) return;
   const std::size_t y = static_cast<std::size_t>(truth);
   t->log_loss -= std::log(std::max(static_cast<double>(t->p[y]), 1e-15));
@@ -61,11 +61,16 @@ void ScoreProba(const rfk::Model& m, const float* o, long truth, std::uint32_t c
       t->brier += d * d;
     }
   }
-  const double conf = t->p[cls];  // the decided class: the top probability (same argmax)
+  // The top probability's class (first maximum): Platt's B can move the binary threshold off the
+  // decision's s = 0, so it may differ from the decided class for a few rows.
+  std::size_t top = 0;
+  for (std::size_t k = 1; k < t->p.size(); ++k)
+    if (t->p[k] > t->p[top]) top = k;
+  const double conf = t->p[top];
   const int b = std::min(kEceBins - 1, static_cast<int>(conf * kEceBins));
   t->bin_n[b] += 1;
   t->bin_conf[b] += conf;
-  t->bin_hit[b] += truth == static_cast<long>(cls) ? 1.0 : 0.0;
+  t->bin_hit[b] += top == y ? 1.0 : 0.0;
   ++t->proba_n;
 }
 
@@ -81,7 +86,7 @@ void Score(const rfk::Model& m, const host::Dataset& data, std::size_t i, const 
     if (truth != static_cast<long>(cls)) t->errors += 1;
     if (truth < 0) return;
     ++t->confusion[static_cast<std::size_t>(truth) * m.num_classes + cls];
-    if (m.calibration_method != 0) ScoreProba(m, o, truth, cls, t);
+    if (m.calibration_method != 0) ScoreProba(m, o, truth, t);
     if (m.task == rfk::format::Task::kBinary) t->decision.emplace_back(o[0], truth == 1);
     return;
   }
