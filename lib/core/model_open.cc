@@ -577,7 +577,9 @@ bool CheckCalibration(Reader& r) {
     return r.Fail(Status::kBadValue, "calibration.num_outputs", s.offset + ca::kNumOutputs);
   const float A = LoadF32(p + ca::kScale), B = LoadF32(p + ca::kBias);
   if (!IsFinite(A)) return r.Fail(Status::kBadValue, "calibration.scale", s.offset + ca::kScale);
-  if (!IsFinite(B) || (method == static_cast<std::uint32_t>(f::CalibrationMethod::kSoftmax) && B != 0.0f))
+  // B = 0 (+0 or -0) tested on the bits: no float compare (a soft-float call on Cortex-M3).
+  const bool zero = (LoadU32(p + ca::kBias) & 0x7FFFFFFFu) == 0;
+  if (!IsFinite(B) || (method == static_cast<std::uint32_t>(f::CalibrationMethod::kSoftmax) && !zero))
     return r.Fail(Status::kBadValue, "calibration.bias", s.offset + ca::kBias);
   r.m.calibration_method = method;
   r.m.calibration_scale = A;
