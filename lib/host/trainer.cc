@@ -1,7 +1,8 @@
 // The training pipeline, the same for every map:
 //   data -> targets -> standardisation and default gamma -> design (the maps' Gram statistics
 //   or the sparse binning design: design.h) -> selection of gamma and lambda (selection.h) ->
-//   the head -> model assembly and the open-check (model_assembly.h) -> training-error sample.
+//   the head -> (classification) the calibration on held-out outputs (calibration.h) -> model
+//   assembly and the open-check (model_assembly.h) -> training-error sample.
 // Fourier-type maps plug in below the design (fourier_map.h); the designs are the one step that
 // differs between Fourier features alone and designs with random binning.
 #include <algorithm>
