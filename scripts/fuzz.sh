@@ -71,6 +71,9 @@ seeds_model() {
       i=$((i + 1))
     done
   done
+  # The classifiers above with Fourier-type maps carry a calibration section (train's default);
+  # one binary model without it, beside them.
+  "$rfk" train --train "$tmp/c.csv" -D 16 --no-calibration -o "$tmp/seeds/model/seed-no-calibration.rfk" >/dev/null
   # The optional input sections: feature_names (a header) and impute (--missing), in both forms.
   { echo 'p q,r,label'; sed '2s/^[^,]*/NA/' "$tmp/c.csv"; } > "$tmp/h.csv"
   "$rfk" train --train "$tmp/h.csv" -D 16 --missing median -o "$tmp/seeds/model/seed-names-impute.rfk" >/dev/null

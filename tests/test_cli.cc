@@ -248,3 +248,73 @@ TEST_CASE("rfk export writes the model byte for byte as an aligned C array, with
   CHECK(junk.err.find("bad magic") != std::string::npos);
   CHECK(rfk_test::ReadText(header) == h);
 }
+
+TEST_CASE("predict --proba and eval's log loss, Brier and ECE; --proba refused without calibration, with a hint") {
+  rfk_test::TempDir tmp;
+  std::string csv = "a,b,cls\n";
+  for (int i = 0; i < 600; ++i) {
+    const double a = ((i * 37) % 101) / 25.0, b = ((i * 53) % 97) / 24.0;
+    const int c = (static_cast<int>(a) + static_cast<int>(b) + (i % 7 == 0)) % 3;  // some label noise
+    csv += std::to_string(a) + "," + std::to_string(b) + "," + std::string(1, static_cast<char>('x' + c)) + "\n";
+  }
+  rfk_test::WriteText(tmp.Path("m.csv"), csv);
+  const auto tr = rfk_test::Run(Cli() + " train --train " + tmp.Path("m.csv") + " -D 64 -o " + tmp.Path("m.rfk"));
+  REQUIRE_MESSAGE(tr.status == 0, tr.err);
+  CHECK(tr.out.find("calibration: softmax-temperature, A = ") != std::string::npos);
+  const auto pr = rfk_test::Run(Cli() + " predict --proba -m " + tmp.Path("m.rfk") + " " + tmp.Path("m.csv"));
+  REQUIRE_MESSAGE(pr.status == 0, pr.err);
+  CHECK(pr.out.rfind("prediction\tp x\tp y\tp z\n", 0) == 0);
+  CHECK(CountLines(pr.out) == 601);
+  // Every row: three probabilities summing to 1, the largest one's class the prediction.
+  std::size_t rows = 0, agree = 0;
+  for (std::size_t p = pr.out.find('\n') + 1; p < pr.out.size(); p = pr.out.find('\n', p) + 1, ++rows) {
+    const std::string label = pr.out.substr(p, pr.out.find('\t', p) - p);
+    const char* s = pr.out.c_str() + pr.out.find('\t', p);
+    double q[3], sum = 0;
+    for (double& v : q) {
+      v = std::strtod(s + 1, const_cast<char**>(&s));
+      CHECK((v >= 0 && v <= 1));
+      sum += v;
+    }
+    CHECK(sum == doctest::Approx(1.0).epsilon(1e-5));
+    const int top = q[0] >= q[1] && q[0] >= q[2] ? 0 : q[1] >= q[2] ? 1 : 2;
+    agree += label == std::string(1, static_cast<char>('x' + top));
+  }
+  CHECK(rows == 600);
+  CHECK(agree == rows);  // softmax keeps the OvR argmax
+  const auto ev = rfk_test::Run(Cli() + " eval -m " + tmp.Path("m.rfk") + " " + tmp.Path("m.csv") + " --json");
+  REQUIRE_MESSAGE(ev.status == 0, ev.err);
+  INFO(ev.out);
+  const double log_loss = JsonNumber(ev.out, "log_loss"), brier = JsonNumber(ev.out, "brier"),
+               ece = JsonNumber(ev.out, "ece");
+  CHECK(log_loss > 0);
+  CHECK(log_loss < std::log(3.0));  // better than the uniform guess
+  CHECK((brier > 0 && brier < 2.0 / 3));  // the uniform guess's Brier is 2/3
+  CHECK((ece >= 0 && ece < 0.1));
+  const auto text = rfk_test::Run(Cli() + " eval -m " + tmp.Path("m.rfk") + " " + tmp.Path("m.csv"));
+  CHECK(text.out.find("ece:") != std::string::npos);
+  const auto ins = rfk_test::Run(Cli() + " inspect " + tmp.Path("m.rfk"));
+  CHECK(ins.out.find("calibration:     softmax-temperature") != std::string::npos);
+
+  // Without the section: --proba is refused with rfk's prefix and a hint; eval has no such metrics.
+  const auto nt = rfk_test::Run(Cli() + " train --train " + tmp.Path("m.csv") + " -D 64 --no-calibration -o " +
+                                tmp.Path("n.rfk"));
+  REQUIRE(nt.status == 0);
+  CHECK(nt.out.find("calibration: none (--no-calibration)") != std::string::npos);
+  const auto np = rfk_test::Run(Cli() + " predict --proba -m " + tmp.Path("n.rfk") + " " + tmp.Path("m.csv"));
+  CHECK(np.status != 0);
+  CHECK(np.err.find("rfk: error:") != std::string::npos);
+  CHECK(np.err.find("no calibration section") != std::string::npos);
+  CHECK(np.err.find("--no-calibration") != std::string::npos);
+  const auto ne = rfk_test::Run(Cli() + " eval -m " + tmp.Path("n.rfk") + " " + tmp.Path("m.csv") + " --json");
+  CHECK(ne.out.find("log_loss") == std::string::npos);
+
+  // A regression model: refused, saying why.
+  std::string reg = "x,y\n";
+  for (int i = 0; i < 100; ++i) reg += std::to_string(i / 10.0) + "," + std::to_string(std::sin(i / 10.0)) + "\n";
+  rfk_test::WriteText(tmp.Path("r.csv"), reg);
+  REQUIRE(rfk_test::Run(Cli() + " train --train " + tmp.Path("r.csv") + " -D 16 -o " + tmp.Path("r.rfk")).status == 0);
+  const auto rp = rfk_test::Run(Cli() + " predict --proba -m " + tmp.Path("r.rfk") + " " + tmp.Path("r.csv"));
+  CHECK(rp.status != 0);
+  CHECK(rp.err.find("regression model") != std::string::npos);
+}

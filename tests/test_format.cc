@@ -115,6 +115,10 @@ TEST_CASE("FORMAT.md lists every enum value of the tables with its number and na
   CheckEnumRow<f::BinMode>(DocRow(doc, Row(f::binning_params::kMode, "u32", "mode")));
   CheckEnumRow<f::Task>(DocRow(doc, Row(f::head::kTask, "u32", "task")));
   CheckEnumRow<f::ImputeMethod>(DocRow(doc, Row(f::impute::kMethod, "u32", "method")));
+  // The calibration section's method row is the second "| 0 | u32 | `method`" row: after its heading.
+  const std::size_t cal = doc.find("### `calibration`");
+  REQUIRE(cal != std::string::npos);
+  CheckEnumRow<f::CalibrationMethod>(DocRow(doc.substr(cal), Row(f::calibration::kMethod, "u32", "method")));
 }
 
 TEST_CASE("FORMAT.md names OpenModel's validators in the order it runs them") {

@@ -50,8 +50,9 @@ inline constexpr std::uint16_t kSectionRequired = 0x0001;  // flag: unknown => r
 
 // ------------------------------------------------------------------------------------------------
 // The tables. To add a section: one row in RFK_FORMAT_SECTIONS (a type number not yet used: 11..15
-// are reserved for further binning storage, 17..23 for further structured maps, 24..31 for what a
-// model says about its inputs; the section bit masks hold numbers below 32), a layout namespace
+// are reserved for further binning storage, 17..23 for further structured maps, 24..31 for optional
+// sections a reader may skip: what a model says about its inputs (24, 25) and how its outputs
+// become probabilities (26); the section bit masks hold numbers below 32), a layout namespace
 // below if it has fields, its validator
 // in lib/core/model_open.cc (called from OpenModel in the order of docs/FORMAT.md's "Limits and
 // checks"), its writer in lib/host/model_writer.cc (kSectionWriters) and its row in FORMAT.md.
@@ -59,8 +60,9 @@ inline constexpr std::uint16_t kSectionRequired = 0x0001;  // flag: unknown => r
 // use yet is kReserved (the reader answers kUnsupportedMap / kUnsupportedStorage), one it handles
 // is kSupported (its validator and the prediction path must then handle it). Numbers are below 32.
 //
-// 24 and up: what the model says about its inputs (optional: a reader that skips them predicts
-// complete inputs exactly as one that reads them).
+// 24 and up: optional sections a reader may skip: what the model says about its inputs (a reader
+// that skips them predicts complete inputs exactly as one that reads them) and the calibration of
+// its outputs into probabilities (a reader that skips it has the raw outputs, not probabilities).
 //
 // Sections: X(enumerator, type number, name, flag the writer sets, bytes: fixed size or kVariable)
 #define RFK_FORMAT_SECTIONS(X)                                                                     \
@@ -76,7 +78,8 @@ inline constexpr std::uint16_t kSectionRequired = 0x0001;  // flag: unknown => r
   X(kBinKeys, 10, "bin_keys", kRequired, kVariable)    /* u32 grid_start[P+1], pad to 8, u64 keys */ \
   X(kFastfood, 16, "fastfood", kRequired, kVariable)   /* fastfood namespace below */             \
   X(kImpute, 24, "impute", kOptional, kVariable)       /* impute namespace below */               \
-  X(kFeatureNames, 25, "feature_names", kOptional, kVariable) /* as labels: d + 1 names */
+  X(kFeatureNames, 25, "feature_names", kOptional, kVariable) /* as labels: d + 1 names */      \
+  X(kCalibration, 26, "calibration", kOptional, 16)    /* calibration namespace below */
 
 // Enum values: X(enumerator, number, name, kSupported or kReserved)
 #define RFK_FORMAT_MAP_KINDS(X)                                                                    \
@@ -121,6 +124,12 @@ inline constexpr std::uint16_t kSectionRequired = 0x0001;  // flag: unknown => r
 #define RFK_FORMAT_IMPUTE_METHODS(X)                                                               \
   X(kMean, 1, "mean", kSupported)     /* the mean of the column's values present in training */   \
   X(kMedian, 2, "median", kSupported) /* their median */
+
+// How a classifier's raw outputs s become class probabilities (the calibration section), fitted on
+// held-out decision values at training time.
+#define RFK_FORMAT_CALIBRATION_METHODS(X)                                                          \
+  X(kPlatt, 1, "platt", kSupported)            /* binary: p(class 1) = 1/(1 + exp(A s + B)) */     \
+  X(kSoftmax, 2, "softmax-temperature", kSupported) /* multiclass: p_k = softmax_k(A s), B = 0 */
 // ------------------------------------------------------------------------------------------------
 
 // What the lists generate. Numbers are u32 on disk; section types u16.
@@ -168,6 +177,7 @@ RFK_FORMAT_DEFINE_ENUM_(Layout, RFK_FORMAT_LAYOUTS)
 RFK_FORMAT_DEFINE_ENUM_(Task, RFK_FORMAT_TASKS)
 RFK_FORMAT_DEFINE_ENUM_(BinMode, RFK_FORMAT_BIN_MODES)
 RFK_FORMAT_DEFINE_ENUM_(ImputeMethod, RFK_FORMAT_IMPUTE_METHODS)
+RFK_FORMAT_DEFINE_ENUM_(CalibrationMethod, RFK_FORMAT_CALIBRATION_METHODS)
 
 #define RFK_FORMAT_SECTION_ENUMERATOR_(e, n, ...) e = n,
 enum class SectionType : std::uint16_t { RFK_FORMAT_SECTIONS(RFK_FORMAT_SECTION_ENUMERATOR_) };
@@ -301,6 +311,17 @@ namespace feature_names {
 inline constexpr std::uint32_t kCount = 0;
 inline constexpr std::uint32_t kOffsets = 8;
 }  // namespace feature_names
+
+// kCalibration section layout (16 bytes), classification models only: Platt scaling for binary
+// (method kPlatt, K = 1), one softmax temperature 1/A over the K one-vs-rest outputs for
+// multiclass (method kSoftmax, K = num_outputs, B = 0). A and B finite.
+namespace calibration {
+inline constexpr std::uint32_t kBytes = Info(SectionType::kCalibration).fixed_bytes;
+inline constexpr std::uint32_t kMethod = 0;      // u32 CalibrationMethod
+inline constexpr std::uint32_t kNumOutputs = 4;  // u32 K, the head's
+inline constexpr std::uint32_t kScale = 8;       // f32 A
+inline constexpr std::uint32_t kBias = 12;       // f32 B
+}  // namespace calibration
 
 // kBinKeys section layout: grid_start[P + 1] u32, zero padding to a multiple of 8, keys u64.
 namespace bin_keys {

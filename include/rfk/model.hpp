@@ -78,6 +78,11 @@ struct Model {
   std::uint32_t num_names = 0;        // d + 1 when the model stores feature names, else 0
   const std::uint8_t* name_offsets = nullptr;  // (num_names + 1) little-endian u32
   const char* name_pool = nullptr;
+
+  // Optional calibration of a classifier's outputs (format::calibration); method 0 when absent.
+  std::uint32_t calibration_method = 0;  // a format::CalibrationMethod number, or 0
+  float calibration_scale = 0.0f;        // A
+  float calibration_bias = 0.0f;         // B
 };
 
 // Where OpenModel found a problem: the field name and its byte offset within the blob. The
@@ -124,6 +129,19 @@ std::size_t BatchScratchBytes(const Model& model) noexcept;
 // The class index a classification model's outputs decide (sign for binary, argmax for
 // multi-class; the first maximum wins). Returns 0 for regression models.
 std::uint32_t DecideClass(const Model& model, const float* outputs) noexcept;
+
+// Class probabilities from a classifier's K raw outputs (as Predict writes them) through the
+// model's calibration section: binary (Platt): proba[0] = 1 - p, proba[1] = p = 1/(1 + exp(A s +
+// B)); multiclass: proba[k] = exp(A s_k - max_j A s_j) / sum_j exp(A s_j - max_j A s_j), computed
+// with the max subtracted, so it never overflows. Writes num_classes values (proba_len must be at
+// least that, else kOutputTooSmall); out_len must be at least K (else kInputDimMismatch).
+// kNoCalibration for a model without the section (regression models never have it);
+// kNullArgument for a null pointer; kNonFiniteInput for a NaN or infinite output;
+// kArgumentOutOfRange where A s overflows a float (every softmax term then 0). O(K), no
+// allocation, no libm: exp by a degree-7 polynomial, relative error < 1e-6 (the same bits on
+// every target).
+[[nodiscard]] Status Probabilities(const Model& model, const float* outputs, std::size_t out_len,
+                                   float* proba, std::size_t proba_len) noexcept;
 
 // NUL-terminated label of class `index` as it was written in the training data ("" if none).
 const char* ClassLabel(const Model& model, std::uint32_t index) noexcept;

@@ -103,6 +103,14 @@ rfk_status rfk_predict_batch(const rfk_model* model, const float* X, size_t n, s
 uint32_t rfk_decide_class(const rfk_model* model, const float* outputs);
 const char* rfk_class_label(const rfk_model* model, uint32_t class_index);
 
+/* Class probabilities from a classifier's raw outputs (out_len >= K floats from rfk_predict):
+ * proba_len >= rfk_num_classes floats, one per class in label order, from the model's calibration
+ * section (Platt scaling for binary, a softmax temperature for multiclass; rfk/format.hpp).
+ * RFK_NO_CALIBRATION when the model has none (regression models, models trained with
+ * --no-calibration, older models). No allocation, no libm. */
+rfk_status rfk_probabilities(const rfk_model* model, const float* outputs, size_t out_len,
+                             float* proba, size_t proba_len);
+
 /* The binning map's 64-bit key per grid, bit-identical on every platform and backend, and each
  * grid's feature column (RFK_NO_COLUMN where an exact-mode model never saw that bin); len >= P. */
 #define RFK_NO_COLUMN 0xFFFFFFFFu

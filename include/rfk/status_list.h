@@ -31,6 +31,7 @@
     "a feature argument |Wx+b| exceeds 1e9 (input far outside training)")                          \
   X(kOutputTooSmall, RFK_OUTPUT_TOO_SMALL, "output buffer is smaller than the model's number of outputs") \
   X(kScratchTooSmall, RFK_SCRATCH_TOO_SMALL, "scratch buffer is smaller than ScratchBytes(model)")   \
-  X(kMisalignedScratch, RFK_MISALIGNED_SCRATCH, "scratch buffer is not aligned to rfk::kScratchAlignment")
+  X(kMisalignedScratch, RFK_MISALIGNED_SCRATCH, "scratch buffer is not aligned to rfk::kScratchAlignment") \
+  X(kNoCalibration, RFK_NO_CALIBRATION, "model has no calibration section (no class probabilities)")
 
 #endif /* RFK_STATUS_LIST_H_ */

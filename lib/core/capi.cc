@@ -79,6 +79,12 @@ uint32_t rfk_decide_class(const rfk_model* model, const float* outputs) {
   return rfk::DecideClass(View(model), outputs);
 }
 
+rfk_status rfk_probabilities(const rfk_model* model, const float* outputs, size_t out_len,
+                             float* proba, size_t proba_len) {
+  if (!IsOpen(model)) return RFK_NULL_ARGUMENT;
+  return C(rfk::Probabilities(View(model), outputs, out_len, proba, proba_len));
+}
+
 const char* rfk_class_label(const rfk_model* model, uint32_t class_index) {
   return IsOpen(model) ? rfk::ClassLabel(View(model), class_index) : "";
 }

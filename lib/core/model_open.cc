@@ -560,6 +560,33 @@ bool CheckFeatureNames(Reader& r) {
   return true;
 }
 
+// 16. calibration (optional): classification only, size 16, the method of the task (Platt for
+// binary, softmax for multiclass), K = the head's, A and B finite, B = 0 for softmax.
+bool CheckCalibration(Reader& r) {
+  namespace ca = f::calibration;
+  const Section& s = r[SectionType::kCalibration];
+  if (!s.present()) return true;
+  if (r.m.task == f::Task::kRegression) return r.Fail(Status::kBadValue, "calibration", s.entry);
+  if (s.size != ca::kBytes) return r.Fail(Status::kBadSectionSize, "calibration.size", s.size_at());
+  const std::uint8_t* p = r.Data(s);
+  const std::uint32_t method = LoadU32(p + ca::kMethod);
+  const std::uint32_t want = static_cast<std::uint32_t>(r.m.task == f::Task::kBinary ? f::CalibrationMethod::kPlatt
+                                                                                      : f::CalibrationMethod::kSoftmax);
+  if (method != want) return r.Fail(Status::kBadValue, "calibration.method", s.offset + ca::kMethod);
+  if (LoadU32(p + ca::kNumOutputs) != r.m.num_outputs)
+    return r.Fail(Status::kBadValue, "calibration.num_outputs", s.offset + ca::kNumOutputs);
+  const float A = LoadF32(p + ca::kScale), B = LoadF32(p + ca::kBias);
+  if (!IsFinite(A)) return r.Fail(Status::kBadValue, "calibration.scale", s.offset + ca::kScale);
+  // B = 0 (+0 or -0) tested on the bits: no float compare (a soft-float call on Cortex-M3).
+  const bool zero = (LoadU32(p + ca::kBias) & 0x7FFFFFFFu) == 0;
+  if (!IsFinite(B) || (method == static_cast<std::uint32_t>(f::CalibrationMethod::kSoftmax) && !zero))
+    return r.Fail(Status::kBadValue, "calibration.bias", s.offset + ca::kBias);
+  r.m.calibration_method = method;
+  r.m.calibration_scale = A;
+  r.m.calibration_bias = B;
+  return true;
+}
+
 // Then metadata: informational, not checked.
 void ReadMetadata(Reader& r) {
   const Section& s = r[SectionType::kMetadata];
@@ -581,7 +608,8 @@ Status OpenModel(const void* bytes, std::size_t size, Model* model, ModelError* 
   const bool ok = CheckHeader(r, size) && ReadSectionTable(r) && CheckMapParams(r) &&
                   CheckProjection(r) && CheckPhase(r) && CheckFastfood(r) && CheckBinningParams(r) && CheckBinGrids(r) &&
                   CheckBinKeys(r) && CheckMapArraysFinite(r) && CheckStandardize(r) && CheckHead(r) &&
-                  CheckLabels(r) && CheckLaterArraysFinite(r) && CheckImpute(r) && CheckFeatureNames(r);
+                  CheckLabels(r) && CheckLaterArraysFinite(r) && CheckImpute(r) && CheckFeatureNames(r) &&
+                  CheckCalibration(r);
   if (!ok) {
     *model = Model{};  // left empty on failure
     return r.status;

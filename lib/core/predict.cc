@@ -337,6 +337,69 @@ std::uint32_t DecideClass(const Model& model, const float* outputs) noexcept {
   }
 }
 
+namespace {
+
+// e^x for x <= 0 (callers subtract a maximum first): relative error below 1e-6 down to x = -87;
+// 0 below -87 (no denormals), for -inf and for NaN. IEEE + - x / and bit manipulation only: the
+// same bits on every target and backend, and no libm (flash on Cortex-M).
+float ExpNonPositive(float x) {
+  if (!(x > -87.0f)) return 0.0f;
+  const float kLog2e = 1.44269504f, kLn2Hi = 0.693145752f, kLn2Lo = 1.42860677e-6f;
+  const float t = x * kLog2e - 0.5f;  // n = round(x log2 e), x <= 0: truncate t toward zero - 1
+  int n = static_cast<int>(t);
+  if (static_cast<float>(n) > t) --n;  // floor
+  ++n;
+  const float nf = static_cast<float>(n);
+  const float r = (x - nf * kLn2Hi) - nf * kLn2Lo;  // |r| <= ln2/2 (+ rounding)
+  float p = 1.0f / 5040.0f;
+  p = p * r + 1.0f / 720.0f;
+  p = p * r + 1.0f / 120.0f;
+  p = p * r + 1.0f / 24.0f;
+  p = p * r + 1.0f / 6.0f;
+  p = p * r + 0.5f;
+  p = p * r + 1.0f;
+  p = p * r + 1.0f;  // e^r, truncation error r^8/8! < 1e-8
+  // 2^n, n in [-126, 0]
+  const std::uint32_t bits = static_cast<std::uint32_t>(n + 127) << 23;
+  float scale;
+  static_assert(sizeof scale == sizeof bits, "binary32");
+  std::memcpy(&scale, &bits, sizeof scale);
+  return p * scale;
+}
+
+}  // namespace
+
+Status Probabilities(const Model& model, const float* outputs, std::size_t out_len, float* proba,
+                     std::size_t proba_len) noexcept {
+  if (outputs == nullptr || proba == nullptr) return Status::kNullArgument;
+  if (model.calibration_method == 0) return Status::kNoCalibration;
+  if (out_len < model.num_outputs) return Status::kInputDimMismatch;
+  if (proba_len < model.num_classes) return Status::kOutputTooSmall;
+  const float A = model.calibration_scale;
+  for (std::uint32_t k = 0; k < model.num_outputs; ++k)
+    if (!core::IsFinite(outputs[k])) return Status::kNonFiniteInput;
+  if (model.calibration_method == static_cast<std::uint32_t>(format::CalibrationMethod::kPlatt)) {
+    // p = 1/(1 + e^t), t = A s + B, with e^-|t| only: no overflow for any finite t.
+    const float t = A * outputs[0] + model.calibration_bias;
+    const float e = ExpNonPositive(t > 0.0f ? -t : t);
+    const float small = e / (1.0f + e);  // the smaller of p and 1 - p
+    proba[1] = t > 0.0f ? small : 1.0f - small;
+    proba[0] = t > 0.0f ? 1.0f - small : small;
+    return Status::kOk;
+  }
+  float top = A * outputs[0];
+  for (std::uint32_t k = 1; k < model.num_outputs; ++k) top = A * outputs[k] > top ? A * outputs[k] : top;
+  float sum = 0.0f;
+  for (std::uint32_t k = 0; k < model.num_outputs; ++k) {
+    proba[k] = ExpNonPositive(A * outputs[k] - top);
+    sum += proba[k];
+  }
+  if (!(sum >= 1.0f)) return Status::kArgumentOutOfRange;  // A s overflowed: the max's term is e^0
+  const float inv = 1.0f / sum;
+  for (std::uint32_t k = 0; k < model.num_outputs; ++k) proba[k] *= inv;
+  return Status::kOk;
+}
+
 const char* ClassLabel(const Model& model, std::uint32_t index) noexcept {
   if (model.label_pool == nullptr || index >= model.num_classes) return "";
   return model.label_pool + LoadU32(model.label_offsets + 4 * index);

@@ -11,7 +11,8 @@
 //
 // The pipeline calls, in this order: HeldOutLosses (then KeepBest when that factor holds the best
 // point so far) for each factor the selection tries, none without selection; Fit once at the
-// chosen factor and lambda; then Describe and Loss. Designs allocate and throw TrainError.
+// chosen factor and lambda; HeldOutOutputs once there (classification, for the calibration); then
+// Describe and Loss. Designs allocate and throw TrainError.
 #pragma once
 
 #include <cstdint>
@@ -48,6 +49,14 @@ class Design {
   // The last HeldOutLosses factor holds the best point so far: a design may keep what Fit can
   // reuse from it.
   virtual void KeepBest() {}
+
+  // Held-out outputs at (factor, lambda): for each fold, the head fitted on the other folds' rows,
+  // applied to the fold's rows; out gets n x K values (data row order). False (out untouched)
+  // for a design that does not compute them.
+  virtual bool HeldOutOutputs(double /*factor*/, double /*lambda*/, const Folds& /*folds*/,
+                              std::vector<double>* /*out*/) {
+    return false;
+  }
 
   // The head on every row at (factor, lambda). Records the design's own report fields.
   virtual Head Fit(double factor, double lambda) = 0;

@@ -125,6 +125,7 @@ class FourierDesign final : public Design {
   // The full-data statistics at the best factor: the sum of its folds' (Fit solves them).
   void KeepBest() override { best_total_ = std::move(total_); }
   Head Fit(double factor, double lambda) override;
+  bool HeldOutOutputs(double factor, double lambda, const Folds& folds, std::vector<double>* out) override;
   void Describe(ModelSpec* spec, std::string* metadata) const override;
   double Loss(const Head& head, const std::vector<std::uint32_t>& rows) override;
 
@@ -187,6 +188,41 @@ Head FourierDesign::Fit(double factor, double lambda) {
   Head head = SolveRidge(best_total_, lambda, ctx_.threads);
   best_total_ = RidgeStats();
   return head;
+}
+
+// One pass accumulating each fold's statistics, a solve per fold at lambda, one pass scoring:
+// about the cost of one selection point.
+bool FourierDesign::HeldOutOutputs(double factor, double lambda, const Folds& folds,
+                                   std::vector<double>* out) {
+  const double gamma = Gamma(factor);
+  const std::unique_ptr<FourierMap> m = draws_->At(gamma);
+  const std::uint32_t D = m->features(), K = ctx_.targets.K;
+  const std::size_t nf = folds.held_out.size();
+  const std::string what = "calibration";
+  const std::uint64_t total = 2ull * ctx_.data.rows;
+  std::uint64_t done = 0;
+  std::vector<RidgeStats> fold;
+  RidgeStats tot(D, K);
+  for (std::size_t f = 0; f < nf; ++f) {
+    fold.push_back(Accumulate(ctx_, *m, folds.held_out[f], &done, total, what));
+    tot.Add(fold.back(), 1.0);
+  }
+  out->assign(ctx_.data.rows * std::size_t{K}, 0.0);
+  std::vector<double> o(kGramRows * K);
+  BlockStream blocks(ctx_, *m);
+  for (std::size_t f = 0; f < nf; ++f) {
+    RidgeStats train = tot;
+    train.Add(fold[f], -1.0);
+    fold[f] = RidgeStats();
+    const StackedHeads sh = Stack({SolveRidge(train, lambda, ctx_.threads)}, D, K);
+    blocks.Run(folds.held_out[f], &done, total, what,
+               [&](const float* Z, const std::uint32_t* rb, std::size_t R) {
+                 HeadOutputs(Z, R, D, sh.W, sh.bias, ctx_.threads, o.data());
+                 for (std::size_t r = 0; r < R; ++r)
+                   std::copy(o.data() + r * K, o.data() + (r + 1) * K, out->data() + std::size_t{rb[r]} * K);
+               });
+  }
+  return true;
 }
 
 void FourierDesign::Describe(ModelSpec* spec, std::string* metadata) const {

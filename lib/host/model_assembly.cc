@@ -59,6 +59,9 @@ AssembledModel AssembleModel(const Design& design, const Head& head, const Train
     spec.feature_names = ctx.data.feature_names;
     spec.target_name = ctx.data.label_name;
   }
+  spec.calibration_method = ctx.report->calibration_method;
+  spec.calibration_scale = static_cast<float>(ctx.report->calibration_scale);
+  spec.calibration_bias = static_cast<float>(ctx.report->calibration_bias);
   out.blob = SerializeModel(spec);
   CheckModelOpens(out.blob);
   return out;

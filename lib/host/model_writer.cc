@@ -55,6 +55,7 @@ void CheckSpec(const ModelSpec& s) {
   Require(s.head_weights.size() == K * D && s.head_bias.size() == K, "head size != K*D, K");
   Require((s.task == f::Task::kRegression) == s.labels.empty(), "labels iff classification");
   Require(s.impute.empty() || s.impute.size() == d, "impute size != d");
+  Require(s.calibration_method == 0 || s.task != f::Task::kRegression, "calibration for regression");
   Require(s.feature_names.empty() || s.feature_names.size() == d, "feature names != d");
   Require(!s.feature_names.empty() || s.target_name.empty(), "a target name without feature names");
 }
@@ -202,6 +203,15 @@ bool FeatureNames(const ModelSpec& s, Payload* p) {
   return true;
 }
 
+bool Calibration(const ModelSpec& s, Payload* p) {
+  if (s.calibration_method == 0) return false;
+  AppendU32(p, s.calibration_method);
+  AppendU32(p, s.num_outputs);
+  AppendPod(p, &s.calibration_scale, 1);
+  AppendPod(p, &s.calibration_bias, 1);
+  return true;
+}
+
 struct SectionWriter {
   f::SectionType type;
   bool (*write)(const ModelSpec&, Payload*);
@@ -215,7 +225,7 @@ constexpr SectionWriter kSectionWriters[] = {
     {f::SectionType::kStandardize, Standardize}, {f::SectionType::kHead, Head},
     {f::SectionType::kLabels, Labels},           {f::SectionType::kMetadata, Metadata},
     {f::SectionType::kImpute, Impute},           {f::SectionType::kFeatureNames, FeatureNames},
-    {f::SectionType::kFastfood, Fastfood}};
+    {f::SectionType::kFastfood, Fastfood},       {f::SectionType::kCalibration, Calibration}};
 
 }  // namespace
 

@@ -1,16 +1,19 @@
 // The training pipeline, the same for every map:
 //   data -> targets -> standardisation and default gamma -> design (the maps' Gram statistics
 //   or the sparse binning design: design.h) -> selection of gamma and lambda (selection.h) ->
-//   the head -> model assembly and the open-check (model_assembly.h) -> training-error sample.
+//   the head -> (classification) the calibration on held-out outputs (calibration.h) -> model
+//   assembly and the open-check (model_assembly.h) -> training-error sample.
 // Fourier-type maps plug in below the design (fourier_map.h); the designs are the one step that
 // differs between Fourier features alone and designs with random binning.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <utility>
 #include <vector>
 
+#include "calibration.h"
 #include "design.h"
 #include "fourier_map.h"
 #include "gram.h"
@@ -58,6 +61,52 @@ InputScaling DescribeData(const Dataset& data, const TrainOptions& opt, const Ta
   return scaling;
 }
 
+// The folds of the calibration's held-out outputs: at least 3, more with --cv-folds.
+std::uint32_t CalibrationFolds(const TrainContext& ctx) {
+  return std::max<std::uint32_t>(ctx.opt.cv_folds, 3);
+}
+
+// The calibration of the outputs (calibration.h) on held-out outputs at the chosen point, into
+// the report (AssembleModel writes it into the model). Records why not when it is not fitted.
+void Calibrate(Design& design, double factor, double lambda, const TrainContext& ctx) {
+  TrainReport& rep = *ctx.report;
+  const Targets& tg = ctx.targets;
+  if (tg.task == format::Task::kRegression) return;
+  if (!ctx.opt.calibrate) {
+    rep.calibration_reason = "--no-calibration";
+    return;
+  }
+  const std::uint32_t nf = CalibrationFolds(ctx);
+  if (ctx.data.rows < std::size_t{kMinRowsPerFold} * nf) {
+    rep.calibration_reason = "fewer than " + std::to_string(kMinRowsPerFold) + " rows per fold of " + std::to_string(nf);
+    return;
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  ctx.Step("calibration: " + std::to_string(nf) + "-fold held-out outputs");
+  std::vector<double> S;
+  if (!design.HeldOutOutputs(factor, lambda, SplitFolds(ctx.data.rows, nf, ctx.opt.seed), &S)) {
+    rep.calibration_reason = "not computed for designs with random binning";
+    return;
+  }
+  Calibration c;
+  if (tg.task == format::Task::kBinary) {
+    std::vector<std::uint8_t> y(tg.cls.size());
+    for (std::size_t i = 0; i < y.size(); ++i) y[i] = tg.cls[i] == 1 ? 1 : 0;
+    c = FitPlatt(S, y, tg.w);
+  } else {
+    c = FitSoftmaxScale(S, tg.K, tg.cls, tg.w);
+  }
+  if (!std::isfinite(static_cast<float>(c.scale)) || !std::isfinite(static_cast<float>(c.bias))) {
+    rep.calibration_reason = "the fit did not converge to finite parameters";
+    return;
+  }
+  rep.calibration_method = c.method;
+  rep.calibration_scale = static_cast<float>(c.scale);
+  rep.calibration_bias = static_cast<float>(c.bias);
+  rep.calibration_log_loss = CalibratedLogLoss(c, S, tg.K, tg.cls, tg.w);
+  rep.calibration_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
 }  // namespace
 
 TrainResult Train(const Dataset& data, const TrainOptions& options) {
@@ -85,6 +134,8 @@ TrainResult Train(const Dataset& data, const TrainOptions& options) {
   rep.lambda = lambdas[choice.lambda];
   ctx.Step("fit at gamma " + FormatDouble(rep.gamma) + ", lambda " + FormatDouble(rep.lambda));
   const Head head = design->Fit(choice.factor, rep.lambda);
+  if (ctx.steps && targets.task != format::Task::kRegression && opt.calibrate) ++ctx.steps->n;
+  Calibrate(*design, choice.factor, rep.lambda, ctx);
   AssembledModel model = AssembleModel(*design, head, ctx);
   result.model = std::move(model.blob);
   ctx.Step("training error");

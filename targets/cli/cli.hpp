@@ -153,6 +153,12 @@ struct EvalResult {
   double majority_rate = NAN;             // the most frequent true class's share of the rows:
   std::string majority_label;             //   the accuracy of always predicting it
   double roc_auc = NAN;                   // binary, both classes present: AUC of the decision value
+  // Models with a calibration section, over the same rows: the probabilities' mean log loss
+  // (-ln p of the true class, p floored at 1e-15), Brier score (binary: mean (p1 - y)^2;
+  // multiclass: mean sum_k (p_k - [k = y])^2) and expected calibration error (15 equal-width bins
+  // of the top class's probability on [0, 1]: sum over bins of n_b / n |accuracy_b - mean p_b|).
+  bool has_proba = false;
+  double log_loss = NAN, brier = NAN, ece = NAN;
   // Regression:
   double mae = 0, r2 = NAN;               // r2: 1 - SSE / sum of squares about the mean of y
 };
@@ -160,8 +166,12 @@ struct EvalResult {
 // `predictions`, also collects one printable prediction per row (a label or a number), and with
 // `scores` the model's K raw outputs per row (rows x K, row-major). Metrics need labels
 // (data.has_labels); a features-only file gets predictions and latency only.
+// With `proba`, the class probabilities per row (rows x C) through rfk::Probabilities (a
+// CliError with a hint when the model has no calibration section).
 EvalResult Evaluate(const rfk::Model& m, const host::Dataset& data, std::vector<std::string>* predictions,
-                    std::vector<float>* scores = nullptr);
+                    std::vector<float>* scores = nullptr, std::vector<float>* proba = nullptr);
+// The CliError for --proba on a model without calibration (regression, or trained without it).
+[[noreturn]] void ThrowNoCalibration(const rfk::Model& m, const std::string& path);
 
 // metrics.cc: precision, recall, support, balanced accuracy and the majority rate from the
 // confusion matrix (in place); the ROC AUC of (score, positive) pairs (ties share their rank;

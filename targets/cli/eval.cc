@@ -21,6 +21,9 @@ void PrintJson(const EvalArgs& a, const rfk::Model& m, const EvalResult& e) {
                 Num(e.accuracy).c_str(), e.unknown_labels);
   else
     std::printf("\"rmse\": %s, \"rel_rmse\": %s, ", Num(e.rmse).c_str(), Num(e.rel_rmse).c_str());
+  if (e.has_proba)
+    std::printf("\"log_loss\": %s, \"brier\": %s, \"ece\": %s, ", Num(e.log_loss).c_str(), Num(e.brier).c_str(),
+                Num(e.ece).c_str());
   std::printf("\"predict_us_per_sample\": %s, \"model_bytes\": %u%s}\n", Num(e.predict_us).c_str(), m.total_bytes,
               MetricsJson(e).c_str());
 }
@@ -34,6 +37,11 @@ void PrintText(const rfk::Model& m, const EvalResult& e) {
   } else {
     std::printf("rmse:                  %.9g\nrel_rmse:              %.6f\n", e.rmse, e.rel_rmse);
   }
+  if (e.has_proba)
+    std::printf("log_loss:              %.6f (calibrated probabilities: mean -ln p of the true class)\n"
+                "brier:                 %.6f\n"
+                "ece:                   %.6f (15 equal-width bins of the top class's probability)\n",
+                e.log_loss, e.brier, e.ece);
   PrintMetricsText(e);
   std::printf("predict_us_per_sample: %.3f\nmodel_bytes:           %u\n", e.predict_us, m.total_bytes);
 }

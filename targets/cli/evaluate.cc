@@ -1,4 +1,5 @@
 // Evaluation through the device core, shared by eval, predict and train --test.
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <sstream>
@@ -30,6 +31,8 @@ struct ClassMatcher {
   std::vector<char> numeric_;
 };
 
+constexpr int kEceBins = 15;
+
 // Running sums of the metrics over the rows scored so far.
 struct Tally {
   double errors = 0, sq = 0, sq_y = 0, abs = 0, seconds = 0;
@@ -37,7 +40,39 @@ struct Tally {
   std::vector<std::uint64_t> confusion;         // C x C
   std::vector<std::pair<float, bool>> decision;  // binary: (output, true class is 1)
   std::vector<double> y;                         // regression targets, for R^2
+  // Probabilities (models with calibration): sums over the rows of a known class.
+  std::vector<float> p;                          // C, one row's
+  double log_loss = 0, brier = 0;
+  std::size_t proba_n = 0;
+  double bin_n[kEceBins] = {}, bin_conf[kEceBins] = {}, bin_hit[kEceBins] = {};
 };
+
+// One row's probabilities against its class (index `truth`).
+void ScoreProba(const rfk::Model& m, const float* o, long truth, Tally* t) {
+  if (rfk::Probabilities(m, o, m.num_outputs, t->p.data(), t->p.size()) != rfk::Status::kOk) return;
+  const std::size_t y = static_cast<std::size_t>(truth);
+  t->log_loss -= std::log(std::max(static_cast<double>(t->p[y]), 1e-15));
+  if (m.task == rfk::format::Task::kBinary) {
+    const double d = t->p[1] - (y == 1 ? 1.0 : 0.0);
+    t->brier += d * d;
+  } else {
+    for (std::size_t k = 0; k < t->p.size(); ++k) {
+      const double d = t->p[k] - (k == y ? 1.0 : 0.0);
+      t->brier += d * d;
+    }
+  }
+  // The top probability's class (first maximum): Platt's B can move the binary threshold off the
+  // decision's s = 0, so it may differ from the decided class for a few rows.
+  std::size_t top = 0;
+  for (std::size_t k = 1; k < t->p.size(); ++k)
+    if (t->p[k] > t->p[top]) top = k;
+  const double conf = t->p[top];
+  const int b = std::min(kEceBins - 1, static_cast<int>(conf * kEceBins));
+  t->bin_n[b] += 1;
+  t->bin_conf[b] += conf;
+  t->bin_hit[b] += top == y ? 1.0 : 0.0;
+  ++t->proba_n;
+}
 
 // Scores one row's outputs `o` against its label; appends its prediction when asked.
 void Score(const rfk::Model& m, const host::Dataset& data, std::size_t i, const float* o,
@@ -51,6 +86,7 @@ void Score(const rfk::Model& m, const host::Dataset& data, std::size_t i, const 
     if (truth != static_cast<long>(cls)) t->errors += 1;
     if (truth < 0) return;
     ++t->confusion[static_cast<std::size_t>(truth) * m.num_classes + cls];
+    if (m.calibration_method != 0) ScoreProba(m, o, truth, t);
     if (m.task == rfk::format::Task::kBinary) t->decision.emplace_back(o[0], truth == 1);
     return;
   }
@@ -106,6 +142,15 @@ EvalResult Finish(const rfk::Model& m, const host::Dataset& data, Tally&& t) {
     res.confusion = std::move(t.confusion);
     FinishClassMetrics(&res);
     if (m.task == rfk::format::Task::kBinary) res.roc_auc = RocAuc(std::move(t.decision));
+    if (m.calibration_method != 0 && t.proba_n > 0) {
+      const double pn = static_cast<double>(t.proba_n);
+      res.has_proba = true;
+      res.log_loss = t.log_loss / pn;
+      res.brier = t.brier / pn;
+      res.ece = 0;
+      for (int b = 0; b < kEceBins; ++b)
+        if (t.bin_n[b] > 0) res.ece += std::fabs(t.bin_hit[b] - t.bin_conf[b]) / pn;
+    }
     return res;
   }
   res.mae = t.abs / n;
@@ -119,8 +164,17 @@ EvalResult Finish(const rfk::Model& m, const host::Dataset& data, Tally&& t) {
 
 }  // namespace
 
+void ThrowNoCalibration(const rfk::Model& m, const std::string& path) {
+  if (m.task == rfk::format::Task::kRegression)
+    throw CliError(path + " is a regression model: it has no class probabilities (--proba is for classifiers; "
+                   "--scores prints the raw output)");
+  throw CliError(path + " has no calibration section (trained with --no-calibration, with random binning, or by an "
+                 "older rfk), so no class probabilities; retrain it without --no-calibration, or use --scores "
+                 "for the raw outputs");
+}
+
 EvalResult Evaluate(const rfk::Model& m, const host::Dataset& data, std::vector<std::string>* predictions,
-                    std::vector<float>* scores) {
+                    std::vector<float>* scores, std::vector<float>* proba) {
   const ClassMatcher classes(m);
   const std::size_t chunk = 4096, d = m.input_dim;
   std::vector<float> X(chunk * d), outputs(chunk * m.num_outputs);
@@ -130,6 +184,7 @@ EvalResult Evaluate(const rfk::Model& m, const host::Dataset& data, std::vector<
   scratch = std::align(rfk::kScratchAlignment, rfk::ScratchBytes(m), scratch, space);
 
   Tally t;
+  t.p.assign(m.num_classes, 0.0f);
   t.confusion.assign(std::size_t{m.num_classes} * m.num_classes, 0);
   for (std::size_t c0 = 0; c0 < data.rows; c0 += chunk) {
     const std::size_t cn = std::min(chunk, data.rows - c0);
@@ -138,6 +193,15 @@ EvalResult Evaluate(const rfk::Model& m, const host::Dataset& data, std::vector<
     for (std::size_t r = 0; r < cn; ++r)
       Score(m, data, c0 + r, outputs.data() + r * m.num_outputs, classes, predictions, &t);
     if (scores) scores->insert(scores->end(), outputs.begin(), outputs.begin() + cn * m.num_outputs);
+    for (std::size_t r = 0; proba && r < cn; ++r) {
+      const std::size_t at = proba->size();
+      proba->resize(at + m.num_classes);
+      const rfk::Status s = rfk::Probabilities(m, outputs.data() + r * m.num_outputs, m.num_outputs,
+                                               proba->data() + at, m.num_classes);
+      if (s != rfk::Status::kOk)
+        throw CliError(data.source + ":" + std::to_string(data.lines[c0 + r]) + ": probabilities failed: " +
+                       rfk::StatusMessage(s) + " [" + rfk::StatusName(s) + "]");
+    }
   }
   return Finish(m, data, std::move(t));
 }

@@ -1,6 +1,6 @@
 // rfk inspect: every header field, the section table and the checksum of any file (read through
 // the core's bounds-checked BlobView, so truncated or garbage files print what can be read), then,
-// when the model opens, its maps, head, labels, feature names, impute values and metadata.
+// when the model opens, its maps, head, labels, feature names, impute values, calibration and metadata.
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -134,6 +134,9 @@ void JsonInputs(const rfk::Model& m, std::ostringstream& js) {
     for (std::uint32_t i = 0; i < m.input_dim; ++i) js << (i ? ", " : "") << Num(m.impute[i]);
     js << "]}";
   }
+  if (m.calibration_method != 0)
+    js << ", \"calibration\": {\"method\": \"" << f::NameOf(static_cast<f::CalibrationMethod>(m.calibration_method))
+       << "\", \"scale\": " << Num(m.calibration_scale) << ", \"bias\": " << Num(m.calibration_bias) << "}";
 }
 
 void PrintJson(const Inspected& in) {
@@ -247,6 +250,13 @@ void TextModel(const rfk::Model& m) {
   if (m.num_names)
     std::printf("feature names:   %s; label column '%s'\n", TextNames(m).c_str(), rfk::FeatureName(m, m.input_dim));
   if (m.impute) std::printf("impute:          %s\n", TextImpute(m).c_str());
+  if (m.calibration_method == static_cast<std::uint32_t>(f::CalibrationMethod::kPlatt))
+    std::printf("calibration:     platt, p(%s) = 1/(1 + exp(A s + B)), A = %.9g, B = %.9g\n", rfk::ClassLabel(m, 1),
+                double(m.calibration_scale), double(m.calibration_bias));
+  else if (m.calibration_method != 0)
+    std::printf("calibration:     %s, p = softmax(A s), A = %.9g (temperature %.9g)\n",
+                f::NameOf(static_cast<f::CalibrationMethod>(m.calibration_method)), double(m.calibration_scale),
+                1.0 / double(m.calibration_scale));
   std::printf("scratch_bytes:   %zu\n", rfk::ScratchBytes(m));
   if (m.metadata_bytes) std::printf("metadata:\n  %s\n", IndentedMetadata(m).c_str());
 }

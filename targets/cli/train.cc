@@ -25,7 +25,7 @@ struct TrainArgs {
   unsigned threads = 0;
   std::uint32_t folds = 3;
   std::string memory_limit = "physical";
-  bool progress = false, json = false, quiet = false, verbose = false;
+  bool progress = false, json = false, quiet = false, verbose = false, no_calibration = false;
   std::string missing = "refuse";
   std::string storage = "f32", head_storage;
   DataArgs data;
@@ -136,6 +136,7 @@ host::TrainOptions ParseTrainOptions(const TrainArgs& a) {
   if (a.output.empty()) throw CliError("--output must name a file");
   opt.threads = a.threads;
   opt.cv_folds = a.folds;
+  opt.calibrate = !a.no_calibration;
   if (!ParseMemoryLimit(a.memory_limit, &opt.memory_limit))
     throw CliError("--memory-limit must be 'physical' or a size such as 512M or 8G; got '" + a.memory_limit + "'");
   opt.standardize = a.no_standardize ? 0 : a.standardize ? 1 : -1;
@@ -234,6 +235,9 @@ Command AddTrain(CLI::App& app) {
   cmd->add_flag("--progress", a->progress,
                 "Print a line on stderr as each training pass starts (when stderr is not a "
                 "terminal; a terminal gets a progress bar anyway)");
+  cmd->add_flag("--no-calibration", a->no_calibration,
+                "Classification: do not fit the calibration section (class probabilities for predict --proba); "
+                "it costs one more pass of held-out fits at the chosen gamma and lambda (max(folds, 3)-fold)");
   cmd->add_option("--memory-limit", a->memory_limit,
                   "Refuse training whose estimated peak memory exceeds this (e.g. 512M, 8G; "
                   "'physical': the machine's memory)")

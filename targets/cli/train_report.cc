@@ -128,6 +128,15 @@ void PrintTrainText(const TrainRun& run, bool verbose) {
   std::printf("lambda:      %.3g [%s]\n", rep.lambda, rep.lambda_reason.c_str());
   std::printf("train %s: %.4f (on %llu%s training rows)\n", Regression(rep) ? "rel_rmse" : "error", rep.train_error,
               static_cast<unsigned long long>(rep.train_error_rows), rep.train_error_rows < rep.rows ? " sampled" : "");
+  if (!Regression(rep)) {
+    if (rep.calibration_method != 0)
+      std::printf("calibration: %s, A = %.6g%s (held-out log loss %.4f, %.3f s)\n",
+                  fmt::NameOf(static_cast<fmt::CalibrationMethod>(rep.calibration_method)), rep.calibration_scale,
+                  rep.task == fmt::Task::kBinary ? (", B = " + Num(rep.calibration_bias)).c_str() : "",
+                  rep.calibration_log_loss, rep.calibration_seconds);
+    else
+      std::printf("calibration: none (%s)\n", rep.calibration_reason.c_str());
+  }
   std::printf("model:       %s (%s)\n", run.output.c_str(), HumanBytes(double(run.result.model.size())).c_str());
   std::printf("time:        %.3f s total (read %.3f s, train %.3f s)\n", run.total_s, run.read_s, rep.seconds);
   std::printf("memory:      about %s estimated peak (limit %s)\n", HumanBytes(rep.memory_estimate).c_str(),
@@ -158,7 +167,16 @@ void PrintTrainJson(const TrainRun& run) {
   JsonSelection(rep, js);
   js << ", \"train_metric\": \"" << (Regression(rep) ? "rel_rmse" : "error") << "\", \"train_error\": "
      << Num(rep.train_error) << ", \"train_error_rows\": " << rep.train_error_rows;
-  if (!Regression(rep)) js << ", \"majority_rate\": " << Num(rep.majority_rate);
+  if (!Regression(rep)) {
+    js << ", \"majority_rate\": " << Num(rep.majority_rate) << ", \"calibration\": ";
+    if (rep.calibration_method != 0)
+      js << "{\"method\": \"" << fmt::NameOf(static_cast<fmt::CalibrationMethod>(rep.calibration_method))
+         << "\", \"scale\": " << Num(rep.calibration_scale) << ", \"bias\": " << Num(rep.calibration_bias)
+         << ", \"held_out_log_loss\": " << Num(rep.calibration_log_loss) << ", \"seconds\": "
+         << Num(rep.calibration_seconds) << "}";
+    else
+      js << "{\"method\": \"none\", \"reason\": \"" << JsonEscape(rep.calibration_reason) << "\"}";
+  }
   js << ", \"seconds\": {\"total\": " << Num(run.total_s) << ", \"read\": " << Num(run.read_s)
      << ", \"train\": " << Num(rep.seconds) << "}, \"memory_estimate\": " << Num(rep.memory_estimate);
   JsonStrings("notes", data.notes, js);

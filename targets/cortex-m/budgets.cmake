@@ -11,13 +11,17 @@
 # section's validator with the permutation check ~0.6 KB, FastfoodFeatures 364 B, FwhtRef 84 B).
 # Quantized storage (f16/int8 W and head: weight validator, QuantDot, head paths) then added about
 # 1.6 KB: M4F 10,692 B, M7 10,756 B, M3 12,280 B; stack 448 B, M3 564 B.
+# The calibration section (issue 21) then added its validator to OpenModel: M4F 10,992 B (+300),
+# M7 11,056 B (+300), M3 12,884 B (+604, more of libgcc's float emulation); rfk_open's static stack
+# bound read 624 B (M3 616 B). rfk_probabilities itself (Platt/softmax and a polynomial exp, no
+# libm) is linked only by firmware that calls it: about 572 B more on the M4F (symbol sizes).
 # Budgets: those plus about 150 B. Getting a minimal build back under 8 KiB means leaving unused
 # maps and sections out at compile time (not done yet).
-set(RFK_FLASH_BUDGET_cortex-m4 10880)
+set(RFK_FLASH_BUDGET_cortex-m4 11140)  # was 10880: + the calibration validator (300 B)
 set(RFK_STACK_BUDGET_cortex-m4 768)
-set(RFK_FLASH_BUDGET_cortex-m7 10880)
+set(RFK_FLASH_BUDGET_cortex-m7 11200)  # was 10880: + the calibration validator (300 B)
 set(RFK_STACK_BUDGET_cortex-m7 768)
-set(RFK_FLASH_BUDGET_cortex-m3 12432)
+set(RFK_FLASH_BUDGET_cortex-m3 13040)  # was 12432: + the calibration validator (604 B)
 set(RFK_STACK_BUDGET_cortex-m3 768)
 # Cortex-M0 (Armv6-M, soft float; micro:bit) and Cortex-M33 with and without FPU (MPS2 AN505),
 # first measured 2026-11-23 with the same core: M0 15,228 B flash (3,272 B of it libgcc's float

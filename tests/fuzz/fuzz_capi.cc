@@ -61,6 +61,19 @@ void Exercise(const std::uint8_t* bytes, std::size_t size, const std::uint8_t* d
     FUZZ_CHECK(finite_in || ((any_inf || !imputes) ? p == RFK_NON_FINITE_INPUT : p != RFK_NON_FINITE_INPUT));
     if (p == RFK_OK) {
       (void)rfk_decide_class(&m, single.data());
+      // Class probabilities: a model with a calibration section gives C values in [0, 1] summing
+      // to 1 (or refuses outputs that overflow A s); one without answers RFK_NO_CALIBRATION.
+      std::vector<float> proba(rfk_num_classes(&m) + 1);
+      const rfk_status c = rfk_probabilities(&m, single.data(), K, proba.data(), proba.size());
+      FUZZ_CHECK(c == RFK_OK || c == RFK_NO_CALIBRATION || c == RFK_ARGUMENT_OUT_OF_RANGE);
+      if (c == RFK_OK) {
+        double sum = 0;
+        for (std::uint32_t k = 0; k < rfk_num_classes(&m); ++k) {
+          FUZZ_CHECK(proba[k] >= 0.0f && proba[k] <= 1.0f);
+          sum += proba[k];
+        }
+        FUZZ_CHECK(sum > 0.999 && sum < 1.001);
+      }
       std::size_t done = 9;
       const rfk_status q = rfk_predict_batch(&m, x.data() + r * d, 1, d, scratch, scratch_bytes,
                                              out.data(), K, &done);

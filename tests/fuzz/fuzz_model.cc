@@ -42,6 +42,8 @@ void Exercise(const std::uint8_t* bytes, std::size_t size) {
   (void)rfk::Predict(m, x.data(), d, scratch, scratch_bytes, out.data(), K);
   (void)rfk::PredictBatch(m, x.data(), 3, 3 * d, scratch, scratch_bytes, out.data(), out.size());
   if (K) (void)rfk::DecideClass(m, out.data());
+  std::vector<float> proba(m.num_classes + 1);
+  if (K) (void)rfk::Probabilities(m, out.data(), K, proba.data(), proba.size());
 }
 
 }  // namespace

@@ -57,6 +57,9 @@ struct ModelSpec {
   // Optional sections about the inputs (format::impute, format::feature_names).
   std::vector<float> impute;        // d values replacing NaN inputs, or empty
   format::ImputeMethod impute_method = format::ImputeMethod::kMean;
+  // Optional calibration of a classifier's outputs (format::calibration): method 0 = none.
+  std::uint32_t calibration_method = 0;
+  float calibration_scale = 0.0f, calibration_bias = 0.0f;
   std::vector<std::string> feature_names;  // d names, or empty
   std::string target_name;                 // the label column's name (with feature_names)
 

@@ -83,6 +83,11 @@ struct TrainOptions {
   // impute it first with these values (Impute). ImputationValues computes them.
   std::vector<float> impute;
   format::ImputeMethod impute_method = format::ImputeMethod::kMean;
+  // Classification: fit a calibration of the outputs into probabilities (format::calibration) on
+  // held-out decision values at the chosen gamma and lambda: max(cv_folds, 3)-fold, one more pass
+  // of fold statistics and scoring over the data (about one cross-validation point); Fourier-type
+  // designs only (binning designs have no calibration: its CG per fold is not done).
+  bool calibrate = true;
   // Progress callback (rows processed, rows in this pass, what the pass is). May be empty.
   std::function<void(std::uint64_t, std::uint64_t, const std::string&)> progress;
 };
@@ -114,6 +119,12 @@ struct TrainReport {
   std::uint64_t train_error_rows = 0;  // ... an evenly strided sample of this many training rows
   double majority_rate = 0.0;      // classification: the most frequent class's share of that
   std::string majority_label;      //   sample, and its label (1 - train_error <= it: see README)
+  // Calibration (classification, TrainOptions::calibrate): the method (0: none; then why not),
+  // its parameters, the held-out log loss it reaches and its share of `seconds`.
+  std::uint32_t calibration_method = 0;
+  std::string calibration_reason;
+  double calibration_scale = 0.0, calibration_bias = 0.0, calibration_log_loss = 0.0;
+  double calibration_seconds = 0.0;
   double seconds = 0.0;
   double memory_estimate = 0.0;  // EstimateTrainingMemory, bytes
   double memory_limit = 0.0;     // the guard's limit, bytes (0: none known)
