@@ -67,6 +67,29 @@ RidgeStats Accumulate(const TrainContext& ctx, const FourierMap& m,
   return st;
 }
 
+// Each fold's statistics and their sum, in one pass over the folds' rows. Fold f's training
+// statistics are then a subtraction (Without), not another pass. Memory: (folds + 1) sets.
+struct FoldStats {
+  std::vector<RidgeStats> fold;
+  RidgeStats total;
+  RidgeStats Without(std::size_t f) const {
+    RidgeStats train = total;
+    train.Add(fold[f], -1.0);
+    return train;
+  }
+};
+
+FoldStats AccumulateFolds(const TrainContext& ctx, const FourierMap& m, const Folds& folds,
+                          std::uint64_t* done, std::uint64_t total, const std::string& what) {
+  FoldStats fs;
+  fs.total = RidgeStats(m.features(), ctx.targets.K);
+  for (const std::vector<std::uint32_t>& rows : folds.held_out) {
+    fs.fold.push_back(Accumulate(ctx, m, rows, done, total, what));
+    fs.total.Add(fs.fold.back(), 1.0);
+  }
+  return fs;
+}
+
 // Heads side by side for HeadOutputs: W (D x L*K) and bias (L*K).
 struct StackedHeads {
   std::vector<double> W, bias;
@@ -146,23 +169,14 @@ std::vector<double> FourierDesign::HeldOutLosses(double factor, const Folds& fol
   const double gamma = Gamma(factor);
   const std::unique_ptr<FourierMap> m = draws_->At(gamma);
   const std::size_t nf = folds.held_out.size();
-  std::vector<RidgeStats> fold;
-  RidgeStats tot(m->features(), ctx_.targets.K);
   const std::string what = "cv gamma " + FormatDouble(gamma);
   const std::uint64_t total = 2ull * ctx_.data.rows;  // per gamma: accumulate, then score
   std::uint64_t done = 0;
-  for (std::size_t f = 0; f < nf; ++f) {
-    fold.push_back(Accumulate(ctx_, *m, folds.held_out[f], &done, total, what));
-    tot.Add(fold.back(), 1.0);
-  }
+  FoldStats fs = AccumulateFolds(ctx_, *m, folds, &done, total, what);
   std::vector<std::vector<Head>> heads(nf);
-  for (std::size_t f = 0; f < nf; ++f) {
-    RidgeStats train = tot;
-    train.Add(fold[f], -1.0);
-    heads[f] = SolveRidgePath(train, lambdas, ctx_.threads);
-  }
+  for (std::size_t f = 0; f < nf; ++f) heads[f] = SolveRidgePath(fs.Without(f), lambdas, ctx_.threads);
   std::vector<double> err = Score(ctx_, *m, folds.held_out, heads, &done, total, what);
-  total_ = std::move(tot);
+  total_ = std::move(fs.total);
   return err;
 }
 
@@ -201,19 +215,13 @@ bool FourierDesign::HeldOutOutputs(double factor, double lambda, const Folds& fo
   const std::string what = "calibration";
   const std::uint64_t total = 2ull * ctx_.data.rows;
   std::uint64_t done = 0;
-  std::vector<RidgeStats> fold;
-  RidgeStats tot(D, K);
-  for (std::size_t f = 0; f < nf; ++f) {
-    fold.push_back(Accumulate(ctx_, *m, folds.held_out[f], &done, total, what));
-    tot.Add(fold.back(), 1.0);
-  }
+  FoldStats fs = AccumulateFolds(ctx_, *m, folds, &done, total, what);
   out->assign(ctx_.data.rows * std::size_t{K}, 0.0);
   std::vector<double> o(kGramRows * K);
   BlockStream blocks(ctx_, *m);
   for (std::size_t f = 0; f < nf; ++f) {
-    RidgeStats train = tot;
-    train.Add(fold[f], -1.0);
-    fold[f] = RidgeStats();
+    const RidgeStats train = fs.Without(f);
+    fs.fold[f] = RidgeStats();  // no longer needed: freed before the next solve
     const StackedHeads sh = Stack({SolveRidge(train, lambda, ctx_.threads)}, D, K);
     blocks.Run(folds.held_out[f], &done, total, what,
                [&](const float* Z, const std::uint32_t* rb, std::size_t R) {
