@@ -260,7 +260,7 @@ TEST_CASE("predict --proba and eval's log loss, Brier and ECE; --proba refused w
   rfk_test::WriteText(tmp.Path("m.csv"), csv);
   const auto tr = rfk_test::Run(Cli() + " train --train " + tmp.Path("m.csv") + " -D 64 -o " + tmp.Path("m.rfk"));
   REQUIRE_MESSAGE(tr.status == 0, tr.err);
-  CHECK(tr.out.find("calibration: softmax-temperature, A = ") != std::string::npos);
+  CHECK(tr.out.find("calibration: softmax-vector, p_k = softmax_k(a_k s_k + b_k), a in [") != std::string::npos);
   const auto pr = rfk_test::Run(Cli() + " predict --proba -m " + tmp.Path("m.rfk") + " " + tmp.Path("m.csv"));
   REQUIRE_MESSAGE(pr.status == 0, pr.err);
   CHECK(pr.out.rfind("prediction\tp x\tp y\tp z\n", 0) == 0);
@@ -281,7 +281,10 @@ TEST_CASE("predict --proba and eval's log loss, Brier and ECE; --proba refused w
     agree += label == std::string(1, static_cast<char>('x' + top));
   }
   CHECK(rows == 600);
-  CHECK(agree == rows);  // softmax keeps the OvR argmax
+  // The prediction is the model's decision (the OvR argmax); a scale and a bias per class can move
+  // the most probable class off it for rows near a boundary (README: "Class probabilities").
+  CHECK(agree >= rows * 95 / 100);
+  CHECK(agree > 0);
   const auto ev = rfk_test::Run(Cli() + " eval -m " + tmp.Path("m.rfk") + " " + tmp.Path("m.csv") + " --json");
   REQUIRE_MESSAGE(ev.status == 0, ev.err);
   INFO(ev.out);
@@ -294,7 +297,7 @@ TEST_CASE("predict --proba and eval's log loss, Brier and ECE; --proba refused w
   const auto text = rfk_test::Run(Cli() + " eval -m " + tmp.Path("m.rfk") + " " + tmp.Path("m.csv"));
   CHECK(text.out.find("ece:") != std::string::npos);
   const auto ins = rfk_test::Run(Cli() + " inspect " + tmp.Path("m.rfk"));
-  CHECK(ins.out.find("calibration:     softmax-temperature") != std::string::npos);
+  CHECK(ins.out.find("calibration:     softmax-vector, p_k = softmax_k(a_k s_k + b_k)") != std::string::npos);
 
   // Without the section: --proba is refused with rfk's prefix and a hint; eval has no such metrics.
   const auto nt = rfk_test::Run(Cli() + " train --train " + tmp.Path("m.csv") + " -D 64 --no-calibration -o " +

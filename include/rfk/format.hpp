@@ -79,7 +79,7 @@ inline constexpr std::uint16_t kSectionRequired = 0x0001;  // flag: unknown => r
   X(kFastfood, 16, "fastfood", kRequired, kVariable)   /* fastfood namespace below */             \
   X(kImpute, 24, "impute", kOptional, kVariable)       /* impute namespace below */               \
   X(kFeatureNames, 25, "feature_names", kOptional, kVariable) /* as labels: d + 1 names */      \
-  X(kCalibration, 26, "calibration", kOptional, 16)    /* calibration namespace below */
+  X(kCalibration, 26, "calibration", kOptional, kVariable) /* calibration namespace below */
 
 // Enum values: X(enumerator, number, name, kSupported or kReserved)
 #define RFK_FORMAT_MAP_KINDS(X)                                                                    \
@@ -129,7 +129,9 @@ inline constexpr std::uint16_t kSectionRequired = 0x0001;  // flag: unknown => r
 // held-out decision values at training time.
 #define RFK_FORMAT_CALIBRATION_METHODS(X)                                                          \
   X(kPlatt, 1, "platt", kSupported)            /* binary: p(class 1) = 1/(1 + exp(A s + B)) */     \
-  X(kSoftmax, 2, "softmax-temperature", kSupported) /* multiclass: p_k = softmax_k(A s), B = 0 */
+  X(kSoftmax, 2, "softmax-temperature", kSupported) /* multiclass: p_k = softmax_k(A s), B = 0 */   \
+  X(kPlattCubic, 3, "platt-cubic", kSupported) /* binary: 1/(1 + exp(A s + B + C s^3)), A, C <= 0 */ \
+  X(kSoftmaxVector, 4, "softmax-vector", kSupported) /* multiclass: softmax_k(a_k s_k + b_k), a >= 0 */
 // ------------------------------------------------------------------------------------------------
 
 // What the lists generate. Numbers are u32 on disk; section types u16.
@@ -312,15 +314,27 @@ inline constexpr std::uint32_t kCount = 0;
 inline constexpr std::uint32_t kOffsets = 8;
 }  // namespace feature_names
 
-// kCalibration section layout (16 bytes), classification models only: Platt scaling for binary
-// (method kPlatt, K = 1), one softmax temperature 1/A over the K one-vs-rest outputs for
-// multiclass (method kSoftmax, K = num_outputs, B = 0). A and B finite.
+// kCalibration section layout, classification models only: u32 method, u32 K (the head's
+// num_outputs), then f32 parameters, all finite. What rfk trains: platt-cubic for binary (K = 1;
+// A, B, C with A <= 0 and C <= 0, so p(class 1) never decreases as s grows; 20 bytes) and
+// softmax-vector for multiclass (K = num_outputs; a[K] >= 0 then b[K]; 8 + 8K bytes). The first
+// methods, still read: platt (A, B; 16 bytes) and softmax-temperature (A, then B = 0; 16 bytes).
 namespace calibration {
-inline constexpr std::uint32_t kBytes = Info(SectionType::kCalibration).fixed_bytes;
 inline constexpr std::uint32_t kMethod = 0;      // u32 CalibrationMethod
 inline constexpr std::uint32_t kNumOutputs = 4;  // u32 K, the head's
-inline constexpr std::uint32_t kScale = 8;       // f32 A
-inline constexpr std::uint32_t kBias = 12;       // f32 B
+inline constexpr std::uint32_t kScale = 8;       // f32 A (platt, softmax-temperature, platt-cubic)
+inline constexpr std::uint32_t kBias = 12;       // f32 B (0 for softmax-temperature)
+inline constexpr std::uint32_t kCubic = 16;      // f32 C (platt-cubic)
+inline constexpr std::uint32_t kVector = 8;      // f32 a[K] then f32 b[K] (softmax-vector)
+// The section's size for a method and K (0 for an unknown method).
+constexpr std::uint64_t Bytes(std::uint32_t method, std::uint32_t K) {
+  return method == static_cast<std::uint32_t>(CalibrationMethod::kPlatt) ||
+                 method == static_cast<std::uint32_t>(CalibrationMethod::kSoftmax)
+             ? 16
+         : method == static_cast<std::uint32_t>(CalibrationMethod::kPlattCubic)    ? 20
+         : method == static_cast<std::uint32_t>(CalibrationMethod::kSoftmaxVector) ? 8 + 8 * std::uint64_t{K}
+                                                                                    : 0;
+}
 }  // namespace calibration
 
 // kBinKeys section layout: grid_start[P + 1] u32, zero padding to a multiple of 8, keys u64.

@@ -81,8 +81,9 @@ struct Model {
 
   // Optional calibration of a classifier's outputs (format::calibration); method 0 when absent.
   std::uint32_t calibration_method = 0;  // a format::CalibrationMethod number, or 0
-  float calibration_scale = 0.0f;        // A
-  float calibration_bias = 0.0f;         // B
+  // Its parameters in the blob, little-endian f32 (format::calibration): platt A, B;
+  // softmax-temperature A, 0; platt-cubic A, B, C; softmax-vector a[K] then b[K].
+  const std::uint8_t* calibration_params = nullptr;
 };
 
 // Where OpenModel found a problem: the field name and its byte offset within the blob. The
@@ -131,15 +132,15 @@ std::size_t BatchScratchBytes(const Model& model) noexcept;
 std::uint32_t DecideClass(const Model& model, const float* outputs) noexcept;
 
 // Class probabilities from a classifier's K raw outputs (as Predict writes them) through the
-// model's calibration section: binary (Platt): proba[0] = 1 - p, proba[1] = p = 1/(1 + exp(A s +
-// B)); multiclass: proba[k] = exp(A s_k - max_j A s_j) / sum_j exp(A s_j - max_j A s_j), computed
-// with the max subtracted, so it never overflows. Writes num_classes values (proba_len must be at
-// least that, else kOutputTooSmall); out_len must be at least K (else kInputDimMismatch).
-// kNoCalibration for a model without the section (regression models never have it);
-// kNullArgument for a null pointer; kNonFiniteInput for a NaN or infinite output;
-// kArgumentOutOfRange where A s overflows a float (every softmax term then 0). O(K), no
-// allocation, no libm: exp by a degree-7 polynomial, relative error < 1e-6 (the same bits on
-// every target).
+// model's calibration section (docs/FORMAT.md): binary: proba[1] = p = 1/(1 + exp(t)), proba[0] =
+// 1 - p, with t = A s + B (platt) or A s + B + C s^3 (platt-cubic), from e^-|t| only so it never
+// overflows; multiclass: proba[k] = exp(z_k - max_j z_j) / sum_j exp(z_j - max_j z_j) with z_k =
+// A s_k (softmax-temperature) or a_k s_k + b_k (softmax-vector). Writes num_classes values
+// (proba_len must be at least that, else kOutputTooSmall); out_len must be at least K (else
+// kInputDimMismatch). kNoCalibration for a model without the section (regression models never
+// have it); kNullArgument for a null pointer; kNonFiniteInput for a NaN or infinite output;
+// kArgumentOutOfRange where z overflows a float (every softmax term then 0). O(K), no allocation,
+// no libm: exp by a degree-7 polynomial, relative error < 1e-6 (the same bits on every target).
 [[nodiscard]] Status Probabilities(const Model& model, const float* outputs, std::size_t out_len,
                                    float* proba, std::size_t proba_len) noexcept;
 

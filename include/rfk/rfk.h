@@ -105,7 +105,8 @@ const char* rfk_class_label(const rfk_model* model, uint32_t class_index);
 
 /* Class probabilities from a classifier's raw outputs (out_len >= K floats from rfk_predict):
  * proba_len >= rfk_num_classes floats, one per class in label order, from the model's calibration
- * section (Platt scaling for binary, a softmax temperature for multiclass; rfk/format.hpp).
+ * section (rfk/format.hpp, docs/FORMAT.md: platt-cubic for binary, softmax-vector for multiclass,
+ * and the first methods, platt and softmax-temperature, of older models).
  * RFK_NO_CALIBRATION when the model has none (regression models, models trained with
  * --no-calibration, older models). No allocation, no libm. */
 rfk_status rfk_probabilities(const rfk_model* model, const float* outputs, size_t out_len,

@@ -560,30 +560,41 @@ bool CheckFeatureNames(Reader& r) {
   return true;
 }
 
-// 16. calibration (optional): classification only, size 16, the method of the task (Platt for
-// binary, softmax for multiclass), K = the head's, A and B finite, B = 0 for softmax.
+// 16. calibration (optional): classification only, a method of the task (binary: platt or
+// platt-cubic; multiclass: softmax-temperature or softmax-vector), K = the head's, the size the
+// method and K give, every parameter finite; B = 0 for softmax-temperature, A <= 0 and C <= 0 for
+// platt-cubic, every a_k >= 0 for softmax-vector (signs tested on the bits: no float compare,
+// which is a soft-float call on Cortex-M3).
 bool CheckCalibration(Reader& r) {
   namespace ca = f::calibration;
+  using M = f::CalibrationMethod;
   const Section& s = r[SectionType::kCalibration];
   if (!s.present()) return true;
   if (r.m.task == f::Task::kRegression) return r.Fail(Status::kBadValue, "calibration", s.entry);
-  if (s.size != ca::kBytes) return r.Fail(Status::kBadSectionSize, "calibration.size", s.size_at());
+  if (s.size < 8) return r.Fail(Status::kBadSectionSize, "calibration.size", s.size_at());
   const std::uint8_t* p = r.Data(s);
-  const std::uint32_t method = LoadU32(p + ca::kMethod);
-  const std::uint32_t want = static_cast<std::uint32_t>(r.m.task == f::Task::kBinary ? f::CalibrationMethod::kPlatt
-                                                                                      : f::CalibrationMethod::kSoftmax);
-  if (method != want) return r.Fail(Status::kBadValue, "calibration.method", s.offset + ca::kMethod);
-  if (LoadU32(p + ca::kNumOutputs) != r.m.num_outputs)
-    return r.Fail(Status::kBadValue, "calibration.num_outputs", s.offset + ca::kNumOutputs);
-  const float A = LoadF32(p + ca::kScale), B = LoadF32(p + ca::kBias);
-  if (!IsFinite(A)) return r.Fail(Status::kBadValue, "calibration.scale", s.offset + ca::kScale);
-  // B = 0 (+0 or -0) tested on the bits: no float compare (a soft-float call on Cortex-M3).
-  const bool zero = (LoadU32(p + ca::kBias) & 0x7FFFFFFFu) == 0;
-  if (!IsFinite(B) || (method == static_cast<std::uint32_t>(f::CalibrationMethod::kSoftmax) && !zero))
-    return r.Fail(Status::kBadValue, "calibration.bias", s.offset + ca::kBias);
-  r.m.calibration_method = method;
-  r.m.calibration_scale = A;
-  r.m.calibration_bias = B;
+  const auto method = static_cast<M>(LoadU32(p + ca::kMethod));
+  const bool binary = r.m.task == f::Task::kBinary;
+  if (binary ? method != M::kPlatt && method != M::kPlattCubic : method != M::kSoftmax && method != M::kSoftmaxVector)
+    return r.Fail(Status::kBadValue, "calibration.method", s.offset + ca::kMethod);
+  const std::uint32_t K = LoadU32(p + ca::kNumOutputs);
+  if (K != r.m.num_outputs) return r.Fail(Status::kBadValue, "calibration.num_outputs", s.offset + ca::kNumOutputs);
+  if (s.size != ca::Bytes(static_cast<std::uint32_t>(method), K))
+    return r.Fail(Status::kBadSectionSize, "calibration.size", s.size_at());
+  static constexpr const char* kNames[3] = {"calibration.scale", "calibration.bias", "calibration.cubic"};
+  for (std::uint32_t i = 0, at = 8; at < s.size; ++i, at += 4) {
+    const std::uint32_t bits = LoadU32(p + at);
+    const bool nonzero = (bits & 0x7FFFFFFFu) != 0, negative = (bits >> 31) != 0;
+    bool bad = (bits & 0x7F800000u) == 0x7F800000u;                      // inf or NaN
+    if (method == M::kPlattCubic && i != 1) bad = bad || (nonzero && !negative);  // A, C <= 0
+    if (method == M::kSoftmax && i == 1) bad = bad || nonzero;                    // B = 0
+    if (method == M::kSoftmaxVector && i < K) bad = bad || (nonzero && negative);  // a_k >= 0
+    if (bad)
+      return r.Fail(Status::kBadValue, method != M::kSoftmaxVector ? kNames[i] : i < K ? "calibration.a" : "calibration.b",
+                    s.offset + at);
+  }
+  r.m.calibration_method = static_cast<std::uint32_t>(method);
+  r.m.calibration_params = p + 8;
   return true;
 }
 

@@ -371,32 +371,47 @@ float ExpNonPositive(float x) {
 
 Status Probabilities(const Model& model, const float* outputs, std::size_t out_len, float* proba,
                      std::size_t proba_len) noexcept {
+  using M = format::CalibrationMethod;
   if (outputs == nullptr || proba == nullptr) return Status::kNullArgument;
   if (model.calibration_method == 0) return Status::kNoCalibration;
   if (out_len < model.num_outputs) return Status::kInputDimMismatch;
   if (proba_len < model.num_classes) return Status::kOutputTooSmall;
-  const float A = model.calibration_scale;
+  const std::uint8_t* c = model.calibration_params;  // f32 parameters (format::calibration)
+  const float A = core::LoadF32(c);
   for (std::uint32_t k = 0; k < model.num_outputs; ++k)
     if (!core::IsFinite(outputs[k])) return Status::kNonFiniteInput;
-  if (model.calibration_method == static_cast<std::uint32_t>(format::CalibrationMethod::kPlatt)) {
-    // p = 1/(1 + e^t), t = A s + B, with e^-|t| only: no overflow for any finite t.
-    const float t = A * outputs[0] + model.calibration_bias;
+  const std::uint32_t method = model.calibration_method;
+  if (method == static_cast<std::uint32_t>(M::kPlatt) || method == static_cast<std::uint32_t>(M::kPlattCubic)) {
+    // p = 1/(1 + e^t), t = A s + B (+ C s^3), with e^-|t| only: no overflow for any finite t. An
+    // infinite t (s^3 or A s overflowing) gives p = 0 or 1; A s and C s^3 have the same sign in
+    // platt-cubic (A, C <= 0), and C s^3 is NaN only as 0 * inf, which is left out (C = 0).
+    const float s = outputs[0];
+    float t = A * s + core::LoadF32(c + 4);
+    if (method == static_cast<std::uint32_t>(M::kPlattCubic)) {
+      const float c3 = core::LoadF32(c + 8) * (s * s * s);
+      if (c3 == c3) t += c3;
+    }
     const float e = ExpNonPositive(t > 0.0f ? -t : t);
     const float small = e / (1.0f + e);  // the smaller of p and 1 - p
     proba[1] = t > 0.0f ? small : 1.0f - small;
     proba[0] = t > 0.0f ? 1.0f - small : small;
     return Status::kOk;
   }
-  float top = A * outputs[0];
-  for (std::uint32_t k = 1; k < model.num_outputs; ++k) top = A * outputs[k] > top ? A * outputs[k] : top;
+  // z_k into proba, then softmax with the maximum subtracted.
+  const std::uint32_t K = model.num_outputs;
+  const bool vector = method == static_cast<std::uint32_t>(M::kSoftmaxVector);  // a[K] then b[K]
+  for (std::uint32_t k = 0; k < K; ++k)
+    proba[k] = vector ? core::LoadF32(c + 4 * k) * outputs[k] + core::LoadF32(c + 4 * (K + k)) : A * outputs[k];
+  float top = proba[0];
+  for (std::uint32_t k = 1; k < K; ++k) top = proba[k] > top ? proba[k] : top;
   float sum = 0.0f;
-  for (std::uint32_t k = 0; k < model.num_outputs; ++k) {
-    proba[k] = ExpNonPositive(A * outputs[k] - top);
+  for (std::uint32_t k = 0; k < K; ++k) {
+    proba[k] = ExpNonPositive(proba[k] - top);
     sum += proba[k];
   }
-  if (!(sum >= 1.0f)) return Status::kArgumentOutOfRange;  // A s overflowed: the max's term is e^0
+  if (!(sum >= 1.0f)) return Status::kArgumentOutOfRange;  // z overflowed: the max's term is e^0
   const float inv = 1.0f / sum;
-  for (std::uint32_t k = 0; k < model.num_outputs; ++k) proba[k] *= inv;
+  for (std::uint32_t k = 0; k < K; ++k) proba[k] *= inv;
   return Status::kOk;
 }
 

@@ -60,8 +60,7 @@ AssembledModel AssembleModel(const Design& design, const Head& head, const Train
     spec.target_name = ctx.data.label_name;
   }
   spec.calibration_method = ctx.report->calibration_method;
-  spec.calibration_scale = static_cast<float>(ctx.report->calibration_scale);
-  spec.calibration_bias = static_cast<float>(ctx.report->calibration_bias);
+  spec.calibration_params = ctx.report->calibration_params;
   out.blob = SerializeModel(spec);
   CheckModelOpens(out.blob);
   return out;

@@ -56,6 +56,9 @@ void CheckSpec(const ModelSpec& s) {
   Require((s.task == f::Task::kRegression) == s.labels.empty(), "labels iff classification");
   Require(s.impute.empty() || s.impute.size() == d, "impute size != d");
   Require(s.calibration_method == 0 || s.task != f::Task::kRegression, "calibration for regression");
+  Require(s.calibration_method == 0 ||
+              8 + 4 * std::uint64_t{s.calibration_params.size()} == f::calibration::Bytes(s.calibration_method, s.num_outputs),
+          "calibration parameters for the method and K");
   Require(s.feature_names.empty() || s.feature_names.size() == d, "feature names != d");
   Require(!s.feature_names.empty() || s.target_name.empty(), "a target name without feature names");
 }
@@ -207,8 +210,7 @@ bool Calibration(const ModelSpec& s, Payload* p) {
   if (s.calibration_method == 0) return false;
   AppendU32(p, s.calibration_method);
   AppendU32(p, s.num_outputs);
-  AppendPod(p, &s.calibration_scale, 1);
-  AppendPod(p, &s.calibration_bias, 1);
+  AppendPod(p, s.calibration_params.data(), s.calibration_params.size());
   return true;
 }
 

@@ -92,17 +92,20 @@ void Calibrate(Design& design, double factor, double lambda, const TrainContext&
   if (tg.task == format::Task::kBinary) {
     std::vector<std::uint8_t> y(tg.cls.size());
     for (std::size_t i = 0; i < y.size(); ++i) y[i] = tg.cls[i] == 1 ? 1 : 0;
-    c = FitPlatt(S, y, tg.w);
+    c = FitPlattCubic(S, y, tg.w);
   } else {
-    c = FitSoftmaxScale(S, tg.K, tg.cls, tg.w);
+    c = FitSoftmaxVector(S, tg.K, tg.cls, tg.w);
   }
-  if (!std::isfinite(static_cast<float>(c.scale)) || !std::isfinite(static_cast<float>(c.bias))) {
-    rep.calibration_reason = "the fit did not converge to finite parameters";
-    return;
+  std::vector<float> params(c.params.size());
+  for (std::size_t q = 0; q < params.size(); ++q) {
+    params[q] = static_cast<float>(c.params[q]);
+    if (!std::isfinite(params[q])) {
+      rep.calibration_reason = "the fit did not converge to finite parameters";
+      return;
+    }
   }
   rep.calibration_method = c.method;
-  rep.calibration_scale = static_cast<float>(c.scale);
-  rep.calibration_bias = static_cast<float>(c.bias);
+  rep.calibration_params = std::move(params);
   rep.calibration_log_loss = CalibratedLogLoss(c, S, tg.K, tg.cls, tg.w);
   rep.calibration_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }

@@ -72,6 +72,12 @@ bool ParseMemoryLimit(const std::string& s, std::uint64_t* bytes);
 std::string JsonEscape(const std::string& s);
 std::string Num(double v);          // %.9g, or null when not finite (for JSON)
 std::string HumanBytes(double b);   // "512 B", "1.5 KiB", "3.07 MiB", ...
+// A calibration (format::calibration: its method, and the f32 parameters after method and K, as
+// ModelSpec::calibration_params holds them): those parameters from an opened model; one line of
+// text naming the method's formula and values (`positive`: the label of class 1, binary); JSON.
+std::vector<float> CalibrationParams(const rfk::Model& m);
+std::string CalibrationText(std::uint32_t method, const std::vector<float>& params, const char* positive);
+std::string CalibrationJson(std::uint32_t method, const std::vector<float>& params);
 // The reader's notes ("rfk: note: FILE: ...", not with quiet) and warnings ("rfk: warning: ...")
 // about `data`, on stderr.
 void PrintNotes(const host::Dataset& data, bool quiet = false);

@@ -61,8 +61,8 @@ void ScoreProba(const rfk::Model& m, const float* o, long truth, Tally* t) {
       t->brier += d * d;
     }
   }
-  // The top probability's class (first maximum): Platt's B can move the binary threshold off the
-  // decision's s = 0, so it may differ from the decided class for a few rows.
+  // The top probability's class (first maximum): the calibration's biases (and multi-class, its
+  // per-class scales) can move it off the decided class for a few rows near a boundary.
   std::size_t top = 0;
   for (std::size_t k = 1; k < t->p.size(); ++k)
     if (t->p[k] > t->p[top]) top = k;

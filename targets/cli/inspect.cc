@@ -135,8 +135,7 @@ void JsonInputs(const rfk::Model& m, std::ostringstream& js) {
     js << "]}";
   }
   if (m.calibration_method != 0)
-    js << ", \"calibration\": {\"method\": \"" << f::NameOf(static_cast<f::CalibrationMethod>(m.calibration_method))
-       << "\", \"scale\": " << Num(m.calibration_scale) << ", \"bias\": " << Num(m.calibration_bias) << "}";
+    js << ", \"calibration\": " << CalibrationJson(m.calibration_method, CalibrationParams(m)) << "}";
 }
 
 void PrintJson(const Inspected& in) {
@@ -250,13 +249,10 @@ void TextModel(const rfk::Model& m) {
   if (m.num_names)
     std::printf("feature names:   %s; label column '%s'\n", TextNames(m).c_str(), rfk::FeatureName(m, m.input_dim));
   if (m.impute) std::printf("impute:          %s\n", TextImpute(m).c_str());
-  if (m.calibration_method == static_cast<std::uint32_t>(f::CalibrationMethod::kPlatt))
-    std::printf("calibration:     platt, p(%s) = 1/(1 + exp(A s + B)), A = %.9g, B = %.9g\n", rfk::ClassLabel(m, 1),
-                double(m.calibration_scale), double(m.calibration_bias));
-  else if (m.calibration_method != 0)
-    std::printf("calibration:     %s, p = softmax(A s), A = %.9g (temperature %.9g)\n",
-                f::NameOf(static_cast<f::CalibrationMethod>(m.calibration_method)), double(m.calibration_scale),
-                1.0 / double(m.calibration_scale));
+  if (m.calibration_method != 0)
+    std::printf("calibration:     %s\n",
+                CalibrationText(m.calibration_method, CalibrationParams(m), m.num_classes == 2 ? rfk::ClassLabel(m, 1) : "")
+                    .c_str());
   std::printf("scratch_bytes:   %zu\n", rfk::ScratchBytes(m));
   if (m.metadata_bytes) std::printf("metadata:\n  %s\n", IndentedMetadata(m).c_str());
 }

@@ -1,7 +1,9 @@
 // Printing helpers: JSON strings and numbers, byte counts, the progress bar.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <cstdio>
 
 #include "cli.hpp"
@@ -81,6 +83,49 @@ void ProgressBar::Update(std::uint64_t done, std::uint64_t total, const std::str
 void ProgressBar::Finish() {
   if (shown_) std::fprintf(stderr, "\r%*s\r", 106, "");
   shown_ = false;
+}
+
+std::vector<float> CalibrationParams(const rfk::Model& m) {
+  if (m.calibration_method == 0) return {};
+  const std::uint64_t bytes = format::calibration::Bytes(m.calibration_method, m.num_outputs);
+  std::vector<float> v((bytes - 8) / 4);
+  std::memcpy(v.data(), m.calibration_params, v.size() * sizeof(float));  // LE f32 (format.hpp)
+  return v;
+}
+
+std::string CalibrationText(std::uint32_t method, const std::vector<float>& p, const char* positive) {
+  using M = format::CalibrationMethod;
+  const std::string name = format::NameOf(static_cast<M>(method));
+  char buf[320];
+  switch (static_cast<M>(method)) {
+    case M::kPlatt:
+      std::snprintf(buf, sizeof buf, "p(%s) = 1/(1 + exp(A s + B)), A = %.6g, B = %.6g", positive, p[0], p[1]);
+      break;
+    case M::kPlattCubic:
+      std::snprintf(buf, sizeof buf, "p(%s) = 1/(1 + exp(A s + B + C s^3)), A = %.6g, B = %.6g, C = %.6g", positive,
+                    p[0], p[1], p[2]);
+      break;
+    case M::kSoftmax:
+      std::snprintf(buf, sizeof buf, "p = softmax(A s), A = %.6g (temperature %.6g)", p[0], 1.0 / p[0]);
+      break;
+    case M::kSoftmaxVector: {
+      const std::size_t K = p.size() / 2;
+      const auto a = std::minmax_element(p.begin(), p.begin() + static_cast<std::ptrdiff_t>(K));
+      const auto b = std::minmax_element(p.begin() + static_cast<std::ptrdiff_t>(K), p.end());
+      std::snprintf(buf, sizeof buf, "p_k = softmax_k(a_k s_k + b_k), a in [%.4g, %.4g], b in [%.4g, %.4g]", *a.first,
+                    *a.second, *b.first, *b.second);
+      break;
+    }
+    default: return name;
+  }
+  return name + ", " + buf;
+}
+
+std::string CalibrationJson(std::uint32_t method, const std::vector<float>& p) {
+  std::string js = "{\"method\": \"" + std::string(format::NameOf(static_cast<format::CalibrationMethod>(method))) +
+                   "\", \"params\": [";
+  for (std::size_t q = 0; q < p.size(); ++q) js += (q ? ", " : "") + Num(p[q]);
+  return js + "]";
 }
 
 }  // namespace rfk::cli

@@ -70,8 +70,9 @@ Command AddPredict(CLI::App& app) {
                 "(binary: the decision value; multi-class: each class's score)");
   cmd->add_flag("--proba", a->proba,
                 "Print a tab-separated table with a header: the prediction, then each class's probability "
-                "(\"p <label>\") from the model's calibration (Platt scaling for binary, a softmax temperature "
-                "for multi-class, fitted on held-out outputs by rfk train); with --scores, after the raw outputs");
+                "(\"p <label>\") from the model's calibration (fitted on held-out outputs by rfk train: Platt scaling "
+                "with a cubic term for binary, a scale and a bias per class for multi-class); the prediction stays "
+                "the model's decision; with --scores, after the raw outputs");
   a->data.Add(cmd);
   a->data.AddWeightColumn(cmd, false);
   return {cmd, [a] { return RunPredict(*a); }};

@@ -130,9 +130,10 @@ void PrintTrainText(const TrainRun& run, bool verbose) {
               static_cast<unsigned long long>(rep.train_error_rows), rep.train_error_rows < rep.rows ? " sampled" : "");
   if (!Regression(rep)) {
     if (rep.calibration_method != 0)
-      std::printf("calibration: %s, A = %.6g%s (held-out log loss %.4f, %.3f s)\n",
-                  fmt::NameOf(static_cast<fmt::CalibrationMethod>(rep.calibration_method)), rep.calibration_scale,
-                  rep.task == fmt::Task::kBinary ? (", B = " + Num(rep.calibration_bias)).c_str() : "",
+      std::printf("calibration: %s (held-out log loss %.4f, %.3f s)\n",
+                  CalibrationText(rep.calibration_method, rep.calibration_params,
+                                  rep.labels.size() == 2 ? rep.labels[1].c_str() : "")
+                      .c_str(),
                   rep.calibration_log_loss, rep.calibration_seconds);
     else
       std::printf("calibration: none (%s)\n", rep.calibration_reason.c_str());
@@ -170,9 +171,7 @@ void PrintTrainJson(const TrainRun& run) {
   if (!Regression(rep)) {
     js << ", \"majority_rate\": " << Num(rep.majority_rate) << ", \"calibration\": ";
     if (rep.calibration_method != 0)
-      js << "{\"method\": \"" << fmt::NameOf(static_cast<fmt::CalibrationMethod>(rep.calibration_method))
-         << "\", \"scale\": " << Num(rep.calibration_scale) << ", \"bias\": " << Num(rep.calibration_bias)
-         << ", \"held_out_log_loss\": " << Num(rep.calibration_log_loss) << ", \"seconds\": "
+      js << CalibrationJson(rep.calibration_method, rep.calibration_params) << ", \"held_out_log_loss\": " << Num(rep.calibration_log_loss) << ", \"seconds\": "
          << Num(rep.calibration_seconds) << "}";
     else
       js << "{\"method\": \"none\", \"reason\": \"" << JsonEscape(rep.calibration_reason) << "\"}";

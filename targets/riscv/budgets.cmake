@@ -5,6 +5,7 @@
 # Measured 2026-11-23 with Debian 12's riscv64-unknown-elf-gcc 12.2 and picolibc 1.8, MinSizeRel
 # (-Os), every map, section and storage: RV32IMC 17,520 B flash (4,420 B of it libgcc's float and
 # 64-bit emulation), worst-case stack 720 B (rfk_predict). Budgets: those plus about 150 B, and the
-# design's 1 KiB of stack. The calibration validator (issue 21) then added 448 B: 17,968 B.
-set(RFK_FLASH_BUDGET_rv32imc 18120)
+# design's 1 KiB of stack. The calibration validator (issue 21) then added 448 B: 17,968 B; its
+# monotone methods (platt-cubic, softmax-vector; 2026-11-24) 160 B more: 18,128 B.
+set(RFK_FLASH_BUDGET_rv32imc 18280)
 set(RFK_STACK_BUDGET_rv32imc 1024)

@@ -59,7 +59,8 @@ struct ModelSpec {
   format::ImputeMethod impute_method = format::ImputeMethod::kMean;
   // Optional calibration of a classifier's outputs (format::calibration): method 0 = none.
   std::uint32_t calibration_method = 0;
-  float calibration_scale = 0.0f, calibration_bias = 0.0f;
+  std::vector<float> calibration_params;  // what follows method and K (platt: A, B; platt-cubic:
+                                          // A, B, C; softmax-vector: a[K], b[K]; softmax-temperature: A, 0)
   std::vector<std::string> feature_names;  // d names, or empty
   std::string target_name;                 // the label column's name (with feature_names)
 

@@ -123,7 +123,8 @@ struct TrainReport {
   // its parameters, the held-out log loss it reaches and its share of `seconds`.
   std::uint32_t calibration_method = 0;
   std::string calibration_reason;
-  double calibration_scale = 0.0, calibration_bias = 0.0, calibration_log_loss = 0.0;
+  std::vector<float> calibration_params;  // as stored (ModelSpec::calibration_params)
+  double calibration_log_loss = 0.0;
   double calibration_seconds = 0.0;
   double seconds = 0.0;
   double memory_estimate = 0.0;  // EstimateTrainingMemory, bytes
