@@ -5,7 +5,9 @@ cost), then `rfk predict --scores --proba` on the held-out test file, and the te
 Brier score and ECE of
   raw:        the raw outputs made probabilities without a fit: binary sigmoid(2 s) (ridge's
               targets are +-1, so s = 0 is even odds), multiclass softmax(s) over the OvR scores;
-  calibrated: the model's calibration section (Platt / softmax temperature, rfk predict --proba).
+  calibrated: the model's calibration section (rfk predict --proba: platt-cubic for binary,
+              softmax-vector for multiclass; docs/FORMAT.md).
+Also the share of rows whose most probable class is not the printed prediction (the decision).
 ECE: 15 equal-width bins of the top class's probability on [0, 1], sum_b n_b/n |acc_b - conf_b|
 (rfk eval's definition). Brier: binary (p1 - y)^2, multiclass sum_k (p_k - [k = y])^2, means.
 
@@ -101,6 +103,9 @@ def main():
         for name, P in (("raw", raw), ("calibrated", cal)):
             ll, br, ece = metrics(P, labels, classes)
             print(f"| {ds} | {name} | {len(labels)} | {err:.4f} | {ll:.4f} | {br:.4f} | {ece:.4f} |", flush=True)
+        off = sum(1 for ln, p in zip(out[1:], cal)
+                  if not same(ln.split("\t")[0], classes[max(range(K), key=lambda k: p[k])])) / len(cal)
+        print(f"| {ds} | rows whose most probable class is not the prediction: {off:.4f} |", flush=True)
         print(f"| {ds} | train seconds: default {secs['cal']:.1f}, --no-calibration {secs['nocal']:.1f}, "
               f"ratio {secs['cal'] / secs['nocal']:.3f} |", flush=True)
 
