@@ -81,7 +81,7 @@ class BinningDesign final : public Design {
   double StartGamma() const override { return 0.0; }
   std::vector<double> HeldOutLosses(double factor, const Folds& folds,
                                     const std::vector<double>& lambdas) override;
-  Head Fit(double factor, double lambda) override;
+  Head Fit(double factor, double lambda, const Folds* calibration_folds) override;
   void Describe(ModelSpec* spec, std::string* metadata) const override;
   double Loss(const Head& head, const std::vector<std::uint32_t>& rows) override {
     return ScoreDesign(design_, rows, {head}, ctx_.targets, ctx_.threads)[0];
@@ -204,7 +204,7 @@ std::vector<double> BinningDesign::HeldOutLosses(double factor, const Folds& fol
   return err;
 }
 
-Head BinningDesign::Fit(double factor, double lambda) {
+Head BinningDesign::Fit(double factor, double lambda, const Folds* /*calibration_folds*/) {
   TrainReport& rep = *ctx_.report;
   train_rows_ = {};  // selection is over
   bin_gamma_ = bin_base_ * factor;

@@ -11,8 +11,8 @@
 //
 // The pipeline calls, in this order: HeldOutLosses (then KeepBest when that factor holds the best
 // point so far) for each factor the selection tries, none without selection; Fit once at the
-// chosen factor and lambda; HeldOutOutputs once there (classification, for the calibration); then
-// Describe and Loss. Designs allocate and throw TrainError.
+// chosen factor and lambda; HeldOutOutputs once there (classification, for the calibration, on the
+// folds Fit was given); then Describe and Loss. Designs allocate and throw TrainError.
 #pragma once
 
 #include <cstdint>
@@ -59,7 +59,9 @@ class Design {
   }
 
   // The head on every row at (factor, lambda). Records the design's own report fields.
-  virtual Head Fit(double factor, double lambda) = 0;
+  // calibration_folds (null: no calibration follows) are the folds HeldOutOutputs will get: a
+  // design that makes a pass over the data here may accumulate their statistics in that pass.
+  virtual Head Fit(double factor, double lambda, const Folds* calibration_folds) = 0;
   // After Fit: the design's part of the model -- the maps (each map's part of the ModelSpec) and
   // the design's metadata lines ("key=value\n", between producer= and lambda=).
   virtual void Describe(ModelSpec* spec, std::string* metadata) const = 0;

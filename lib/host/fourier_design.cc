@@ -147,7 +147,7 @@ class FourierDesign final : public Design {
                                     const std::vector<double>& lambdas) override;
   // The full-data statistics at the best factor: the sum of its folds' (Fit solves them).
   void KeepBest() override { best_total_ = std::move(total_); }
-  Head Fit(double factor, double lambda) override;
+  Head Fit(double factor, double lambda, const Folds* calibration_folds) override;
   bool HeldOutOutputs(double factor, double lambda, const Folds& folds, std::vector<double>* out) override;
   void Describe(ModelSpec* spec, std::string* metadata) const override;
   double Loss(const Head& head, const std::vector<std::uint32_t>& rows) override;
@@ -160,6 +160,7 @@ class FourierDesign final : public Design {
   RidgeStats total_;                 // the last factor's full-data statistics
   RidgeStats best_total_;            // the best factor's
   bool selected_ = false;            // HeldOutLosses ran
+  std::unique_ptr<FoldStats> calibration_stats_;  // Fit's, for HeldOutOutputs (without selection)
 };
 
 std::vector<double> FourierDesign::HeldOutLosses(double factor, const Folds& folds,
@@ -181,8 +182,11 @@ std::vector<double> FourierDesign::HeldOutLosses(double factor, const Folds& fol
 }
 
 // With selection, the statistics KeepBest kept (empty, and refused by SolveRidge, only if no
-// point had a comparable error); without, one pass over every row.
-Head FourierDesign::Fit(double factor, double lambda) {
+// point had a comparable error); without, one pass over every row -- with calibration folds, the
+// folds' statistics and their sum (the head is solved from the sum, as after selection), kept for
+// HeldOutOutputs, which then needs no pass of its own. Peak memory: folds + 1 sets and the solve,
+// no more than HeldOutOutputs itself holds.
+Head FourierDesign::Fit(double factor, double lambda, const Folds* calibration_folds) {
   // Without a penalty, the centred Gram matrix of n rows has rank < n: singular for D >= n. (Its
   // float noise, gram.h, could otherwise pass for tiny pivots.)
   const Targets& tg = ctx_.targets;
@@ -193,6 +197,12 @@ Head FourierDesign::Fit(double factor, double lambda) {
                      std::to_string(rows) + " rows) and could not be factorised; use --lambda > 0");
   total_ = RidgeStats();
   map_ = draws_->At(Gamma(factor));
+  if (!selected_ && calibration_folds) {
+    std::uint64_t done = 0;
+    calibration_stats_ = std::make_unique<FoldStats>(
+        AccumulateFolds(ctx_, *map_, *calibration_folds, &done, ctx_.data.rows, "features + Z'Z (per fold)"));
+    return SolveRidge(calibration_stats_->total, lambda, ctx_.threads);
+  }
   if (!selected_) {
     std::vector<std::uint32_t> all_rows(ctx_.data.rows);
     std::iota(all_rows.begin(), all_rows.end(), 0u);
@@ -204,8 +214,8 @@ Head FourierDesign::Fit(double factor, double lambda) {
   return head;
 }
 
-// One pass accumulating each fold's statistics, a solve per fold at lambda, one pass scoring:
-// about the cost of one selection point.
+// One pass accumulating each fold's statistics (none when Fit kept them), a solve per fold at
+// lambda, one pass scoring: about the cost of one selection point.
 bool FourierDesign::HeldOutOutputs(double factor, double lambda, const Folds& folds,
                                    std::vector<double>* out) {
   const double gamma = Gamma(factor);
@@ -213,9 +223,11 @@ bool FourierDesign::HeldOutOutputs(double factor, double lambda, const Folds& fo
   const std::uint32_t D = m->features(), K = ctx_.targets.K;
   const std::size_t nf = folds.held_out.size();
   const std::string what = "calibration";
-  const std::uint64_t total = 2ull * ctx_.data.rows;
+  const bool kept = calibration_stats_ && calibration_stats_->fold.size() == nf;
+  const std::uint64_t total = (kept ? 1ull : 2ull) * ctx_.data.rows;
   std::uint64_t done = 0;
-  FoldStats fs = AccumulateFolds(ctx_, *m, folds, &done, total, what);
+  FoldStats fs = kept ? std::move(*calibration_stats_) : AccumulateFolds(ctx_, *m, folds, &done, total, what);
+  calibration_stats_.reset();
   out->assign(ctx_.data.rows * std::size_t{K}, 0.0);
   std::vector<double> o(kGramRows * K);
   BlockStream blocks(ctx_, *m);

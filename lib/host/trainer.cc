@@ -66,25 +66,40 @@ std::uint32_t CalibrationFolds(const TrainContext& ctx) {
   return std::max<std::uint32_t>(ctx.opt.cv_folds, 3);
 }
 
-// The calibration of the outputs (calibration.h) on held-out outputs at the chosen point, into
-// the report (AssembleModel writes it into the model). Records why not when it is not fitted.
-void Calibrate(Design& design, double factor, double lambda, const TrainContext& ctx) {
+// Whether the calibration runs, and on which folds (decided before the fit, which may accumulate
+// the folds' statistics in its own pass). Records why not in the report when it does not.
+struct CalibrationPlan {
+  bool run = false;
+  Folds folds;
+};
+
+CalibrationPlan PlanCalibration(const TrainContext& ctx) {
+  CalibrationPlan plan;
   TrainReport& rep = *ctx.report;
-  const Targets& tg = ctx.targets;
-  if (tg.task == format::Task::kRegression) return;
+  if (ctx.targets.task == format::Task::kRegression) return plan;
   if (!ctx.opt.calibrate) {
     rep.calibration_reason = "--no-calibration";
-    return;
+    return plan;
   }
   const std::uint32_t nf = CalibrationFolds(ctx);
   if (ctx.data.rows < std::size_t{kMinRowsPerFold} * nf) {
     rep.calibration_reason = "fewer than " + std::to_string(kMinRowsPerFold) + " rows per fold of " + std::to_string(nf);
-    return;
+    return plan;
   }
+  plan.run = true;
+  plan.folds = SplitFolds(ctx.data.rows, nf, ctx.opt.seed);
+  return plan;
+}
+
+// The calibration of the outputs (calibration.h) on held-out outputs at the chosen point, into
+// the report (AssembleModel writes it into the model). Records why not when it is not fitted.
+void Calibrate(Design& design, double factor, double lambda, const Folds& folds, const TrainContext& ctx) {
+  TrainReport& rep = *ctx.report;
+  const Targets& tg = ctx.targets;
   const auto t0 = std::chrono::steady_clock::now();
-  ctx.Step("calibration: " + std::to_string(nf) + "-fold held-out outputs");
+  ctx.Step("calibration: " + std::to_string(folds.held_out.size()) + "-fold held-out outputs");
   std::vector<double> S;
-  if (!design.HeldOutOutputs(factor, lambda, SplitFolds(ctx.data.rows, nf, ctx.opt.seed), &S)) {
+  if (!design.HeldOutOutputs(factor, lambda, folds, &S)) {
     rep.calibration_reason = "not computed for designs with random binning";
     return;
   }
@@ -135,10 +150,11 @@ TrainResult Train(const Dataset& data, const TrainOptions& options) {
   const Choice choice = Select(*design, ctx, lambdas);
   rep.gamma = design->Gamma(choice.factor);
   rep.lambda = lambdas[choice.lambda];
+  const CalibrationPlan calibration = PlanCalibration(ctx);
+  if (calibration.run) ++steps.n;
   ctx.Step("fit at gamma " + FormatDouble(rep.gamma) + ", lambda " + FormatDouble(rep.lambda));
-  const Head head = design->Fit(choice.factor, rep.lambda);
-  if (ctx.steps && targets.task != format::Task::kRegression && opt.calibrate) ++ctx.steps->n;
-  Calibrate(*design, choice.factor, rep.lambda, ctx);
+  const Head head = design->Fit(choice.factor, rep.lambda, calibration.run ? &calibration.folds : nullptr);
+  if (calibration.run) Calibrate(*design, choice.factor, rep.lambda, calibration.folds, ctx);
   AssembledModel model = AssembleModel(*design, head, ctx);
   result.model = std::move(model.blob);
   ctx.Step("training error");
