@@ -1,7 +1,7 @@
 // rfk._rfk: the pybind11 extension under the `rfk` package (targets/python/rfk). Training goes
 // through rfk::host::Train exactly as `rfk train` does; prediction through the device core's
-// Predict on the model bytes as stored, so Python, the CLI and firmware compute the same
-// floats from the same file.
+// Predict (and Probabilities, for a calibrated classifier) on the model bytes as stored, so
+// Python, the CLI and firmware compute the same floats from the same file.
 //
 // Copies: training always copies the inputs once into rfk::host::Dataset (it owns its float
 // rows; float64 or strided input is converted in that same pass). Prediction reads float32
@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "rfk/format.hpp"
 #include "rfk/host/c_export.hpp"
 #include "rfk/host/model_writer.hpp"
 #include "rfk/host/quantize.hpp"
@@ -138,12 +139,14 @@ rfk::host::TrainOptions Options(const py::dict& o) {
   opt.task = o["classification"].cast<bool>() ? rfk::host::TaskChoice::kClassification
                                               : rfk::host::TaskChoice::kRegression;
   if (o["class_weight"].cast<std::string>() == "balanced") opt.class_weight = rfk::host::ClassWeight::kBalanced;
+  opt.calibrate = o["calibrate"].cast<bool>();
   if (!o["sample_weight"].is_none()) opt.sample_weight = o["sample_weight"].cast<std::vector<double>>();
   return opt;
 }
 
-// Trains as `rfk train` does with the matching options; returns the model file's bytes.
-py::bytes Train(const py::object& X, const py::object& csr, std::size_t csr_rows, std::size_t csr_cols,
+// Trains as `rfk train` does with the matching options; returns (the model file's bytes, why it
+// has no calibration: TrainReport::calibration_reason, "" when it has one or is a regression).
+py::tuple Train(const py::object& X, const py::object& csr, std::size_t csr_rows, std::size_t csr_cols,
                 std::vector<std::string> labels, const py::dict& o) {
   Dataset data;
   data.source = "X";
@@ -166,9 +169,12 @@ py::bytes Train(const py::object& X, const py::object& csr, std::size_t csr_rows
   const auto h_storage = head_name.empty() ? w_storage : Storage(head_name);
 
   std::vector<std::uint8_t> blob;
+  std::string calibration_reason;
   {
     py::gil_scoped_release release;
-    blob = rfk::host::Train(data, opt).model;
+    rfk::host::TrainResult result = rfk::host::Train(data, opt);
+    blob = std::move(result.model);
+    calibration_reason = std::move(result.report.calibration_reason);
     if (w_storage != rfk::format::Storage::kF32 || h_storage != rfk::format::Storage::kF32) {
       rfk::host::AlignedBytes bytes(blob.size());
       std::copy(blob.begin(), blob.end(), bytes.data());
@@ -178,7 +184,7 @@ py::bytes Train(const py::object& X, const py::object& csr, std::size_t csr_rows
       blob = rfk::host::RequantizeModel(m, w_storage, h_storage);
     }
   }
-  return py::bytes(reinterpret_cast<const char*>(blob.data()), blob.size());
+  return py::make_tuple(py::bytes(reinterpret_cast<const char*>(blob.data()), blob.size()), calibration_reason);
 }
 
 // A model blob held in aligned storage, opened by the device core.
@@ -250,6 +256,51 @@ class PyModel {
     }
     if (!error.empty()) throw std::invalid_argument(error);
     return out;
+  }
+
+  // Class probabilities (n x num_classes, columns in the model's label order) for every row of X:
+  // Decision's outputs, then rfk::Probabilities through the model's calibration section, as
+  // `rfk predict --proba` and firmware compute them. std::invalid_argument (ValueError) for a model
+  // without the section, whatever n.
+  py::array_t<float> Proba(const py::array& X) const {
+    if (m_.calibration_method == 0)
+      throw std::invalid_argument(std::string("model: ") + rfk::StatusMessage(rfk::Status::kNoCalibration) + " [" +
+                                  rfk::StatusName(rfk::Status::kNoCalibration) + "]");
+    const py::array_t<float> raw = Decision(X);
+    const auto n = static_cast<std::size_t>(raw.shape(0));
+    const std::size_t K = m_.num_outputs, C = m_.num_classes;
+    py::array_t<float> out({n, C});
+    const float* s = raw.data();
+    float* p = out.mutable_data();
+    std::string error;
+    {
+      py::gil_scoped_release release;
+      for (std::size_t i = 0; i < n; ++i) {
+        const rfk::Status st = rfk::Probabilities(m_, s + i * K, K, p + i * C, C);
+        if (st != rfk::Status::kOk) {
+          error = "X row " + std::to_string(i + 1) + ": probabilities failed: " + rfk::StatusMessage(st) + " [" +
+                  rfk::StatusName(st) + "]";
+          break;
+        }
+      }
+    }
+    if (!error.empty()) throw std::invalid_argument(error);
+    return out;
+  }
+
+  // The calibration's method name (format::CalibrationMethod), None without the section.
+  py::object CalibrationMethod() const {
+    if (m_.calibration_method == 0) return py::none();
+    return py::str(rfk::format::NameOf(static_cast<rfk::format::CalibrationMethod>(m_.calibration_method)));
+  }
+  // Its f32 parameters as stored (docs/FORMAT.md): platt A, B; softmax-temperature A, 0;
+  // platt-cubic A, B, C; softmax-vector a[K] then b[K]. Empty without the section.
+  std::vector<float> CalibrationParams() const {
+    if (m_.calibration_method == 0) return {};
+    const std::uint64_t bytes = rfk::format::calibration::Bytes(m_.calibration_method, m_.num_outputs);
+    std::vector<float> v(static_cast<std::size_t>((bytes - 8) / 4));
+    std::memcpy(v.data(), m_.calibration_params, v.size() * sizeof(float));  // LE f32, as the host's
+    return v;
   }
 
   // z(x) for every row (n x num_features), through the core's ComputeFeatures.
@@ -338,11 +389,14 @@ PYBIND11_MODULE(_rfk, m) {
       .def(py::init<const py::bytes&>())
       .def("to_bytes", &PyModel::Bytes)
       .def("decision", &PyModel::Decision)
+      .def("proba", &PyModel::Proba)
       .def("features", &PyModel::Features)
       .def("c_header", &PyModel::CHeader)
       .def_property_readonly("labels", &PyModel::Labels)
       .def_property_readonly("task", &PyModel::Task)
       .def_property_readonly("metadata", &PyModel::Metadata)
+      .def_property_readonly("calibration_method", &PyModel::CalibrationMethod)
+      .def_property_readonly("calibration_params", &PyModel::CalibrationParams)
       .def_property_readonly("input_dim", [](const PyModel& p) { return p.model().input_dim; })
       .def_property_readonly("num_features", [](const PyModel& p) { return p.model().num_features; })
       .def_property_readonly("num_outputs", [](const PyModel& p) { return p.model().num_outputs; })

@@ -11,6 +11,7 @@ import numbers
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, TransformerMixin
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted
 
@@ -115,16 +116,33 @@ _XFAIL = {
         "standardisation and its cross-validation folds use every row; weights apply to the ridge "
         "fit and the validation losses (as with `rfk train --weight-column`)",
 }
+# The calibrated classifier's too (calibration=True; the uncalibrated one passes it).
+_XFAIL_CALIBRATED = {
+    "check_classifiers_train":
+        "argmax(predict_proba) can differ from predict on a few rows: predict is the device core's "
+        "decision on the raw outputs (rfk::DecideClass, as firmware decides), and the calibration's "
+        "per-class scales and biases can move the top class where two outputs are close",
+}
+
+
+def _xfail_checks(estimator):
+    """The expected failures of one estimator (scikit-learn >= 1.6: pass it as
+    parametrize_with_checks' expected_failed_checks, or its result as check_estimator's)."""
+    if isinstance(estimator, RandomFeatures):
+        return {}
+    if isinstance(estimator, RandomFeatureClassifier) and estimator.calibration:
+        return {**_XFAIL, **_XFAIL_CALIBRATED}
+    return dict(_XFAIL)
 
 
 class _ModelEstimator(_ModelBytes, BaseEstimator):
     """What the classifier and the regressor share: options, training, the model's bytes."""
 
     def _more_tags(self):  # scikit-learn < 1.6
-        return {"_xfail_checks": dict(_XFAIL)}
+        return {"_xfail_checks": _xfail_checks(self)}
 
-    if hasattr(BaseEstimator, "__sklearn_tags__"):  # scikit-learn >= 1.6 (expected failures: _XFAIL,
-        def __sklearn_tags__(self):                  # passed to check_estimator by the caller)
+    if hasattr(BaseEstimator, "__sklearn_tags__"):  # scikit-learn >= 1.6 (expected failures:
+        def __sklearn_tags__(self):                  # _xfail_checks, passed by the caller)
             tags = super().__sklearn_tags__()
             tags.input_tags.sparse = True
             return tags
@@ -174,6 +192,7 @@ class _ModelEstimator(_ModelBytes, BaseEstimator):
             "gamma": gamma,
             "lambda": alpha,
             "classification": classification,
+            "calibrate": bool(getattr(self, "calibration", True)),  # the regressor's: unused
             "class_weight": "balanced" if getattr(self, "class_weight", None) == "balanced" else "none",
             "sample_weight": None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64).tolist(),
             "storage": str(self.storage),
@@ -190,10 +209,12 @@ class _ModelEstimator(_ModelBytes, BaseEstimator):
             X = X.tocsr()
             X.sort_indices()
             csr = (X.indptr.astype(np.int64), X.indices.astype(np.int64), X.data.astype(np.float32))
-            blob = _rfk.train(None, csr, X.shape[0], X.shape[1], labels, options)
+            blob, reason = _rfk.train(None, csr, X.shape[0], X.shape[1], labels, options)
         else:
-            blob = _rfk.train(X, None, 0, 0, labels, options)
+            blob, reason = _rfk.train(X, None, 0, 0, labels, options)
         self.model_ = _rfk.Model(blob)
+        # Why the model has no calibration (TrainReport::calibration_reason), in this API's words.
+        self._calibration_reason = "calibration=False" if reason == "--no-calibration" else reason
 
     def _decision(self, X):
         check_is_fitted(self, "model_")
@@ -205,7 +226,8 @@ _COMMON_DOC = """
     gamma (None: 'default'; 'scale', 'auto' or a number), alpha (--lambda; None: 'default'),
     random_state (--seed; None: 1), n_jobs (--threads; None or -1: all cores), storage and
     head_storage, standardize ('auto', True, False), grids, bins_per_grid, bin_gamma, cv (--folds),
-    memory_limit (bytes; None: physical memory).
+    memory_limit (bytes; None: physical memory). The classifier's calibration (True; False:
+    --no-calibration) fits the model's calibration section, which predict_proba applies.
 """
 
 
@@ -214,7 +236,8 @@ class RandomFeatureClassifier(ClassifierMixin, _ModelEstimator):
 
     def __init__(self, map="fourier", kernel="gaussian", n_features=1000, gamma=None, alpha=None,
                  random_state=None, n_jobs=None, storage="f32", head_storage=None, standardize="auto",
-                 class_weight=None, grids=30, bins_per_grid=0, bin_gamma=None, cv=3, memory_limit=None):
+                 class_weight=None, grids=30, bins_per_grid=0, bin_gamma=None, cv=3, memory_limit=None,
+                 calibration=True):
         self.map = map
         self.kernel = kernel
         self.n_features = n_features
@@ -231,8 +254,11 @@ class RandomFeatureClassifier(ClassifierMixin, _ModelEstimator):
         self.bin_gamma = bin_gamma
         self.cv = cv
         self.memory_limit = memory_limit
+        self.calibration = calibration
 
     def fit(self, X, y, sample_weight=None):
+        if not isinstance(self.calibration, (bool, np.bool_)):
+            raise ValueError(f"calibration must be True or False; got {self.calibration!r}")
         X, y = _validate_data(self, X, y, accept_sparse="csr", dtype=_DTYPES)
         check_classification_targets(y)
         classes, y_index = np.unique(y, return_inverse=True)
@@ -270,6 +296,44 @@ class RandomFeatureClassifier(ClassifierMixin, _ModelEstimator):
         raw = self._decision(X)
         idx = (raw[:, 0] > 0).astype(np.intp) if raw.shape[1] == 1 else np.argmax(raw, axis=1)
         return self.classes_[self._class_of_output[idx]]
+
+    def _has_probabilities(self):
+        """available_if's test: before fit, whether fit will try to calibrate (calibration); after,
+        whether the model has a calibration section. Raises AttributeError saying why not."""
+        if not hasattr(self, "model_"):
+            if not self.calibration:
+                raise AttributeError("predict_proba is not available: calibration=False")
+            return True
+        if self.model_.calibration_method is None:
+            reason = getattr(self, "_calibration_reason", "") or (
+                "the model file has no calibration section (trained with --no-calibration or calibration=False, "
+                "with random binning, on too few rows per calibration fold, or by an older rfk)")
+            raise AttributeError(f"predict_proba is not available: the model has no calibration ({reason})")
+        return True
+
+    @available_if(_has_probabilities)
+    def predict_proba(self, X):
+        """Calibrated class probabilities (n x len(classes_), columns in classes_ order, rows sum to 1
+        within float32 rounding): the device core's rfk::Probabilities on the raw outputs, as
+        `rfk predict --proba` prints them (float32 values, returned as float64). argmax may differ
+        from predict on a few rows (docs/PYTHON.md)."""
+        check_is_fitted(self, "model_")
+        X = _validate_data(self, X, accept_sparse="csr", dtype=_DTYPES, reset=False)
+        if sp.issparse(X):
+            raw = np.vstack([self.model_.proba(X[i:i + _CHUNK].toarray().astype(np.float32, copy=False))
+                             for i in range(0, X.shape[0], _CHUNK)]
+                            or [np.empty((0, len(self.classes_)), np.float32)])
+        else:
+            raw = self.model_.proba(X)
+        out = np.empty(raw.shape, dtype=np.float64)
+        out[:, self._class_of_output] = raw
+        return out
+
+    @available_if(_has_probabilities)
+    def predict_log_proba(self, X):
+        """np.log(predict_proba(X)): -inf where a probability is 0 in float32."""
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
 
 class RandomFeatureRegressor(RegressorMixin, _ModelEstimator):
     __doc__ = "Ridge regression on random features, trained as `rfk train --task regression` does." + _COMMON_DOC

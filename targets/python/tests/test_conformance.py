@@ -13,8 +13,9 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 import rfk
 
 
-@parametrize_with_checks([rfk.RandomFeatureClassifier(n_features=100), rfk.RandomFeatureRegressor(n_features=100),
-                          rfk.RandomFeatures(n_features=20)])
+@parametrize_with_checks([rfk.RandomFeatureClassifier(n_features=100),
+                          rfk.RandomFeatureClassifier(n_features=100, calibration=False),
+                          rfk.RandomFeatureRegressor(n_features=100), rfk.RandomFeatures(n_features=20)])
 def test_sklearn_check(estimator, check):
     check(estimator)
 

@@ -44,6 +44,7 @@ CASES = [
           standardize=False)),
     (["--map", "fastfood", "--features", 64, "--class-weight", "balanced", "--gamma", "auto", "--lambda", "auto"],
      dict(map="fastfood", n_features=64, class_weight="balanced", gamma="auto", alpha="auto")),
+    (["--features", 100, "--seed", 5, "--no-calibration"], dict(n_features=100, random_state=5, calibration=False)),
 ]
 
 
@@ -67,6 +68,90 @@ def test_classifier_matches_cli(tmp_path, rfk_cli, cli_args, params, labels):
     assert [line.split("\t")[1:] for line in out] == [["%.9g" % v for v in row] for row in raw]
     assert set(est.predict(X)) <= set(est.classes_)
     assert list(est.classes_) == sorted(set(y))
+
+
+def _proba_table(text):
+    """`rfk predict --proba`'s table: the predictions, and {label: column of %.9g texts}."""
+    lines = text.splitlines()
+    header = lines[0].split("\t")
+    assert header[0] == "prediction" and all(h.startswith("p ") for h in header[1:])
+    rows = [line.split("\t") for line in lines[1:]]
+    return [r[0] for r in rows], {h[2:]: [r[j] for r in rows] for j, h in enumerate(header) if j > 0}
+
+
+@pytest.mark.parametrize("labels", ["int", "binary", "str-numbers"])
+def test_predict_proba_is_the_cli_proba(tmp_path, rfk_cli, labels):
+    """predict_proba's columns (classes_ order) are `rfk predict --proba`'s values, bit for bit, for
+    labels whose model order differs from classes_ too ('9' < '10' in the model, not in classes_)."""
+    X, y, _ = _data(classes=3 if labels == "int" else 2)
+    if labels == "str-numbers":
+        y = np.array(["9", "10"])[y]
+    est = rfk.RandomFeatureClassifier(n_features=100, random_state=2).fit(X, y)
+    est.save(tmp_path / "m.rfk")
+    csv = tmp_path / "x.csv"
+    _write_csv(csv, X, y)
+    preds, columns = _proba_table(_cli(rfk_cli, "predict", "-m", tmp_path / "m.rfk", "--proba", "-q", csv))
+    proba = est.predict_proba(X)
+    assert proba.shape == (len(X), len(est.classes_)) and proba.dtype == np.float64
+    for j, c in enumerate(est.classes_):
+        assert columns[str(c)] == ["%.9g" % v for v in proba[:, j].astype(np.float32)]
+    assert preds == [str(v) for v in est.predict(X)]
+    assert np.allclose(proba.sum(axis=1), 1, atol=1e-6)
+    assert np.array_equal(est.predict_log_proba(X), np.log(proba))
+    # argmax(predict_proba) is predict's class on most rows, not all (docs/PYTHON.md).
+    assert (est.classes_[np.argmax(proba, axis=1)] == est.predict(X)).mean() > 0.9
+    if len(est.classes_) == 2:  # platt-cubic is monotone: p(classes_[1]) never falls as the decision grows
+        order = np.argsort(est.decision_function(X), kind="stable")
+        assert (np.diff(proba[order, 1]) >= 0).all()
+
+
+def test_calibration_properties():
+    X, y, _ = _data(classes=2)
+    binary = rfk.RandomFeatureClassifier(n_features=100).fit(X, y).model_
+    assert binary.calibration_method in ("platt-cubic", "platt")
+    assert len(binary.calibration_params) == (3 if binary.calibration_method == "platt-cubic" else 2)
+    X, y, _ = _data(classes=3)
+    multi = rfk.RandomFeatureClassifier(n_features=100).fit(X, y).model_
+    assert multi.calibration_method in ("softmax-vector", "softmax-temperature")
+    if multi.calibration_method == "softmax-vector":
+        assert len(multi.calibration_params) == 2 * multi.num_outputs
+    plain = rfk.RandomFeatureClassifier(n_features=100, calibration=False).fit(X, y).model_
+    assert plain.calibration_method is None and plain.calibration_params == []
+    with pytest.raises(ValueError, match="no calibration"):
+        plain.proba(X)
+
+
+@pytest.mark.parametrize("params,n,why", [(dict(calibration=False), 240, "calibration=False"),
+                                          (dict(map="binning", grids=4), 240, "binning"),
+                                          (dict(), 24, "rows per fold")])
+def test_no_predict_proba_without_calibration(params, n, why):
+    X, y, _ = _data(n=n)
+    est = rfk.RandomFeatureClassifier(n_features=100, **params)
+    assert hasattr(est, "predict_proba") == est.calibration  # before fit: whether fit will calibrate
+    est.fit(X, y)
+    assert not hasattr(est, "predict_proba") and not hasattr(est, "predict_log_proba")
+    with pytest.raises(AttributeError) as err:
+        est.predict_proba(X)
+    assert why in "".join(str(e) for e in (err.value, err.value.__cause__, err.value.__context__) if e)
+    with pytest.raises(ValueError, match="calibration must be"):
+        rfk.RandomFeatureClassifier(calibration="yes").fit(X, y)
+
+
+def test_load_keeps_the_calibration(tmp_path, rfk_cli):
+    X, y, _ = _data()
+    csv = tmp_path / "train.csv"
+    _write_csv(csv, X, y)
+    _cli(rfk_cli, "train", "--train", csv, "-o", tmp_path / "cal.rfk", "-q", "--features", 100)
+    _cli(rfk_cli, "train", "--train", csv, "-o", tmp_path / "raw.rfk", "-q", "--features", 100, "--no-calibration")
+    est = rfk.load(tmp_path / "cal.rfk")
+    _, columns = _proba_table(_cli(rfk_cli, "predict", "-m", tmp_path / "cal.rfk", "--proba", "-q", csv))
+    proba = est.predict_proba(X)
+    for j, c in enumerate(est.classes_):
+        assert columns[str(c)] == ["%.9g" % v for v in proba[:, j].astype(np.float32)]
+    back = pickle.loads(pickle.dumps(est))
+    assert np.array_equal(back.predict_proba(X), proba)
+    raw = rfk.load(tmp_path / "raw.rfk")
+    assert not hasattr(raw, "predict_proba")
 
 
 def test_numeric_labels_order_by_value(tmp_path, rfk_cli):
