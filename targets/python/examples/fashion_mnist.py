@@ -2,7 +2,7 @@
 model exported for firmware.
 
     python examples/fashion_mnist.py [--data DIR] [--features D] [--cli build/release/bin/rfk]
-                                     [--header fashion.h]
+                                     [--header fashion.h] [--threads N]
 
 Prints test error, fit time and predict time of both (same D, same gamma: rfk's data-scale
 default, which RBFSampler is given after a StandardScaler, as rfk standardises dense inputs). With --cli, also trains the same model with `rfk train` on the
@@ -10,7 +10,8 @@ same files (same options, seed 1), checks that the two model files are byte-iden
 `rfk predict` prints the same classes, and prints the Python/CLI time ratios: fit against the CLI's
 own training time (its --json report's train seconds, file reading excluded, as fit() has the
 arrays already) and predict against `rfk eval`'s prediction time. Times are wall-clock on the
-machine it runs on; nothing here checks them.
+machine it runs on; nothing here checks them. --threads N gives rfk (n_jobs, the CLI's --threads)
+N threads, default all; scikit-learn's BLAS threads follow OPENBLAS_NUM_THREADS.
 """
 import argparse
 import gzip
@@ -46,6 +47,7 @@ def main():
     ap.add_argument("--cli", help="the rfk CLI: also train with it and compare")
     ap.add_argument("--header", help="write the model as a C header (rfk export's header-only form)")
     ap.add_argument("--skip-sklearn", action="store_true")
+    ap.add_argument("--threads", type=int, help="rfk's threads (n_jobs and the CLI's --threads; default all)")
     a = ap.parse_args()
     files = {k: os.path.join(a.data, f"{k}-idx{3 if 'images' in k else 1}-ubyte.gz")
              for k in ("train-images", "train-labels", "t10k-images", "t10k-labels")}
@@ -54,7 +56,7 @@ def main():
     Xt = read_idx(files["t10k-images"]).reshape(10000, -1).astype(np.float32)
     yt = read_idx(files["t10k-labels"]).astype(np.int64)
 
-    clf = rfk.RandomFeatureClassifier(n_features=a.features, alpha=a.alpha)
+    clf = rfk.RandomFeatureClassifier(n_features=a.features, alpha=a.alpha, n_jobs=a.threads)
     t0 = time.perf_counter()
     clf.fit(X, y)
     fit_s = time.perf_counter() - t0
@@ -89,7 +91,7 @@ def main():
             model = os.path.join(tmp, "cli.rfk")
             report = json.loads(subprocess.run(
                 [a.cli, "train", "--train", files["train-images"], "-o", model, "-D", str(a.features),
-                 "--lambda", repr(a.alpha), "--json"], check=True, capture_output=True, text=True).stdout)
+                 "--lambda", repr(a.alpha), "--json"] + (["--threads", str(a.threads)] if a.threads else []), check=True, capture_output=True, text=True).stdout)
             same = open(model, "rb").read() == clf.to_bytes()
             ev = json.loads(subprocess.run([a.cli, "eval", "-m", model, files["t10k-images"], "--json"],
                                            check=True, capture_output=True, text=True).stdout)
