@@ -71,13 +71,31 @@ void ParityStandardize(const KernelTable& t) {
   }
 }
 
-// Every power-of-two length up to 2^12 (and the lengths Fastfood pads d to), on inputs with
-// distinct magnitudes so any change in the order of additions would change bits.
+// Normal values scaled by 2^k, k uniform in [-20, 20]: sums of such values round differently in
+// almost any other order, so a stage or butterfly out of FwhtRef's order changes bits.
+std::vector<float> MixedMagnitudes(std::size_t n, std::uint64_t seed) {
+  rfk::host::RandomStream rs(seed, n);
+  std::vector<float> v(n);
+  for (float& x : v) {
+    const int k = static_cast<int>(rs.Uniform() * 41) - 20;
+    x = static_cast<float>(std::ldexp(rs.Normal(), k));
+  }
+  return v;
+}
+
+// Every power-of-two length 1 .. 2^12 (the lengths Fastfood pads d to): identical bits to the
+// scalar table on mixed magnitudes, and on normal values, whose transform applied twice is n x.
 void ParityFwht(const KernelTable& t) {
   for (std::uint32_t n = 1; n <= 4096; n *= 2) {
     CAPTURE(n);
+    const auto mixed = MixedMagnitudes(n, 22);
+    std::vector<float> a = mixed, b = mixed;
+    t.Fwht(a.data(), n);
+    rfk::FwhtRef(b.data(), n);
+    CHECK(std::memcmp(a.data(), b.data(), n * sizeof(float)) == 0);
     const auto x = Normal(n, 3, 21);
-    std::vector<float> a = x, b = x;
+    a = x;
+    b = x;
     t.Fwht(a.data(), n);
     rfk::ScalarKernels().Fwht(b.data(), n);
     CHECK(std::memcmp(a.data(), b.data(), n * sizeof(float)) == 0);

@@ -12,6 +12,7 @@
 //     bits             And, Xor, SignBit, BitCast, ShiftLeft<n>, TestBit
 //     masks            Eq, Le, AllTrue, IfThenElse, IfThenElseZero, RebindMask
 //     lanes            ConvertTo (float -> int32, truncating), SumOfLanes, GetLane
+//     permutations     SetTableIndices (int32 lane indices), TableLookupLanes (float lanes)
 //                      Highway itself in lib/simd/hwy; for xsimd, lib/simd/xsimd/ops_xsimd.h.
 //   DF                 the float tag, at most kPw (16) lanes: one vector never spans two W panels.
 //   kNativeFma         true where MulAdd and NegMulAdd are single fused instructions: then the

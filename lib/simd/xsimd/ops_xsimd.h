@@ -190,5 +190,58 @@ template <class T, class A> T GetLane(Vector<T, A> v) {  // lane 0: the register
   return t;
 }
 
+// ---------------------------------------------------------------- permutations
+// Indices<A>: what the architecture's float lane permute takes. Lane indices for AVX2's and
+// AVX-512's vpermps; byte indices (4 i, 4 i + 1, 4 i + 2, 4 i + 3 for lane i) for the 128-bit
+// registers' byte shuffles (SSSE3 pshufb, AArch64 tbl, ARMv7 vtbl).
+template <class A>
+struct Indices {
+  typename xsimd::batch<std::int32_t, A>::register_type raw;
+};
+// Lane i of TableLookupLanes's result is v's lane idx[i]; 0 <= idx[i] < Lanes(d), float lanes.
+template <class D>
+Indices<typename D::Arch> SetTableIndices(D, const std::int32_t* idx) {
+  static_assert(std::is_same<typename D::Lane, float>::value, "float lanes only");
+  Indices<typename D::Arch> r;
+  if constexpr (sizeof(r.raw) == 16) {
+    std::uint8_t bytes[16];
+    for (std::size_t i = 0; i < 4; ++i)
+      for (std::size_t b = 0; b < 4; ++b) bytes[4 * i + b] = static_cast<std::uint8_t>(4 * idx[i] + b);
+    std::memcpy(&r.raw, bytes, sizeof bytes);
+  } else {
+    static_assert(sizeof(r.raw) == Lanes(D()) * sizeof(std::int32_t), "one index per lane");
+    std::memcpy(&r.raw, idx, sizeof r.raw);
+  }
+  return r;
+}
+namespace detail {
+// The lane permutes, declared only where the instruction set has them (AVX without AVX2, which
+// no table here builds, has no lane-crossing variable permute).
+#if defined(__AVX512F__)
+static inline __m512 Permute(__m512 v, __m512i idx) { return _mm512_permutexvar_ps(idx, v); }
+#endif
+#if defined(__AVX2__)
+static inline __m256 Permute(__m256 v, __m256i idx) { return _mm256_permutevar8x32_ps(v, idx); }
+#endif
+#if defined(__SSSE3__)
+static inline __m128 Permute(__m128 v, __m128i bytes) {
+  return _mm_castsi128_ps(_mm_shuffle_epi8(_mm_castps_si128(v), bytes));
+}
+#endif
+#if defined(__aarch64__)
+static inline float32x4_t Permute(float32x4_t v, int32x4_t bytes) {
+  return vreinterpretq_f32_u8(vqtbl1q_u8(vreinterpretq_u8_f32(v), vreinterpretq_u8_s32(bytes)));
+}
+#elif defined(__ARM_NEON)
+static inline float32x4_t Permute(float32x4_t v, int32x4_t bytes) {
+  const uint8x16_t u = vreinterpretq_u8_f32(v), b = vreinterpretq_u8_s32(bytes);
+  const uint8x8x2_t table = {{vget_low_u8(u), vget_high_u8(u)}};
+  return vreinterpretq_f32_u8(vcombine_u8(vtbl2_u8(table, vget_low_u8(b)), vtbl2_u8(table, vget_high_u8(b))));
+}
+#endif
+}  // namespace detail
+template <class A>
+Vector<float, A> TableLookupLanes(Vector<float, A> v, Indices<A> idx) { return {detail::Permute(v.raw, idx.raw)}; }
+
 }  // namespace xsimd_ops
 }  // namespace rfk
