@@ -148,15 +148,29 @@ void FastfoodFeatures(const FastfoodArrays& a, const float* x, std::uint32_t d, 
   const std::uint32_t dp = a.dp;
   float* t = work;
   float* u = work + dp;  // block b's outputs at u + b dp, then zeros to whole panels
+  const std::uint32_t n = d < dp ? d : dp;
   for (std::uint32_t j0 = 0; j0 < F; j0 += dp) {  // block j0 / dp: entries [j0, j0 + dp)
+    // B: t = sign(k) * x, zero-padded (the padding's zeros take their sign too: -0.0f where the
+    // bit is set). The sign goes in by flipping the float's sign bit -- exactly what -v does, but
+    // without a branch on random bits (half of them mispredicted).
     for (std::uint32_t i = 0; i < dp; ++i) {
       const std::uint32_t k = j0 + i;  // < blocks * dp: 32 bits suffice
-      const float v = i < d ? x[i] : 0.0f;
-      t[i] = (a.signs[k / 8] >> (k % 8)) & 1u ? -v : v;
+      const float v = i < n ? x[i] : 0.0f;
+      std::uint32_t bits;
+      std::memcpy(&bits, &v, sizeof bits);
+      bits ^= static_cast<std::uint32_t>((a.signs[k >> 3] >> (k & 7u)) & 1u) << 31;
+      std::memcpy(t + i, &bits, sizeof bits);
     }
     kt.Fwht(t, dp);
     float* ub = u + j0;
-    for (std::uint32_t i = 0; i < dp; ++i) ub[i] = a.G[j0 + i] * t[FastfoodIndex(a, j0 + i)];
+    const float* G = a.G + j0;
+    if (a.index_bytes == 1) {  // G Pi: the permutation's gather, its index width hoisted
+      const std::uint8_t* p = a.perm + j0;
+      for (std::uint32_t i = 0; i < dp; ++i) ub[i] = G[i] * t[p[i]];
+    } else {
+      const std::uint8_t* p = a.perm + 2 * std::size_t{j0};
+      for (std::uint32_t i = 0; i < dp; ++i) ub[i] = G[i] * t[core::LoadU16(p + 2 * i)];
+    }
     kt.Fwht(ub, dp);
     for (std::uint32_t i = 0; i < dp; ++i) ub[i] = a.S[j0 + i] * ub[i];
   }
