@@ -150,16 +150,22 @@ void FastfoodFeatures(const FastfoodArrays& a, const float* x, std::uint32_t d, 
   float* u = work + dp;  // block b's outputs at u + b dp, then zeros to whole panels
   const std::uint32_t n = d < dp ? d : dp;
   for (std::uint32_t j0 = 0; j0 < F; j0 += dp) {  // block j0 / dp: entries [j0, j0 + dp)
-    // B: t = sign(k) * x, zero-padded (the padding's zeros take their sign too: -0.0f where the
-    // bit is set). The sign goes in by flipping the float's sign bit -- exactly what -v does, but
-    // without a branch on random bits (half of them mispredicted).
-    for (std::uint32_t i = 0; i < dp; ++i) {
-      const std::uint32_t k = j0 + i;  // < blocks * dp: 32 bits suffice
-      const float v = i < n ? x[i] : 0.0f;
-      std::uint32_t bits;
-      std::memcpy(&bits, &v, sizeof bits);
-      bits ^= static_cast<std::uint32_t>((a.signs[k >> 3] >> (k & 7u)) & 1u) << 31;
-      std::memcpy(t + i, &bits, sizeof bits);
+    // B: t = sign(k) * x, zero-padded (padding zeros take the sign too: -0.0f). The sign goes in
+    // as an XOR of the float's sign bit -- what -v does, bit for bit -- not as a branch on B's
+    // random bits (half of them mispredicted), one byte of B per 8 entries (for dp < 8 the
+    // block's dp bits start inside a byte).
+    for (std::uint32_t i = 0; i < n; ++i) t[i] = x[i];
+    for (std::uint32_t i = n; i < dp; ++i) t[i] = 0.0f;
+    for (std::uint32_t i0 = 0; i0 < dp; i0 += 8) {
+      const std::uint32_t k = j0 + i0;  // < blocks * dp: 32 bits suffice
+      const std::uint32_t byte = static_cast<std::uint32_t>(a.signs[k >> 3]) >> (k & 7u);
+      const std::uint32_t m = dp - i0 < 8 ? dp - i0 : 8;
+      for (std::uint32_t q = 0; q < m; ++q) {
+        std::uint32_t bits;
+        std::memcpy(&bits, t + i0 + q, sizeof bits);
+        bits ^= ((byte >> q) & 1u) << 31;
+        std::memcpy(t + i0 + q, &bits, sizeof bits);
+      }
     }
     kt.Fwht(t, dp);
     float* ub = u + j0;
@@ -172,7 +178,8 @@ void FastfoodFeatures(const FastfoodArrays& a, const float* x, std::uint32_t d, 
       for (std::uint32_t i = 0; i < dp; ++i) ub[i] = G[i] * t[core::LoadU16(p + 2 * i)];
     }
     kt.Fwht(ub, dp);
-    for (std::uint32_t i = 0; i < dp; ++i) ub[i] = a.S[j0 + i] * ub[i];
+    const float* S = a.S + j0;
+    for (std::uint32_t i = 0; i < dp; ++i) ub[i] = S[i] * ub[i];
   }
   for (std::uint32_t j = F; j < FastfoodWorkFloats(a, F) - dp; ++j) u[j] = 0.0f;
   const float one = 1.0f;
