@@ -66,29 +66,21 @@ std::uint32_t CalibrationFolds(const TrainContext& ctx) {
   return std::max<std::uint32_t>(ctx.opt.cv_folds, 3);
 }
 
-// Whether the calibration runs, and on which folds (decided before the fit, which may accumulate
-// the folds' statistics in its own pass). Records why not in the report when it does not.
-struct CalibrationPlan {
-  bool run = false;
-  Folds folds;
-};
-
-CalibrationPlan PlanCalibration(const TrainContext& ctx) {
-  CalibrationPlan plan;
+// The calibration's folds, decided before the fit (which may accumulate their statistics in its
+// own pass); none when the calibration does not run, with the reason in the report.
+Folds CalibrationPlan(const TrainContext& ctx) {
   TrainReport& rep = *ctx.report;
-  if (ctx.targets.task == format::Task::kRegression) return plan;
+  if (ctx.targets.task == format::Task::kRegression) return {};
   if (!ctx.opt.calibrate) {
     rep.calibration_reason = "--no-calibration";
-    return plan;
+    return {};
   }
   const std::uint32_t nf = CalibrationFolds(ctx);
   if (ctx.data.rows < std::size_t{kMinRowsPerFold} * nf) {
     rep.calibration_reason = "fewer than " + std::to_string(kMinRowsPerFold) + " rows per fold of " + std::to_string(nf);
-    return plan;
+    return {};
   }
-  plan.run = true;
-  plan.folds = SplitFolds(ctx.data.rows, nf, ctx.opt.seed);
-  return plan;
+  return SplitFolds(ctx.data.rows, nf, ctx.opt.seed);
 }
 
 // The calibration of the outputs (calibration.h) on held-out outputs at the chosen point, into
@@ -150,11 +142,12 @@ TrainResult Train(const Dataset& data, const TrainOptions& options) {
   const Choice choice = Select(*design, ctx, lambdas);
   rep.gamma = design->Gamma(choice.factor);
   rep.lambda = lambdas[choice.lambda];
-  const CalibrationPlan calibration = PlanCalibration(ctx);
-  if (calibration.run) ++steps.n;
+  const Folds calibration = CalibrationPlan(ctx);
+  const bool calibrate = !calibration.held_out.empty();
+  if (calibrate) ++steps.n;
   ctx.Step("fit at gamma " + FormatDouble(rep.gamma) + ", lambda " + FormatDouble(rep.lambda));
-  const Head head = design->Fit(choice.factor, rep.lambda, calibration.run ? &calibration.folds : nullptr);
-  if (calibration.run) Calibrate(*design, choice.factor, rep.lambda, calibration.folds, ctx);
+  const Head head = design->Fit(choice.factor, rep.lambda, calibrate ? &calibration : nullptr);
+  if (calibrate) Calibrate(*design, choice.factor, rep.lambda, calibration, ctx);
   AssembledModel model = AssembleModel(*design, head, ctx);
   result.model = std::move(model.blob);
   ctx.Step("training error");

@@ -94,6 +94,11 @@ rfk::format::Storage Storage(const std::string& name) {
   }
 }
 
+// A core status as this module's messages print it: "message [name]".
+std::string StatusText(rfk::Status s) {
+  return std::string(rfk::StatusMessage(s)) + " [" + rfk::StatusName(s) + "]";
+}
+
 // The options as `rfk train` builds them from the matching flags (targets/cli/train.cc's
 // ParseMaps, ParseFit, ParseTrainOptions): the estimators pass the flags' values in `o`.
 rfk::host::TrainOptions Options(const py::dict& o) {
@@ -198,7 +203,7 @@ class PyModel {
     const rfk::Status s = rfk::OpenModel(bytes_.data(), bytes_.size(), &m_, &err);
     if (s != rfk::Status::kOk) {
       std::ostringstream o;
-      o << "model: " << rfk::StatusMessage(s) << " [" << rfk::StatusName(s) << "] at field '" << err.field
+      o << "model: " << StatusText(s) << " at field '" << err.field
         << "', byte offset " << err.offset;
       throw std::invalid_argument(o.str());
     }
@@ -247,8 +252,7 @@ class PyModel {
         for (std::size_t i = 0; i < rn; ++i) {
           const rfk::Status s = rfk::Predict(m_, rows + i * d, d, scratch.data(), sb, o + (r0 + i) * K, K);
           if (s != rfk::Status::kOk) {
-            error = "X row " + std::to_string(r0 + i + 1) + ": prediction failed: " + rfk::StatusMessage(s) + " [" +
-                    rfk::StatusName(s) + "]";
+            error = "X row " + std::to_string(r0 + i + 1) + ": prediction failed: " + StatusText(s);
             break;
           }
         }
@@ -264,8 +268,7 @@ class PyModel {
   // without the section, whatever n.
   py::array_t<float> Proba(const py::array& X) const {
     if (m_.calibration_method == 0)
-      throw std::invalid_argument(std::string("model: ") + rfk::StatusMessage(rfk::Status::kNoCalibration) + " [" +
-                                  rfk::StatusName(rfk::Status::kNoCalibration) + "]");
+      throw std::invalid_argument("model: " + StatusText(rfk::Status::kNoCalibration));
     const py::array_t<float> raw = Decision(X);
     const auto n = static_cast<std::size_t>(raw.shape(0));
     const std::size_t K = m_.num_outputs, C = m_.num_classes;
@@ -278,8 +281,7 @@ class PyModel {
       for (std::size_t i = 0; i < n; ++i) {
         const rfk::Status st = rfk::Probabilities(m_, s + i * K, K, p + i * C, C);
         if (st != rfk::Status::kOk) {
-          error = "X row " + std::to_string(i + 1) + ": probabilities failed: " + rfk::StatusMessage(st) + " [" +
-                  rfk::StatusName(st) + "]";
+          error = "X row " + std::to_string(i + 1) + ": probabilities failed: " + StatusText(st);
           break;
         }
       }
@@ -319,7 +321,7 @@ class PyModel {
       for (std::size_t i = 0; i < n && error.empty(); ++i) {
         const rfk::Status s = rfk::ComputeFeatures(m_, x + i * d, d, scratch.data(), sb, z + i * D, D);
         if (s != rfk::Status::kOk)
-          error = "X row " + std::to_string(i + 1) + ": " + rfk::StatusMessage(s) + " [" + rfk::StatusName(s) + "]";
+          error = "X row " + std::to_string(i + 1) + ": " + StatusText(s);
       }
     }
     if (!error.empty()) throw std::invalid_argument(error);
