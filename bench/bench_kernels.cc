@@ -163,8 +163,9 @@ ModelBytes MakeModel(f::MapKind map, const Shape& sh) {
   return mb;
 }
 
+// The multiply-adds of a dense map of this form (Fastfood does fewer: GFLOP/s is not its measure).
 double PredictFlops(const Shape& sh, f::MapKind map) {
-  const double F = map == f::MapKind::kFourier ? sh.D / 2.0 : sh.D;
+  const double F = f::IsPhaseForm(map) ? sh.D : sh.D / 2.0;
   return 2.0 * sh.d * F + 2.0 * sh.D;
 }
 
@@ -175,6 +176,7 @@ void BenchPredict(benchmark::State& s, const KernelTable* t, f::MapKind map, Sha
   const auto X = Normal(std::size_t{64} * sh.d, 1, 10);
   float out;
   std::size_t i = 0;
+  s.counters["model_bytes"] = double(mb.bytes.size());
   for (auto _ : s) {
     if (rfk::Predict(mb.model, X.data() + (i++ % 64) * sh.d, sh.d, scratch.data(), scratch.size(), &out, 1) != rfk::Status::kOk) std::abort();
     benchmark::DoNotOptimize(out);
@@ -263,6 +265,24 @@ int main(int argc, char** argv) {
                                      [t, map, sh](benchmark::State& s) { BenchBatch(s, t, map, sh); });
       }
     }
+  }
+  // Issue 15's per-map comparison: every Fourier-type map (one output) at the shapes of
+  // docs/PERFORMANCE.md's "Per map" table, on the table dispatch picks and on the scalar one.
+  constexpr Shape kMapShapes[] = {{16, 256}, {54, 1024}, {784, 4000}};
+  constexpr std::pair<f::MapKind, const char*> kMaps[] = {
+      {f::MapKind::kFourierPhase, "fourier-phase"}, {f::MapKind::kFourier, "fourier"},
+      {f::MapKind::kOrthogonal, "orf"}, {f::MapKind::kFastfood, "fastfood"},
+      {f::MapKind::kFastfoodPhase, "fastfood-phase"}};
+  for (const KernelTable* t : {&rfk::ActiveKernels(), &rfk::ScalarKernels()}) {
+    const std::string tn = std::string(t->backend) + "-" + t->target;
+    for (const Shape& sh : kMapShapes)
+      for (const auto& [map, name] : kMaps) {
+        const std::string tail = std::string(name) + "/" + tn + "/" + ShapeName(sh);
+        benchmark::RegisterBenchmark(("map/predict/" + tail).c_str(),
+                                     [t, map = map, sh](benchmark::State& s) { BenchPredict(s, t, map, sh); });
+        benchmark::RegisterBenchmark(("map/batch/" + tail).c_str(),
+                                     [t, map = map, sh](benchmark::State& s) { BenchBatch(s, t, map, sh); });
+      }
   }
   for (const Shape& sh : kShapes) {
     benchmark::RegisterBenchmark(("baseline/naive/" + ShapeName(sh)).c_str(),

@@ -124,6 +124,40 @@ print('runs vary by 20% or more: compare tables within one run, not across runs.
 print('the same kernel source (`lib/simd/kernels-inl.h`): Highway\'s targets and xsimd\'s architectures of')
 print('the same width differ only in how each library spells the vector operations.')
 print()
+map_shapes = ["16:256", "54:1024", "784:4000"]
+maps = [("fourier-phase", "dense, phase"), ("fourier", "dense pairs"), ("orf", "ORF pairs"),
+        ("fastfood", "Fastfood pairs"), ("fastfood-phase", "Fastfood, phase")]
+map_tables = []
+for name in med:
+    m = re.match(r"map/predict/fourier/(.+)/16:256$", name)
+    if m and m.group(1) not in map_tables:
+        map_tables.append(m.group(1))
+if map_tables:
+    print("## Per map: dense, orthogonal and Fastfood features")
+    print()
+    print("One output, on the table dispatch picks and on the scalar one; single sample (`rfk::Predict`) and")
+    print("per sample of a 256-sample `rfk::PredictBatch`, in µs; model bytes of the whole file. ORF stores")
+    print("and computes what dense pairs do (an orthogonal W); Fastfood stores per block of d' = 2^⌈log₂ d⌉")
+    print("frequencies a sign bit, a permutation index and two floats (G, S) instead of a W row of d floats.")
+    print("Fastfood has no batch kernel: `PredictBatch` runs it sample by sample.")
+    print()
+    print("| (d, D) | map | model bytes | " + " | ".join(f"{t} single | {t} batch" for t in map_tables) + " |")
+    print("|---|---|---|" + "---|---|" * len(map_tables))
+    for s in map_shapes:
+        for key, label in maps:
+            size = None
+            cells = []
+            for t in map_tables:
+                p_, b_ = f"map/predict/{key}/{t}/{s}", f"map/batch/{key}/{t}/{s}"
+                if p_ in med:
+                    size = med[p_].get("model_bytes", size)
+                cells.append(f"{ns(p_) / 1000:.2f}" if p_ in med else "-")
+                cells.append(f"{med[b_]['sec_per_sample'] * 1e6:.2f}" if b_ in med else "-")
+            print(f"| ({s.replace(':', ', ')}) | {label} | {int(size):,} | " if size else f"| ({s.replace(':', ', ')}) | {label} | - | ", end="")
+            print(" | ".join(cells) + " |")
+    print()
+    print("Cortex-M instruction counts of these maps: docs/EMBEDDED.md, \"Cost per prediction\".")
+    print()
 print("## Kernels (GFLOP/s; BinKeys and Standardize in ns per call)")
 print()
 kernels = ["FourierPhase", "FourierPair", "FourierPhaseHeadBatch", "FourierPairHeadBatch", "LinearHead", "Standardize", "BinKeys"]
