@@ -25,6 +25,7 @@
 #include "peak_fma.h"
 #include "random.h"
 #include "rfk/host/model_writer.hpp"
+#include "rfk/host/quantize.hpp"
 #include "rfk/host/train.hpp"
 #include "rfk/kernels.hpp"
 #include "rfk/model.hpp"
@@ -152,11 +153,16 @@ struct ModelBytes {
   rfk::host::AlignedBytes bytes;
   rfk::Model model;
 };
-ModelBytes MakeModel(f::MapKind map, const Shape& sh) {
+// W and the head in `storage` (rfk convert's re-quantization of the f32 model).
+ModelBytes MakeModel(f::MapKind map, const Shape& sh, f::Storage storage = f::Storage::kF32) {
   auto spec = rfk::host::RandomFeatureSpec(f::Kernel::kGaussian, map, sh.D, sh.d, 0.5 / sh.d, 1);
   const auto H = Normal(sh.D, 0.1, 9);
   spec.head_weights.assign(H.begin(), H.end());
-  const auto blob = rfk::host::SerializeModel(spec);
+  auto blob = rfk::host::SerializeModel(spec);
+  if (storage != f::Storage::kF32) {
+    ModelBytes f32 = MakeModel(map, sh);
+    blob = rfk::host::RequantizeModel(f32.model, storage, storage);
+  }
   ModelBytes mb{rfk::host::AlignedBytes(blob.size()), {}};
   std::memcpy(mb.bytes.data(), blob.data(), blob.size());
   if (rfk::OpenModel(mb.bytes.data(), mb.bytes.size(), &mb.model) != rfk::Status::kOk) std::abort();
@@ -169,9 +175,10 @@ double PredictFlops(const Shape& sh, f::MapKind map) {
   return 2.0 * sh.d * F + 2.0 * sh.D;
 }
 
-void BenchPredict(benchmark::State& s, const KernelTable* t, f::MapKind map, Shape sh) {
+void BenchPredict(benchmark::State& s, const KernelTable* t, f::MapKind map, Shape sh,
+                  f::Storage storage = f::Storage::kF32) {
   rfk::SelectKernels((std::string(t->backend) + "-" + t->target).c_str());
-  ModelBytes mb = MakeModel(map, sh);
+  ModelBytes mb = MakeModel(map, sh, storage);
   rfk::host::AlignedBytes scratch(rfk::ScratchBytes(mb.model));
   const auto X = Normal(std::size_t{64} * sh.d, 1, 10);
   float out;
@@ -184,9 +191,10 @@ void BenchPredict(benchmark::State& s, const KernelTable* t, f::MapKind map, Sha
   SetFlops(s, PredictFlops(sh, map));
 }
 
-void BenchBatch(benchmark::State& s, const KernelTable* t, f::MapKind map, Shape sh) {
+void BenchBatch(benchmark::State& s, const KernelTable* t, f::MapKind map, Shape sh,
+                f::Storage storage = f::Storage::kF32) {
   rfk::SelectKernels((std::string(t->backend) + "-" + t->target).c_str());
-  ModelBytes mb = MakeModel(map, sh);
+  ModelBytes mb = MakeModel(map, sh, storage);
   rfk::host::AlignedBytes scratch(rfk::BatchScratchBytes(mb.model));
   constexpr std::size_t n = 256;
   const auto X = Normal(n * sh.d, 1, 11);
@@ -282,6 +290,22 @@ int main(int argc, char** argv) {
                                      [t, map = map, sh](benchmark::State& s) { BenchPredict(s, t, map, sh); });
         benchmark::RegisterBenchmark(("map/batch/" + tail).c_str(),
                                      [t, map = map, sh](benchmark::State& s) { BenchBatch(s, t, map, sh); });
+      }
+  }
+  // Issue 16's per-storage comparison: dense pairs with W and head in f32, f16 and int8.
+  constexpr Shape kStorageShapes[] = {{54, 1024}, {784, 4000}};
+  constexpr std::pair<f::Storage, const char*> kStorages[] = {
+      {f::Storage::kF32, "f32"}, {f::Storage::kF16, "f16"}, {f::Storage::kInt8, "int8"}};
+  for (const KernelTable* t : {&rfk::ActiveKernels(), &rfk::ScalarKernels()}) {
+    const std::string tn = std::string(t->backend) + "-" + t->target;
+    for (const Shape& sh : kStorageShapes)
+      for (const auto& [st, name] : kStorages) {
+        const std::string tail = std::string(name) + "/" + tn + "/" + ShapeName(sh);
+        const auto map = f::MapKind::kFourier;
+        benchmark::RegisterBenchmark(("storage/predict/" + tail).c_str(),
+                                     [t, map, sh, st = st](benchmark::State& s) { BenchPredict(s, t, map, sh, st); });
+        benchmark::RegisterBenchmark(("storage/batch/" + tail).c_str(),
+                                     [t, map, sh, st = st](benchmark::State& s) { BenchBatch(s, t, map, sh, st); });
       }
   }
   for (const Shape& sh : kShapes) {

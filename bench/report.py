@@ -158,6 +158,48 @@ if map_tables:
     print()
     print("Cortex-M instruction counts of these maps: docs/EMBEDDED.md, \"Cost per prediction\".")
     print()
+st_shapes = ["54:1024", "784:4000"]
+st_tables = []
+for name in med:
+    m = re.match(r"storage/predict/f32/(.+)/54:1024$", name)
+    if m and m.group(1) not in st_tables:
+        st_tables.append(m.group(1))
+if st_tables:
+    caches = []
+    for idx in range(8):
+        base = f"/sys/devices/system/cpu/cpu0/cache/index{idx}/"
+        try:
+            level = open(base + "level").read().strip()
+            kind = open(base + "type").read().strip()
+            size = open(base + "size").read().strip()
+        except OSError:
+            continue
+        if kind != "Instruction":
+            caches.append(f"L{level} {size}")
+    print("## Per storage: f32, f16 and int8 weights")
+    print()
+    print("Dense pairs, one output, W and head stored as f32, f16 or int8 (`rfk convert`'s re-quantization of")
+    print("the same random model); single sample and per sample of a 256-sample batch, in µs. f16 and int8 run")
+    print("the scalar reference kernels on every table today (the weights widened as they are read; the SIMD")
+    print("versions are not written yet), so the dispatched table's column compares f32 SIMD with quantized")
+    print(f"scalar. Caches of this CPU (cpu0, data and unified): {', '.join(caches) or 'unknown'}; a (784, 4000)")
+    print("f32 W is 6.3 MB.")
+    print()
+    print("| (d, D) | storage | model bytes | " + " | ".join(f"{t} single | {t} batch" for t in st_tables) + " |")
+    print("|---|---|---|" + "---|---|" * len(st_tables))
+    for s_ in st_shapes:
+        for key in ("f32", "f16", "int8"):
+            size = None
+            cells = []
+            for t in st_tables:
+                p_, b_ = f"storage/predict/{key}/{t}/{s_}", f"storage/batch/{key}/{t}/{s_}"
+                if p_ in med:
+                    size = med[p_].get("model_bytes", size)
+                cells.append(f"{ns(p_) / 1000:.2f}" if p_ in med else "-")
+                cells.append(f"{med[b_]['sec_per_sample'] * 1e6:.2f}" if b_ in med else "-")
+            head = f"| ({s_.replace(':', ', ')}) | {key} | " + (f"{int(size):,}" if size else "-") + " | "
+            print(head + " | ".join(cells) + " |")
+    print()
 print("## Kernels (GFLOP/s; BinKeys and Standardize in ns per call)")
 print()
 kernels = ["FourierPhase", "FourierPair", "FourierPhaseHeadBatch", "FourierPairHeadBatch", "LinearHead", "Standardize", "BinKeys"]
