@@ -5,7 +5,11 @@
 // the result is FwhtRef's bit for bit. Where the vector length L is a power of two and n >= L,
 // the first log2(L) stages (h < L: butterflies within a vector) run per vector in registers:
 // load x[j .. j+L) once, pair lane i with lane i ^ h by a lane permutation, store once. Stages
-// with h >= L load x[j .. j+L) and x[j+h .. j+h+L) and store their sum and difference. For
+// with h >= L run two at a time (h and 2h): the four vectors at x[j], x[j+h], x[j+2h], x[j+3h] are
+// loaded once, go through both stages in registers (stage h on the pairs (j, j+h) and
+// (j+2h, j+3h), then stage 2h on (j, j+2h) and (j+h, j+3h): FwhtRef's butterflies) and are stored
+// once, which halves those stages' loads and stores; a last single stage when their number is
+// odd. For
 // n < L, and on vector lengths that are not a power of two (SVE at 384 bits, say), the stages
 // h < L run as FwhtRef's scalar loop, and so do the lanes past the last whole vector of a
 // butterfly group.
@@ -72,6 +76,27 @@ void Fwht(float* x, std::uint32_t n) noexcept {
         x[j] = a + b;
         x[j + h] = a - b;
       }
+  for (; 4 * h <= n; h *= 4)
+    for (std::uint32_t i = 0; i < n; i += 4 * h) {
+      std::uint32_t j = i;
+      for (; j + L <= i + h; j += L) {
+        const auto a = hn::LoadU(df, x + j), b = hn::LoadU(df, x + j + h);
+        const auto c = hn::LoadU(df, x + j + 2 * h), e = hn::LoadU(df, x + j + 3 * h);
+        const auto s = hn::Add(a, b), t = hn::Sub(a, b), u = hn::Add(c, e), v = hn::Sub(c, e);
+        hn::StoreU(hn::Add(s, u), df, x + j);
+        hn::StoreU(hn::Add(t, v), df, x + j + h);
+        hn::StoreU(hn::Sub(s, u), df, x + j + 2 * h);
+        hn::StoreU(hn::Sub(t, v), df, x + j + 3 * h);
+      }
+      for (; j < i + h; ++j) {
+        const float a = x[j], b = x[j + h], c = x[j + 2 * h], e = x[j + 3 * h];
+        const float s = a + b, t = a - b, u = c + e, v = c - e;
+        x[j] = s + u;
+        x[j + h] = t + v;
+        x[j + 2 * h] = s - u;
+        x[j + 3 * h] = t - v;
+      }
+    }
   for (; h < n; h *= 2)
     for (std::uint32_t i = 0; i < n; i += 2 * h) {
       std::uint32_t j = i;
