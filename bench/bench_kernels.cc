@@ -141,6 +141,33 @@ void BenchLinearHead(benchmark::State& s, const KernelTable& t, Inputs& in) {
   }
   SetFlops(s, 2.0 * 2 * in.F);
 }
+// The quantized kernels on int8 weights (q = 1, scale 1/127: the speed does not depend on the values).
+void BenchFourierQuant(benchmark::State& s, const KernelTable& t, Inputs& in) {
+  const std::vector<std::int8_t> q(in.Wp.size(), 1);
+  const std::vector<float> scale(in.Wp.size() / in.d, 1.0f / 127);
+  rfk::WeightsView W;
+  W.type = rfk::WeightType::kInt8;
+  W.data = q.data();
+  W.scale = scale.data();
+  for (auto _ : s) {
+    t.FourierQuant(W, true, nullptr, in.X.data(), in.F, in.d, 0.1f, in.z.data());
+    benchmark::DoNotOptimize(in.z.data());
+  }
+  SetFlops(s, 2.0 * in.d * in.F);
+}
+void BenchLinearHeadQuant(benchmark::State& s, const KernelTable& t, Inputs& in) {
+  const std::vector<std::int8_t> q(std::size_t{2} * in.F, 1);
+  const float scale = 1.0f / 127;
+  rfk::WeightsView H;
+  H.type = rfk::WeightType::kInt8;
+  H.data = q.data();
+  H.scale = &scale;
+  for (auto _ : s) {
+    t.LinearHeadQuant(H, 2 * in.F, in.bias.data(), in.z.data(), 1, 2 * in.F, in.out.data());
+    benchmark::DoNotOptimize(in.out.data());
+  }
+  SetFlops(s, 2.0 * 2 * in.F);
+}
 void BenchBinKeys(benchmark::State& s, const KernelTable& t, Inputs& in) {
   for (auto _ : s) {
     t.BinKeys(in.iw.data(), in.off.data(), in.X.data(), 32, in.d, 7, in.keys.data());

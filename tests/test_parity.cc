@@ -191,6 +191,88 @@ void ParityLinearHead(const KernelTable& t) {
   }
 }
 
+// Quantized weights as a model stores them: `rows` x `cols` elements (W: panels when `panels`,
+// F_s rows; the head: row-major), f16 as binary16 bits of normal values ~ N(0, sd^2) (truncated:
+// any finite pattern will do, the kernels widen what is stored), int8 as q in [-127, 127] with a
+// positive scale per row.
+struct QuantWeights {
+  std::vector<std::uint16_t> half;
+  std::vector<std::int8_t> q;
+  std::vector<float> scale;
+  rfk::WeightsView View(rfk::WeightType type) const {
+    rfk::WeightsView v;
+    v.type = type;
+    v.data = type == rfk::WeightType::kF16 ? static_cast<const void*>(half.data()) : static_cast<const void*>(q.data());
+    v.scale = scale.data();
+    return v;
+  }
+};
+QuantWeights Quantized(std::size_t rows, std::size_t cols, double sd, std::uint64_t seed) {
+  rfk::host::RandomStream rs(seed, rows * cols);
+  QuantWeights w;
+  w.half.resize(rows * cols);
+  w.q.resize(rows * cols);
+  w.scale.resize(rows);
+  for (std::size_t i = 0; i < rows * cols; ++i) {
+    const float f = static_cast<float>(sd * rs.Normal());
+    std::uint32_t bits;
+    std::memcpy(&bits, &f, sizeof bits);
+    const std::uint32_t exp = (bits >> 23) & 0xFFu;
+    w.half[i] = exp > 112 && exp < 143
+                    ? static_cast<std::uint16_t>(((bits >> 16) & 0x8000u) | ((exp - 112) << 10) | ((bits >> 13) & 0x3FFu))
+                    : std::uint16_t{0};
+    w.q[i] = static_cast<std::int8_t>(std::max(-127.0, std::min(127.0, std::round(40 * rs.Normal()))));
+  }
+  for (float& v : w.scale) v = static_cast<float>(sd * (0.5 + rs.Uniform()) / 40);
+  return w;
+}
+
+// FourierQuant: every table against the scalar reference, f16 and int8, panels and row-major,
+// both forms, on the shapes above (F not a multiple of the panel width included).
+void ParityFourierQuant(const KernelTable& t) {
+  for (const Shape& s : kShapes) {
+    for (bool panels : {true, false}) {
+      const std::uint32_t Fs = panels ? rfk::format::StoredFrequencies(rfk::format::Layout::kPanels, s.F) : s.F;
+      const QuantWeights W = Quantized(Fs, s.d, 1 / std::sqrt(double(s.d)), 31);
+      const auto b = Normal(s.F, 1, 32), x = Normal(s.d, 1, 33);
+      for (rfk::WeightType type : {rfk::WeightType::kF16, rfk::WeightType::kInt8}) {
+        for (bool phase : {true, false}) {
+          CAPTURE(s.d);
+          CAPTURE(s.F);
+          CAPTURE(panels);
+          CAPTURE(static_cast<int>(type));
+          CAPTURE(phase);
+          const std::uint32_t D = phase ? s.F : 2 * s.F;
+          std::vector<float> got(D), want(D);
+          t.FourierQuant(W.View(type), panels, phase ? b.data() : nullptr, x.data(), s.F, s.d, 0.7f, got.data());
+          if (phase) rfk::FourierPhaseQuantRef(W.View(type), panels, b.data(), x.data(), s.F, s.d, 0.7f, want.data());
+          else rfk::FourierPairQuantRef(W.View(type), panels, x.data(), s.F, s.d, 0.7f, want.data());
+          Near(got, want, kFeatureTolerance);
+        }
+      }
+    }
+  }
+}
+
+void ParityLinearHeadQuant(const KernelTable& t) {
+  for (std::uint32_t K : {1u, 3u, 10u}) {
+    for (std::uint32_t D : {1u, 37u, 500u, 2000u}) {
+      const std::uint32_t stride = D + 5;
+      const QuantWeights H = Quantized(K, stride, 0.1, 34);
+      const auto z = Normal(D, 0.05, 35), bias = Normal(K, 1, 36);
+      for (rfk::WeightType type : {rfk::WeightType::kF16, rfk::WeightType::kInt8}) {
+        CAPTURE(K);
+        CAPTURE(D);
+        CAPTURE(static_cast<int>(type));
+        std::vector<float> a(K), b(K);
+        t.LinearHeadQuant(H.View(type), stride, bias.data(), z.data(), K, D, a.data());
+        rfk::LinearHeadQuantRef(H.View(type), stride, bias.data(), z.data(), K, D, b.data());
+        Near(a, b, kFeatureTolerance);
+      }
+    }
+  }
+}
+
 void ParityBinKeys(const KernelTable& t) {
   for (std::uint32_t d : {1u, 7u, 54u, 130u}) {
     const std::uint32_t P = 9;

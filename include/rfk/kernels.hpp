@@ -155,6 +155,9 @@ inline std::uint32_t HashedColumn(std::uint64_t key, std::uint32_t p, std::uint3
 //   LinearHead         out[k] = bias[k] + H[k*stride .. +D) . z
 //   BinKeys            as BinKeysRef (identical keys from every backend)
 //   Fwht               as FwhtRef, in place (n a power of two; identical bits from every backend)
+//   FourierQuant       FourierPhaseQuantRef (b given) or FourierPairQuantRef (b null): W stored
+//                      f16 or int8 (panels or row-major), each weight widened as it is read
+//   LinearHeadQuant    as LinearHeadQuantRef: H stored f16 or int8
 //
 // Accuracy against the scalar oracle: SIMD backends may fuse multiply-adds and sum in another
 // order; features agree within 1e-5 absolute, head outputs within 1e-5 * max(1, sum_j |H_kj|),
@@ -176,7 +179,11 @@ inline std::uint32_t HashedColumn(std::uint64_t key, std::uint32_t p, std::uint3
                  std::uint32_t K, std::uint32_t D, float* out))                                \
   X(BinKeys, (const float* inv_width, const float* offset, const float* x, std::uint32_t P,    \
               std::uint32_t d, std::uint64_t seed, std::uint64_t* keys))                         \
-  X(Fwht, (float* x, std::uint32_t n))
+  X(Fwht, (float* x, std::uint32_t n))                                                         \
+  X(FourierQuant, (const WeightsView& W, bool panels, const float* b, const float* x,          \
+                   std::uint32_t F, std::uint32_t d, float scale, float* z))                   \
+  X(LinearHeadQuant, (const WeightsView& H, std::uint32_t stride, const float* bias,           \
+                      const float* z, std::uint32_t K, std::uint32_t D, float* out))
 
 // Scratch of the Fourier*HeadBatch kernels for n samples and K outputs, in floats: lane-wise head
 // sums, one 16-float vector per sample and output.

@@ -380,6 +380,17 @@ void ScalarFwht(float* x, std::uint32_t n) noexcept {
 #endif
 }
 
+void ScalarFourierQuant(const WeightsView& W, bool panels, const float* b, const float* x,
+                        std::uint32_t F, std::uint32_t d, float scale, float* z) noexcept {
+  if (b != nullptr) FourierPhaseQuantRef(W, panels, b, x, F, d, scale, z);
+  else FourierPairQuantRef(W, panels, x, F, d, scale, z);
+}
+
+void ScalarLinearHeadQuant(const WeightsView& H, std::uint32_t stride, const float* bias, const float* z,
+                           std::uint32_t K, std::uint32_t D, float* out) noexcept {
+  LinearHeadQuantRef(H, stride, bias, z, K, D, out);
+}
+
 constexpr KernelTable kScalarTable = {
     "scalar", "scalar",
 #define RFK_SCALAR_ENTRY(name, params) &Scalar##name,

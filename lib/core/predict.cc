@@ -108,13 +108,8 @@ Status Features(const Model& m, const float* x, std::size_t x_len, void* scratch
   } else if (m.fourier_features != 0) {
     const bool phase = format::IsPhaseForm(m.map);
     if (m.projection_storage != format::Storage::kF32) {  // f16, int8: widened as read
-      const bool panels = m.layout == format::Layout::kPanels;
-      if (phase)
-        FourierPhaseQuantRef(m.projection_weights, panels, m.phase, input, m.num_frequencies, m.input_dim,
-                             m.feature_scale, z);
-      else
-        FourierPairQuantRef(m.projection_weights, panels, input, m.num_frequencies, m.input_dim,
-                            m.feature_scale, z);
+      kt.FourierQuant(m.projection_weights, m.layout == format::Layout::kPanels, phase ? m.phase : nullptr,
+                      input, m.num_frequencies, m.input_dim, m.feature_scale, z);
     } else if (m.layout == format::Layout::kPanels) {
       if (phase)
         kt.FourierPhase(m.projection, m.phase, input, m.num_frequencies, m.input_dim, m.feature_scale, z);
@@ -248,7 +243,7 @@ Status Predict(const Model& model, const float* x, std::size_t x_len, void* scra
   if (model.head_storage == format::Storage::kF32)
     ActiveKernels().LinearHead(model.head_weights, D, model.head_bias, c.z, model.num_outputs, Df, out);
   else
-    LinearHeadQuantRef(model.head, D, model.head_bias, c.z, model.num_outputs, Df, out);
+    ActiveKernels().LinearHeadQuant(model.head, D, model.head_bias, c.z, model.num_outputs, Df, out);
   // Plus one weight per occupied bin (widened: int8 as scale_k * q), grids in order.
   for (std::uint32_t p = 0; p < model.num_grids; ++p) {
     if (c.cols[p] == kNoColumn) continue;

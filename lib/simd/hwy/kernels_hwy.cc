@@ -18,6 +18,9 @@
 // Sizeless vectors (SVE, SVE2): checked by #if in the kernels, per target.
 #undef RFK_SIMD_SIZELESS
 #define RFK_SIMD_SIZELESS HWY_HAVE_SCALABLE
+// Highway has the widening ops the quantized kernels need, on every target.
+#undef RFK_SIMD_WIDEN
+#define RFK_SIMD_WIDEN 1
 
 HWY_BEFORE_NAMESPACE();
 namespace rfk {
@@ -25,6 +28,7 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 using DF = hn::CappedTag<float, format::kPanelWidth>;
+using Half = hwy::float16_t;  // binary16, as a model's f16 weights are stored
 constexpr bool kNativeFma = HWY_NATIVE_FMA;
 // 32 vector registers: AVX-512 (the only targets with 512-bit vectors) and every AArch64 target.
 constexpr int kVectorRegisters = HWY_CAP_GE512 || HWY_ARCH_ARM_A64 ? 32 : 16;

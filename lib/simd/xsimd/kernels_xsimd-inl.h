@@ -21,6 +21,8 @@
 #endif
 
 #define RFK_SIMD_SIZELESS 0
+// The adapter has no widening loads yet: the quantized kernels are the scalar reference here.
+#define RFK_SIMD_WIDEN 0
 
 namespace rfk {
 namespace RFK_XSIMD_NAMESPACE {

@@ -1,0 +1,136 @@
+// FourierQuant and LinearHeadQuant: W and the head stored as f16 or int8, each weight widened in
+// a register as it is loaded (f16 -> f32 exactly; int8 -> int32 -> f32 exactly), never copied out
+// as floats. Part of the single-source kernels: see lib/simd/kernels-inl.h.
+//
+// The arithmetic is the reference's (kernels.hpp) up to summation order and fused multiply-adds:
+// row j's products w_jc x_c summed over c (four frequency vectors at a time, one accumulator
+// each, c in order), int8 then times the row's scale, phase then + b_j; the head sums four
+// vectors of terms and then their lanes. Within the FourierPair/LinearHead tolerances.
+//
+// Needs widening loads (PromoteTo from f16 and int8): a backend without them sets
+// RFK_SIMD_WIDEN 0 (the xsimd adapter today) and gets the scalar reference kernels, as does a
+// row-major W (format 1.0 writers) and a vector length that does not divide a panel.
+
+#if RFK_SIMD_WIDEN
+// Lanes(df) weights of type kType from element i of `data`, as floats.
+template <WeightType kType>
+RFK_INLINE hn::Vec<DF> LoadWidened(DF df, const void* data, std::size_t i) {
+  if constexpr (kType == WeightType::kInt8) {
+    const hn::Rebind<std::int8_t, DF> d8;
+    const hn::Rebind<std::int32_t, DF> d32;
+    return hn::ConvertTo(df, hn::PromoteTo(d32, hn::LoadU(d8, static_cast<const std::int8_t*>(data) + i)));
+  } else {
+    const hn::Rebind<Half, DF> d16;
+    return hn::PromoteTo(df, hn::LoadU(d16, static_cast<const Half*>(data) + i));
+  }
+}
+
+// Element offset of W's vector v (frequencies v L .. v L + L - 1) at input c = 0, in panels of kPw
+// frequencies interleaved per input (format::Layout::kPanels).
+RFK_INLINE std::size_t PanelOffset(std::uint32_t v, std::uint32_t L, std::uint32_t d) {
+  const std::uint32_t f = v * L;
+  return std::size_t{f / kPw} * kPw * d + f % kPw;
+}
+
+template <WeightType kType, bool kPair>
+RFK_NOINLINE void QuantFeatures(const WeightsView& W, const float* b, const float* x, std::uint32_t F,
+                                std::uint32_t d, float scale, float* z) {
+  const DF df;
+  const auto L = static_cast<std::uint32_t>(hn::Lanes(df));
+  const std::uint32_t nvec = (F + L - 1) / L;  // within the stored (panel-padded) rows: L divides kPw
+  // One vector's raw projections (scaled, phase added) into z[f .. f + L), only the lanes below F:
+  // the last vector's padding rows are not features.
+  const auto store = [&](hn::Vec<DF> acc, std::uint32_t v) {
+    const std::uint32_t f = v * L;
+    if constexpr (kType == WeightType::kInt8) acc = hn::Mul(acc, hn::LoadU(df, W.scale + f));  // F_s scales
+    if (f + L <= F) {
+      if constexpr (!kPair) acc = hn::Add(acc, hn::LoadU(df, b + f));
+      hn::StoreU(acc, df, z + f);
+      return;
+    }
+    alignas(kVectorBytes) float lanes[kPw];
+    hn::Store(acc, df, lanes);
+    for (std::uint32_t t = 0; f + t < F; ++t) z[f + t] = kPair ? lanes[t] : lanes[t] + b[f + t];
+  };
+  for (std::uint32_t v0 = 0; v0 < nvec; v0 += 4) {
+    // Four independent chains; past the last vector they repeat it (computed, not stored).
+    const std::uint32_t last = nvec - 1;
+    const std::size_t o0 = PanelOffset(v0, L, d);
+    const std::size_t o1 = PanelOffset(v0 + 1 < last ? v0 + 1 : last, L, d);
+    const std::size_t o2 = PanelOffset(v0 + 2 < last ? v0 + 2 : last, L, d);
+    const std::size_t o3 = PanelOffset(v0 + 3 < last ? v0 + 3 : last, L, d);
+    auto a0 = hn::Zero(df), a1 = hn::Zero(df), a2 = hn::Zero(df), a3 = hn::Zero(df);
+    for (std::uint32_t c = 0; c < d; ++c) {
+      const auto xc = hn::Set(df, x[c]);
+      const std::size_t cc = std::size_t{c} * kPw;
+      a0 = hn::MulAdd(LoadWidened<kType>(df, W.data, o0 + cc), xc, a0);
+      a1 = hn::MulAdd(LoadWidened<kType>(df, W.data, o1 + cc), xc, a1);
+      a2 = hn::MulAdd(LoadWidened<kType>(df, W.data, o2 + cc), xc, a2);
+      a3 = hn::MulAdd(LoadWidened<kType>(df, W.data, o3 + cc), xc, a3);
+    }
+    store(a0, v0);
+    if (v0 + 1 < nvec) store(a1, v0 + 1);
+    if (v0 + 2 < nvec) store(a2, v0 + 2);
+    if (v0 + 3 < nvec) store(a3, v0 + 3);
+  }
+  Finish<kPair>(z, z + F, F, scale);
+}
+
+template <WeightType kType>
+RFK_NOINLINE void QuantHead(const WeightsView& H, std::uint32_t stride, const float* bias, const float* z,
+                            std::uint32_t K, std::uint32_t D, float* out) {
+  const DF df;
+  const std::size_t L = hn::Lanes(df);
+  for (std::uint32_t k = 0; k < K; ++k) {
+    const std::size_t row = std::size_t{k} * stride;
+    auto a0 = hn::Zero(df), a1 = hn::Zero(df), a2 = hn::Zero(df), a3 = hn::Zero(df);
+    std::size_t j = 0;
+    for (; j + 4 * L <= D; j += 4 * L) {
+      a0 = hn::MulAdd(LoadWidened<kType>(df, H.data, row + j), hn::LoadU(df, z + j), a0);
+      a1 = hn::MulAdd(LoadWidened<kType>(df, H.data, row + j + L), hn::LoadU(df, z + j + L), a1);
+      a2 = hn::MulAdd(LoadWidened<kType>(df, H.data, row + j + 2 * L), hn::LoadU(df, z + j + 2 * L), a2);
+      a3 = hn::MulAdd(LoadWidened<kType>(df, H.data, row + j + 3 * L), hn::LoadU(df, z + j + 3 * L), a3);
+    }
+    for (; j + L <= D; j += L) a0 = hn::MulAdd(LoadWidened<kType>(df, H.data, row + j), hn::LoadU(df, z + j), a0);
+    float sum = hn::GetLane(hn::SumOfLanes(df, hn::Add(hn::Add(a0, a1), hn::Add(a2, a3))));
+    if constexpr (kType == WeightType::kInt8) {
+      const auto* q = static_cast<const std::int8_t*>(H.data) + row;
+      for (; j < D; ++j) sum += static_cast<float>(q[j]) * z[j];
+      out[k] = bias[k] + H.scale[k] * sum;
+    } else {
+      const auto* h = static_cast<const std::uint16_t*>(H.data) + row;
+      for (; j < D; ++j) sum += HalfToFloat(h[j]) * z[j];
+      out[k] = bias[k] + sum;
+    }
+  }
+}
+#endif  // RFK_SIMD_WIDEN
+
+void FourierQuant(const WeightsView& W, bool panels, const float* b, const float* x, std::uint32_t F,
+                  std::uint32_t d, float scale, float* z) noexcept {
+#if RFK_SIMD_WIDEN
+  if (panels && kPw % hn::Lanes(DF()) == 0) {
+    if (W.type == WeightType::kInt8) {
+      if (b != nullptr) QuantFeatures<WeightType::kInt8, false>(W, b, x, F, d, scale, z);
+      else QuantFeatures<WeightType::kInt8, true>(W, b, x, F, d, scale, z);
+      return;
+    }
+    if (W.type == WeightType::kF16) {
+      if (b != nullptr) QuantFeatures<WeightType::kF16, false>(W, b, x, F, d, scale, z);
+      else QuantFeatures<WeightType::kF16, true>(W, b, x, F, d, scale, z);
+      return;
+    }
+  }
+#endif
+  if (b != nullptr) FourierPhaseQuantRef(W, panels, b, x, F, d, scale, z);
+  else FourierPairQuantRef(W, panels, x, F, d, scale, z);
+}
+
+void LinearHeadQuant(const WeightsView& H, std::uint32_t stride, const float* bias, const float* z,
+                     std::uint32_t K, std::uint32_t D, float* out) noexcept {
+#if RFK_SIMD_WIDEN
+  if (H.type == WeightType::kInt8) return QuantHead<WeightType::kInt8>(H, stride, bias, z, K, D, out);
+  if (H.type == WeightType::kF16) return QuantHead<WeightType::kF16>(H, stride, bias, z, K, D, out);
+#endif
+  LinearHeadQuantRef(H, stride, bias, z, K, D, out);
+}
