@@ -182,18 +182,28 @@ inline float WRowDot(const WeightsView& W, bool panels, std::uint32_t j, const f
 }
 }  // namespace
 
+namespace {
+// Both forms in one function (b given: phase; b null: pairs), the scalar table's FourierQuant: one
+// copy of the loop in a Cortex-M image.
+void QuantFeaturesRef(const WeightsView& W, bool panels, const float* b, const float* x, std::uint32_t F,
+                      std::uint32_t d, float scale, float* z) {
+  for (std::uint32_t j = 0; j < F; ++j) {
+    const float arg = WRowDot(W, panels, j, x, d);
+    float s, c;
+    SinCosRef(b != nullptr ? arg + b[j] : arg, &s, &c);
+    z[j] = scale * c;
+    if (b == nullptr) z[F + j] = scale * s;
+  }
+}
+}  // namespace
+
 void FourierPhaseQuantRef(const WeightsView& W, bool panels, const float* b, const float* x,
                           std::uint32_t F, std::uint32_t d, float scale, float* z) noexcept {
-  for (std::uint32_t j = 0; j < F; ++j) z[j] = scale * CosRef(WRowDot(W, panels, j, x, d) + b[j]);
+  QuantFeaturesRef(W, panels, b, x, F, d, scale, z);
 }
 void FourierPairQuantRef(const WeightsView& W, bool panels, const float* x, std::uint32_t F,
                          std::uint32_t d, float scale, float* z) noexcept {
-  for (std::uint32_t j = 0; j < F; ++j) {
-    float s, c;
-    SinCosRef(WRowDot(W, panels, j, x, d), &s, &c);
-    z[j] = scale * c;
-    z[F + j] = scale * s;
-  }
+  QuantFeaturesRef(W, panels, nullptr, x, F, d, scale, z);
 }
 void LinearHeadQuantRef(const WeightsView& H, std::uint32_t stride, const float* bias, const float* z,
                         std::uint32_t K, std::uint32_t D, float* out) noexcept {
@@ -382,8 +392,7 @@ void ScalarFwht(float* x, std::uint32_t n) noexcept {
 
 void ScalarFourierQuant(const WeightsView& W, bool panels, const float* b, const float* x,
                         std::uint32_t F, std::uint32_t d, float scale, float* z) noexcept {
-  if (b != nullptr) FourierPhaseQuantRef(W, panels, b, x, F, d, scale, z);
-  else FourierPairQuantRef(W, panels, x, F, d, scale, z);
+  QuantFeaturesRef(W, panels, b, x, F, d, scale, z);
 }
 
 void ScalarLinearHeadQuant(const WeightsView& H, std::uint32_t stride, const float* bias, const float* z,
