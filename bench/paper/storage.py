@@ -237,8 +237,8 @@ def table(res, fast, argv, env):
     L += ["",
           f"Single-sample latency (`rfk eval`'s predict_us_per_sample: one sample at a time through the core, over the "
           f"whole test file; the least of {LATENCY_RUNS} evals, on the shared machine above, so still noisy). Every storage runs the kernel table `rfk info` "
-          "names; on Highway's tables f16 and int8 have SIMD kernels (since 2026-11-26), on xsimd's and the scalar "
-          "table they run the scalar reference.",
+          "names; on the SIMD tables f16 and int8 have SIMD kernels (since 2026-11-26), on the scalar table "
+          "they run the scalar reference.",
           "",
           "| dataset | map | f32 us | f16 us | int8 us |", "|---|---|---|---|---|"]
     for ds in ("adult", "fashion"):

@@ -21,10 +21,10 @@
 //   kVectorRegisters   architectural vector registers (16 or 32): sizes the register tiles.
 //   RFK_SIMD_SIZELESS  1 where vectors are sizeless (SVE: no arrays or members of vector type;
 //                      the tiles are then spelled out with named accumulators), else 0.
-//   RFK_SIMD_WIDEN     1 where the vocabulary also has Rebind<T, D>, PromoteTo (int8 -> int32,
-//                      f16 -> f32), ConvertTo (int32 -> float) and the half type `Half`: the
-//                      quantized kernels (kernels/quant-inl.h) are then vectorised; 0: they are
-//                      the scalar reference.
+//   WidenI8(df, p)     Lanes(df) int8 weights at p as floats (exact), and WidenF16(df, p) the same
+//   WidenF16(df, p)    for binary16 bits: the quantized kernels' loads (kernels/quant-inl.h), one
+//                      definition per backend beside its vocabulary (Highway: PromoteTo and
+//                      ConvertTo; xsimd: ops_xsimd.h).
 //
 // A new kernel is written here with these ops only; one that needs a new op adds it to the xsimd
 // adapter under Highway's name and meaning (Highway has them all), with a line in the list above.

@@ -18,9 +18,6 @@
 // Sizeless vectors (SVE, SVE2): checked by #if in the kernels, per target.
 #undef RFK_SIMD_SIZELESS
 #define RFK_SIMD_SIZELESS HWY_HAVE_SCALABLE
-// Highway has the widening ops the quantized kernels need, on every target.
-#undef RFK_SIMD_WIDEN
-#define RFK_SIMD_WIDEN 1
 
 HWY_BEFORE_NAMESPACE();
 namespace rfk {
@@ -28,10 +25,21 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 using DF = hn::CappedTag<float, format::kPanelWidth>;
-using Half = hwy::float16_t;  // binary16, as a model's f16 weights are stored
 constexpr bool kNativeFma = HWY_NATIVE_FMA;
 // 32 vector registers: AVX-512 (the only targets with 512-bit vectors) and every AArch64 target.
 constexpr int kVectorRegisters = HWY_CAP_GE512 || HWY_ARCH_ARM_A64 ? 32 : 16;
+
+// The quantized kernels' widening loads (kernels-inl.h): Lanes(df) int8 or binary16 weights at p,
+// as floats, exactly.
+HWY_INLINE hn::Vec<DF> WidenI8(DF df, const std::int8_t* p) {
+  const hn::Rebind<std::int8_t, DF> d8;
+  const hn::Rebind<std::int32_t, DF> d32;
+  return hn::ConvertTo(df, hn::PromoteTo(d32, hn::LoadU(d8, p)));
+}
+HWY_INLINE hn::Vec<DF> WidenF16(DF df, const std::uint16_t* p) {
+  const hn::Rebind<hwy::float16_t, DF> d16;
+  return hn::PromoteTo(df, hn::LoadU(d16, reinterpret_cast<const hwy::float16_t*>(p)));
+}
 
 #include "simd/kernels-inl.h"
 

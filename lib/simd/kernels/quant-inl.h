@@ -7,22 +7,14 @@
 // each, c in order), int8 then times the row's scale, phase then + b_j; the head sums four
 // vectors of terms and then their lanes. Within the FourierPair/LinearHead tolerances.
 //
-// Needs widening loads (PromoteTo from f16 and int8): a backend without them sets
-// RFK_SIMD_WIDEN 0 (the xsimd adapter today) and gets the scalar reference kernels, as does a
-// row-major W (format 1.0 writers) and a vector length that does not divide a panel.
+// The widening loads are the backend's WidenI8 and WidenF16 (kernels-inl.h). A row-major W (format
+// 1.0 writers) and a vector length that does not divide a panel take the scalar reference.
 
-#if RFK_SIMD_WIDEN
 // Lanes(df) weights of type kType from element i of `data`, as floats.
 template <WeightType kType>
 RFK_INLINE hn::Vec<DF> LoadWidened(DF df, const void* data, std::size_t i) {
-  if constexpr (kType == WeightType::kInt8) {
-    const hn::Rebind<std::int8_t, DF> d8;
-    const hn::Rebind<std::int32_t, DF> d32;
-    return hn::ConvertTo(df, hn::PromoteTo(d32, hn::LoadU(d8, static_cast<const std::int8_t*>(data) + i)));
-  } else {
-    const hn::Rebind<Half, DF> d16;
-    return hn::PromoteTo(df, hn::LoadU(d16, static_cast<const Half*>(data) + i));
-  }
+  if constexpr (kType == WeightType::kInt8) return WidenI8(df, static_cast<const std::int8_t*>(data) + i);
+  else return WidenF16(df, static_cast<const std::uint16_t*>(data) + i);
 }
 
 // Element offset of W's vector v (frequencies v L .. v L + L - 1) at input c = 0, in panels of kPw
@@ -104,11 +96,9 @@ RFK_NOINLINE void QuantHead(const WeightsView& H, std::uint32_t stride, const fl
     }
   }
 }
-#endif  // RFK_SIMD_WIDEN
 
 void FourierQuant(const WeightsView& W, bool panels, const float* b, const float* x, std::uint32_t F,
                   std::uint32_t d, float scale, float* z) noexcept {
-#if RFK_SIMD_WIDEN
   if (panels && kPw % hn::Lanes(DF()) == 0) {
     if (W.type == WeightType::kInt8) {
       if (b != nullptr) QuantFeatures<WeightType::kInt8, false>(W, b, x, F, d, scale, z);
@@ -121,16 +111,13 @@ void FourierQuant(const WeightsView& W, bool panels, const float* b, const float
       return;
     }
   }
-#endif
   if (b != nullptr) FourierPhaseQuantRef(W, panels, b, x, F, d, scale, z);
   else FourierPairQuantRef(W, panels, x, F, d, scale, z);
 }
 
 void LinearHeadQuant(const WeightsView& H, std::uint32_t stride, const float* bias, const float* z,
                      std::uint32_t K, std::uint32_t D, float* out) noexcept {
-#if RFK_SIMD_WIDEN
   if (H.type == WeightType::kInt8) return QuantHead<WeightType::kInt8>(H, stride, bias, z, K, D, out);
   if (H.type == WeightType::kF16) return QuantHead<WeightType::kF16>(H, stride, bias, z, K, D, out);
-#endif
   LinearHeadQuantRef(H, stride, bias, z, K, D, out);
 }

@@ -21,8 +21,6 @@
 #endif
 
 #define RFK_SIMD_SIZELESS 0
-// The adapter has no widening loads yet: the quantized kernels are the scalar reference here.
-#define RFK_SIMD_WIDEN 0
 
 namespace rfk {
 namespace RFK_XSIMD_NAMESPACE {
@@ -31,6 +29,9 @@ namespace hn = xsimd_ops;
 using DF = hn::Simd<float, RFK_XSIMD_ARCH>;
 constexpr bool kNativeFma = hn::kNativeFma<RFK_XSIMD_ARCH>;
 constexpr int kVectorRegisters = hn::kVectorRegisters<RFK_XSIMD_ARCH>;
+
+using hn::WidenF16;  // the quantized kernels' widening loads (ops_xsimd.h)
+using hn::WidenI8;
 
 #include "simd/kernels-inl.h"
 

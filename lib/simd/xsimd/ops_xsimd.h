@@ -37,6 +37,8 @@
 
 #include <xsimd/xsimd.hpp>
 
+#include "rfk/kernels.hpp"  // HalfToFloat
+
 namespace rfk {
 namespace xsimd_ops {
 
@@ -242,6 +244,92 @@ static inline float32x4_t Permute(float32x4_t v, int32x4_t bytes) {
 }  // namespace detail
 template <class A>
 Vector<float, A> TableLookupLanes(Vector<float, A> v, Indices<A> idx) { return {detail::Permute(v.raw, idx.raw)}; }
+
+// ---------------------------------------------------------------- widening loads (rfk's names)
+// Lanes(d) weights stored as int8 or as binary16 at p, as floats (exactly): what Highway spells
+// ConvertTo(PromoteTo(LoadU(Rebind<int8_t>))) and PromoteTo(LoadU(Rebind<float16_t>)). One
+// instruction sequence per register type: int8 through the sign-extending conversions (AVX-512F,
+// AVX2, SSE4.1, NEON), binary16 through F16C (AVX-512F implies it) or AArch64's fcvtl; where the
+// instruction set has no binary16 conversion (SSE4.2 or AVX2 without F16C, ARMv7 NEON) the lanes
+// are widened one by one into a vector's worth of stack (HalfToFloat: exact).
+namespace detail {
+// n binary16 lanes at p as floats at out.
+static inline void HalfLanes(float* out, const std::uint16_t* p, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) out[i] = HalfToFloat(p[i]);
+}
+#if defined(__AVX512F__)
+static inline __m512 WidenI8(__m512*, const std::int8_t* p) {
+  return _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))));
+}
+static inline __m512 WidenF16(__m512*, const std::uint16_t* p) {
+  return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+}
+#endif
+#if defined(__AVX2__)
+static inline __m256 WidenI8(__m256*, const std::int8_t* p) {
+  return _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p))));
+}
+#endif
+#if defined(__AVX__) && defined(__F16C__)
+static inline __m256 WidenF16(__m256*, const std::uint16_t* p) {
+  return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
+#elif defined(__AVX__)
+static inline __m256 WidenF16(__m256*, const std::uint16_t* p) {
+  alignas(32) float lanes[8];
+  HalfLanes(lanes, p, 8);
+  return _mm256_load_ps(lanes);
+}
+#endif
+#if defined(__SSE4_1__)
+static inline __m128 WidenI8(__m128*, const std::int8_t* p) {
+  std::int32_t four;
+  std::memcpy(&four, p, sizeof four);
+  return _mm_cvtepi32_ps(_mm_cvtepi8_epi32(_mm_cvtsi32_si128(four)));
+}
+#endif
+#if defined(__F16C__)
+static inline __m128 WidenF16(__m128*, const std::uint16_t* p) {
+  return _mm_cvtph_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)));
+}
+#elif defined(__SSE2__)
+static inline __m128 WidenF16(__m128*, const std::uint16_t* p) {
+  alignas(16) float lanes[4];
+  HalfLanes(lanes, p, 4);
+  return _mm_load_ps(lanes);
+}
+#endif
+#if defined(__ARM_NEON)
+static inline float32x4_t WidenI8(float32x4_t*, const std::int8_t* p) {
+  std::int32_t four;
+  std::memcpy(&four, p, sizeof four);
+  const int8x8_t b = vreinterpret_s8_s32(vdup_n_s32(four));
+  return vcvtq_f32_s32(vmovl_s16(vget_low_s16(vmovl_s8(b))));
+}
+#if defined(__aarch64__)
+static inline float32x4_t WidenF16(float32x4_t*, const std::uint16_t* p) {
+  return vcvt_f32_f16(vreinterpret_f16_u16(vld1_u16(p)));
+}
+#else
+static inline float32x4_t WidenF16(float32x4_t*, const std::uint16_t* p) {
+  float lanes[4];
+  HalfLanes(lanes, p, 4);
+  return vld1q_f32(lanes);
+}
+#endif
+#endif
+}  // namespace detail
+
+template <class A>
+Vector<float, A> WidenI8(Simd<float, A>, const std::int8_t* p) {
+  using R = typename xsimd::batch<float, A>::register_type;
+  return {detail::WidenI8(static_cast<R*>(nullptr), p)};
+}
+template <class A>
+Vector<float, A> WidenF16(Simd<float, A>, const std::uint16_t* p) {
+  using R = typename xsimd::batch<float, A>::register_type;
+  return {detail::WidenF16(static_cast<R*>(nullptr), p)};
+}
 
 }  // namespace xsimd_ops
 }  // namespace rfk
