@@ -180,20 +180,22 @@ struct ModelBytes {
   rfk::host::AlignedBytes bytes;
   rfk::Model model;
 };
+// `blob` opened from storage aligned as OpenModel requires.
+ModelBytes Open(const std::vector<std::uint8_t>& blob) {
+  ModelBytes mb{rfk::host::AlignedBytes(blob.size()), {}};
+  std::memcpy(mb.bytes.data(), blob.data(), blob.size());
+  if (rfk::OpenModel(mb.bytes.data(), mb.bytes.size(), &mb.model) != rfk::Status::kOk) std::abort();
+  return mb;
+}
+
 // W and the head in `storage` (rfk convert's re-quantization of the f32 model).
 ModelBytes MakeModel(f::MapKind map, const Shape& sh, f::Storage storage = f::Storage::kF32) {
   auto spec = rfk::host::RandomFeatureSpec(f::Kernel::kGaussian, map, sh.D, sh.d, 0.5 / sh.d, 1);
   const auto H = Normal(sh.D, 0.1, 9);
   spec.head_weights.assign(H.begin(), H.end());
-  auto blob = rfk::host::SerializeModel(spec);
-  if (storage != f::Storage::kF32) {
-    ModelBytes f32 = MakeModel(map, sh);
-    blob = rfk::host::RequantizeModel(f32.model, storage, storage);
-  }
-  ModelBytes mb{rfk::host::AlignedBytes(blob.size()), {}};
-  std::memcpy(mb.bytes.data(), blob.data(), blob.size());
-  if (rfk::OpenModel(mb.bytes.data(), mb.bytes.size(), &mb.model) != rfk::Status::kOk) std::abort();
-  return mb;
+  ModelBytes f32 = Open(rfk::host::SerializeModel(spec));
+  if (storage == f::Storage::kF32) return f32;
+  return Open(rfk::host::RequantizeModel(f32.model, storage, storage));
 }
 
 // The multiply-adds of a dense map of this form (Fastfood does fewer: GFLOP/s is not its measure).
@@ -260,6 +262,16 @@ void BenchPeak(benchmark::State& s) {
 
 std::string ShapeName(const Shape& sh) { return std::to_string(sh.d) + ":" + std::to_string(sh.D); }
 
+// FAMILY/predict/NAME/TABLE/SHAPE and FAMILY/batch/NAME/TABLE/SHAPE for one model on one table.
+void RegisterModel(const std::string& family, const std::string& name, const KernelTable* t,
+                   f::MapKind map, Shape sh, f::Storage st) {
+  const std::string tail = name + "/" + t->backend + "-" + t->target + "/" + ShapeName(sh);
+  benchmark::RegisterBenchmark((family + "/predict/" + tail).c_str(),
+                               [=](benchmark::State& s) { BenchPredict(s, t, map, sh, st); });
+  benchmark::RegisterBenchmark((family + "/batch/" + tail).c_str(),
+                               [=](benchmark::State& s) { BenchBatch(s, t, map, sh, st); });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -302,38 +314,21 @@ int main(int argc, char** argv) {
     }
   }
   // Issue 15's per-map comparison: every Fourier-type map (one output) at the shapes of
-  // docs/PERFORMANCE.md's "Per map" table, on the table dispatch picks and on the scalar one.
+  // docs/PERFORMANCE.md's "Per map" table; issue 16's per-storage one: dense pairs with W and head
+  // in f32, f16 and int8. Both on the table dispatch picks and on the scalar one.
   constexpr Shape kMapShapes[] = {{16, 256}, {54, 1024}, {784, 4000}};
   constexpr std::pair<f::MapKind, const char*> kMaps[] = {
       {f::MapKind::kFourierPhase, "fourier-phase"}, {f::MapKind::kFourier, "fourier"},
       {f::MapKind::kOrthogonal, "orf"}, {f::MapKind::kFastfood, "fastfood"},
       {f::MapKind::kFastfoodPhase, "fastfood-phase"}};
-  for (const KernelTable* t : {&rfk::ActiveKernels(), &rfk::ScalarKernels()}) {
-    const std::string tn = std::string(t->backend) + "-" + t->target;
-    for (const Shape& sh : kMapShapes)
-      for (const auto& [map, name] : kMaps) {
-        const std::string tail = std::string(name) + "/" + tn + "/" + ShapeName(sh);
-        benchmark::RegisterBenchmark(("map/predict/" + tail).c_str(),
-                                     [t, map = map, sh](benchmark::State& s) { BenchPredict(s, t, map, sh); });
-        benchmark::RegisterBenchmark(("map/batch/" + tail).c_str(),
-                                     [t, map = map, sh](benchmark::State& s) { BenchBatch(s, t, map, sh); });
-      }
-  }
-  // Issue 16's per-storage comparison: dense pairs with W and head in f32, f16 and int8.
   constexpr Shape kStorageShapes[] = {{54, 1024}, {784, 4000}};
   constexpr std::pair<f::Storage, const char*> kStorages[] = {
       {f::Storage::kF32, "f32"}, {f::Storage::kF16, "f16"}, {f::Storage::kInt8, "int8"}};
   for (const KernelTable* t : {&rfk::ActiveKernels(), &rfk::ScalarKernels()}) {
-    const std::string tn = std::string(t->backend) + "-" + t->target;
+    for (const Shape& sh : kMapShapes)
+      for (const auto& [map, name] : kMaps) RegisterModel("map", name, t, map, sh, f::Storage::kF32);
     for (const Shape& sh : kStorageShapes)
-      for (const auto& [st, name] : kStorages) {
-        const std::string tail = std::string(name) + "/" + tn + "/" + ShapeName(sh);
-        const auto map = f::MapKind::kFourier;
-        benchmark::RegisterBenchmark(("storage/predict/" + tail).c_str(),
-                                     [t, map, sh, st = st](benchmark::State& s) { BenchPredict(s, t, map, sh, st); });
-        benchmark::RegisterBenchmark(("storage/batch/" + tail).c_str(),
-                                     [t, map, sh, st = st](benchmark::State& s) { BenchBatch(s, t, map, sh, st); });
-      }
+      for (const auto& [st, name] : kStorages) RegisterModel("storage", name, t, f::MapKind::kFourier, sh, st);
   }
   for (const Shape& sh : kShapes) {
     benchmark::RegisterBenchmark(("baseline/naive/" + ShapeName(sh)).c_str(),

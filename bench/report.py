@@ -124,14 +124,35 @@ print('runs vary by 20% or more: compare tables within one run, not across runs.
 print('the same kernel source (`lib/simd/kernels-inl.h`): Highway\'s targets and xsimd\'s architectures of')
 print('the same width differ only in how each library spells the vector operations.')
 print()
-map_shapes = ["16:256", "54:1024", "784:4000"]
-maps = [("fourier-phase", "dense, phase"), ("fourier", "dense pairs"), ("orf", "ORF pairs"),
-        ("fastfood", "Fastfood pairs"), ("fastfood-phase", "Fastfood, phase")]
-map_tables = []
-for name in med:
-    m = re.match(r"map/predict/fourier/(.+)/16:256$", name)
-    if m and m.group(1) not in map_tables:
-        map_tables.append(m.group(1))
+def family_tables(family, first):
+    """Tables with a FAMILY/predict/FIRST/TABLE/... benchmark, in the run's order."""
+    out = []
+    for name in med:
+        m = re.match(rf"{family}/predict/{re.escape(first)}/([^/]+)/", name)
+        if m and m.group(1) not in out:
+            out.append(m.group(1))
+    return out
+
+
+def model_rows(family, shapes, models, tables):
+    """One row per shape and model: its bytes, then single and batch µs per table."""
+    print("| (d, D) | " + family + " | model bytes | " + " | ".join(f"{t} single | {t} batch" for t in tables) + " |")
+    print("|---|---|---|" + "---|---|" * len(tables))
+    for s_ in shapes:
+        for key, label in models:
+            size, cells = None, []
+            for t in tables:
+                p_, b_ = f"{family}/predict/{key}/{t}/{s_}", f"{family}/batch/{key}/{t}/{s_}"
+                if p_ in med:
+                    size = med[p_].get("model_bytes", size)
+                cells.append(f"{ns(p_) / 1000:.2f}" if p_ in med else "-")
+                cells.append(f"{med[b_]['sec_per_sample'] * 1e6:.2f}" if b_ in med else "-")
+            print(f"| ({s_.replace(':', ', ')}) | {label} | " + (f"{int(size):,}" if size else "-") + " | "
+                  + " | ".join(cells) + " |")
+    print()
+
+
+map_tables = family_tables("map", "fourier")
 if map_tables:
     print("## Per map: dense, orthogonal and Fastfood features")
     print()
@@ -141,29 +162,12 @@ if map_tables:
     print("frequencies a sign bit, a permutation index and two floats (G, S) instead of a W row of d floats.")
     print("Fastfood has no batch kernel: `PredictBatch` runs it sample by sample.")
     print()
-    print("| (d, D) | map | model bytes | " + " | ".join(f"{t} single | {t} batch" for t in map_tables) + " |")
-    print("|---|---|---|" + "---|---|" * len(map_tables))
-    for s in map_shapes:
-        for key, label in maps:
-            size = None
-            cells = []
-            for t in map_tables:
-                p_, b_ = f"map/predict/{key}/{t}/{s}", f"map/batch/{key}/{t}/{s}"
-                if p_ in med:
-                    size = med[p_].get("model_bytes", size)
-                cells.append(f"{ns(p_) / 1000:.2f}" if p_ in med else "-")
-                cells.append(f"{med[b_]['sec_per_sample'] * 1e6:.2f}" if b_ in med else "-")
-            print(f"| ({s.replace(':', ', ')}) | {label} | {int(size):,} | " if size else f"| ({s.replace(':', ', ')}) | {label} | - | ", end="")
-            print(" | ".join(cells) + " |")
-    print()
+    model_rows("map", ["16:256", "54:1024", "784:4000"],
+               [("fourier-phase", "dense, phase"), ("fourier", "dense pairs"), ("orf", "ORF pairs"),
+                ("fastfood", "Fastfood pairs"), ("fastfood-phase", "Fastfood, phase")], map_tables)
     print("Cortex-M instruction counts of these maps: docs/EMBEDDED.md, \"Cost per prediction\".")
     print()
-st_shapes = ["54:1024", "784:4000"]
-st_tables = []
-for name in med:
-    m = re.match(r"storage/predict/f32/(.+)/54:1024$", name)
-    if m and m.group(1) not in st_tables:
-        st_tables.append(m.group(1))
+st_tables = family_tables("storage", "f32")
 if st_tables:
     caches = []
     for idx in range(8):
@@ -185,21 +189,7 @@ if st_tables:
     print("f32 batches go through the register-tiled `Fourier*HeadBatch`. Caches of this CPU (cpu0, data")
     print(f"and unified): {', '.join(caches) or 'unknown'}; a (784, 4000) W is 6.3 MB in f32, 1.6 MB in int8.")
     print()
-    print("| (d, D) | storage | model bytes | " + " | ".join(f"{t} single | {t} batch" for t in st_tables) + " |")
-    print("|---|---|---|" + "---|---|" * len(st_tables))
-    for s_ in st_shapes:
-        for key in ("f32", "f16", "int8"):
-            size = None
-            cells = []
-            for t in st_tables:
-                p_, b_ = f"storage/predict/{key}/{t}/{s_}", f"storage/batch/{key}/{t}/{s_}"
-                if p_ in med:
-                    size = med[p_].get("model_bytes", size)
-                cells.append(f"{ns(p_) / 1000:.2f}" if p_ in med else "-")
-                cells.append(f"{med[b_]['sec_per_sample'] * 1e6:.2f}" if b_ in med else "-")
-            head = f"| ({s_.replace(':', ', ')}) | {key} | " + (f"{int(size):,}" if size else "-") + " | "
-            print(head + " | ".join(cells) + " |")
-    print()
+    model_rows("storage", ["54:1024", "784:4000"], [(k, k) for k in ("f32", "f16", "int8")], st_tables)
 print("## Kernels (GFLOP/s; BinKeys and Standardize in ns per call)")
 print()
 kernels = ["FourierPhase", "FourierPair", "FourierPhaseHeadBatch", "FourierPairHeadBatch", "LinearHead", "Standardize", "BinKeys"]

@@ -135,26 +135,25 @@ def plot(res, png):
     import matplotlib.pyplot as plt
     rows = res["rows"]
     fig, axes = plt.subplots(len(DATASETS), 3, figsize=(14.5, 8.4))
+
+    def line(ax, x, mean, lo, hi, m):  # mean over seeds, band from min to max
+        c, mk, ls = STYLE[m]
+        ax.plot(x, mean, color=c, marker=mk, ls=ls, ms=4, label=m)
+        ax.fill_between(x, lo, hi, color=c, alpha=0.12, lw=0)
+
     for i, (name, _) in enumerate(DATASETS):
         g0 = res["default_gamma"][name]
         d = next(r["d"] for r in rows if r["data"] == name)
         ax_d, ax_g, ax_b = axes[i]
         for m in MAPS:
-            c, mk, ls = STYLE[m]
             s = stats(rows, name, "D", m, "n")
-            mean, lo, hi = ([s[D][k] for D in DS] for k in range(3))
-            ax_d.plot(DS, mean, color=c, marker=mk, ls=ls, ms=4, label=m)
-            ax_d.fill_between(DS, lo, hi, color=c, alpha=0.12, lw=0)
+            band = [[s[D][k] for D in DS] for k in range(3)]
             bm = model_bytes(rows, name, m)
-            bx = [bm[D] for D in DS]
-            ax_b.plot(bx, mean, color=c, marker=mk, ls=ls, ms=4, label=m)
-            ax_b.fill_between(bx, lo, hi, color=c, alpha=0.12, lw=0)
+            line(ax_d, DS, *band, m)
+            line(ax_b, [bm[D] for D in DS], *band, m)
         for m in GAMMA_MAPS:
-            c, mk, ls = STYLE[m]
             s = stats(rows, name, "gamma", m, "mult")
-            mean, lo, hi = ([s[mu][k] for mu in GAMMA_MULTS] for k in range(3))
-            ax_g.plot(GAMMA_MULTS, mean, color=c, marker=mk, ls=ls, ms=4, label=m)
-            ax_g.fill_between(GAMMA_MULTS, lo, hi, color=c, alpha=0.12, lw=0)
+            line(ax_g, GAMMA_MULTS, *([s[mu][k] for mu in GAMMA_MULTS] for k in range(3)), m)
         ax_d.set_xscale("log", base=2)
         ax_d.set_xlabel("D (number of random features)")
         ax_d.set_title(f"{name} (d = {d}): MSE against D, γ = default ({g0:.3g})", fontsize=10)
