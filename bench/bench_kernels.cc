@@ -6,6 +6,10 @@
 //   baseline/naive/d:D            plain loops + std::cos (phase form, K = 1)
 //   baseline/eigen/d:D            Eigen GEMV + std::cos (phase form, K = 1)
 //   peak_fma                      this CPU's attainable single-thread FMA rate
+//   map/..., storage/...          per map and per storage (docs/PERFORMANCE.md), single and batch
+//   storage/cold/<storage>/<table>/d:D  one sample at a time, each from the next of enough copies
+//                                 of the model to exceed twice the last-level cache: the weights
+//                                 come from DRAM every time (flash-like, memory-bound case)
 //
 // Counters: GFLOPS counts the multiply-adds of the projection and the head (2 flops each; cos
 // and sin are not counted), and peak_frac divides that by the peak_fma rate of this same run.
@@ -18,7 +22,9 @@
 #include <iterator>
 #include <utility>
 #include <cstring>
+#include <fstream>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 #include "baselines.h"
@@ -220,6 +226,46 @@ void BenchPredict(benchmark::State& s, const KernelTable* t, f::MapKind map, Sha
   SetFlops(s, PredictFlops(sh, map));
 }
 
+// The last-level cache's bytes: the larger of glibc's sysconf (on AMD the whole package's L3)
+// and Linux's sysfs for cpu0 (index3, else index2: the slice this core shares); 0 if neither says.
+double LastLevelCacheBytes() {
+  double best = std::max(0.0, double(sysconf(_SC_LEVEL3_CACHE_SIZE)));
+  for (const char* idx : {"index3", "index2"}) {
+    std::ifstream in(std::string("/sys/devices/system/cpu/cpu0/cache/") + idx + "/size");
+    double v = 0;
+    char unit = 0;
+    if (in >> v >> unit) return std::max(best, v * (unit == 'K' ? 1024.0 : unit == 'M' ? 1048576.0 : 1.0));
+  }
+  return best;
+}
+
+// Single-sample predict where the weights are never in cache: the model is copied until the
+// copies hold at least twice the last-level cache (at least 2 copies), and each prediction uses
+// the next copy. What it times is the memory-bound case issue 16 names (a W streamed from DRAM).
+void BenchPredictCold(benchmark::State& s, const KernelTable* t, Shape sh, f::Storage storage) {
+  rfk::SelectKernels((std::string(t->backend) + "-" + t->target).c_str());
+  const ModelBytes first = MakeModel(f::MapKind::kFourier, sh, storage);
+  const std::vector<std::uint8_t> blob(first.bytes.data(), first.bytes.data() + first.bytes.size());
+  const double llc = LastLevelCacheBytes();
+  const auto copies = std::max<std::size_t>(2, std::size_t(std::ceil(2 * llc / double(blob.size()))));
+  std::vector<ModelBytes> models;
+  models.reserve(copies);
+  for (std::size_t c = 0; c < copies; ++c) models.push_back(Open(blob));
+  rfk::host::AlignedBytes scratch(rfk::ScratchBytes(first.model));
+  const auto X = Normal(std::size_t{64} * sh.d, 1, 10);
+  float out;
+  std::size_t i = 0;
+  s.counters["model_bytes"] = double(blob.size());
+  s.counters["llc_bytes"] = llc;
+  s.counters["copies"] = double(copies);
+  for (auto _ : s) {
+    const rfk::Model& m = models[i % copies].model;
+    if (rfk::Predict(m, X.data() + (i++ % 64) * sh.d, sh.d, scratch.data(), scratch.size(), &out, 1) != rfk::Status::kOk) std::abort();
+    benchmark::DoNotOptimize(out);
+  }
+  SetFlops(s, PredictFlops(sh, f::MapKind::kFourier));
+}
+
 void BenchBatch(benchmark::State& s, const KernelTable* t, f::MapKind map, Shape sh,
                 f::Storage storage = f::Storage::kF32) {
   rfk::SelectKernels((std::string(t->backend) + "-" + t->target).c_str());
@@ -329,6 +375,12 @@ int main(int argc, char** argv) {
       for (const auto& [map, name] : kMaps) RegisterModel("map", name, t, map, sh, f::Storage::kF32);
     for (const Shape& sh : kStorageShapes)
       for (const auto& [st, name] : kStorages) RegisterModel("storage", name, t, f::MapKind::kFourier, sh, st);
+  }
+  for (const auto& [st, name] : kStorages) {
+    const KernelTable* t = &rfk::ActiveKernels();
+    const Shape sh = kStorageShapes[1];
+    benchmark::RegisterBenchmark(("storage/cold/" + std::string(name) + "/" + t->backend + "-" + t->target + "/" + ShapeName(sh)).c_str(),
+                                 [=](benchmark::State& s) { BenchPredictCold(s, t, sh, st); });
   }
   for (const Shape& sh : kShapes) {
     benchmark::RegisterBenchmark(("baseline/naive/" + ShapeName(sh)).c_str(),

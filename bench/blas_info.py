@@ -6,7 +6,19 @@ OPENBLAS_NUM_THREADS=n at start-up would); describe() returns e.g. "OpenBLAS 0.3
 /usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3" or "reference BLAS, /usr/lib/.../blas/libblas.so.3".
 """
 import ctypes
+import functools
 import os
+
+
+def _symbol(lib, name):
+    """OpenBLAS's function `name`: plain (Debian), or as the NumPy wheels' scipy-openblas exports
+    it (scipy_NAME64_ for the 64-bit-integer build, scipy_NAME without)."""
+    for n in (name, f"scipy_{name}64_", f"scipy_{name}"):
+        try:
+            return getattr(lib, n)
+        except AttributeError:
+            continue
+    raise AttributeError(name)
 
 
 def mapped_blas():
@@ -17,7 +29,8 @@ def mapped_blas():
             for line in f:
                 p = line.split()[-1] if len(line.split()) >= 6 else ""
                 name = os.path.basename(p)
-                if name.startswith(("libblas.so", "libopenblas", "libcblas.so", "libmkl_rt", "libblis")):
+                if name.startswith(("libblas.so", "libopenblas", "libscipy_openblas", "libcblas.so", "libmkl_rt",
+                                    "libblis")):
                     paths.add(os.path.realpath(p))
     except OSError:
         pass
@@ -31,11 +44,12 @@ def describe():
     for p in paths:
         try:
             lib = ctypes.CDLL(p)
-            lib.openblas_get_config.restype = ctypes.c_char_p
-            lib.openblas_get_corename.restype = ctypes.c_char_p
-            cfg = lib.openblas_get_config().decode()
-            core = lib.openblas_get_corename().decode()
-            threads = lib.openblas_get_num_threads()
+            get = functools.partial(_symbol, lib)
+            get("openblas_get_config").restype = ctypes.c_char_p
+            get("openblas_get_corename").restype = ctypes.c_char_p
+            cfg = get("openblas_get_config")().decode()
+            core = get("openblas_get_corename")().decode()
+            threads = get("openblas_get_num_threads")()
             return f"{cfg.strip()} ({core} kernels, {threads} thread(s)), {p}"
         except (OSError, AttributeError):
             continue
@@ -54,7 +68,7 @@ def set_threads(n):
     np.dot(np.ones((2, 2)), np.ones((2, 2)))
     for p in mapped_blas():
         try:
-            ctypes.CDLL(p).openblas_set_num_threads(int(n))
+            _symbol(ctypes.CDLL(p), "openblas_set_num_threads")(int(n))
             return True
         except (OSError, AttributeError):
             continue
