@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "gram.h"
+#include "rfk/host/train.hpp"
 
 namespace {
 
@@ -129,4 +131,22 @@ TEST_CASE("HeadOutputs: bias + Z W in double, the same bits for any thread count
       for (std::uint32_t i = 0; i < D; ++i) ref += double(Z[r * D + i]) * W[i * LK + k];
       CHECK(one[r * LK + k] == doctest::Approx(ref).epsilon(1e-12));
     }
+}
+
+TEST_CASE("BetterBlasCoreFor: a vector core only in place of OpenBLAS's generic fallbacks") {
+  using rfk::host::BetterBlasCoreFor;
+  // Debian 12's OpenBLAS 0.3.21 on an Emerald Rapids Xeon (AVX-512): Prescott, 2.2x slower.
+  CHECK(BetterBlasCoreFor("Prescott", true, true, true) == "SkylakeX");
+  CHECK(BetterBlasCoreFor("Nehalem", false, true, true) == "Haswell");
+  CHECK(BetterBlasCoreFor("Core2", false, false, true) == "Sandybridge");
+  CHECK(BetterBlasCoreFor("Prescott", false, false, false).empty());  // no vector unit to use
+  // OpenBLAS's own vector choices stand, even where another might be as good.
+  for (const char* known : {"Haswell", "SkylakeX", "Cooperlake", "SapphireRapids", "Zen", "Sandybridge"})
+    CHECK(BetterBlasCoreFor(known, true, true, true).empty());
+}
+
+TEST_CASE("BlasDescription names OpenBLAS's version and kernels") {
+  const std::string d = rfk::host::BlasDescription();
+  CHECK(d.rfind("OpenBLAS ", 0) == 0);
+  CHECK(d.find(" kernels") != std::string::npos);
 }

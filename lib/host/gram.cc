@@ -3,10 +3,14 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdlib>
+#include <iterator>
 #include <mutex>
+#include <string>
 
 #include "cblas.h"  // OpenBLAS's (its include directory: lib/CMakeLists.txt)
 #include "parallel.h"
+#include "rfk/host/train.hpp"
 
 namespace rfk::host {
 
@@ -22,6 +26,39 @@ constexpr std::size_t kHeadRows = 64;    // rows per DGEMM in HeadOutputs
 int Int(std::size_t v) { return static_cast<int>(v); }
 
 }  // namespace
+
+std::string BetterBlasCoreFor(const std::string& corename, bool avx512, bool avx2_fma, bool avx) {
+  // OpenBLAS's names for x86 cores without AVX kernels (its fallbacks for CPUs it does not know).
+  static const char* const kGeneric[] = {"Prescott", "Core2",   "Penryn", "Dunnington", "Nehalem",
+                                         "Atom",     "Opteron", "Opteron(SSE3)", "Barcelona", "Nano"};
+  if (std::find(std::begin(kGeneric), std::end(kGeneric), corename) == std::end(kGeneric)) return {};
+  return avx512 ? "SkylakeX" : avx2_fma ? "Haswell" : avx ? "Sandybridge" : "";
+}
+
+std::string BetterBlasCore() {
+  const char* set = std::getenv("OPENBLAS_CORETYPE");
+  if (set != nullptr && *set != '\0') return {};
+#if defined(__x86_64__) && defined(__GNUC__)
+  __builtin_cpu_init();
+  const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+                      __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
+  const bool avx2_fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return BetterBlasCoreFor(openblas_get_corename(), avx512, avx2_fma, __builtin_cpu_supports("avx"));
+#else
+  return {};
+#endif
+}
+
+std::string BlasDescription() {
+  const std::string config = openblas_get_config();  // "OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH ..."
+  const std::size_t version_end = config.find(' ', config.find(' ') + 1);
+  std::string d = config.substr(0, version_end) + ", " + openblas_get_corename() + " kernels";
+  const char* set = std::getenv("OPENBLAS_CORETYPE");
+  if (set != nullptr && *set != '\0') d += " (OPENBLAS_CORETYPE=" + std::string(set) + ")";
+  if (const std::string better = BetterBlasCore(); !better.empty())
+    d += "; this CPU runs OpenBLAS's " + better + " kernels with OPENBLAS_CORETYPE=" + better + " (much faster)";
+  return d;
+}
 
 BlasOneThread::BlasOneThread() {
   const std::lock_guard<std::mutex> lock(g_blas_mu);

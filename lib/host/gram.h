@@ -18,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "solver.h"
@@ -42,6 +43,17 @@ class BlasOneThread {
   BlasOneThread(const BlasOneThread&) = delete;
   BlasOneThread& operator=(const BlasOneThread&) = delete;
 };
+
+// OpenBLAS's kernels. Debian builds it DYNAMIC_ARCH: when the library loads it picks kernels from
+// the CPUs its version knows, and on a newer one it falls back to its generic SSE3 kernels
+// ("Prescott"). Debian 12's 0.3.21 does so on Intel's Emerald Rapids Xeons (CPU model 207), where
+// `rfk train` then takes 2.2x as long (docs/PERFORMANCE.md, "Training on a 16-core Xeon").
+// OPENBLAS_CORETYPE, read only when the library loads, overrides the choice.
+//
+// The OPENBLAS_CORETYPE worth setting when OpenBLAS runs `corename` on a CPU with these units:
+// SkylakeX with AVX-512 (F, DQ, BW, VL), Haswell with AVX2 and FMA, Sandybridge with AVX; empty
+// when `corename` is not one of OpenBLAS's pre-AVX generic cores or the CPU has none of them.
+std::string BetterBlasCoreFor(const std::string& corename, bool avx512, bool avx2_fma, bool avx);
 
 // Accumulates ridge statistics block by block. Holds its scratch (O(kGramRows * D) floats, and
 // per thread one tile and a panel of doubles), so one accumulator serves a whole pass.

@@ -153,6 +153,7 @@ TrainResult Train(const Dataset& data, const TrainOptions& options) {
   ctx.Step("training error");
   TrainingError(*design, model.stored, ctx);
   rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  rep.blas = BlasDescription();
   return result;
 }
 

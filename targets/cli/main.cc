@@ -8,7 +8,10 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include "cli.hpp"
+#include "rfk/host/train.hpp"
 #include "rfk/kernels.hpp"
 
 namespace {
@@ -38,10 +41,23 @@ std::string ParseMessage(const CLI::ParseError& e) {
   return m;
 }
 
+// `rfk train` on a CPU that OpenBLAS does not know would run its generic kernels, 2-3x slower
+// (rfk/host/train.hpp, BetterBlasCore); OpenBLAS reads OPENBLAS_CORETYPE only when it loads, so
+// train restarts itself once with it set. The user's own OPENBLAS_CORETYPE is never overridden (and
+// stops a second restart); if the restart fails, training goes on with OpenBLAS's own choice.
+void RestartWithBetterBlas(int argc, char** argv) {
+  if (argc < 2 || std::string(argv[1]) != "train") return;
+  const std::string core = rfk::host::BetterBlasCore();
+  if (core.empty() || setenv("OPENBLAS_CORETYPE", core.c_str(), 1) != 0) return;
+  execv("/proc/self/exe", argv);
+  unsetenv("OPENBLAS_CORETYPE");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   namespace cli = rfk::cli;
+  RestartWithBetterBlas(argc, argv);
   CLI::App app{"rfk: random-feature kernel machines (Rahimi & Recht 2007), trained here, run anywhere"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "rfk 0.1.0");

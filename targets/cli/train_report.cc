@@ -142,6 +142,7 @@ void PrintTrainText(const TrainRun& run, bool verbose) {
   std::printf("time:        %.3f s total (read %.3f s, train %.3f s)\n", run.total_s, run.read_s, rep.seconds);
   std::printf("memory:      about %s estimated peak (limit %s)\n", HumanBytes(rep.memory_estimate).c_str(),
               rep.memory_limit > 0 ? HumanBytes(rep.memory_limit).c_str() : "none known");
+  std::printf("blas:        %s\n", rep.blas.c_str());
   if (run.test_result) PrintTest(run);
 }
 
@@ -177,7 +178,8 @@ void PrintTrainJson(const TrainRun& run) {
       js << "{\"method\": \"none\", \"reason\": \"" << JsonEscape(rep.calibration_reason) << "\"}";
   }
   js << ", \"seconds\": {\"total\": " << Num(run.total_s) << ", \"read\": " << Num(run.read_s)
-     << ", \"train\": " << Num(rep.seconds) << "}, \"memory_estimate\": " << Num(rep.memory_estimate);
+     << ", \"train\": " << Num(rep.seconds) << "}, \"memory_estimate\": " << Num(rep.memory_estimate)
+     << ", \"blas\": \"" << JsonEscape(rep.blas) << "\"";
   JsonStrings("notes", data.notes, js);
   JsonStrings("warnings", data.warnings, js);
   if (run.test_result) {

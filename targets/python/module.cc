@@ -379,6 +379,7 @@ PYBIND11_MODULE(_rfk, m) {
   m.def("train", &Train, py::arg("X"), py::arg("csr"), py::arg("csr_rows"), py::arg("csr_cols"), py::arg("labels"),
         py::arg("options"));
   m.def("feature_spec", &FeatureSpec);
+  m.def("blas_advice", [] { return rfk::host::BetterBlasCore(); });
   m.def("write_file_atomic", [](const std::string& path, const py::bytes& b) {
     const std::string_view v = b;
     rfk::host::WriteFileAtomic(path, std::vector<std::uint8_t>(v.begin(), v.end()));

@@ -129,6 +129,7 @@ struct TrainReport {
   double seconds = 0.0;
   double memory_estimate = 0.0;  // EstimateTrainingMemory, bytes
   double memory_limit = 0.0;     // the guard's limit, bytes (0: none known)
+  std::string blas;              // BlasDescription(): the BLAS and the kernels it ran
 };
 
 struct TrainResult {
@@ -167,6 +168,16 @@ ModelSpec RandomFeatureSpec(format::Kernel kernel, format::MapKind map, std::uin
 // zeros). Impute replaces every NaN of dense data by its column's value and returns how many.
 std::vector<float> ImputationValues(const Dataset& data, format::ImputeMethod method);
 std::uint64_t Impute(const std::vector<float>& values, Dataset* data);
+
+// OpenBLAS (training's BLAS) picks its kernels when it loads, from the CPUs its version knows; on
+// a newer CPU it may fall back to generic SSE3 kernels that train 2-3x slower, and only
+// OPENBLAS_CORETYPE set before the process starts changes that. BetterBlasCore: the
+// OPENBLAS_CORETYPE value that would use this CPU's vector units (e.g. "SkylakeX"), or empty when
+// OpenBLAS's choice is fine or OPENBLAS_CORETYPE is already set. (`rfk train` restarts itself with
+// it; a Python process can only warn.) BlasDescription: e.g. "OpenBLAS 0.3.21, SkylakeX kernels",
+// with that advice appended when BetterBlasCore is not empty. Both read the environment.
+std::string BetterBlasCore();
+std::string BlasDescription();
 
 // Parses --kernel / --map names; throws TrainError listing the valid names.
 format::Kernel ParseKernel(const std::string& name);

@@ -308,3 +308,18 @@ def test_bad_parameters_raise_value_error_at_fit(params):
     X, y, _ = _data()
     with pytest.raises(ValueError):
         rfk.RandomFeatureClassifier(**params).fit(X, y)
+
+
+def test_blas_advice_leaves_a_set_openblas_coretype_alone():
+    # rfk.host BetterBlasCore: empty once OPENBLAS_CORETYPE is set (the user's choice, or rfk's);
+    # a core name only where OpenBLAS fell back to its generic kernels.
+    import os
+    import sys
+    code = "import rfk._rfk as r; print(repr(r.blas_advice()))"
+    forced = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, OPENBLAS_CORETYPE="Haswell"),
+                            capture_output=True, text=True, check=True).stdout
+    assert forced.strip() == "''"
+    free = subprocess.run([sys.executable, "-c", code], env={k: v for k, v in os.environ.items()
+                                                             if k != "OPENBLAS_CORETYPE"},
+                          capture_output=True, text=True, check=True).stdout.strip()
+    assert free in ("''", "'SkylakeX'", "'Haswell'", "'Sandybridge'")
