@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <tuple>
 #include <cstring>
 #include <vector>
@@ -93,4 +94,40 @@ TEST_CASE("CholeskyUpper: the textbook algorithm's bits for any thread count, an
   }
   std::vector<double> indefinite = {1.0, 2.0, 2.0, 1.0};
   CHECK_FALSE(rfk::host::CholeskyUpper(indefinite.data(), 2, 1));
+}
+
+TEST_CASE("FourierFeatures: SinCosRef's bits for every argument, pairs and phase form") {
+  // Arguments across the fast range and beyond it, with the edge cases of the reduction.
+  std::vector<float> a;
+  std::uint32_t u = 12345;
+  for (int i = 0; i < 20000; ++i) {
+    u = u * 1664525u + 1013904223u;
+    const float unit = static_cast<float>(u >> 8) * 0x1p-24f * 2.0f - 1.0f;  // [-1, 1)
+    const float scales[] = {1.0f, 3.14159265f, 50.0f, 3000.0f, 101999.0f};
+    a.push_back(unit * scales[i % 5]);
+  }
+  const float specials[] = {0.0f, -0.0f, 0x1p-149f, 0.78539816f, -0.78539816f, 1.57079633f, 3.14159265f,
+                            rfk::kSinCosFastRange, -rfk::kSinCosFastRange, std::nextafter(rfk::kSinCosFastRange, 1e9f)};
+  for (float v : specials) a.push_back(v);
+  const std::size_t fast = a.size();  // everything so far is within the fast range but the last
+  for (float v : {2e5f, -7.5e8f, 2e9f, std::numeric_limits<float>::infinity(), std::nanf("")}) a.push_back(v);
+  std::vector<float> phase(a.size());
+  for (std::size_t j = 0; j < a.size(); ++j) phase[j] = 0.25f * static_cast<float>(j % 25);
+  const float scale = 0.0223606798f;
+  // F = a.size() (a ragged last group), and a prefix that ends inside the fast groups.
+  for (std::size_t F : {a.size(), fast - 11}) {
+    const auto Fu = static_cast<std::uint32_t>(F);
+    std::vector<float> pairs(2 * F), phased(F);
+    rfk::host::FourierFeatures(a.data(), nullptr, Fu, scale, pairs.data());
+    rfk::host::FourierFeatures(a.data(), phase.data(), Fu, scale, phased.data());
+    for (std::size_t j = 0; j < F; ++j) {
+      float s, c;
+      rfk::SinCosRef(a[j], &s, &c);
+      const float want[2] = {scale * c, scale * s};
+      REQUIRE(std::memcmp(&pairs[j], &want[0], sizeof(float)) == 0);
+      REQUIRE(std::memcmp(&pairs[F + j], &want[1], sizeof(float)) == 0);
+      const float want_phase = scale * rfk::CosRef(a[j] + phase[j]);
+      REQUIRE(std::memcmp(&phased[j], &want_phase, sizeof(float)) == 0);
+    }
+  }
 }

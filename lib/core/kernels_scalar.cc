@@ -3,19 +3,14 @@
 #include "rfk/kernels.hpp"
 
 #include "bin_hash.h"
+#include "sincos_ref.h"
 
 #include <cstdint>
 
 namespace rfk {
 namespace {
 
-// pi/2 = kC1 + kC2 + kC3 + kC4 (+ 5e-17). kC1..kC3 have 8 significant bits, so k * kCi is exact
-// in float for |k| < 2^16, which bounds the fast path to |x| < 2^16 * pi/2 ~= 102943.
-constexpr float kC1 = 0x1.92p0f;
-constexpr float kC2 = 0x1.fcp-12f;
-constexpr float kC3 = -0x1.58p-21f;
-constexpr float kC4 = 0x1.10b462p-30f;
-constexpr float kTwoOverPi = 0.636619772f;
+using sincos::kTwoOverPi;
 
 // Large arguments (kSinCosFastRange < |x| <= kSinCosMaxArg) are reduced exactly in integers, so
 // cores without a double-precision FPU (Cortex-M4F, M3) need no soft-float double routines.
@@ -52,17 +47,6 @@ inline float ReduceLarge(float ax, std::uint32_t* quadrant) {
   return negative ? -r : r;
 }
 
-// Minimax polynomials on [-pi/4, pi/4] (the classic Cephes single-precision coefficients).
-inline float SinPoly(float r) {
-  const float r2 = r * r;
-  return r + r * r2 * (-1.6666654611e-1f + r2 * (8.3321608736e-3f + r2 * -1.9515295891e-4f));
-}
-inline float CosPoly(float r) {
-  const float r2 = r * r;
-  return 1.0f - 0.5f * r2 +
-         r2 * r2 * (4.166664568298827e-2f + r2 * (-1.388731625493765e-3f + r2 * 2.443315711809948e-5f));
-}
-
 }  // namespace
 
 void SinCosRef(float x, float* sin_out, float* cos_out) noexcept {
@@ -73,7 +57,7 @@ void SinCosRef(float x, float* sin_out, float* cos_out) noexcept {
     const float kf = x * kTwoOverPi;
     const auto k = static_cast<std::int32_t>(kf + (kf >= 0.0f ? 0.5f : -0.5f));
     const auto fk = static_cast<float>(k);
-    r = (((x - fk * kC1) - fk * kC2) - fk * kC3) - fk * kC4;
+    r = sincos::Reduce(x, fk);
     quadrant = static_cast<std::uint32_t>(k) & 3u;
   } else if (ax <= kSinCosMaxArg) {
     r = ReduceLarge(ax, &quadrant);
@@ -87,8 +71,8 @@ void SinCosRef(float x, float* sin_out, float* cos_out) noexcept {
     *cos_out = nan;
     return;
   }
-  const float s = SinPoly(r);
-  const float c = CosPoly(r);
+  const float s = sincos::SinPoly(r);
+  const float c = sincos::CosPoly(r);
   switch (quadrant) {
     case 0: *sin_out = s; *cos_out = c; break;
     case 1: *sin_out = c; *cos_out = -s; break;

@@ -3,6 +3,12 @@
 #include <algorithm>
 #include <cstring>
 
+// GCC warns (-Wpsabi) that passing a vector type by value differs between the target clones
+// below; every such function here is always_inline (sincos_ref.h's too), so no such call exists.
+#pragma GCC diagnostic ignored "-Wpsabi"
+#include "../core/sincos_ref.h"
+#include "rfk/kernels.hpp"
+
 // Runtime-selected clones for x86-64 hosts. Without contraction every clone performs the same
 // IEEE operations, so the choice of clone never changes a result.
 // Not under ThreadSanitizer: the loader runs the clones' ifunc resolver before the TSan runtime
@@ -115,6 +121,53 @@ void CholUpdateTile(const double* Pt, std::size_t ldt, const double* P, std::siz
       const double* pr = P + r * ldp + j0;
       for (std::size_t j = 0; j < jn; ++j) a_row[j] -= a * pr[j];
     }
+  }
+}
+
+// Sixteen floats and sixteen int32s: one AVX-512 register, two AVX2 or four SSE2 ones.
+typedef float V16f __attribute__((vector_size(64)));
+typedef std::int32_t V16i __attribute__((vector_size(64)));
+
+RFK_HOST_CLONES
+void FourierFeatures(const float* a, const float* b, std::uint32_t F, float scale, float* z) {
+  constexpr std::uint32_t L = 16;
+  const V16f zero = {}, half = zero + 0.5f, fast_range = zero + kSinCosFastRange;
+  std::uint32_t j = 0;
+  for (; j + L <= F; j += L) {
+    V16f x;
+    std::memcpy(&x, a + j, sizeof x);
+    if (b != nullptr) {
+      V16f p;
+      std::memcpy(&p, b + j, sizeof p);
+      x = x + p;
+    }
+    const V16i in_range = (x <= fast_range) & (-x <= fast_range);  // false for NaN
+    bool all = true;
+    for (std::uint32_t l = 0; l < L; ++l) all &= in_range[l] != 0;
+    if (!all) break;  // this and every later group through SinCosRef itself, below
+    // SinCosRef's fast path, lane by lane the same operations (sincos_ref.h).
+    const V16f kf = x * sincos::kTwoOverPi;
+    const V16i k = __builtin_convertvector(kf + (kf >= zero ? half : -half), V16i);
+    const V16f r = sincos::Reduce(x, __builtin_convertvector(k, V16f));
+    const V16f s = sincos::SinPoly(r), c = sincos::CosPoly(r);
+    const V16i q = k & 3;
+    const V16i odd = (q & 1) != 0;
+    V16f cosv = odd ? s : c;
+    cosv = ((q + 1) & 2) != 0 ? -cosv : cosv;  // quadrants 1, 2
+    const V16f outc = scale * cosv;
+    std::memcpy(z + j, &outc, sizeof outc);
+    if (b == nullptr) {
+      V16f sinv = odd ? c : s;
+      sinv = (q & 2) != 0 ? -sinv : sinv;  // quadrants 2, 3
+      const V16f outs = scale * sinv;
+      std::memcpy(z + F + j, &outs, sizeof outs);
+    }
+  }
+  for (; j < F; ++j) {
+    float sv, cv;
+    SinCosRef(b != nullptr ? a[j] + b[j] : a[j], &sv, &cv);
+    z[j] = scale * cv;
+    if (b == nullptr) z[F + j] = scale * sv;
   }
 }
 

@@ -35,6 +35,13 @@ void CholUpdateTile(const double* Pt, std::size_t ldt, const double* P, std::siz
                     std::size_t R, std::size_t i0, std::size_t in, std::size_t j0, std::size_t jn,
                     double* A, std::size_t lda);
 
+// Fourier features of projections a (F values): [cos, sin] pairs z[j] = scale * cos(a[j]),
+// z[F + j] = scale * sin(a[j]) when b is null, else the phase form z[j] = scale * cos(a[j] + b[j]).
+// The bits of the core's SinCosRef (rfk/kernels.hpp) for every argument, NaN included: 16 lanes at
+// a time while every lane is within kSinCosFastRange, SinCosRef itself from the first group that
+// is not.
+void FourierFeatures(const float* a, const float* b, std::uint32_t F, float scale, float* z);
+
 // y[j] -= a * x[j] for j < n (element-wise; the result does not depend on the vector width).
 void AxpyNeg(double a, const double* x, std::size_t n, double* y);
 

@@ -87,16 +87,7 @@ bool DenseMap::Compute(const InputRows& in, const std::uint32_t* rows, std::size
 
 bool DenseMap::Features(const float* a, float* z) const {
   const std::uint32_t F = p_.F, D = features();
-  if (p_.pairs) {
-    for (std::uint32_t j = 0; j < F; ++j) {
-      float s, c;
-      SinCosRef(a[j], &s, &c);
-      z[j] = scale_ * c;
-      z[F + j] = scale_ * s;
-    }
-  } else {
-    for (std::uint32_t j = 0; j < F; ++j) z[j] = scale_ * CosRef(a[j] + phase_[j]);
-  }
+  FourierFeatures(a, p_.pairs ? nullptr : phase_.data(), F, scale_, z);
   bool finite = true;
   for (std::uint32_t j = 0; j < D; ++j) finite &= std::isfinite(z[j]);
   return finite;
