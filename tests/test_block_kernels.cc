@@ -131,3 +131,23 @@ TEST_CASE("FourierFeatures: SinCosRef's bits for every argument, pairs and phase
     }
   }
 }
+
+TEST_CASE("CholeskySolveMany: CholeskySolve's bits for every column") {
+  const std::size_t n = 150, K = 7;
+  std::vector<double> A(n * n, 0.0);
+  for (std::size_t r = 0; r < n + 9; ++r)
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = i; j < n; ++j) A[i * n + j] += std::sin(0.3 * double(r * n + i)) * std::sin(0.3 * double(r * n + j));
+  for (std::size_t i = 0; i < n; ++i) A[i * n + i] += 0.1;
+  REQUIRE(rfk::host::CholeskyUpper(A.data(), n, 2));
+  std::vector<double> B(n * K);
+  for (std::size_t i = 0; i < B.size(); ++i) B[i] = std::cos(0.7 * double(i));
+  std::vector<double> many = B;
+  rfk::host::CholeskySolveMany(A.data(), n, many.data(), K);
+  for (std::size_t k = 0; k < K; ++k) {
+    std::vector<double> col(n);
+    for (std::size_t i = 0; i < n; ++i) col[i] = B[i * K + k];
+    rfk::host::CholeskySolve(A.data(), n, col.data());
+    for (std::size_t i = 0; i < n; ++i) REQUIRE(std::memcmp(&col[i], &many[i * K + k], sizeof(double)) == 0);
+  }
+}

@@ -64,6 +64,26 @@ bool CholeskyUpper(double* a, std::size_t n, unsigned threads) {
   return true;
 }
 
+void CholeskySolveMany(const double* u, std::size_t n, double* B, std::size_t K) {
+  // U'Y = B, row q of U once for every column: B[q][k] /= u[q][q], then B[j][k] -= u[q][j] B[q][k].
+  for (std::size_t q = 0; q < n; ++q) {
+    const double* uq = u + q * n;
+    double* bq = B + q * K;
+    for (std::size_t k = 0; k < K; ++k) bq[k] /= uq[q];
+    for (std::size_t j = q + 1; j < n; ++j)
+      for (std::size_t k = 0; k < K; ++k) B[j * K + k] -= uq[j] * bq[k];
+  }
+  // U X = Y: X[i][k] = (Y[i][k] - sum_{j > i} u[i][j] X[j][k]) / u[i][i], the sums in ascending j.
+  std::vector<double> sum(K);
+  for (std::size_t i = n; i-- > 0;) {
+    const double* ui = u + i * n;
+    std::fill(sum.begin(), sum.end(), 0.0);
+    for (std::size_t j = i + 1; j < n; ++j)
+      for (std::size_t k = 0; k < K; ++k) sum[k] += ui[j] * B[j * K + k];
+    for (std::size_t k = 0; k < K; ++k) B[i * K + k] = (B[i * K + k] - sum[k]) / ui[i];
+  }
+}
+
 void CholeskySolve(const double* u, std::size_t n, double* b) {
   // U'y = b: y[q] = b[q] / u[q][q], then b[j] -= u[q][j] * y[q] for j > q.
   for (std::size_t q = 0; q < n; ++q) {
@@ -113,13 +133,8 @@ bool FactorAndSolve(std::vector<double>& U, const Centred& c, double lambda, uns
   const std::size_t D = c.D, K = c.K;
   for (std::size_t i = 0; i < D; ++i) U[i * D + i] += lambda;
   if (!CholeskyUpper(U.data(), D, threads)) return false;
-  W->resize(D * K);
-  std::vector<double> col(D);
-  for (std::size_t k = 0; k < K; ++k) {
-    for (std::size_t i = 0; i < D; ++i) col[i] = c.rhs[i * K + k];
-    CholeskySolve(U.data(), D, col.data());
-    for (std::size_t i = 0; i < D; ++i) (*W)[i * K + k] = col[i];
-  }
+  *W = c.rhs;
+  CholeskySolveMany(U.data(), D, W->data(), K);
   return true;
 }
 

@@ -50,5 +50,9 @@ bool CholeskyUpper(double* a, std::size_t n, unsigned threads);
 
 // Solves U'U x = b in place for one right-hand side (b: n values), U from CholeskyUpper.
 void CholeskySolve(const double* u, std::size_t n, double* b);
+// The same for K right-hand sides at once (B: n x K, row-major), reading U once per triangle
+// instead of once per column: each column gets exactly CholeskySolve's operations, so the bits
+// are the same.
+void CholeskySolveMany(const double* u, std::size_t n, double* B, std::size_t K);
 
 }  // namespace rfk::host
