@@ -134,6 +134,54 @@ Status Features(const Model& m, const float* x, std::size_t x_len, void* scratch
 
 }  // namespace
 
+namespace {
+
+// Fastfood's G Pi for the block at j0: ub[i] = G[j0 + i] * t[perm[j0 + i]], the permutation's
+// index width hoisted. G is widened as it is read (WeightAt: f16 exactly, int8 as scale_b * q),
+// so a quantized G gives the bits an f32 G holding the widened values gives. The size-first
+// builds (RFK_CORE_PLAIN_LOOPS) take WeightAt for every storage (one loop in flash); the others
+// keep a plain f32 loop, which compilers vectorise.
+void FastfoodGather(const FastfoodArrays& a, std::uint32_t j0, const float* t, float* ub) {
+  const std::uint32_t dp = a.dp, b = j0 / dp;
+#if !defined(RFK_CORE_PLAIN_LOOPS)
+  if (a.storage == WeightType::kF32) {
+    const float* G = static_cast<const float*>(a.G) + j0;
+    if (a.index_bytes == 1) {
+      const std::uint8_t* p = a.perm + j0;
+      for (std::uint32_t i = 0; i < dp; ++i) ub[i] = G[i] * t[p[i]];
+    } else {
+      const std::uint8_t* p = a.perm + 2 * std::size_t{j0};
+      for (std::uint32_t i = 0; i < dp; ++i) ub[i] = G[i] * t[core::LoadU16(p + 2 * i)];
+    }
+    return;
+  }
+#endif
+  const WeightsView G = FastfoodDiagonal(a, a.G);
+  if (a.index_bytes == 1) {
+    const std::uint8_t* p = a.perm + j0;
+    for (std::uint32_t i = 0; i < dp; ++i) ub[i] = WeightAt(G, j0 + i, b) * t[p[i]];
+  } else {
+    const std::uint8_t* p = a.perm + 2 * std::size_t{j0};
+    for (std::uint32_t i = 0; i < dp; ++i) ub[i] = WeightAt(G, j0 + i, b) * t[core::LoadU16(p + 2 * i)];
+  }
+}
+
+// Fastfood's S for the block at j0: ub[i] = S[j0 + i] * ub[i], S widened as G is.
+void FastfoodScale(const FastfoodArrays& a, std::uint32_t j0, float* ub) {
+  const std::uint32_t dp = a.dp, b = j0 / dp;
+#if !defined(RFK_CORE_PLAIN_LOOPS)
+  if (a.storage == WeightType::kF32) {
+    const float* S = static_cast<const float*>(a.S) + j0;
+    for (std::uint32_t i = 0; i < dp; ++i) ub[i] = S[i] * ub[i];
+    return;
+  }
+#endif
+  const WeightsView S = FastfoodDiagonal(a, a.S);
+  for (std::uint32_t i = 0; i < dp; ++i) ub[i] = WeightAt(S, j0 + i, b) * ub[i];
+}
+
+}  // namespace
+
 // Here rather than in kernels_scalar.cc: it calls a kernel table's kernels, and the Cortex-M stack
 // analysis (targets/cortex-m/footprint.py) takes an indirect call from kernels_scalar.cc for one
 // into itself.
@@ -178,17 +226,9 @@ void FastfoodFeatures(const FastfoodArrays& a, const float* x, std::uint32_t d, 
 #endif
     kt.Fwht(t, dp);
     float* ub = u + j0;
-    const float* G = a.G + j0;
-    if (a.index_bytes == 1) {  // G Pi: the permutation's gather, its index width hoisted
-      const std::uint8_t* p = a.perm + j0;
-      for (std::uint32_t i = 0; i < dp; ++i) ub[i] = G[i] * t[p[i]];
-    } else {
-      const std::uint8_t* p = a.perm + 2 * std::size_t{j0};
-      for (std::uint32_t i = 0; i < dp; ++i) ub[i] = G[i] * t[core::LoadU16(p + 2 * i)];
-    }
+    FastfoodGather(a, j0, t, ub);
     kt.Fwht(ub, dp);
-    const float* S = a.S + j0;
-    for (std::uint32_t i = 0; i < dp; ++i) ub[i] = S[i] * ub[i];
+    FastfoodScale(a, j0, ub);
   }
   for (std::uint32_t j = F; j < FastfoodWorkFloats(a, F) - dp; ++j) u[j] = 0.0f;
   const float one = 1.0f;
