@@ -139,6 +139,7 @@ TEST_CASE("fastfood quantized: the section's size and layout per storage; f32 re
     const std::uint32_t diag = st == f::Storage::kF32 ? 4 * N : st == f::Storage::kF16 ? 2 * N : N + 4 * blocks;
     CHECK(size == 16 + 2 * diag + N + N / 8);  // G, S, u8 permutations, sign bits
     CHECK(size == ff::SectionBytes(st, 64, blocks));
+    CHECK(ff::DiagonalBytes(st, 64, blocks) == f::QuantMatrixBytes(st, blocks, 64));
     const std::uint32_t at = b.U32(b.Entry(f::SectionType::kFastfood) + f::entry::kOffset);
     CHECK(static_cast<const std::uint8_t*>(m.fastfood.G) == b.data() + at + 16);
     CHECK(static_cast<const std::uint8_t*>(m.fastfood.S) == b.data() + at + 16 + diag);

@@ -395,14 +395,14 @@ constexpr std::uint64_t QuantMatrixBytes(Storage s, std::uint64_t rows, std::uin
 
 namespace fastfood {
 // Bytes of one diagonal (G or S) of `blocks` blocks of d' entries in storage `s`: a blocks x d'
-// matrix (int8: one scale per block).
-constexpr std::uint64_t DiagonalBytes(Storage s, std::uint32_t dp, std::uint32_t blocks) {
-  return QuantMatrixBytes(s, blocks, dp);
+// matrix, QuantMatrixBytes(s, blocks, d') (int8: one scale per block). In 32 bits, as SectionBytes.
+constexpr std::uint32_t DiagonalBytes(Storage s, std::uint32_t dp, std::uint32_t blocks) {
+  return (dp * blocks * ElementBytes(s) + 3) / 4 * 4 + (s == Storage::kInt8 ? 4 * blocks : 0);
 }
-// The section's size (f32: 16 + (8 + w) N + ceil(N / 8)); exact in 64 bits for d' <=
-// kMaxPaddedDim and blocks = ceil(F / d'), F <= 2^24 (N <= 2^24 + 2^16), which a reader checks first.
-constexpr std::uint64_t SectionBytes(Storage s, std::uint32_t dp, std::uint32_t blocks) {
-  const std::uint64_t N = std::uint64_t{dp} * blocks;
+// The section's size (f32: 16 + (8 + w) N + ceil(N / 8)); in 32 bits for d' <= kMaxPaddedDim and
+// blocks = ceil(F / d'), F <= 2^24 (N <= 2^24 + 2^16: below 2^30), which a reader checks first.
+constexpr std::uint32_t SectionBytes(Storage s, std::uint32_t dp, std::uint32_t blocks) {
+  const std::uint32_t N = dp * blocks;
   return kHeaderBytes + 2 * DiagonalBytes(s, dp, blocks) + IndexBytes(dp) * N + (N + 7) / 8;
 }
 }  // namespace fastfood

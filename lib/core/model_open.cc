@@ -300,8 +300,7 @@ bool CheckFastfood(Reader& r) {
   if (s.size != ff::SectionBytes(st, dp, blocks))
     return r.Fail(Status::kBadSectionSize, "fastfood.size", s.size_at());
   const std::uint32_t N = dp * blocks;  // <= F + d' <= 2^24 + 2^16
-  // Each diagonal's bytes, a multiple of 4: <= 4 N + 4 blocks < 2^27.
-  const auto diag = static_cast<std::uint32_t>(ff::DiagonalBytes(st, dp, blocks));
+  const std::uint32_t diag = ff::DiagonalBytes(st, dp, blocks);  // a multiple of 4, < 2^27
   FastfoodArrays& a = r.m.fastfood;
   a.dp = dp;
   a.blocks = blocks;
@@ -411,6 +410,16 @@ bool CheckBinKeys(Reader& r) {
   return CheckBinKeyOrder(r, s);
 }
 
+// 9b. Fastfood's G, then S (one call site for both: flash on the smallest cores).
+bool CheckFastfoodDiagonals(Reader& r) {
+  const FastfoodArrays& a = r.m.fastfood;
+  for (int i = 0; a.dp != 0 && i < 2; ++i)
+    if (!CheckWeights(r, FastfoodDiagonal(a, i == 0 ? a.G : a.S), a.blocks, a.dp, i == 0 ? "fastfood.G" : "fastfood.S",
+                      i == 0 ? "fastfood.G_scale" : "fastfood.S_scale"))
+      return false;
+  return true;
+}
+
 // 9. The maps' float arrays (W, b, Fastfood's G and S, the bin grids) are finite: a NaN or infinity would make every
 // prediction meaningless (or, through a bin index, undefined), so it is a corrupt model.
 bool CheckMapArraysFinite(Reader& r) {
@@ -419,11 +428,7 @@ bool CheckMapArraysFinite(Reader& r) {
   return (m.projection_weights.data == nullptr ||
           CheckWeights(r, m.projection_weights, rows, m.input_dim, "projection", "projection.scale")) &&
          CheckFinite(r, m.phase, m.phase ? m.num_frequencies : 0u, "phase") &&
-         (m.fastfood.dp == 0 ||
-          (CheckWeights(r, FastfoodDiagonal(m.fastfood, m.fastfood.G), m.fastfood.blocks, m.fastfood.dp, "fastfood.G",
-                        "fastfood.G_scale") &&
-           CheckWeights(r, FastfoodDiagonal(m.fastfood, m.fastfood.S), m.fastfood.blocks, m.fastfood.dp, "fastfood.S",
-                        "fastfood.S_scale"))) &&
+         CheckFastfoodDiagonals(r) &&
          CheckFinite(r, m.bin_inv_width, m.bin_inv_width ? 2ull * m.num_grids * m.input_dim : 0, "bin_grids");
 }
 
