@@ -84,7 +84,10 @@ seeds_model() {
   "$rfk" train --train "$tmp/c.csv" -D 16 --map fourier-phase --storage f16 -o "$tmp/seeds/model/seed-f16.rfk" >/dev/null
   "$rfk" train --train "$tmp/r.csv" --map orf+binning -D 8 -P 3 --storage f16 --head-storage int8 \
     -o "$tmp/seeds/model/seed-f16-int8-binning.rfk" >/dev/null
+  # Fastfood's G and S quantized too (int8: one scale per block of d'), and f16 beside binning.
   "$rfk" train --train "$tmp/c.csv" -D 24 --map fastfood --storage int8 -o "$tmp/seeds/model/seed-fastfood-int8.rfk" >/dev/null
+  "$rfk" train --train "$tmp/m.csv" --map fastfood-phase+binning -D 5 -P 3 --storage f16 \
+    -o "$tmp/seeds/model/seed-fastfood-f16-binning.rfk" >/dev/null
 }
 
 # The C API reads the same models; bytes after a model become the inputs it predicts.

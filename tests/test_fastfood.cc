@@ -51,9 +51,9 @@ std::vector<double> EffectiveW(const rfk::Model& m) {
       const std::uint32_t k = j0 + c;
       t[c] = (a.signs[k / 8] >> (k % 8)) & 1u ? -1.0 : 1.0;
       fwht(t);
-      for (std::uint32_t i = 0; i < dp; ++i) u[i] = a.G[j0 + i] * t[rfk::FastfoodIndex(a, j0 + i)];
+      for (std::uint32_t i = 0; i < dp; ++i) u[i] = rfk::WeightAt(rfk::FastfoodDiagonal(a, a.G), j0 + i, j0 / dp) * t[rfk::FastfoodIndex(a, j0 + i)];
       fwht(u);
-      for (std::uint32_t i = 0; i < dp && j0 + i < F; ++i) W[std::size_t{j0 + i} * d + c] = a.S[j0 + i] * u[i];
+      for (std::uint32_t i = 0; i < dp && j0 + i < F; ++i) W[std::size_t{j0 + i} * d + c] = rfk::WeightAt(rfk::FastfoodDiagonal(a, a.S), j0 + i, j0 / dp) * u[i];
     }
   return W;
 }
@@ -248,11 +248,14 @@ TEST_CASE("fastfood: each corrupted field of the section gives its status, field
     CHECK(err.offset == section + perm + 9);
   }
   SUBCASE("a non-finite G or S") {
-    const rfk::ModelError err = Corrupted(bytes, [](rfk_test::Blob& b, std::uint32_t s) {
+    std::uint32_t section = 0;
+    const rfk::ModelError err = Corrupted(bytes, [&](rfk_test::Blob& b, std::uint32_t s) {
+      section = s;
       b.SetU32(s + ff::kHeaderBytes + 4 * 40, 0x7FC00000u);  // S[8] = NaN
     });
     CHECK(err.status == Status::kBadValue);
-    CHECK(std::string(err.field) == "fastfood");
+    CHECK(std::string(err.field) == "fastfood.S");
+    CHECK(err.offset == section + ff::kHeaderBytes + 4 * 40);
   }
   SUBCASE("the size") {
     const rfk::ModelError err = Corrupted(bytes, [](rfk_test::Blob& b, std::uint32_t) {

@@ -173,7 +173,8 @@ def table(res, fast, argv, env):
          "rows take their dataset's Fourier values); Fashion-MNIST is the main job's command "
          "(`--kernel gaussian -D 4000 --lambda 1e-6`, rfk's default gamma). The f16 and int8 models are "
          "`rfk convert --storage f16|int8` of that same f32 model, without retraining; *quantized* says what "
-         "`rfk convert` re-stored (binning and Fastfood models keep their map in f32 and quantize the head only). "
+         "`rfk convert` re-stored (binning models keep their map in f32 and quantize the head only; Fastfood "
+         "models re-store their diagonals G and S with the head). "
          "Error: test error rate, or relative RMSE (RMSE / standard deviation of the test targets) for CPU and Census; "
          "deltas against the f32 model in points (regression: relative change of the RMSE in brackets). "
          "Bytes: the model file.",

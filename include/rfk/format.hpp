@@ -251,7 +251,7 @@ inline constexpr std::uint32_t kKernel = 4;          // u32 Kernel
 inline constexpr std::uint32_t kInputDim = 8;        // u32 d
 inline constexpr std::uint32_t kFourierFeatures = 12; // u32 D_F: 2F (pair form) or F (phase form)
 inline constexpr std::uint32_t kNumFrequencies = 16; // u32 F (rows of W)
-inline constexpr std::uint32_t kStorage = 20;        // u32 Storage of W
+inline constexpr std::uint32_t kStorage = 20;        // u32 Storage of W, or of Fastfood's G and S
 inline constexpr std::uint32_t kLayout = 24;         // u32 Layout of W
 inline constexpr std::uint32_t kGamma = 28;          // f32 kernel parameter, > 0
 inline constexpr std::uint32_t kFeatureScale = 32;   // f32 multiplies every feature
@@ -344,7 +344,9 @@ constexpr std::uint64_t KeysOffset(std::uint32_t P) { return ((std::uint64_t{P} 
 }  // namespace bin_keys
 
 // kFastfood section layout: a 16-byte header, then for num_blocks blocks of d' entries each (N =
-// num_blocks * d'): G[N] f32, S[N] f32 (the scale 1/(sigma sqrt d') and the chi norms folded in),
+// num_blocks * d'): G, then S (the scale 1/(sigma sqrt d') and the chi norms folded in), each a
+// num_blocks x d' matrix in map_params.storage as QuantMatrixBytes lays it out (f32: N f32; f16:
+// N binary16 and padding to 4 bytes; int8: N bytes, padding, then one f32 scale per block), then
 // perm[N] indices of index_bytes each (little-endian; each block a permutation of [0, d')), then
 // the sign bits of B, ceil(N / 8) bytes (bit k at byte k / 8, bit k % 8; set: -1). Block b is
 // frequencies [b d', b d' + d') (the last one truncated to F): u = S H G Pi H B [x; 0].
@@ -363,12 +365,6 @@ constexpr std::uint32_t PaddedDim(std::uint32_t d) {
 }
 // Bytes per permutation index: 1 while d' <= 256, else 2.
 constexpr std::uint32_t IndexBytes(std::uint32_t dp) { return dp <= 256 ? 1u : 2u; }
-// The section's size; in 32 bits for d' <= kMaxPaddedDim and blocks = ceil(F / d'), F <= 2^24
-// (N <= 2^24 + 2^16), which a reader checks first.
-constexpr std::uint32_t SectionBytes(std::uint32_t dp, std::uint32_t blocks) {
-  const std::uint32_t N = dp * blocks;
-  return kHeaderBytes + (8 + IndexBytes(dp)) * N + (N + 7) / 8;
-}
 }  // namespace fastfood
 
 // Limits a reader enforces before trusting any count (they bound every product in u64).
@@ -396,6 +392,20 @@ constexpr std::uint64_t QuantValuesBytes(Storage s, std::uint64_t rows, std::uin
 constexpr std::uint64_t QuantMatrixBytes(Storage s, std::uint64_t rows, std::uint64_t cols) {
   return QuantValuesBytes(s, rows, cols) + (s == Storage::kInt8 ? 4 * rows : 0);
 }
+
+namespace fastfood {
+// Bytes of one diagonal (G or S) of `blocks` blocks of d' entries in storage `s`: a blocks x d'
+// matrix, QuantMatrixBytes(s, blocks, d') (int8: one scale per block). In 32 bits, as SectionBytes.
+constexpr std::uint32_t DiagonalBytes(Storage s, std::uint32_t dp, std::uint32_t blocks) {
+  return (dp * blocks * ElementBytes(s) + 3) / 4 * 4 + (s == Storage::kInt8 ? 4 * blocks : 0);
+}
+// The section's size (f32: 16 + (8 + w) N + ceil(N / 8)); in 32 bits for d' <= kMaxPaddedDim and
+// blocks = ceil(F / d'), F <= 2^24 (N <= 2^24 + 2^16: below 2^30), which a reader checks first.
+constexpr std::uint32_t SectionBytes(Storage s, std::uint32_t dp, std::uint32_t blocks) {
+  const std::uint32_t N = dp * blocks;
+  return kHeaderBytes + 2 * DiagonalBytes(s, dp, blocks) + IndexBytes(dp) * N + (N + 7) / 8;
+}
+}  // namespace fastfood
 
 // Rows of W as stored: F for row-major, F rounded up to a multiple of kPanelWidth for panels.
 constexpr std::uint32_t StoredFrequencies(Layout layout, std::uint32_t F) {

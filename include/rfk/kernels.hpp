@@ -43,31 +43,6 @@ void FourierPairRef(const float* W, const float* x, std::uint32_t F, std::uint32
 // so every backend that keeps this order gives these bits exactly. |H_n x|_inf <= n |x|_inf.
 void FwhtRef(float* x, std::uint32_t n) noexcept;
 
-// The arrays of a Fastfood map as they lie in the model (format::fastfood): blocks of dp = d'
-// entries; G and S floats, perm indices of index_bytes (1 or 2) bytes, signs bits. dp = 0: none.
-struct FastfoodArrays {
-  std::uint32_t dp = 0, blocks = 0, index_bytes = 0;
-  const float* G = nullptr;
-  const float* S = nullptr;
-  const std::uint8_t* perm = nullptr;
-  const std::uint8_t* signs = nullptr;
-};
-// Entry k of perm (k < blocks * dp <= 2^24 + 2^16), little-endian.
-inline std::uint32_t FastfoodIndex(const FastfoodArrays& a, std::uint32_t k) noexcept {
-  return a.index_bytes == 1 ? a.perm[k] : a.perm[2 * k] | (std::uint32_t{a.perm[2 * k + 1]} << 8);
-}
-
-// Floats of scratch FastfoodFeatures needs for F frequencies: one block's input, and every
-// block's outputs rounded up to whole panels.
-inline std::uint32_t FastfoodWorkFloats(const FastfoodArrays& a, std::uint32_t F) noexcept {
-  const std::uint32_t outputs = a.blocks * a.dp, panels = (F + 15) / 16 * 16;
-  return a.dp + (outputs > panels ? outputs : panels);
-}
-
-// out[k] = bias[k] + sum_j H[k,j] z[j]  (H is K x D row-major; float accumulation in j order).
-void LinearHeadRef(const float* H, const float* bias, const float* z, std::uint32_t K,
-                   std::uint32_t D, float* out) noexcept;
-
 // ---------------------------------------------------------------- quantized weights
 // A weight matrix as the model stores it (format::ElementBytes, QuantMatrixBytes): f32, IEEE
 // binary16 bits, or int8 with one f32 scale per row (real = scale[row] * q). The reference kernels
@@ -111,6 +86,44 @@ inline float WeightAt(const WeightsView& w, std::uint64_t i, std::uint64_t row) 
     default: return static_cast<const float*>(w.data)[i];
   }
 }
+
+// The arrays of a Fastfood map as they lie in the model (format::fastfood): blocks of dp = d'
+// entries; G and S in `storage`, each a blocks x dp matrix as format::QuantMatrixBytes lays it out
+// (int8: the N = blocks dp bytes, zero padding to 4 bytes, one f32 scale per block); perm indices
+// of index_bytes (1 or 2) bytes, signs bits. dp = 0: none. (`storage` sits in the padding after
+// the counts: rfk_model's fixed size has no room for more.)
+struct FastfoodArrays {
+  std::uint32_t dp = 0, blocks = 0, index_bytes = 0;
+  WeightType storage = WeightType::kF32;  // of G and S
+  const void* G = nullptr;
+  const void* S = nullptr;
+  const std::uint8_t* perm = nullptr;
+  const std::uint8_t* signs = nullptr;
+};
+// G or S (`data`, a.G or a.S) as a weight matrix whose rows are the blocks: entry k of block b is
+// WeightAt(view, k, b) (f32 as stored, f16 widened exactly, int8 as scale_b * q).
+inline WeightsView FastfoodDiagonal(const FastfoodArrays& a, const void* data) noexcept {
+  WeightsView w{a.storage, data, nullptr};
+  if (a.storage == WeightType::kInt8)
+    w.scale = reinterpret_cast<const float*>(static_cast<const std::uint8_t*>(data) +
+                                             ((std::size_t{a.dp} * a.blocks + 3) / 4 * 4));
+  return w;
+}
+// Entry k of perm (k < blocks * dp <= 2^24 + 2^16), little-endian.
+inline std::uint32_t FastfoodIndex(const FastfoodArrays& a, std::uint32_t k) noexcept {
+  return a.index_bytes == 1 ? a.perm[k] : a.perm[2 * k] | (std::uint32_t{a.perm[2 * k + 1]} << 8);
+}
+
+// Floats of scratch FastfoodFeatures needs for F frequencies: one block's input, and every
+// block's outputs rounded up to whole panels.
+inline std::uint32_t FastfoodWorkFloats(const FastfoodArrays& a, std::uint32_t F) noexcept {
+  const std::uint32_t outputs = a.blocks * a.dp, panels = (F + 15) / 16 * 16;
+  return a.dp + (outputs > panels ? outputs : panels);
+}
+
+// out[k] = bias[k] + sum_j H[k,j] z[j]  (H is K x D row-major; float accumulation in j order).
+void LinearHeadRef(const float* H, const float* bias, const float* z, std::uint32_t K,
+                   std::uint32_t D, float* out) noexcept;
 
 // The Fourier features over a stored W (F rows, of StoredFrequencies in panels when `panels`,
 // else row-major): as FourierPhaseRef / FourierPairRef, with the dot product of row j

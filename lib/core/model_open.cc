@@ -181,11 +181,7 @@ bool CheckMapKinds(Reader& r, std::uint32_t at) {
                   Status::kUnsupportedStorage, Status::kUnsupportedStorage))
     return false;
   r.m.layout = static_cast<f::Layout>(layout);
-  r.m.projection_storage = static_cast<f::Storage>(LoadU32(p + mp::kStorage));
-  // Fastfood has no W; its diagonals are f32 only (their quantization is not implemented).
-  if (f::IsFastfood(static_cast<f::MapKind>(LoadU32(p + mp::kMapKind))) &&
-      r.m.projection_storage != f::Storage::kF32)
-    return r.Fail(Status::kUnsupportedStorage, "map_params.storage", at + mp::kStorage);
+  r.m.projection_storage = static_cast<f::Storage>(LoadU32(p + mp::kStorage));  // W's, or G and S's
   if (LoadU32(p + mp::kPanelWidthField) != (r.m.layout == f::Layout::kPanels ? f::kPanelWidth : 0u))
     return r.Fail(Status::kBadValue, "map_params.panel_width", at + mp::kPanelWidthField);
   r.m.map = static_cast<f::MapKind>(LoadU32(p + mp::kMapKind));
@@ -300,18 +296,21 @@ bool CheckFastfood(Reader& r) {
     return r.Fail(Status::kBadValue, "fastfood.num_blocks", s.offset + ff::kNumBlocks);
   if (LoadU32(p + ff::kIndexBytes) != ff::IndexBytes(dp))
     return r.Fail(Status::kBadValue, "fastfood.index_bytes", s.offset + ff::kIndexBytes);
-  if (s.size != ff::SectionBytes(dp, blocks))
+  const f::Storage st = r.m.projection_storage;  // of G and S
+  if (s.size != ff::SectionBytes(st, dp, blocks))
     return r.Fail(Status::kBadSectionSize, "fastfood.size", s.size_at());
   const std::uint32_t N = dp * blocks;  // <= F + d' <= 2^24 + 2^16
+  const std::uint32_t diag = ff::DiagonalBytes(st, dp, blocks);  // a multiple of 4, < 2^27
   FastfoodArrays& a = r.m.fastfood;
   a.dp = dp;
   a.blocks = blocks;
   a.index_bytes = ff::IndexBytes(dp);
-  a.G = reinterpret_cast<const float*>(p + ff::kHeaderBytes);
-  a.S = a.G + N;
-  a.perm = p + ff::kHeaderBytes + 8 * N;
+  a.storage = TypeOf(st);
+  a.G = p + ff::kHeaderBytes;
+  a.S = p + ff::kHeaderBytes + diag;
+  a.perm = p + ff::kHeaderBytes + 2 * diag;
   a.signs = a.perm + a.index_bytes * N;
-  return CheckFastfoodPermutations(r, s.offset + ff::kHeaderBytes + 8 * N);
+  return CheckFastfoodPermutations(r, s.offset + ff::kHeaderBytes + 2 * diag);
 }
 
 // 6b. binning_params' values: P, d (the Fourier map's, if any), mode, kernel, gamma, scale, B, D_B.
@@ -411,6 +410,16 @@ bool CheckBinKeys(Reader& r) {
   return CheckBinKeyOrder(r, s);
 }
 
+// 9b. Fastfood's G, then S (one call site for both: flash on the smallest cores).
+bool CheckFastfoodDiagonals(Reader& r) {
+  const FastfoodArrays& a = r.m.fastfood;
+  for (int i = 0; a.dp != 0 && i < 2; ++i)
+    if (!CheckWeights(r, FastfoodDiagonal(a, i == 0 ? a.G : a.S), a.blocks, a.dp, i == 0 ? "fastfood.G" : "fastfood.S",
+                      i == 0 ? "fastfood.G_scale" : "fastfood.S_scale"))
+      return false;
+  return true;
+}
+
 // 9. The maps' float arrays (W, b, Fastfood's G and S, the bin grids) are finite: a NaN or infinity would make every
 // prediction meaningless (or, through a bin index, undefined), so it is a corrupt model.
 bool CheckMapArraysFinite(Reader& r) {
@@ -419,7 +428,7 @@ bool CheckMapArraysFinite(Reader& r) {
   return (m.projection_weights.data == nullptr ||
           CheckWeights(r, m.projection_weights, rows, m.input_dim, "projection", "projection.scale")) &&
          CheckFinite(r, m.phase, m.phase ? m.num_frequencies : 0u, "phase") &&
-         CheckFinite(r, m.fastfood.G, 2 * m.fastfood.dp * m.fastfood.blocks, "fastfood") &&
+         CheckFastfoodDiagonals(r) &&
          CheckFinite(r, m.bin_inv_width, m.bin_inv_width ? 2ull * m.num_grids * m.input_dim : 0, "bin_grids");
 }
 

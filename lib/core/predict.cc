@@ -134,6 +134,61 @@ Status Features(const Model& m, const float* x, std::size_t x_len, void* scratch
 
 }  // namespace
 
+namespace {
+
+// One of Fastfood's diagonals (diag: a.G or a.S) on the block at j0: ub[i] = D[j0 + i] * ub[i],
+// each entry widened as it is read (WeightAt: f16 exactly, int8 as scale_b * q), so a quantized
+// diagonal gives the bits an f32 one holding the widened values gives. The size-first builds take
+// WeightAt for every storage (one loop in flash); the others one loop per storage with the
+// widening inlined (Cortex-M4F: an out-of-line WeightAt per entry made the all-int8 (54, 1024)
+// binary model 44 % dearer than f32; compilers vectorise the f32 loop).
+void FastfoodScale(const FastfoodArrays& a, const void* diag, std::uint32_t j0, float* ub) {
+#if !defined(RFK_CORE_PLAIN_LOOPS)
+  if (a.storage == WeightType::kF32) {
+    const float* D = static_cast<const float*>(diag) + j0;
+    for (std::uint32_t i = 0; i < a.dp; ++i) ub[i] = D[i] * ub[i];
+    return;
+  }
+  if (a.storage == WeightType::kF16) {
+    const std::uint16_t* h = static_cast<const std::uint16_t*>(diag) + j0;
+    for (std::uint32_t i = 0; i < a.dp; ++i) ub[i] = HalfToFloat(h[i]) * ub[i];
+    return;
+  }
+  if (a.storage == WeightType::kInt8) {
+    const std::int8_t* q = static_cast<const std::int8_t*>(diag) + j0;
+    const float scale = FastfoodDiagonal(a, diag).scale[j0 / a.dp];
+    for (std::uint32_t i = 0; i < a.dp; ++i) ub[i] = (scale * static_cast<float>(q[i])) * ub[i];
+    return;
+  }
+#endif
+  const WeightsView D = FastfoodDiagonal(a, diag);
+  for (std::uint32_t i = 0; i < a.dp; ++i) ub[i] = WeightAt(D, j0 + i, j0 / a.dp) * ub[i];
+}
+
+// Fastfood's G Pi for the block at j0: ub[i] = G[j0 + i] * t[perm[j0 + i]]. An f32 G outside the
+// size-first builds (RFK_CORE_PLAIN_LOOPS): one fused loop per index width, which compilers
+// vectorise. Otherwise the gather, one loop for either width, then G as FastfoodScale applies a
+// diagonal: the same product, so the same bits.
+void FastfoodGather(const FastfoodArrays& a, std::uint32_t j0, const float* t, float* ub) {
+#if !defined(RFK_CORE_PLAIN_LOOPS)
+  if (a.storage == WeightType::kF32) {
+    const float* G = static_cast<const float*>(a.G) + j0;
+    if (a.index_bytes == 1) {
+      const std::uint8_t* p = a.perm + j0;
+      for (std::uint32_t i = 0; i < a.dp; ++i) ub[i] = G[i] * t[p[i]];
+    } else {
+      const std::uint8_t* p = a.perm + 2 * std::size_t{j0};
+      for (std::uint32_t i = 0; i < a.dp; ++i) ub[i] = G[i] * t[core::LoadU16(p + 2 * i)];
+    }
+    return;
+  }
+#endif
+  for (std::uint32_t i = 0; i < a.dp; ++i) ub[i] = t[FastfoodIndex(a, j0 + i)];
+  FastfoodScale(a, a.G, j0, ub);
+}
+
+}  // namespace
+
 // Here rather than in kernels_scalar.cc: it calls a kernel table's kernels, and the Cortex-M stack
 // analysis (targets/cortex-m/footprint.py) takes an indirect call from kernels_scalar.cc for one
 // into itself.
@@ -178,17 +233,9 @@ void FastfoodFeatures(const FastfoodArrays& a, const float* x, std::uint32_t d, 
 #endif
     kt.Fwht(t, dp);
     float* ub = u + j0;
-    const float* G = a.G + j0;
-    if (a.index_bytes == 1) {  // G Pi: the permutation's gather, its index width hoisted
-      const std::uint8_t* p = a.perm + j0;
-      for (std::uint32_t i = 0; i < dp; ++i) ub[i] = G[i] * t[p[i]];
-    } else {
-      const std::uint8_t* p = a.perm + 2 * std::size_t{j0};
-      for (std::uint32_t i = 0; i < dp; ++i) ub[i] = G[i] * t[core::LoadU16(p + 2 * i)];
-    }
+    FastfoodGather(a, j0, t, ub);
     kt.Fwht(ub, dp);
-    const float* S = a.S + j0;
-    for (std::uint32_t i = 0; i < dp; ++i) ub[i] = S[i] * ub[i];
+    FastfoodScale(a, a.S, j0, ub);
   }
   for (std::uint32_t j = F; j < FastfoodWorkFloats(a, F) - dp; ++j) u[j] = 0.0f;
   const float one = 1.0f;

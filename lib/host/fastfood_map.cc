@@ -113,7 +113,7 @@ class FastfoodMap final : public FourierMap {
  private:
   FastfoodArrays Arrays() const {
     return FastfoodArrays{u_.dp, static_cast<std::uint32_t>(u_.G.size() / u_.dp), ff::IndexBytes(u_.dp),
-                          u_.G.data(), S_.data(), u_.perm.data(), u_.signs.data()};
+                          WeightType::kF32, u_.G.data(), S_.data(), u_.perm.data(), u_.signs.data()};
   }
 
   FourierMapParams p_;

@@ -59,6 +59,30 @@ std::vector<std::uint8_t> Projection(const Model& m, f::Storage storage) {
   }
 }
 
+// The fastfood section with G and S re-encoded as blocks x d' matrices (int8: one scale per
+// block), the header, the permutations and the signs copied.
+std::vector<std::uint8_t> FastfoodSection(const Model& m, const std::uint8_t* p, f::Storage storage) {
+  const FastfoodArrays& a = m.fastfood;
+  const std::uint64_t N = std::uint64_t{a.dp} * a.blocks;
+  std::vector<std::uint8_t> out(p, p + f::fastfood::kHeaderBytes);
+  for (const void* diag : {a.G, a.S}) {
+    const WeightsView w = FastfoodDiagonal(a, diag);
+    std::vector<float> v(N);
+    for (std::uint64_t k = 0; k < N; ++k) v[k] = WeightAt(w, k, k / a.dp);
+    std::vector<std::uint8_t> enc;
+    try {
+      enc = EncodeMatrix(storage, v, a.blocks, a.dp, RowMajorIndex);
+    } catch (const QuantizeError& e) {
+      throw QuantizeError(std::string("Fastfood's ") + (diag == a.G ? "G" : "S") + ": " + e.what() +
+                          "; store the map as int8 or f32");
+    }
+    out.insert(out.end(), enc.begin(), enc.end());
+  }
+  out.insert(out.end(), a.perm, a.perm + N * a.index_bytes);
+  out.insert(out.end(), a.signs, a.signs + (N + 7) / 8);
+  return out;
+}
+
 // The head: its header with the storage field (0 for f32, as rfk has always written it), the
 // weights re-encoded, the biases unchanged.
 std::vector<std::uint8_t> Head(const Model& m, const std::uint8_t* p, f::Storage storage) {
@@ -141,8 +165,9 @@ std::vector<std::uint8_t> EncodeMatrix(f::Storage storage, const std::vector<flo
 }
 
 std::vector<std::uint8_t> RequantizeModel(const Model& m, f::Storage w_storage, f::Storage head_storage) {
-  const bool has_w = m.projection_weights.data != nullptr;
+  const bool has_w = m.projection_weights.data != nullptr, has_ff = m.fastfood.dp != 0;
   if (has_w) RefuseWidening("W (projection)", m.projection_storage, w_storage);
+  if (has_ff) RefuseWidening("Fastfood's G and S", m.projection_storage, w_storage);
   RefuseWidening("the head", m.head_storage, head_storage);
   const std::uint8_t* b = m.bytes;
   const std::uint32_t count = Load32(b + f::kOffSectionCount), table = Load32(b + f::kOffSectionTable);
@@ -154,10 +179,12 @@ std::vector<std::uint8_t> RequantizeModel(const Model& m, f::Storage w_storage, 
     s.flags = Load16(e + f::entry::kFlags);
     const std::uint8_t* p = b + Load32(e + f::entry::kOffset);
     const std::uint32_t size = Load32(e + f::entry::kSize);
-    if (has_w && s.type == static_cast<std::uint16_t>(f::SectionType::kMapParams))
+    if ((has_w || has_ff) && s.type == static_cast<std::uint16_t>(f::SectionType::kMapParams))
       s.payload = MapParams(p, size, w_storage);
     else if (has_w && s.type == static_cast<std::uint16_t>(f::SectionType::kProjection))
       s.payload = Projection(m, w_storage);
+    else if (has_ff && s.type == static_cast<std::uint16_t>(f::SectionType::kFastfood))
+      s.payload = FastfoodSection(m, p, w_storage);
     else if (s.type == static_cast<std::uint16_t>(f::SectionType::kHead))
       s.payload = Head(m, p, head_storage);
     else

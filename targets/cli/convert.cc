@@ -1,4 +1,5 @@
-// rfk convert: the same model with W and the head stored in another storage (f32, f16, int8),
+// rfk convert: the same model with its map weights (W, or Fastfood's G and S) and the head stored
+// in another storage (f32, f16, int8),
 // re-quantized from the stored weights without retraining; every other section is copied as is.
 // Written atomically; a storage wider than the source's is refused (it cannot restore precision).
 #include <cstdio>
@@ -40,11 +41,11 @@ int RunConvert(const ConvertArgs& a) {
   if (rfk::OpenModel(check.data(), check.size(), &reopened, &err) != rfk::Status::kOk)
     throw std::logic_error(std::string("convert produced a model that does not open: ") + err.field);
   WriteModelAtomically(a.output, out);
-  const bool has_w = m.projection_weights.data != nullptr;
-  std::fprintf(stderr, "rfk: wrote %s (%s, %.3gx of %s): W %s, head %s\n", a.output.c_str(),
+  const bool has_w = m.projection_weights.data != nullptr || m.fastfood.dp != 0;
+  std::fprintf(stderr, "rfk: wrote %s (%s, %.3gx of %s): %s %s, head %s\n", a.output.c_str(),
                HumanBytes(double(out.size())).c_str(), double(out.size()) / double(m.total_bytes),
-               HumanBytes(double(m.total_bytes)).c_str(), has_w ? rfk::format::NameOf(w) : "none",
-               rfk::format::NameOf(h));
+               HumanBytes(double(m.total_bytes)).c_str(), m.fastfood.dp ? "G and S" : "W",
+               has_w ? rfk::format::NameOf(w) : "none", rfk::format::NameOf(h));
   return 0;
 }
 
@@ -56,7 +57,8 @@ Command AddConvert(CLI::App& app) {
   cmd->add_option("-m,--model", a->model, "Model file to read")->required();
   cmd->add_option("-o,--output", a->output, "Model file to write (atomically)")->required();
   cmd->add_option("--storage", a->storage,
-                  "f32, f16 or int8: storage of W and the head (int8: one f32 scale per row); not wider "
+                  "f32, f16 or int8: storage of the map's weights (W, or Fastfood's G and S) and the head "
+                  "(int8: one f32 scale per row of W or of the head, per block of Fastfood's d'); not wider "
                   "than the source's");
   cmd->add_option("--head-storage", a->head_storage, "f32, f16 or int8: the head's storage, overriding --storage");
   return {cmd, [a] { return RunConvert(*a); }};

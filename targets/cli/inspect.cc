@@ -41,7 +41,8 @@ std::uint32_t GridBins(const rfk::Model& m, std::uint32_t p) {
 
 // One weight matrix's storage: its bytes (elements, padding and int8 scales) and the scales' range.
 struct WeightInfo {
-  const char* name;  // "projection", "head"
+  const char* name;   // "projection", "fastfood.G", "fastfood.S", "head" (the JSON's "section")
+  const char* label;  // the text's: "W", "G", "S", "head"
   f::Storage storage;
   std::uint64_t bytes;
   float scale_min = 0, scale_max = 0;  // int8 only
@@ -49,9 +50,9 @@ struct WeightInfo {
 std::vector<WeightInfo> Weights(const rfk::Model& m) {
   std::vector<WeightInfo> out;
   // scale_rows: the rows with weights (W's panel padding rows have scale 1 and no weights).
-  auto add = [&out](const char* name, f::Storage st, const rfk::WeightsView& w, std::uint64_t rows, std::uint64_t cols,
-                    std::uint64_t scale_rows) {
-    WeightInfo i{name, st, f::QuantMatrixBytes(st, rows, cols)};
+  auto add = [&out](const char* name, const char* label, f::Storage st, const rfk::WeightsView& w, std::uint64_t rows,
+                    std::uint64_t cols, std::uint64_t scale_rows) {
+    WeightInfo i{name, label, st, f::QuantMatrixBytes(st, rows, cols)};
     for (std::uint64_t r = 0; w.scale && r < scale_rows; ++r) {
       i.scale_min = r == 0 || w.scale[r] < i.scale_min ? w.scale[r] : i.scale_min;
       i.scale_max = r == 0 || w.scale[r] > i.scale_max ? w.scale[r] : i.scale_max;
@@ -59,9 +60,13 @@ std::vector<WeightInfo> Weights(const rfk::Model& m) {
     out.push_back(i);
   };
   if (m.projection_weights.data)
-    add("projection", m.projection_storage, m.projection_weights, f::StoredFrequencies(m.layout, m.num_frequencies),
-        m.input_dim, m.num_frequencies);
-  add("head", m.head_storage, m.head, m.num_outputs, m.num_features, m.num_outputs);
+    add("projection", "W", m.projection_storage, m.projection_weights,
+        f::StoredFrequencies(m.layout, m.num_frequencies), m.input_dim, m.num_frequencies);
+  if (m.fastfood.dp) {  // G and S: blocks x d' each, one int8 scale per block
+    add("fastfood.G", "G", m.projection_storage, rfk::FastfoodDiagonal(m.fastfood, m.fastfood.G), m.fastfood.blocks, m.fastfood.dp, m.fastfood.blocks);
+    add("fastfood.S", "S", m.projection_storage, rfk::FastfoodDiagonal(m.fastfood, m.fastfood.S), m.fastfood.blocks, m.fastfood.dp, m.fastfood.blocks);
+  }
+  add("head", "head", m.head_storage, m.head, m.num_outputs, m.num_features, m.num_outputs);
   return out;
 }
 
@@ -175,9 +180,9 @@ void TextMaps(const rfk::Model& m) {
                 host::MapName(m.map), host::KernelName(m.kernel), double(m.gamma), m.num_frequencies,
                 double(m.feature_scale), static_cast<unsigned long long>(m.seed));
   if (m.fastfood.dp)
-    std::printf("fastfood:        %u blocks of d' = %u (the last %u), permutation indices u%u, G and S f32\n",
+    std::printf("fastfood:        %u blocks of d' = %u (the last %u), permutation indices u%u, G and S %s\n",
                 m.fastfood.blocks, m.fastfood.dp, m.num_frequencies - (m.fastfood.blocks - 1) * m.fastfood.dp,
-                8 * m.fastfood.index_bytes);
+                8 * m.fastfood.index_bytes, f::NameOf(m.projection_storage));
   if (!m.num_grids) return;
   const std::string mode = m.bin_mode == f::BinMode::kHashed ? "hashed, B = " + std::to_string(m.bin_buckets)
                                                              : "exact, " + std::to_string(m.bin_features) + " bins";
@@ -234,7 +239,7 @@ void TextModel(const rfk::Model& m) {
   std::printf("standardized:    %s\nhead:            %s, K = %u outputs\n", m.mean ? "yes" : "no",
               host::TaskName(m.task), m.num_outputs);
   for (const WeightInfo& w : Weights(m)) {
-    std::printf("%-17s%s, %llu bytes", (std::string(w.name == std::string("head") ? "head" : "W") + " storage:").c_str(),
+    std::printf("%-17s%s, %llu bytes", (std::string(w.label) + " storage:").c_str(),
                 f::NameOf(w.storage),
                 static_cast<unsigned long long>(w.bytes));
     if (w.storage == f::Storage::kInt8)

@@ -250,7 +250,8 @@ Command AddTrain(CLI::App& app) {
                   "the column's mean or median, which the model stores and fills in at prediction too")
       ->capture_default_str();
   cmd->add_option("--storage", a->storage,
-                  "f32, f16 or int8: storage of W and the head (int8: symmetric, one f32 scale per row)")
+                  "f32, f16 or int8: storage of the map's weights (W, or Fastfood's G and S) and the head (int8: "
+                  "symmetric, one f32 scale per row of W or of the head, per block of Fastfood's d')")
       ->capture_default_str();
   cmd->add_option("--head-storage", a->head_storage, "f32, f16 or int8: the head's storage, overriding --storage");
   CLI::Option* json = cmd->add_flag("--json", a->json, "Print the report as exactly one JSON object");

@@ -5,7 +5,8 @@
 #   ../shared/datasets, and @COVTYPE@ is the Forest Cover split made by bench/covtype_split.sh.
 #   gamma and lambda are given: fixtures are fixed models, not rfk's defaults (which may search).
 set(RFK_FIXTURES house_pair covtype_phase a9a_hashed a9a_exact house_orf covtype_fastfood house_f16
-    house_int8 a9a_f16 covtype_int8 covtype_pair_binary covtype_fastfood_binary house_fastfood)
+    house_int8 a9a_f16 covtype_int8 covtype_pair_binary covtype_fastfood_binary house_fastfood
+    covtype_fastfood_int8 house_fastfood_f16)
 # (16, 256): Census house_16H, [cos, sin] pairs, regression.
 set(RFK_FIXTURE_house_pair OFF OFF census_house16H/house_16h.csv.gz census_house16H/house_16h.csv.gz
     --map fourier -D 256 --gamma scale --lambda 1e-6)
@@ -43,10 +44,20 @@ set(RFK_FIXTURE_covtype_pair_binary ON OFF @COVTYPE@/covtype.binary.train.csv.gz
     @COVTYPE@/covtype.binary.test.csv.gz --label-col 0 --map fourier -D 1024 --gamma scale --lambda 1e-6)
 set(RFK_FIXTURE_covtype_fastfood_binary ON OFF @COVTYPE@/covtype.binary.train.csv.gz
     @COVTYPE@/covtype.binary.test.csv.gz --label-col 0 --map fastfood -D 1024 --gamma scale --lambda 1e-6)
+# Fastfood's diagonals G and S quantized (docs/FORMAT.md, "fastfood"): the binary (54, 1024) model
+# all int8 (G, S one scale per block of d' = 64, and the head), and house_16H's with f16 G and S
+# (its head keeps f32: its weights exceed f16's range, as for house_f16).
+set(RFK_FIXTURE_covtype_fastfood_int8 ON OFF @COVTYPE@/covtype.binary.train.csv.gz
+    @COVTYPE@/covtype.binary.test.csv.gz --label-col 0 --map fastfood -D 1024 --gamma scale --lambda 1e-6
+    --storage int8)
+set(RFK_FIXTURE_house_fastfood_f16 OFF OFF census_house16H/house_16h.csv.gz census_house16H/house_16h.csv.gz
+    --map fastfood -D 256 --gamma scale --lambda 1e-6 --storage f16 --head-storage f32)
 set(RFK_FIXTURE_VECTORS 32)
 # The fixtures a board with 16 KiB of RAM and 256 KiB of flash (micro:bit, Cortex-M0) compiles in:
 # all but the dense (54, 1024) Forest Cover models, whose 254,816 bytes (f32 phase; 110 KB as
 # binary pairs) fill most of that flash and whose int8 copy (62 KB) does not fit beside the others,
-# and a9a_f16 (32 KB of weights and 16 KB of test vectors).
+# and a9a_f16 (32 KB of weights and 16 KB of test vectors). house_fastfood_f16 (about 4.5 KB with its
+# vectors) did not fit beside the others either (flash overflowed by 1,928 B): the M0 runs the int8
+# Fastfood model, whose diagonals take the same widening loop (WeightAt) as f16 ones there.
 set(RFK_SMALL_BOARD_FIXTURES house_pair a9a_hashed a9a_exact house_orf covtype_fastfood house_f16
-    house_int8 covtype_fastfood_binary house_fastfood)
+    house_int8 covtype_fastfood_binary house_fastfood covtype_fastfood_int8)

@@ -34,12 +34,13 @@ std::vector<std::uint8_t> EncodeMatrix(format::Storage storage, const std::vecto
                                        std::uint64_t cols, std::uint64_t (*index)(std::uint64_t j, std::uint64_t c,
                                                                                   std::uint64_t cols));
 
-// A copy of an opened model whose W (projection; Fourier maps other than Fastfood) is stored in
-// `w_storage` and whose head is stored in `head_storage`; every other section is copied byte for
-// byte (unknown optional ones too), in the same order. The weights are widened from the source's
-// storage and quantized again. Throws QuantizeError when a target storage is wider than the
-// source's (precision lost earlier is not restored: convert from the f32 model instead), or a
-// value does not fit. A model without W ignores w_storage.
+// A copy of an opened model whose map weights -- W (projection) of a dense Fourier map, or G and S
+// of a Fastfood map (one int8 scale per block of d') -- are stored in `w_storage` and whose head
+// is stored in `head_storage`; every other section is copied byte for byte (unknown optional ones
+// too), in the same order. The weights are widened from the source's storage and quantized again.
+// Throws QuantizeError when a target storage is wider than the source's (precision lost earlier is
+// not restored: convert from the f32 model instead), or a value does not fit. A model without a
+// Fourier map ignores w_storage.
 std::vector<std::uint8_t> RequantizeModel(const Model& m, format::Storage w_storage, format::Storage head_storage);
 
 // "f32", "f16", "int8" -> the storage; throws std::invalid_argument naming the choices otherwise.
