@@ -139,7 +139,8 @@ Dataset ChunkedReader::ParseChunk(std::string_view text, std::uint64_t line, boo
   content.append(text);
   Dataset chunk;
   try {
-    chunk = ParseDataset(content, path_, o);
+    data_io::Input in(content, path_, line);  // ParseDataset's readers, lines numbered from `line`
+    chunk = o.format == DataFormat::kCsv ? data_io::ReadCsv(in, o) : data_io::ReadLibsvm(in, o);
   } catch (const DataError& e) {
     if (IsNoRowsError(e, path_)) return Dataset();
     throw;
