@@ -61,8 +61,8 @@ void BinningDesignParts(const TrainOptions& opt, double n, double n_folds, bool 
 }
 
 // The data (loaded, or a chunk of it being read: its text and parsed rows), the per-row targets
-// (while they are built: each row's label as a number and its text's index, and its class; 8
-// bytes more with weights), the blocks of rows being assembled (RowBlocks: one per fold), the
+// (a class or a target, 8 bytes more with weights; while they are built, 12 bytes a row more:
+// EstimateTrainingMemory), the blocks of rows being assembled (RowBlocks: one per fold), the
 // default gamma's sample and the calibration's held-out outputs (kCalibrationRows x K doubles).
 void DataParts(const Dataset& data, const TrainOptions& opt, std::uint32_t K, double chunk_memory,
                double data_bytes, Parts* parts) {
@@ -77,13 +77,13 @@ void DataParts(const Dataset& data, const TrainOptions& opt, std::uint32_t K, do
     parts->back().second += 40.0 * n;  // label strings and line numbers
   }
   const bool weighted = !opt.sample_weight.empty() || opt.class_weight == ClassWeight::kBalanced;
-  parts->emplace_back("the targets, 16 bytes a row", n * (16.0 + (weighted ? 8.0 : 0.0)));
+  parts->emplace_back("the targets, 8 bytes a row", n * (8.0 + (weighted ? 8.0 : 0.0)));
   if (opt.grids > 0) parts->back().second += 8.0 * n * K;  // binning's CG takes them as a matrix
   const double row_bytes = data.sparse ? 8.0 * std::min(d, 256.0) + 8.0 : 4.0 * d;
   const double groups = std::max(3u, opt.cv_folds);
   parts->emplace_back("the blocks of rows being assembled, a block per fold",
                       groups * static_cast<double>(kGramRows) * (row_bytes + 4.0) + 4000.0 * 4.0 * d);
-  parts->emplace_back("the calibration's held-out outputs", std::min(n, 50000.0) * (8.0 * K + 12.0));
+  parts->emplace_back("the calibration's held-out outputs", std::min(n, double(kCalibrationRows)) * (8.0 * K + 12.0));
 }
 
 }  // namespace
@@ -122,17 +122,23 @@ MemoryEstimate EstimateTrainingMemory(const Dataset& data, const TrainOptions& o
   if (type == nullptr) type = FindFourierMap(format::MapKind::kFourier);  // refused later
   const double Df = opt.fourier ? opt.features : 0;
   const double F = !opt.fourier ? 0 : type->pairs ? Df / 2 : Df;
-  Parts parts;
+  Parts parts, design;
   DataParts(data, opt, K, chunk_memory, data_bytes, &parts);
   parts.emplace_back(type->memory_part, type->memory_bytes(F, d));
   MemoryEstimate e;
   if (opt.grids == 0) {
-    FourierDesignParts(n_folds, cv, Df, F, d, K, threads, &parts);
+    FourierDesignParts(n_folds, cv, Df, F, d, K, threads, &design);
     e.advice = "--features";
   } else {
-    BinningDesignParts(opt, n, n_folds, cv, Df, d, K, exact_bins, &parts);
+    BinningDesignParts(opt, n, n_folds, cv, Df, d, K, exact_bins, &design);
     e.advice = Df > 0 ? "--grids or --features" : "--grids";
   }
+  // The labels as they are read (each row's number and text index: 12 bytes) are gone before the
+  // design allocates: the larger of the two phases counts.
+  double design_bytes = 0;
+  for (const auto& part : design) design_bytes += part.second;
+  if (12.0 * n > design_bytes) design = {{"the labels while they are read, 12 bytes a row", 12.0 * n}};
+  parts.insert(parts.end(), design.begin(), design.end());
   for (const auto& [what, bytes] : parts) {
     e.bytes += bytes;
     if (bytes > e.largest_bytes) {

@@ -18,6 +18,11 @@ namespace rfk::host {
 // Rows per feature block: designs stream the data through a map in blocks of this many rows.
 inline constexpr std::size_t kBlockRows = 512;
 
+// The calibration's held-out outputs are computed for an evenly strided sample of at most this
+// many rows (every row of smaller data): their n x K doubles would be the one per-row array of
+// the pipeline that grows with K, and a calibration of 2K - 1 parameters needs no more rows.
+inline constexpr std::size_t kCalibrationRows = 50000;
+
 // A linear head in double: W (D x K, row-major) and bias (K). Ridge solves return it; selection
 // scores it; the model stores it rounded to float (model_assembly.h).
 using Head = RidgeSolution;

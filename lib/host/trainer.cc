@@ -30,11 +30,6 @@ namespace rfk::host {
 namespace {
 
 constexpr std::size_t kTrainErrorRows = 10000;
-// The calibration's held-out outputs are computed for an evenly strided sample of at most this
-// many rows (every row of smaller data): their n x K doubles are the one per-row array of the
-// pipeline that grows with K, and a calibration of 2K - 1 parameters needs no more rows.
-constexpr std::size_t kCalibrationRows = 50000;
-
 // The stride of an evenly strided sample of at most `cap` of n rows.
 std::size_t Stride(std::size_t n, std::size_t cap) { return (n + cap - 1) / cap; }
 
