@@ -225,6 +225,11 @@ TEST_CASE("stream: a bad value in a later chunk is an error naming file:line; id
   rfk_test::WriteText(dir.Path("x-images-idx3-ubyte"), std::string("\0\0\x08\x01\0\0\0\0", 8));
   CHECK_THROWS_WITH_AS(ChunkedReader(dir.Path("x-images-idx3-ubyte"), {}, 200),
                        doctest::Contains("idx files are read whole"), rfk::host::DataError);
+  rfk_test::WriteText(dir.Path("w.svm"), "1 1:0.5\n-1 2:0.25\n");
+  ReadOptions weighted;
+  weighted.weight_column = "w";
+  CHECK_THROWS_WITH_AS(ChunkedReader(dir.Path("w.svm"), weighted, 200),
+                       doctest::Contains("a weight column (--weight-column) needs a CSV file"), rfk::host::DataError);
 }
 
 TEST_CASE("stream: streamed training writes the in-memory model, byte for byte") {
@@ -298,6 +303,10 @@ TEST_CASE("stream: rfk train --stream, and streaming chosen by --memory-limit") 
                                       dir.Path("d.rfk"));
   REQUIRE(progress.status == 0);
   CHECK(progress.err.find("resident (getrusage ru_maxrss), streamed in chunks of 4.00 MiB") != std::string::npos);
+  // A limit that streaming exceeds too: refused by the streamed run's guard, before training.
+  const auto tight = rfk_test::Run(Cli() + common + " --memory-limit 3M --chunk 64K -o " + dir.Path("t.rfk"));
+  CHECK(tight.status == 1);
+  CHECK(tight.err.find("more than the limit of 3 MiB (--memory-limit)") != std::string::npos);
   const auto binning = rfk_test::Run(Cli() + " train --train " + data + " --map binning --stream -o " + dir.Path("e.rfk"));
   CHECK(binning.status == 1);
   CHECK(binning.err.find("binning needs the data in memory") != std::string::npos);

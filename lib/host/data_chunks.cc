@@ -34,6 +34,9 @@ ChunkedReader::ChunkedReader(const std::string& path, const ReadOptions& options
   if (options_.format == DataFormat::kIdx)
     throw DataError(path + ": idx files are read whole, not in chunks (train them without --stream, within "
                     "--memory-limit; or convert them to CSV)");
+  if (!options_.weight_column.empty() && options_.format != DataFormat::kCsv)  // as ReadDataset
+    throw DataError(path + ": a weight column (--weight-column) needs a CSV file; this is " +
+                    DataFormatName(options_.format) + " (write the weights as a CSV column, or convert the file)");
   first_index_ = options_.index_col;
   Scan();
 }

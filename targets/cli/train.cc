@@ -157,9 +157,10 @@ std::uint64_t ApplyMissing(const TrainArgs& a, host::Dataset* data, host::TrainO
 }
 
 // Whether to stream the training file: --stream, or when reading it whole would exceed the memory
-// limit while streaming it would not (Fourier-type maps, CSV or LIBSVM, no --missing filling).
-bool ChooseStreaming(const TrainArgs& a, const host::ReadOptions& ro, const host::TrainOptions& opt,
-                     std::size_t chunk) {
+// limit (Fourier-type maps, CSV or LIBSVM, no --missing filling). Where streaming would exceed it
+// too, the streamed run's guard refuses it after the first scan, before any large allocation --
+// not after the whole file was loaded.
+bool ChooseStreaming(const TrainArgs& a, const host::ReadOptions& ro, const host::TrainOptions& opt) {
   if (a.stream) {
     if (a.missing != "refuse")
       throw CliError("--missing " + a.missing + " needs the data in memory (the fill values are computed from "
@@ -175,9 +176,7 @@ bool ChooseStreaming(const TrainArgs& a, const host::ReadOptions& ro, const host
   meta.cols = size.cols;
   meta.sparse = size.sparse;
   const unsigned threads = opt.threads ? opt.threads : std::max(1u, std::thread::hardware_concurrency());
-  const double whole = host::EstimateTrainingMemory(meta, opt, 1, threads, 0, 0, size.bytes).bytes;
-  const double streamed = host::EstimateTrainingMemory(meta, opt, 1, threads, 0, 5.0 * double(chunk)).bytes;
-  return limit > 0 && whole > limit && streamed <= limit;
+  return limit > 0 && host::EstimateTrainingMemory(meta, opt, 1, threads, 0, 0, size.bytes).bytes > limit;
 }
 
 int RunTrain(const TrainArgs& a) {
@@ -191,7 +190,7 @@ int RunTrain(const TrainArgs& a) {
   std::uint64_t chunk = 0;
   if (!ParseMemoryLimit(a.chunk, &chunk) || chunk == 0)
     throw CliError("--chunk must be a size such as 4M or 512K; got '" + a.chunk + "'");
-  const bool stream = ChooseStreaming(a, ro, opt, chunk);
+  const bool stream = ChooseStreaming(a, ro, opt);
   host::Dataset data = stream ? host::Dataset() : host::ReadDataset(a.train, ro);
   if (!stream) PrintNotes(data, a.quiet);
   if (!stream) opt.sample_weight = data.weights;
@@ -282,7 +281,7 @@ Command AddTrain(CLI::App& app) {
       ->capture_default_str();
   cmd->add_flag("--stream", a->stream,
                 "Read the training file in chunks (--chunk) on every pass instead of whole: peak memory "
-                "O(D^2 + chunk), the same model. Automatic when the data would exceed --memory-limit; "
+                "O(D^2 + chunk), the same model. Automatic when the data read whole would exceed --memory-limit; "
                 "CSV and LIBSVM, Fourier maps (not binning), no --missing filling");
   cmd->add_option("--chunk", a->chunk, "Text read per chunk when streaming (e.g. 4M, 512K)")->capture_default_str();
   cmd->add_option("--missing", a->missing,
