@@ -180,6 +180,13 @@ Targets MakeTargets(LabelReader&& labels, TaskChoice choice,
   return t;
 }
 
+Targets MakeTargets(const Dataset& data, TaskChoice choice,
+                    const std::function<void(std::uint32_t)>& before_alloc) {
+  LabelReader labels;
+  labels.Add(data);
+  return MakeTargets(std::move(labels), choice, before_alloc);
+}
+
 void Targets::Row(std::size_t row, double* y) const {
   if (task == Task::kRegression) {
     y[0] = Y[row];

@@ -70,6 +70,9 @@ class LabelReader {
 // file:line, for a label regression cannot use, and for fewer than 2 or too many classes.
 Targets MakeTargets(LabelReader&& labels, TaskChoice choice,
                     const std::function<void(std::uint32_t)>& before_alloc);
+// The same on a dataset in memory (its labels read as one chunk).
+Targets MakeTargets(const Dataset& data, TaskChoice choice,
+                    const std::function<void(std::uint32_t)>& before_alloc);
 
 // Sets t->w from opt.sample_weight (validated: one finite weight >= 0 per row) times, for
 // opt.class_weight == kBalanced, n / (C * n_c) for a row of class c (scikit-learn's "balanced":
