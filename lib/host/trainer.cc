@@ -237,9 +237,13 @@ TrainResult Train(const Dataset& data, const TrainOptions& options) {
 
 TrainResult TrainFile(const std::string& path, const ReadOptions& read, const TrainOptions& options,
                       std::size_t chunk_bytes, Dataset* meta) {
+  const auto t0 = std::chrono::steady_clock::now();
   FileSource source(path, read, chunk_bytes);
+  const double scan = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (meta) *meta = source.meta();
-  return Train(source, options);
+  TrainResult result = Train(source, options);
+  result.report.scan_seconds = scan;
+  return result;
 }
 
 ModelSpec RandomFeatureSpec(format::Kernel kernel, format::MapKind map, std::uint32_t features,

@@ -208,7 +208,7 @@ int RunTrain(const TrainArgs& a) {
   bar.Finish();
   PrintMemoryLine(run.result.report, a.progress);
   run.imputed = imputed;
-  run.read_s = read_s;
+  run.read_s = read_s + run.result.report.scan_seconds;  // streamed: the file's first scan
   run.result.model = Restore(run.result.model, w_storage, head_storage);
   WriteModelAtomically(a.output, run.result.model);
   run.total_s = std::chrono::duration<double>(Clock::now() - t0).count();

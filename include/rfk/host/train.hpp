@@ -132,6 +132,7 @@ struct TrainReport {
   double peak_rss = 0.0;         // the process's peak resident memory at the end (getrusage), bytes
   double chunk_bytes = 0.0;      // streamed (TrainFile): the chunk size, bytes; 0: data in memory
   std::uint64_t chunks = 0;      // streamed: chunks per pass over the file
+  double scan_seconds = 0.0;     // streamed: the first scan of the file (not in `seconds`)
 };
 
 struct TrainResult {
