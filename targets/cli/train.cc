@@ -277,7 +277,7 @@ Command AddTrain(CLI::App& app) {
   cmd->add_option("--memory-limit", a->memory_limit,
                   "Refuse training whose estimated peak memory exceeds this (e.g. 512M, 8G; "
                   "'physical': the machine's memory). Data that would not fit read whole is streamed "
-                  "(see --stream) when its Gram statistics fit")
+                  "(see --stream)")
       ->capture_default_str();
   cmd->add_flag("--stream", a->stream,
                 "Read the training file in chunks (--chunk) on every pass instead of whole: peak memory "
