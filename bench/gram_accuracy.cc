@@ -62,11 +62,12 @@ void Statistics(const Dataset& data, const InputScaling& sc, const FourierMap& m
   std::vector<std::uint32_t> rows(kGramRows);
   std::vector<float> Z(kGramRows * D);
   std::vector<double> Zd(kGramRows * D);
+  const std::vector<double> all_y = t.Matrix();
   for (std::size_t b = 0; b < data.rows; b += kGramRows) {
     const std::size_t R = std::min(kGramRows, data.rows - b);
     std::iota(rows.begin(), rows.begin() + R, static_cast<std::uint32_t>(b));
     ComputeBlock(InputRows{data, sc}, m, rows.data(), R, Z.data(), &ws, threads);
-    const double* Y = t.Y.data() + b * K;
+    const double* Y = all_y.data() + b * K;
     gram.Add(Z.data(), R, Y, nullptr, fast);
     for (std::size_t i = 0; i < R * D; ++i) Zd[i] = Z[i];
     cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, int(D), int(R), 1.0, Zd.data(), int(D), 1.0,

@@ -60,10 +60,9 @@ std::vector<double> ScoreDesign(const SparseDesign& Z, const std::vector<std::ui
 
 // Per fold g, the rows of every other fold, ascending: the rows fold g's heads are fitted on.
 std::vector<std::vector<std::uint32_t>> TrainingRows(const Folds& folds, std::size_t n) {
-  const std::size_t nf = folds.held_out.size();
+  const std::size_t nf = folds.count;
   std::vector<std::uint32_t> fold_of(n);
-  for (std::size_t f = 0; f < nf; ++f)
-    for (std::uint32_t i : folds.held_out[f]) fold_of[i] = static_cast<std::uint32_t>(f);
+  for (std::uint32_t i = 0; i < n; ++i) fold_of[i] = static_cast<std::uint32_t>(folds.Of(i));
   std::vector<std::vector<std::uint32_t>> train(nf);
   for (std::uint32_t i = 0; i < n; ++i)
     for (std::size_t g = 0; g < nf; ++g)
@@ -83,7 +82,9 @@ class BinningDesign final : public Design {
                                     const std::vector<double>& lambdas) override;
   Head Fit(double factor, double lambda, const Folds* calibration_folds) override;
   void Describe(ModelSpec* spec, std::string* metadata) const override;
-  double Loss(const Head& head, const std::vector<std::uint32_t>& rows) override {
+  double Loss(const Head& head, std::size_t stride) override {
+    std::vector<std::uint32_t> rows;
+    for (std::size_t i = 0; i < ctx_.data.rows; i += stride) rows.push_back(static_cast<std::uint32_t>(i));
     return ScoreDesign(design_, rows, {head}, ctx_.targets, ctx_.threads)[0];
   }
 
@@ -112,6 +113,7 @@ class BinningDesign final : public Design {
   std::unique_ptr<FourierDraws> draws_;  // null without a Fourier-type map
   CgOptions cg_, cg_cv_;
   std::vector<std::uint32_t> all_rows_;
+  std::vector<double> Y_;  // the targets, n x K (the CG solves take them whole)
   std::vector<std::vector<std::uint32_t>> train_rows_;  // per fold, once selection starts
   std::uint64_t cv_done_ = 0;                           // selection's solves so far
   double bin_gamma_ = 0;                                // fitted
@@ -125,7 +127,8 @@ BinningDesign::BinningDesign(const TrainContext& ctx)
       P_(ctx.opt.grids),
       Df_(ctx.opt.fourier ? ctx.opt.features : 0),
       fourier_base_(ctx.opt.gamma > 0 ? ctx.opt.gamma : ctx.report->gamma_default),
-      all_rows_(ctx.data.rows) {
+      all_rows_(ctx.data.rows),
+      Y_(ctx.targets.Matrix()) {
   ctx.report->bin_gamma_default =
       DefaultGamma(ctx.data, format::Kernel::kLaplacian, ctx.scaling, ctx.opt.seed);
   bin_base_ = ctx.opt.bin_gamma > 0 ? ctx.opt.bin_gamma : ctx.report->bin_gamma_default;
@@ -176,7 +179,7 @@ std::vector<Head> BinningDesign::LambdaPath(const SparseDesign& z, const std::ve
   std::vector<Head> heads(lambdas.size());
   Head prev;
   for (std::size_t q = lambdas.size(); q-- > 0;) {
-    Head sol = SolveRidgeCg(z, rows, ctx_.targets.Y.data(), Weights(), ctx_.targets.K, lambdas[q], cg_cv_,
+    Head sol = SolveRidgeCg(z, rows, Y_.data(), Weights(), ctx_.targets.K, lambdas[q], cg_cv_,
                             nullptr, prev.W.empty() ? nullptr : &prev);
     heads[q] = sol;
     prev = std::move(sol);
@@ -188,17 +191,18 @@ std::vector<Head> BinningDesign::LambdaPath(const SparseDesign& z, const std::ve
 std::vector<double> BinningDesign::HeldOutLosses(double factor, const Folds& folds,
                                                  const std::vector<double>& lambdas) {
   if (train_rows_.empty()) train_rows_ = TrainingRows(folds, ctx_.data.rows);
+  const std::vector<std::vector<std::uint32_t>> held_out = folds.HeldOut(ctx_.data.rows);
   const AtFactor a = At(factor);
   const std::string what = "cv bin-gamma " + FormatDouble(bin_base_ * factor);
   std::vector<double> err(lambdas.size(), 0.0);
-  for (std::size_t f = 0; f < folds.held_out.size(); ++f) {
+  for (std::size_t f = 0; f < held_out.size(); ++f) {
     const BinColumns bc =
         BuildColumns(a.keys, ctx_.data.rows, P_, train_rows_[f], ctx_.opt.buckets, ctx_.threads);
     if (!ctx_.opt.buckets)
       CheckMemory(ctx_.data, ctx_.opt, ctx_.targets.K, ctx_.threads, bc.count, ctx_.report);
     const SparseDesign z = Sparse(a, bc);
     const std::vector<Head> heads = LambdaPath(z, train_rows_[f], lambdas, what);
-    const std::vector<double> e = ScoreDesign(z, folds.held_out[f], heads, ctx_.targets, ctx_.threads);
+    const std::vector<double> e = ScoreDesign(z, held_out[f], heads, ctx_.targets, ctx_.threads);
     for (std::size_t l = 0; l < lambdas.size(); ++l) err[l] += e[l];
   }
   return err;
@@ -216,7 +220,7 @@ Head BinningDesign::Fit(double factor, double lambda, const Folds* /*calibration
   design_ = Sparse(fit_, columns_);
   CgStats stats;
   ctx_.Progress(0, 1, "conjugate gradients");
-  Head sol = SolveRidgeCg(design_, all_rows_, ctx_.targets.Y.data(), Weights(), ctx_.targets.K, lambda,
+  Head sol = SolveRidgeCg(design_, all_rows_, Y_.data(), Weights(), ctx_.targets.K, lambda,
                           cg_, &stats);
   rep.cg_iterations = stats.iterations;
   rep.cg_residual = stats.relative_residual;

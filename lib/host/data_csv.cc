@@ -87,28 +87,6 @@ void SplitFields(std::string_view line, char delim, std::vector<std::string_view
   }
 }
 
-// The most frequent of ',', ';', '\t' outside double quotes (ties prefer that order); runs of
-// blanks when none occurs and the line has two or more blank-separated tokens; else ','.
-char DetectDelimiter(std::string_view line) {
-  std::size_t comma = 0, semi = 0, tab = 0;
-  bool in_quotes = false;
-  for (const char c : line) {
-    if (c == '"') in_quotes = !in_quotes;
-    if (in_quotes) continue;
-    comma += c == ',';
-    semi += c == ';';
-    tab += c == '\t';
-  }
-  if (comma + semi + tab == 0) {
-    const char* p = line.data();
-    const char* const e = p + line.size();
-    NextToken(p, e);
-    return NextToken(p, e).empty() ? ',' : ' ';
-  }
-  if (comma >= semi && comma >= tab) return ',';
-  return semi >= tab ? ';' : '\t';
-}
-
 bool IsBlankLine(std::string_view line) { return Trim(line).empty(); }
 
 // The next non-blank line into *text and *line_no; false at the end of the data.
@@ -245,6 +223,28 @@ Head ReadHead(LineReader& in, const ReadOptions& opt) {
 }
 
 }  // namespace
+
+// The most frequent of ',', ';', '\t' outside double quotes (ties prefer that order); runs of
+// blanks when none occurs and the line has two or more blank-separated tokens; else ','.
+char DetectDelimiter(std::string_view line) {
+  std::size_t comma = 0, semi = 0, tab = 0;
+  bool in_quotes = false;
+  for (const char c : line) {
+    if (c == '"') in_quotes = !in_quotes;
+    if (in_quotes) continue;
+    comma += c == ',';
+    semi += c == ';';
+    tab += c == '\t';
+  }
+  if (comma + semi + tab == 0) {
+    const char* p = line.data();
+    const char* const e = p + line.size();
+    NextToken(p, e);
+    return NextToken(p, e).empty() ? ',' : ' ';
+  }
+  if (comma >= semi && comma >= tab) return ',';
+  return semi >= tab ? ';' : '\t';
+}
 
 std::string FieldValue(std::string_view raw) {
   raw = Trim(raw);

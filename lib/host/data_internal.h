@@ -62,7 +62,9 @@ class Input {
  public:
   // Opens the file; throws DataError naming the path and the reason.
   explicit Input(const std::string& path);
-  Input(std::string_view content, const std::string& name) : path_(name), mem_(content) {}
+  // `first_line`: the line number of the content's first line (a chunk of a file: ChunkedReader).
+  Input(std::string_view content, const std::string& name, std::uint64_t first_line = 1)
+      : path_(name), mem_(content), first_line_(first_line) {}
   Input(const Input&) = delete;
   Input& operator=(const Input&) = delete;
   ~Input();
@@ -75,6 +77,7 @@ class Input {
   void Close();
 
   const std::string& path() const { return path_; }
+  std::uint64_t first_line() const { return first_line_; }
 
   // The read size for LineReader: 1 MiB for files; for memory, a quarter of the content (a buffer
   // beyond the content would be wasted), which also takes short inputs through the refill path
@@ -87,13 +90,17 @@ class Input {
   std::string path_;
   gzFile file_ = nullptr;
   std::string_view mem_;  // the unread rest of a memory input
+  std::uint64_t first_line_ = 1;
 };
 
 // Splits decompressed content into lines. A line excludes its "\n" or "\r\n"; a last line
 // without a newline is still returned; a UTF-8 byte order mark before line 1 is dropped.
 class LineReader {
  public:
-  LineReader(Input& file, std::size_t chunk) : file_(file), chunk_(chunk) { buf_.resize(chunk_); }
+  LineReader(Input& file, std::size_t chunk)
+      : file_(file), chunk_(chunk), line_no_(file.first_line() - 1) {
+    buf_.resize(chunk_);
+  }
 
   // The next line (valid until the next call), or false at the end of the data. Throws
   // DataError for a line longer than 2^30 bytes.
@@ -114,7 +121,7 @@ class LineReader {
   std::size_t scan_ = 0;   // [begin_, scan_) holds no '\n'
   std::size_t end_ = 0;    // end of the valid data
   bool eof_ = false;
-  std::uint64_t line_no_ = 0;
+  std::uint64_t line_no_;
 };
 
 // An empty dataset of `format` read from `path`: what each reader starts from.
@@ -126,6 +133,9 @@ inline Dataset NewDataset(const std::string& path, DataFormat format) {
 }
 
 // ---- CSV internals (data_csv.cc, data_csv_columns.cc)
+
+// The field separator ReadOptions::csv_sep = 0 detects from a file's first line.
+char DetectDelimiter(std::string_view line);
 
 // A field's content: trimmed and, for a double-quoted field, the text between the quotes
 // (trimmed) with "" undoubled.

@@ -20,15 +20,22 @@
 #include <string>
 #include <vector>
 
+#include "random.h"
 #include "rfk/host/model_writer.hpp"
+#include "streams.h"
 #include "train_context.h"
 
 namespace rfk::host {
 
-// Cross-validation folds: held_out[f] lists fold f's rows, ascending. A row's fold is
-// RandomBits(seed, kFoldStream, row) % folds, independent of the row order in the file.
+// Cross-validation folds: a row's fold is RandomBits(seed, kFoldStream, row) % count, a function
+// of its global index alone (independent of the row order in the file and of the chunks a
+// streamed pass reads). count 0: no folds.
 struct Folds {
-  std::vector<std::vector<std::uint32_t>> held_out;
+  std::uint32_t count = 0;
+  std::uint64_t seed = 0;
+  int Of(std::size_t row) const { return static_cast<int>(RandomBits(seed, kFoldStream, row) % count); }
+  // Each fold's rows of 0 .. n-1, ascending (for designs that hold the data in memory).
+  std::vector<std::vector<std::uint32_t>> HeldOut(std::size_t n) const;
 };
 
 class Design {
@@ -51,10 +58,11 @@ class Design {
   virtual void KeepBest() {}
 
   // Held-out outputs at (factor, lambda): for each fold, the head fitted on the other folds' rows,
-  // applied to the fold's rows; out gets n x K values (data row order). False (out untouched)
+  // applied to the fold's rows among 0, stride, 2 stride, ... (a sample that bounds the memory
+  // of the outputs); out gets ceil(n / stride) x K values, in row order. False (out untouched)
   // for a design that does not compute them.
   virtual bool HeldOutOutputs(double /*factor*/, double /*lambda*/, const Folds& /*folds*/,
-                              std::vector<double>* /*out*/) {
+                              std::size_t /*stride*/, std::vector<double>* /*out*/) {
     return false;
   }
 
@@ -66,8 +74,8 @@ class Design {
   // the design's metadata lines ("key=value\n", between producer= and lambda=).
   virtual void Describe(ModelSpec* spec, std::string* metadata) const = 0;
   // After Fit: the summed losses (RowLoss) of `head` (the model's float weights) on data rows
-  // `rows`, through the fitted maps.
-  virtual double Loss(const Head& head, const std::vector<std::uint32_t>& rows) = 0;
+  // 0, stride, 2 stride, ..., in row order, through the fitted maps.
+  virtual double Loss(const Head& head, std::size_t stride) = 0;
 };
 
 // Fourier-type features alone (opt.grids == 0).

@@ -10,32 +10,34 @@
 #include "design.h"
 #include "fourier_map.h"
 #include "gram.h"
+#include "row_source.h"
 
 namespace rfk::host {
 
 namespace {
 
-// Streams rows through a map in blocks of kGramRows: fn(Z, rb, R) gets each block's features
-// (Z: R x D floats) and its R data rows rb; then *done advances and progress is reported. The
-// buffers serve every Run. The blocks are fixed by the row list alone (gram.h: they are the unit
-// of float summation).
+// Streams the source's rows through a map in blocks of kGramRows: one pass (RowBlocks) routes
+// the rows into groups (folds, or one group), and fn(g, Z, rb, R) gets each block's features (Z:
+// R x D floats), its group and its R global rows; then *done advances and progress is reported.
+// The blocks are fixed by the groups' row lists alone, never by the source's chunks (gram.h: they
+// are the unit of float summation). The buffers serve every Run.
 class BlockStream {
  public:
   BlockStream(const TrainContext& ctx, const FourierMap& m)
-      : ctx_(ctx), m_(m), ws_(ctx.threads), Z_(kGramRows * m.features()) {}
+      : ctx_(ctx), m_(m), ws_(ctx.threads), Z_(kGramRows * m.features()), local_(kGramRows) {
+    std::iota(local_.begin(), local_.end(), 0u);
+  }
 
   template <class Fn>
-  void Run(const std::vector<std::uint32_t>& rows, std::uint64_t* done, std::uint64_t total,
+  void Run(std::size_t groups, const RowBlocks::GroupOf& group_of, std::uint64_t* done, std::uint64_t total,
            const std::string& what, Fn&& fn) {
-    const InputRows in{ctx_.data, ctx_.scaling};
-    for (std::size_t b0 = 0; b0 < rows.size(); b0 += kGramRows) {
-      const std::size_t R = std::min(kGramRows, rows.size() - b0);
-      const std::uint32_t* rb = rows.data() + b0;
-      ComputeBlock(in, m_, rb, R, Z_.data(), &ws_, ctx_.threads);
-      fn(Z_.data(), rb, R);
-      *done += R;
-      ctx_.Progress(*done, total, what);
-    }
+    RowBlocks(groups, kGramRows)
+        .Run(*ctx_.source, group_of, [&](std::size_t g, const Dataset& block, const std::uint32_t* rb, std::size_t R) {
+          ComputeBlock(InputRows{block, ctx_.scaling}, m_, local_.data(), R, Z_.data(), &ws_, ctx_.threads);
+          fn(g, Z_.data(), rb, R);
+          *done += R;
+          ctx_.Progress(*done, total, what);
+        });
   }
 
  private:
@@ -43,31 +45,34 @@ class BlockStream {
   const FourierMap& m_;
   std::vector<MapWorkspace> ws_;
   std::vector<float> Z_;
+  std::vector<std::uint32_t> local_;  // 0 .. kGramRows - 1: a block's rows
 };
 
-// The ridge statistics of `rows` through map m, weighted by the targets' row weights. Memory:
-// O(D^2 + kGramRows * D).
-RidgeStats Accumulate(const TrainContext& ctx, const FourierMap& m,
-                      const std::vector<std::uint32_t>& rows, std::uint64_t* done,
-                      std::uint64_t total, const std::string& what) {
+// Each group's ridge statistics (a fold's, or the one group of all rows) through map m, weighted
+// by the targets' row weights, in one pass. Memory: a set per group and O(kGramRows * D).
+std::vector<RidgeStats> Accumulate(const TrainContext& ctx, const FourierMap& m, std::size_t groups,
+                                   const RowBlocks::GroupOf& group_of, std::uint64_t* done,
+                                   std::uint64_t total, const std::string& what) {
   const std::uint32_t D = m.features(), K = ctx.targets.K;
   const Targets& tg = ctx.targets;
-  RidgeStats st(D, K);
+  std::vector<RidgeStats> st(groups, RidgeStats(D, K));
   GramAccumulator gram(D, K, ctx.threads);
   std::vector<double> Yb(kGramRows * K), wb(tg.w.empty() ? 0 : kGramRows);
-  BlockStream(ctx, m).Run(rows, done, total, what,
-                          [&](const float* Z, const std::uint32_t* rb, std::size_t R) {
+  BlockStream(ctx, m).Run(groups, group_of, done, total, what,
+                          [&](std::size_t g, const float* Z, const std::uint32_t* rb, std::size_t R) {
                             for (std::size_t r = 0; r < R; ++r) {
-                              const double* y = tg.Y.data() + std::size_t{rb[r]} * K;
-                              std::copy(y, y + K, Yb.data() + r * K);
+                              tg.Row(rb[r], Yb.data() + r * K);
                               if (!wb.empty()) wb[r] = tg.w[rb[r]];
                             }
-                            gram.Add(Z, R, Yb.data(), wb.empty() ? nullptr : wb.data(), &st);
+                            gram.Add(Z, R, Yb.data(), wb.empty() ? nullptr : wb.data(), &st[g]);
                           });
   return st;
 }
 
-// Each fold's statistics and their sum, in one pass over the folds' rows. Fold f's training
+// Every row in group 0.
+int AllRows(std::size_t) { return 0; }
+
+// Each fold's statistics and their sum, in one pass over the data. Fold f's training
 // statistics are then a subtraction (Without), not another pass. Memory: (folds + 1) sets.
 struct FoldStats {
   std::vector<RidgeStats> fold;
@@ -82,11 +87,9 @@ struct FoldStats {
 FoldStats AccumulateFolds(const TrainContext& ctx, const FourierMap& m, const Folds& folds,
                           std::uint64_t* done, std::uint64_t total, const std::string& what) {
   FoldStats fs;
+  fs.fold = Accumulate(ctx, m, folds.count, [&folds](std::size_t row) { return folds.Of(row); }, done, total, what);
   fs.total = RidgeStats(m.features(), ctx.targets.K);
-  for (const std::vector<std::uint32_t>& rows : folds.held_out) {
-    fs.fold.push_back(Accumulate(ctx, m, rows, done, total, what));
-    fs.total.Add(fs.fold.back(), 1.0);
-  }
+  for (const RidgeStats& f : fs.fold) fs.total.Add(f, 1.0);
   return fs;
 }
 
@@ -108,28 +111,30 @@ StackedHeads Stack(const std::vector<Head>& heads, std::uint32_t D, std::uint32_
   return s;
 }
 
-// Held-out losses of several heads: rows of fold f are scored with heads[f][l] for every l.
-// Returns the summed (weighted) losses per l, rows added in order.
-std::vector<double> Score(const TrainContext& ctx, const FourierMap& m,
-                          const std::vector<std::vector<std::uint32_t>>& fold_rows,
+// Held-out losses of several heads: rows of group g (group_of) are scored with heads[g][l] for
+// every l. Returns the summed (weighted) losses per l: each group's rows added in row order, then
+// the groups' sums in group order.
+std::vector<double> Score(const TrainContext& ctx, const FourierMap& m, const RowBlocks::GroupOf& group_of,
                           const std::vector<std::vector<Head>>& heads, std::uint64_t* done,
                           std::uint64_t total, const std::string& what) {
   const std::uint32_t D = m.features(), K = ctx.targets.K;
-  const std::size_t L = heads[0].size();
-  std::vector<double> err(L, 0.0), out(kGramRows * L * K);
-  BlockStream blocks(ctx, m);
-  for (std::size_t f = 0; f < fold_rows.size(); ++f) {
-    const StackedHeads sh = Stack(heads[f], D, K);
-    blocks.Run(fold_rows[f], done, total, what,
-               [&](const float* Z, const std::uint32_t* rb, std::size_t R) {
-                 HeadOutputs(Z, R, D, sh.W, sh.bias, ctx.threads, out.data());
-                 for (std::size_t r = 0; r < R; ++r)
-                   for (std::size_t l = 0; l < L; ++l)
-                     err[l] += ctx.targets.Weight(rb[r]) *
-                               RowLoss(ctx.targets, out.data() + (r * L + l) * K, rb[r]);
-               });
-  }
-  return err;
+  const std::size_t L = heads[0].size(), groups = heads.size();
+  std::vector<std::vector<double>> err(groups, std::vector<double>(L, 0.0));
+  std::vector<double> out(kGramRows * L * K);
+  std::vector<StackedHeads> sh;
+  for (const std::vector<Head>& h : heads) sh.push_back(Stack(h, D, K));
+  BlockStream(ctx, m).Run(groups, group_of, done, total, what,
+                          [&](std::size_t g, const float* Z, const std::uint32_t* rb, std::size_t R) {
+                            HeadOutputs(Z, R, D, sh[g].W, sh[g].bias, ctx.threads, out.data());
+                            for (std::size_t r = 0; r < R; ++r)
+                              for (std::size_t l = 0; l < L; ++l)
+                                err[g][l] += ctx.targets.Weight(rb[r]) *
+                                             RowLoss(ctx.targets, out.data() + (r * L + l) * K, rb[r]);
+                          });
+  std::vector<double> sum(L, 0.0);
+  for (std::size_t g = 0; g < groups; ++g)
+    for (std::size_t l = 0; l < L; ++l) sum[l] += err[g][l];
+  return sum;
 }
 
 class FourierDesign final : public Design {
@@ -138,7 +143,10 @@ class FourierDesign final : public Design {
       : ctx_(ctx),
         base_(ctx.opt.gamma > 0 ? ctx.opt.gamma : ctx.report->gamma_default),
         draws_(DrawFourierMap(ctx.opt.map, ctx.opt.kernel, ctx.opt.features,
-                              static_cast<std::uint32_t>(ctx.data.cols), ctx.opt.seed, ctx.threads)) {}
+                              static_cast<std::uint32_t>(ctx.data.cols), ctx.opt.seed, ctx.threads)),
+        positive_rows_(ctx.targets.w.empty() ? ctx.data.rows
+                                             : static_cast<std::size_t>(std::count_if(ctx.targets.w.begin(), ctx.targets.w.end(),
+                                                                                      [](double v) { return v > 0; }))) {}
 
   double Gamma(double factor) const override { return base_ * factor; }
   // The default: a point at +inf error replaces the start only at a smaller gamma.
@@ -148,9 +156,10 @@ class FourierDesign final : public Design {
   // The full-data statistics at the best factor: the sum of its folds' (Fit solves them).
   void KeepBest() override { best_total_ = std::move(total_); }
   Head Fit(double factor, double lambda, const Folds* calibration_folds) override;
-  bool HeldOutOutputs(double factor, double lambda, const Folds& folds, std::vector<double>* out) override;
+  bool HeldOutOutputs(double factor, double lambda, const Folds& folds, std::size_t stride,
+                      std::vector<double>* out) override;
   void Describe(ModelSpec* spec, std::string* metadata) const override;
-  double Loss(const Head& head, const std::vector<std::uint32_t>& rows) override;
+  double Loss(const Head& head, std::size_t stride) override;
 
  private:
   const TrainContext& ctx_;
@@ -161,6 +170,7 @@ class FourierDesign final : public Design {
   RidgeStats best_total_;            // the best factor's
   bool selected_ = false;            // HeldOutLosses ran
   std::unique_ptr<FoldStats> calibration_stats_;  // Fit's, for HeldOutOutputs (without selection)
+  std::size_t positive_rows_;                     // rows of weight > 0
 };
 
 std::vector<double> FourierDesign::HeldOutLosses(double factor, const Folds& folds,
@@ -169,14 +179,15 @@ std::vector<double> FourierDesign::HeldOutLosses(double factor, const Folds& fol
   total_ = RidgeStats();  // not the best (KeepBest took that): free it before the next set
   const double gamma = Gamma(factor);
   const std::unique_ptr<FourierMap> m = draws_->At(gamma);
-  const std::size_t nf = folds.held_out.size();
+  const std::size_t nf = folds.count;
   const std::string what = "cv gamma " + FormatDouble(gamma);
   const std::uint64_t total = 2ull * ctx_.data.rows;  // per gamma: accumulate, then score
   std::uint64_t done = 0;
   FoldStats fs = AccumulateFolds(ctx_, *m, folds, &done, total, what);
   std::vector<std::vector<Head>> heads(nf);
   for (std::size_t f = 0; f < nf; ++f) heads[f] = SolveRidgePath(fs.Without(f), lambdas, ctx_.threads);
-  std::vector<double> err = Score(ctx_, *m, folds.held_out, heads, &done, total, what);
+  std::vector<double> err = Score(ctx_, *m, [&folds](std::size_t row) { return folds.Of(row); }, heads, &done,
+                                  total, what);
   total_ = std::move(fs.total);
   return err;
 }
@@ -189,9 +200,7 @@ std::vector<double> FourierDesign::HeldOutLosses(double factor, const Folds& fol
 Head FourierDesign::Fit(double factor, double lambda, const Folds* calibration_folds) {
   // Without a penalty, the centred Gram matrix of n rows has rank < n: singular for D >= n. (Its
   // float noise, gram.h, could otherwise pass for tiny pivots.)
-  const Targets& tg = ctx_.targets;
-  const auto rows = tg.w.empty() ? ctx_.data.rows
-                                 : static_cast<std::size_t>(std::count_if(tg.w.begin(), tg.w.end(), [](double v) { return v > 0; }));
+  const std::size_t rows = positive_rows_;
   if (lambda == 0 && rows <= ctx_.opt.features)
     throw TrainError("the ridge system is singular (" + std::to_string(ctx_.opt.features) + " features, " +
                      std::to_string(rows) + " rows) and could not be factorised; use --lambda > 0");
@@ -204,10 +213,8 @@ Head FourierDesign::Fit(double factor, double lambda, const Folds* calibration_f
     return SolveRidge(calibration_stats_->total, lambda, ctx_.threads);
   }
   if (!selected_) {
-    std::vector<std::uint32_t> all_rows(ctx_.data.rows);
-    std::iota(all_rows.begin(), all_rows.end(), 0u);
     std::uint64_t done = 0;
-    best_total_ = Accumulate(ctx_, *map_, all_rows, &done, ctx_.data.rows, "features + Z'Z");
+    best_total_ = std::move(Accumulate(ctx_, *map_, 1, AllRows, &done, ctx_.data.rows, "features + Z'Z")[0]);
   }
   Head head = SolveRidge(best_total_, lambda, ctx_.threads);
   best_total_ = RidgeStats();
@@ -215,33 +222,36 @@ Head FourierDesign::Fit(double factor, double lambda, const Folds* calibration_f
 }
 
 // One pass accumulating each fold's statistics (none when Fit kept them), a solve per fold at
-// lambda, one pass scoring: about the cost of one selection point.
-bool FourierDesign::HeldOutOutputs(double factor, double lambda, const Folds& folds,
+// lambda, one pass scoring the rows 0, stride, 2 stride, ...: about the cost of one selection
+// point. out gets their outputs, K per row, in row order.
+bool FourierDesign::HeldOutOutputs(double factor, double lambda, const Folds& folds, std::size_t stride,
                                    std::vector<double>* out) {
   const double gamma = Gamma(factor);
   const std::unique_ptr<FourierMap> m = draws_->At(gamma);
   const std::uint32_t D = m->features(), K = ctx_.targets.K;
-  const std::size_t nf = folds.held_out.size();
+  const std::size_t nf = folds.count, n = ctx_.data.rows, sampled = (n + stride - 1) / stride;
   const std::string what = "calibration";
   const bool kept = calibration_stats_ && calibration_stats_->fold.size() == nf;
-  const std::uint64_t total = (kept ? 1ull : 2ull) * ctx_.data.rows;
+  const std::uint64_t total = (kept ? 0ull : n) + sampled;
   std::uint64_t done = 0;
   FoldStats fs = kept ? std::move(*calibration_stats_) : AccumulateFolds(ctx_, *m, folds, &done, total, what);
   calibration_stats_.reset();
-  out->assign(ctx_.data.rows * std::size_t{K}, 0.0);
-  std::vector<double> o(kGramRows * K);
-  BlockStream blocks(ctx_, *m);
+  std::vector<StackedHeads> sh;
   for (std::size_t f = 0; f < nf; ++f) {
     const RidgeStats train = fs.Without(f);
-    fs.fold[f] = RidgeStats();  // no longer needed: freed before the next solve
-    const StackedHeads sh = Stack({SolveRidge(train, lambda, ctx_.threads)}, D, K);
-    blocks.Run(folds.held_out[f], &done, total, what,
-               [&](const float* Z, const std::uint32_t* rb, std::size_t R) {
-                 HeadOutputs(Z, R, D, sh.W, sh.bias, ctx_.threads, o.data());
-                 for (std::size_t r = 0; r < R; ++r)
-                   std::copy(o.data() + r * K, o.data() + (r + 1) * K, out->data() + std::size_t{rb[r]} * K);
-               });
+    sh.push_back(Stack({SolveRidge(train, lambda, ctx_.threads)}, D, K));
   }
+  fs = FoldStats();  // freed before the scoring pass
+  out->assign(sampled * std::size_t{K}, 0.0);
+  std::vector<double> o(kGramRows * K);
+  const auto group_of = [&folds, stride](std::size_t row) { return row % stride == 0 ? folds.Of(row) : -1; };
+  BlockStream(ctx_, *m).Run(nf, group_of, &done, total, what,
+                            [&](std::size_t f, const float* Z, const std::uint32_t* rb, std::size_t R) {
+                              HeadOutputs(Z, R, D, sh[f].W, sh[f].bias, ctx_.threads, o.data());
+                              for (std::size_t r = 0; r < R; ++r)
+                                std::copy(o.data() + r * K, o.data() + (r + 1) * K,
+                                          out->data() + std::size_t{rb[r]} / stride * K);
+                            });
   return true;
 }
 
@@ -251,9 +261,11 @@ void FourierDesign::Describe(ModelSpec* spec, std::string* metadata) const {
                "\ngamma=" + FormatDouble(map_->gamma()) + "\n";
 }
 
-double FourierDesign::Loss(const Head& head, const std::vector<std::uint32_t>& rows) {
+double FourierDesign::Loss(const Head& head, std::size_t stride) {
   std::uint64_t done = 0;
-  return Score(ctx_, *map_, {rows}, {{head}}, &done, rows.size(), "training error")[0];
+  const std::size_t sampled = (ctx_.data.rows + stride - 1) / stride;
+  return Score(ctx_, *map_, [stride](std::size_t row) { return row % stride == 0 ? 0 : -1; }, {{head}}, &done,
+               sampled, "training error")[0];
 }
 
 }  // namespace

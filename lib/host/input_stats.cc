@@ -13,15 +13,42 @@ namespace {
 constexpr std::size_t kGammaPairs = 2000;
 }  // namespace
 
+std::vector<std::size_t> GammaSampleRows(std::size_t n, std::uint64_t seed) {
+  std::vector<std::size_t> rows;
+  RandomStream rs(seed, kPairStream);
+  for (std::size_t p = 0; p < kGammaPairs && n > 1; ++p) {
+    const std::size_t i = rs.Bits() % n, j = rs.Bits() % n;
+    if (i == j) continue;
+    rows.push_back(i);
+    rows.push_back(j);
+  }
+  std::sort(rows.begin(), rows.end());
+  rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+  return rows;
+}
+
 double DefaultGamma(const Dataset& data, format::Kernel kernel, const InputScaling& scaling,
+                    std::uint64_t seed) {
+  const std::vector<std::size_t> rows = GammaSampleRows(data.rows, seed);
+  Dataset sample;
+  sample.rows = rows.size();
+  sample.cols = data.cols;
+  sample.dense.resize(rows.size() * data.cols);
+  for (std::size_t q = 0; q < rows.size(); ++q) DenseRow(data, rows[q], sample.dense.data() + q * data.cols, data.cols);
+  return DefaultGamma(sample, data.rows, kernel, scaling, seed);
+}
+
+double DefaultGamma(const Dataset& sample, std::size_t n, format::Kernel kernel, const InputScaling& scaling,
                     std::uint64_t seed) {
   const std::vector<float>& mean = scaling.mean;
   const std::vector<float>& inv_scale = scaling.inv_scale;
-  const std::size_t n = data.rows, d = data.cols;
+  const std::size_t d = sample.cols;
+  const std::vector<std::size_t> rows = GammaSampleRows(n, seed);
   std::vector<float> row(d);
   std::vector<double> a(d), b(d), dist;
   auto fetch = [&](std::size_t i, std::vector<double>& x) {
-    DenseRow(data, i, row.data(), d);
+    const auto q = static_cast<std::size_t>(std::lower_bound(rows.begin(), rows.end(), i) - rows.begin());
+    DenseRow(sample, q, row.data(), d);
     for (std::size_t c = 0; c < d; ++c)
       x[c] = mean.empty() ? row[c] : (double(row[c]) - mean[c]) * inv_scale[c];
   };
@@ -46,59 +73,67 @@ double DefaultGamma(const Dataset& data, format::Kernel kernel, const InputScali
   return med > 0 ? 1.0 / med : 1.0;
 }
 
-double NonZeroFraction(const Dataset& data) {
-  const double entries = static_cast<double>(data.rows) * static_cast<double>(data.cols);
-  if (!(entries > 0)) return 0.0;
-  std::size_t nnz = 0;
-  if (data.sparse) {
-    for (float v : data.values) nnz += v != 0.0f;
+void ColumnStats::Add(const Dataset& chunk) {
+  const std::size_t d = std::max(cols, chunk.cols);
+  cols = d;
+  s1.resize(d, 0.0);
+  s2.resize(d, 0.0);
+  indicator.resize(d, 1);
+  auto add = [this](std::size_t col, double v) {
+    s1[col] += v;
+    s2[col] += v * v;
+    if (v != 0.0 && v != 1.0) indicator[col] = 0;
+    nonzeros += v != 0.0;
+  };
+  if (chunk.sparse) {
+    for (std::size_t t = 0; t < chunk.col_idx.size(); ++t) add(chunk.col_idx[t], chunk.values[t]);
   } else {
-    for (float v : data.dense) nnz += v != 0.0f;
+    for (std::size_t i = 0; i < chunk.rows; ++i)
+      for (std::size_t col = 0; col < chunk.cols; ++col) add(col, chunk.dense[i * chunk.cols + col]);
   }
-  return static_cast<double>(nnz) / entries;
-}
-
-Standardization ChooseStandardization(const Dataset& data, int option) {
-  if (option == 0) return Standardization::kOff;
-  if (option > 0) return Standardization::kCentred;
-  return NonZeroFraction(data) >= kDenseFraction ? Standardization::kCentred : Standardization::kUncentred;
+  rows += chunk.rows;
 }
 
 namespace {
-
-// Per column: the sum, the sum of squares and whether every value is 0 or 1, rows in order.
-struct ColumnSums {
-  std::vector<double> s1, s2;
-  std::vector<char> indicator;
-};
-
-ColumnSums SumColumns(const Dataset& data) {
-  const std::size_t d = data.cols;
-  ColumnSums c{std::vector<double>(d, 0.0), std::vector<double>(d, 0.0), std::vector<char>(d, 1)};
-  auto add = [&c](std::size_t col, double v) {
-    c.s1[col] += v;
-    c.s2[col] += v * v;
-    if (v != 0.0 && v != 1.0) c.indicator[col] = 0;
-  };
-  if (data.sparse) {
-    for (std::size_t t = 0; t < data.col_idx.size(); ++t) add(data.col_idx[t], data.values[t]);
-  } else {
-    for (std::size_t i = 0; i < data.rows; ++i)
-      for (std::size_t col = 0; col < d; ++col) add(col, data.dense[i * d + col]);
-  }
+ColumnStats StatsOf(const Dataset& data) {
+  ColumnStats c;
+  c.Add(data);
+  c.cols = data.cols;  // LIBSVM: min_cols beyond the highest index
+  c.s1.resize(c.cols, 0.0);
+  c.s2.resize(c.cols, 0.0);
+  c.indicator.resize(c.cols, 1);
   return c;
 }
-
 }  // namespace
 
+double NonZeroFraction(const ColumnStats& stats) {
+  const double entries = static_cast<double>(stats.rows) * static_cast<double>(stats.cols);
+  return entries > 0 ? static_cast<double>(stats.nonzeros) / entries : 0.0;
+}
+
+double NonZeroFraction(const Dataset& data) { return NonZeroFraction(StatsOf(data)); }
+
+Standardization ChooseStandardization(const ColumnStats& stats, int option) {
+  if (option == 0) return Standardization::kOff;
+  if (option > 0) return Standardization::kCentred;
+  return NonZeroFraction(stats) >= kDenseFraction ? Standardization::kCentred : Standardization::kUncentred;
+}
+
+Standardization ChooseStandardization(const Dataset& data, int option) {
+  return ChooseStandardization(StatsOf(data), option);
+}
+
 InputScaling ComputeStandardization(const Dataset& data, Standardization how) {
+  return ComputeStandardization(StatsOf(data), how);
+}
+
+InputScaling ComputeStandardization(const ColumnStats& c, Standardization how) {
   InputScaling s;
   if (how == Standardization::kOff) return s;
-  const std::size_t d = data.cols;
-  const ColumnSums c = SumColumns(data);
+  const std::size_t d = c.cols;
   s.mean.resize(d);
   s.inv_scale.resize(d);
-  const double n = static_cast<double>(data.rows);
+  const double n = static_cast<double>(c.rows);
   const bool centre = how == Standardization::kCentred;
   bool identity = true;
   for (std::size_t col = 0; col < d; ++col) {

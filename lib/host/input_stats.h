@@ -32,11 +32,24 @@ enum class Standardization {
   kUncentred  // x / std per feature, except 0/1 indicator features, kept as they are (sparse data)
 };
 
+// What the standardisation needs of the inputs, gathered chunk by chunk in row order (one pass
+// over the data; a chunk may be the whole data): per column the sum, the sum of squares and
+// whether every value is 0 or 1, and the count of non-zero entries. O(d) memory.
+struct ColumnStats {
+  std::size_t rows = 0, cols = 0;
+  std::uint64_t nonzeros = 0;
+  std::vector<double> s1, s2;
+  std::vector<char> indicator;
+  void Add(const Dataset& chunk);
+};
+
 // The fraction of the n x d entries that are not zero (stored zeros of sparse data included).
 double NonZeroFraction(const Dataset& data);
+double NonZeroFraction(const ColumnStats& stats);
 
 // The standardisation for TrainOptions::standardize (-1: by NonZeroFraction, 0: off, 1: centred).
 Standardization ChooseStandardization(const Dataset& data, int option);
+Standardization ChooseStandardization(const ColumnStats& stats, int option);
 
 // Per-feature mean and 1/std (the deviation about the mean) in double, rows in order, stored as
 // floats; 1/std is 0 for features constant in training (they carry no information, and unseen
@@ -45,11 +58,18 @@ Standardization ChooseStandardization(const Dataset& data, int option);
 // inflates it: on a9a, all indicators, the test error rose from 15.0 % to 15.6 %); when every
 // feature is then left as it is, the result is empty (no standardisation). kOff: empty.
 InputScaling ComputeStandardization(const Dataset& data, Standardization how);
+InputScaling ComputeStandardization(const ColumnStats& stats, Standardization how);
 
 // 1 / median, over 2,000 row pairs drawn from (seed, kPairStream), of the kernel's distance
 // (squared L2 for Gaussian, L1 for Laplacian, L2 for Cauchy) on the scaled inputs; 1 when no pair
 // has a positive median (the mean then stands in for a zero median).
 double DefaultGamma(const Dataset& data, format::Kernel kernel, const InputScaling& scaling,
                     std::uint64_t seed);
+// The rows of n that DefaultGamma's pairs read, ascending and distinct (at most 4,000).
+std::vector<std::size_t> GammaSampleRows(std::size_t n, std::uint64_t seed);
+// DefaultGamma of n rows from `sample`: the rows GammaSampleRows(n, seed) lists, in its order
+// (gathered by a pass over data that is not in memory). The same value as on the whole data.
+double DefaultGamma(const Dataset& sample, std::size_t n, format::Kernel kernel,
+                    const InputScaling& scaling, std::uint64_t seed);
 
 }  // namespace rfk::host

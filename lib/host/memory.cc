@@ -60,12 +60,38 @@ void BinningDesignParts(const TrainOptions& opt, double n, double n_folds, bool 
   if (cv) parts->emplace_back("the cross-validation row lists", 4.0 * n * n_folds);
 }
 
+// The data (loaded, or a chunk of it being read: its text and parsed rows), the per-row targets
+// (a class or a target, 8 bytes more with weights; while they are built, 12 bytes a row more:
+// EstimateTrainingMemory), the blocks of rows being assembled (RowBlocks: one per fold), the
+// default gamma's sample and the calibration's held-out outputs (kCalibrationRows x K doubles).
+void DataParts(const Dataset& data, const TrainOptions& opt, std::uint32_t K, double chunk_memory,
+               double data_bytes, Parts* parts) {
+  const double n = static_cast<double>(data.rows), d = static_cast<double>(data.cols);
+  if (chunk_memory > 0) {
+    parts->emplace_back("a chunk of the data being read (--chunk)", chunk_memory);
+  } else if (data_bytes > 0) {
+    parts->emplace_back("the loaded data", data_bytes);
+  } else {
+    parts->emplace_back("the loaded data", data.sparse ? 8.0 * (n + 1) + 8.0 * static_cast<double>(data.values.size())
+                                                       : 4.0 * static_cast<double>(data.dense.size()));
+    parts->back().second += 40.0 * n;  // label strings and line numbers
+  }
+  const bool weighted = !opt.sample_weight.empty() || opt.class_weight == ClassWeight::kBalanced;
+  parts->emplace_back("the targets, 8 bytes a row", n * (8.0 + (weighted ? 8.0 : 0.0)));
+  if (opt.grids > 0) parts->back().second += 8.0 * n * K;  // binning's CG takes them as a matrix
+  const double row_bytes = data.sparse ? 8.0 * std::min(d, 256.0) + 8.0 : 4.0 * d;
+  const double groups = std::max(3u, opt.cv_folds);
+  parts->emplace_back("the blocks of rows being assembled, a block per fold",
+                      groups * static_cast<double>(kGramRows) * (row_bytes + 4.0) + 4000.0 * 4.0 * d);
+  parts->emplace_back("the calibration's held-out outputs", std::min(n, double(kCalibrationRows)) * (8.0 * K + 12.0));
+}
+
 }  // namespace
 
 void CheckMemory(const Dataset& data, const TrainOptions& opt, std::uint32_t K, unsigned threads,
-                 std::uint32_t exact_bins, TrainReport* rep) {
+                 std::uint32_t exact_bins, TrainReport* rep, double chunk_memory) {
   const double limit = opt.memory_limit ? static_cast<double>(opt.memory_limit) : PhysicalMemoryBytes();
-  const MemoryEstimate need = EstimateTrainingMemory(data, opt, K, threads, exact_bins);
+  const MemoryEstimate need = EstimateTrainingMemory(data, opt, K, threads, exact_bins, chunk_memory);
   rep->memory_estimate = std::max(rep->memory_estimate, need.bytes);
   rep->memory_limit = limit;
   if (limit > 0 && need.bytes > limit) {
@@ -85,7 +111,8 @@ double PhysicalMemoryBytes() {
 // with rows, features, grids or outputs, as many as are alive at once. Fixed and per-thread
 // extras of a few MiB are left out; allocator overhead is not modelled.
 MemoryEstimate EstimateTrainingMemory(const Dataset& data, const TrainOptions& opt, std::uint32_t K,
-                                      unsigned threads, std::uint32_t exact_bins) {
+                                      unsigned threads, std::uint32_t exact_bins, double chunk_memory,
+                                      double data_bytes) {
   const double n = static_cast<double>(data.rows), d = static_cast<double>(data.cols);
   // Defaults (negative gamma or lambda) may cross-validate: counted as if they did.
   const bool default_cv = (opt.lambda < 0 || opt.gamma < 0) && opt.cv_folds >= 2 && n >= double(kMinRowsPerFold) * opt.cv_folds;
@@ -95,21 +122,23 @@ MemoryEstimate EstimateTrainingMemory(const Dataset& data, const TrainOptions& o
   if (type == nullptr) type = FindFourierMap(format::MapKind::kFourier);  // refused later
   const double Df = opt.fourier ? opt.features : 0;
   const double F = !opt.fourier ? 0 : type->pairs ? Df / 2 : Df;
-  Parts parts;
-  parts.emplace_back("the loaded data",
-                     data.sparse ? 8.0 * (n + 1) + 8.0 * static_cast<double>(data.values.size())
-                                 : 4.0 * static_cast<double>(data.dense.size()));
-  parts.back().second += 40.0 * n;  // label strings and line numbers
-  parts.emplace_back("the targets, rows x outputs doubles", 8.0 * n * (K + 1.0) + 4.0 * n);
+  Parts parts, design;
+  DataParts(data, opt, K, chunk_memory, data_bytes, &parts);
   parts.emplace_back(type->memory_part, type->memory_bytes(F, d));
   MemoryEstimate e;
   if (opt.grids == 0) {
-    FourierDesignParts(n_folds, cv, Df, F, d, K, threads, &parts);
+    FourierDesignParts(n_folds, cv, Df, F, d, K, threads, &design);
     e.advice = "--features";
   } else {
-    BinningDesignParts(opt, n, n_folds, cv, Df, d, K, exact_bins, &parts);
+    BinningDesignParts(opt, n, n_folds, cv, Df, d, K, exact_bins, &design);
     e.advice = Df > 0 ? "--grids or --features" : "--grids";
   }
+  // The labels as they are read (each row's number and text index: 12 bytes) are gone before the
+  // design allocates: the larger of the two phases counts.
+  double design_bytes = 0;
+  for (const auto& part : design) design_bytes += part.second;
+  if (12.0 * n > design_bytes) design = {{"the labels while they are read, 12 bytes a row", 12.0 * n}};
+  parts.insert(parts.end(), design.begin(), design.end());
   for (const auto& [what, bytes] : parts) {
     e.bytes += bytes;
     if (bytes > e.largest_bytes) {

@@ -27,21 +27,16 @@ unsigned ResolveThreads(const TrainOptions& opt) {
 
 namespace {
 
-// The data: rows, labels and a dimension the format holds.
+// The data as a whole: rows, labels and a dimension the format holds.
 void ValidateData(const Dataset& data) {
   if (data.rows == 0) throw TrainError(data.source + ": no training rows");
   if (data.cols == 0 || data.cols > format::kMaxInputDim)
     throw TrainError(data.source + ": input dimension " + std::to_string(data.cols) + " out of range");
-  if (data.labels.size() != data.rows) throw TrainError(data.source + ": labels missing");
   if (data.rows > 0xFFFFFFFFull) throw TrainError(data.source + ": more than 2^32 rows");
   if (!data.has_labels) throw TrainError(data.source + ": no label column (training needs one)");
   if (!data.feature_names.empty() && data.feature_names.size() != data.cols)
     throw TrainError(data.source + ": " + std::to_string(data.feature_names.size()) + " feature names for " +
                      std::to_string(data.cols) + " columns");
-  for (std::size_t i = 0; i < data.dense.size(); ++i)
-    if (std::isnan(data.dense[i]))
-      throw TrainError(data.source + ":" + std::to_string(data.lines[i / data.cols]) + ": column " +
-                       std::to_string(i % data.cols + 1) + ": missing value: impute the data first (rfk::host::Impute)");
 }
 
 // The maps: at least one, of sizes the format holds.
@@ -94,6 +89,15 @@ void ValidateWeights(const Dataset& data, const TrainOptions& opt) {
 }
 
 }  // namespace
+
+void ValidateChunk(const Dataset& chunk) {
+  if (chunk.labels.size() != chunk.rows) throw TrainError(chunk.source + ": labels missing");
+  if (!chunk.has_labels) throw TrainError(chunk.source + ": no label column (training needs one)");
+  for (std::size_t i = 0; i < chunk.dense.size(); ++i)
+    if (std::isnan(chunk.dense[i]))
+      throw TrainError(chunk.source + ":" + std::to_string(chunk.lines[i / chunk.cols]) + ": column " +
+                       std::to_string(i % chunk.cols + 1) + ": missing value: impute the data first (rfk::host::Impute)");
+}
 
 void ValidateOptions(const Dataset& data, const TrainOptions& opt) {
   ValidateData(data);

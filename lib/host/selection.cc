@@ -125,11 +125,12 @@ std::uint32_t PlannedSelectionPoints(const TrainOptions& opt, const std::vector<
   return lambdas.size() > 1 ? 1 : 0;
 }
 
-Folds SplitFolds(std::size_t n, std::uint32_t folds, std::uint64_t seed) {
-  Folds f;
-  f.held_out.resize(folds);
-  for (std::uint32_t i = 0; i < n; ++i) f.held_out[RandomBits(seed, kFoldStream, i) % folds].push_back(i);
-  return f;
+Folds SplitFolds(std::uint32_t folds, std::uint64_t seed) { return Folds{folds, seed}; }
+
+std::vector<std::vector<std::uint32_t>> Folds::HeldOut(std::size_t n) const {
+  std::vector<std::vector<std::uint32_t>> held_out(count);
+  for (std::uint32_t i = 0; i < n; ++i) held_out[static_cast<std::size_t>(Of(i))].push_back(i);
+  return held_out;
 }
 
 Choice Select(Design& design, const TrainContext& ctx, const std::vector<double>& lambdas) {
@@ -137,7 +138,7 @@ Choice Select(Design& design, const TrainContext& ctx, const std::vector<double>
   Choice choice;
   if (!opt.gamma_auto && lambdas.size() == 1) return choice;
   const auto t0 = std::chrono::steady_clock::now();
-  const Folds folds = SplitFolds(ctx.data.rows, opt.cv_folds, opt.seed);
+  const Folds folds = SplitFolds(opt.cv_folds, opt.seed);
   const double rms_y = RmsTarget(ctx.targets, 1);
   const double n = WeightSum(ctx.targets, ctx.data.rows, 1);
   double best_err = HUGE_VAL, best_gamma = design.StartGamma();

@@ -28,8 +28,8 @@ TrainOptions ResolveDefaults(const TrainOptions& opt, std::size_t rows, TrainRep
 // kDefaultSearchBudget: rows x (D_F^2 + 4e4 P).
 double SelectionPointCost(const TrainOptions& opt, std::size_t rows);
 
-// Seeded fold assignment (see Folds), rows 0 .. n-1.
-Folds SplitFolds(std::size_t n, std::uint32_t folds, std::uint64_t seed);
+// Seeded fold assignment (see Folds).
+Folds SplitFolds(std::uint32_t folds, std::uint64_t seed);
 
 // The selection points Select plans at first (for progress): 0 without selection, 1 without a
 // gamma search, 5 with one (it may extend).

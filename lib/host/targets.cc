@@ -31,42 +31,26 @@ bool ParseNumber(const std::string& s, double* v) {
   return true;
 }
 
-std::string Where(const Dataset& data, std::size_t row) {
+// More distinct values than this cannot be classes (the format's limit on outputs).
+constexpr std::size_t kMaxDistinct = std::size_t{format::kMaxOutputs} + 1;
+
+std::string Where(const Dataset& chunk, std::size_t r) {
   std::ostringstream o;
-  o << data.source << ":" << (row < data.lines.size() ? data.lines[row] : row + 1);
+  o << chunk.source << ":" << (r < chunk.lines.size() ? chunk.lines[r] : r + 1);
   return o.str();
 }
 
-// The labels read as numbers, where they are.
-struct LabelValues {
-  std::vector<double> num;  // per row; unspecified where the label is not a number
-  bool all_numeric = true, all_integer = true;
-  std::size_t first_bad = 0;  // the first row whose label is not a number (rows if none)
-};
-
-LabelValues ParseLabels(const Dataset& data) {
-  const std::size_t n = data.rows;
-  LabelValues v;
-  v.num.resize(n);
-  v.first_bad = n;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (!ParseNumber(data.labels[i], &v.num[i])) {
-      v.all_numeric = false;
-      if (v.first_bad == n) v.first_bad = i;
-    } else if (v.num[i] != std::floor(v.num[i])) {
-      v.all_integer = false;
-    }
-  }
-  return v;
+// The number of distinct label values, and "more than" when the reader stopped counting.
+std::string DistinctCount(const LabelReader& v) {
+  return (v.too_many_values ? "more than " : "") + std::to_string(v.values.size());
 }
 
 // True for classification; *reason says why. Throws if regression was asked for labels that are
 // not numbers.
-bool ChooseClassification(const Dataset& data, TaskChoice choice, const LabelValues& v,
-                          std::string* reason) {
+bool ChooseClassification(const LabelReader& v, TaskChoice choice, std::string* reason) {
   if (choice == TaskChoice::kRegression) {
     if (!v.all_numeric)
-      throw TrainError(Where(data, v.first_bad) + ": label '" + data.labels[v.first_bad] +
+      throw TrainError(v.not_number.where + ": label '" + v.not_number.text +
                        "' is not a number (regression needs numeric targets)");
     *reason = "requested";
     return false;
@@ -79,14 +63,12 @@ bool ChooseClassification(const Dataset& data, TaskChoice choice, const LabelVal
     *reason = "auto: labels are not all numbers";
     return true;
   }
-  std::vector<double> u(v.num);
-  std::sort(u.begin(), u.end());
-  const auto distinct = static_cast<std::size_t>(std::unique(u.begin(), u.end()) - u.begin());
-  const bool few_rows = distinct > 2 && data.rows < kAutoRowsPerClass * distinct;
-  const bool classify = v.all_integer && distinct <= kAutoMaxClasses && !few_rows;
+  const std::size_t distinct = v.values.size();
+  const bool few_rows = distinct > 2 && v.rows < kAutoRowsPerClass * distinct;
+  const bool classify = v.all_integer && distinct <= kAutoMaxClasses && !few_rows && !v.too_many_values;
   std::ostringstream o;
-  o << "auto: " << distinct << (v.all_integer ? " distinct integer" : " distinct") << " labels in " << data.rows
-    << " rows";
+  o << "auto: " << DistinctCount(v) << (v.all_integer ? " distinct integer" : " distinct") << " labels in "
+    << v.rows << " rows";
   if (!v.all_integer) o << ", not all integers";
   else if (distinct > kAutoMaxClasses) o << ", more than " << kAutoMaxClasses << "; --task classification if they are classes";
   else if (few_rows) o << ", fewer than " << kAutoRowsPerClass << " rows per value: a count or score, not classes; "
@@ -95,14 +77,11 @@ bool ChooseClassification(const Dataset& data, TaskChoice choice, const LabelVal
   return classify;
 }
 
-void RegressionTargets(const Dataset& data, LabelValues&& v,
-                       const std::function<void(std::uint32_t)>& before_alloc, Targets* t) {
+void RegressionTargets(LabelReader&& v, const std::function<void(std::uint32_t)>& before_alloc, Targets* t) {
   // The model holds outputs as floats: a target beyond float range cannot be fitted.
-  for (std::size_t i = 0; i < data.rows; ++i) {
-    if (std::fabs(v.num[i]) > double(FLT_MAX))
-      throw TrainError(Where(data, i) + ": label '" + data.labels[i] +
-                       "' is beyond the float range of the model's outputs (|y| <= 3.4e38)");
-  }
+  if (v.beyond_float.set)
+    throw TrainError(v.beyond_float.where + ": label '" + v.beyond_float.text +
+                     "' is beyond the float range of the model's outputs (|y| <= 3.4e38)");
   before_alloc(1u);
   t->task = Task::kRegression;
   t->Y = std::move(v.num);
@@ -110,62 +89,120 @@ void RegressionTargets(const Dataset& data, LabelValues&& v,
 
 // Classes keyed by value when every label is a number ("+1" and "1" are one class, sorted
 // numerically), else by text (sorted lexicographically). A class's label is its first spelling.
-void IndexClasses(const Dataset& data, const LabelValues& v, Targets* t) {
-  const std::size_t n = data.rows;
+void IndexClasses(const LabelReader& v, Targets* t) {
+  const std::size_t n = v.rows;
   t->cls.resize(n);
   if (v.all_numeric) {
-    std::map<double, std::size_t> seen;
-    for (std::size_t i = 0; i < n; ++i) seen.emplace(v.num[i], i);
     std::map<double, std::uint32_t> index;
-    for (const auto& [value, row] : seen) {
+    std::vector<std::pair<double, std::string>> sorted(v.values);
+    std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [value, spelling] : sorted) {
       index[value] = static_cast<std::uint32_t>(t->labels.size());
-      t->labels.push_back(data.labels[row]);
+      t->labels.push_back(spelling);
     }
     for (std::size_t i = 0; i < n; ++i) t->cls[i] = index[v.num[i]];
     return;
   }
-  std::map<std::string, std::uint32_t> index;
-  for (std::size_t i = 0; i < n; ++i) index.emplace(data.labels[i], 0);
-  for (auto& [label, idx] : index) {
-    idx = static_cast<std::uint32_t>(t->labels.size());
-    t->labels.push_back(label);
+  std::vector<std::uint32_t> order(v.texts.size()), rank(v.texts.size());
+  for (std::uint32_t q = 0; q < order.size(); ++q) order[q] = q;
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return v.texts[a] < v.texts[b]; });
+  for (std::uint32_t q = 0; q < order.size(); ++q) {
+    rank[order[q]] = q;
+    t->labels.push_back(v.texts[order[q]]);
   }
-  for (std::size_t i = 0; i < n; ++i) t->cls[i] = index[data.labels[i]];
+  for (std::size_t i = 0; i < n; ++i) t->cls[i] = rank[v.text_id[i]];
 }
 
 // One-vs-rest targets: +-1 for the one output of a binary task, one +1 per row otherwise.
-void ClassTargets(const Dataset& data, const LabelValues& v,
-                  const std::function<void(std::uint32_t)>& before_alloc, Targets* t) {
-  IndexClasses(data, v, t);
+void ClassTargets(const LabelReader& v, const std::function<void(std::uint32_t)>& before_alloc, Targets* t) {
+  if ((v.all_numeric && v.too_many_values) || (!v.all_numeric && v.too_many_texts))
+    throw TrainError(v.source + ": more than " + std::to_string(format::kMaxOutputs) +
+                     " classes exceed the format's limit");
+  IndexClasses(v, t);
   const std::size_t C = t->labels.size();
-  if (C < 2) throw TrainError(data.source + ": classification needs at least two classes, found " +
+  if (C < 2) throw TrainError(v.source + ": classification needs at least two classes, found " +
                               std::to_string(C) + " ('" + t->labels[0] + "')");
   if (C > format::kMaxOutputs)
-    throw TrainError(data.source + ": " + std::to_string(C) + " classes exceed the format's limit");
+    throw TrainError(v.source + ": " + std::to_string(C) + " classes exceed the format's limit");
   for (const std::string& l : t->labels)
-    if (l.find('\0') != std::string::npos) throw TrainError(data.source + ": a label contains a NUL byte");
+    if (l.find('\0') != std::string::npos) throw TrainError(v.source + ": a label contains a NUL byte");
   t->task = C == 2 ? Task::kBinary : Task::kMulticlass;
   t->K = C == 2 ? 1 : static_cast<std::uint32_t>(C);
   before_alloc(t->K);
-  t->Y.assign(data.rows * t->K, -1.0);
-  for (std::size_t i = 0; i < data.rows; ++i) {
-    if (C == 2) t->Y[i] = t->cls[i] == 1 ? 1.0 : -1.0;
-    else t->Y[i * t->K + t->cls[i]] = 1.0;
-  }
 }
 
 }  // namespace
 
-Targets MakeTargets(const Dataset& data, TaskChoice choice,
+void LabelReader::Add(const Dataset& chunk) {
+  if (source.empty()) source = chunk.source;
+  for (std::size_t r = 0; r < chunk.rows; ++r) {
+    const std::string& label = chunk.labels[r];
+    double x = 0;
+    if (!ParseNumber(label, &x)) {
+      x = std::nan("");
+      if (all_numeric) not_number = {rows, Where(chunk, r), label, true};
+      all_numeric = false;
+    } else {
+      if (x != std::floor(x)) all_integer = false;
+      if (std::fabs(x) > double(FLT_MAX) && !beyond_float.set) beyond_float = {rows, Where(chunk, r), label, true};
+      if (!too_many_values && value_index_.find(x) == value_index_.end()) {
+        if (values.size() < kMaxDistinct) {
+          value_index_.emplace(x, values.size());
+          values.emplace_back(x, label);
+        } else {
+          too_many_values = true;
+        }
+      }
+    }
+    num.push_back(x);
+    auto it = text_index_.find(label);
+    if (it == text_index_.end() && !too_many_texts) {
+      if (texts.size() < kMaxDistinct) {
+        it = text_index_.emplace(label, static_cast<std::uint32_t>(texts.size())).first;
+        texts.push_back(label);
+      } else {
+        too_many_texts = true;
+      }
+    }
+    text_id.push_back(it == text_index_.end() ? 0 : it->second);
+    ++rows;
+  }
+}
+
+Targets MakeTargets(LabelReader&& labels, TaskChoice choice,
                     const std::function<void(std::uint32_t)>& before_alloc) {
-  LabelValues values = ParseLabels(data);
   Targets t;
-  if (ChooseClassification(data, choice, values, &t.reason)) {
-    ClassTargets(data, values, before_alloc, &t);
+  if (ChooseClassification(labels, choice, &t.reason)) {
+    ClassTargets(labels, before_alloc, &t);
   } else {
-    RegressionTargets(data, std::move(values), before_alloc, &t);
+    RegressionTargets(std::move(labels), before_alloc, &t);
   }
   return t;
+}
+
+Targets MakeTargets(const Dataset& data, TaskChoice choice,
+                    const std::function<void(std::uint32_t)>& before_alloc) {
+  LabelReader labels;
+  labels.Add(data);
+  return MakeTargets(std::move(labels), choice, before_alloc);
+}
+
+void Targets::Row(std::size_t row, double* y) const {
+  if (task == Task::kRegression) {
+    y[0] = Y[row];
+  } else if (K == 1) {
+    y[0] = cls[row] == 1 ? 1.0 : -1.0;
+  } else {
+    std::fill(y, y + K, -1.0);
+    y[cls[row]] = 1.0;
+  }
+}
+
+std::vector<double> Targets::Matrix() const {
+  const std::size_t n = task == Task::kRegression ? Y.size() : cls.size();
+  std::vector<double> m(n * K);
+  for (std::size_t i = 0; i < n; ++i) Row(i, m.data() + i * K);
+  return m;
 }
 
 double RowLoss(const Targets& t, const double* out, std::size_t row) {
@@ -202,8 +239,8 @@ double WeightSum(const Targets& t, std::size_t n, std::size_t stride) {
   return sum;
 }
 
-void ApplyWeights(const Dataset& data, const TrainOptions& opt, Targets* t) {
-  const std::size_t n = data.rows;
+void ApplyWeights(const std::string& source, const TrainOptions& opt, Targets* t) {
+  const std::size_t n = t->task == Task::kRegression ? t->Y.size() : t->cls.size();
   const bool balanced = opt.class_weight == ClassWeight::kBalanced;
   if (balanced && t->task == Task::kRegression)
     throw TrainError("--class-weight balanced needs a classification task; the labels were taken for regression");
@@ -220,7 +257,7 @@ void ApplyWeights(const Dataset& data, const TrainOptions& opt, Targets* t) {
   }
   double sum = 0;
   for (double v : t->w) sum += v;
-  if (!(sum > 0)) throw TrainError(data.source + ": the row weights sum to 0; nothing to fit");
+  if (!(sum > 0)) throw TrainError(source + ": the row weights sum to 0; nothing to fit");
 }
 
 }  // namespace rfk::host

@@ -5,7 +5,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <unordered_map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "rfk/format.hpp"
@@ -19,18 +22,55 @@ struct Targets {
   std::string reason;               // why this task (for the report)
   std::vector<std::string> labels;  // classes, in model order (their first spelling in the data)
   std::vector<std::uint32_t> cls;   // class index per row (classification)
-  std::vector<double> Y;            // n x K, row-major: y (regression) or +-1 per output
+  std::vector<double> Y;            // regression: y per row (empty for classification)
   std::uint32_t K = 1;              // outputs: 1 for regression and binary, C for multi-class
   std::vector<double> w;            // per row: the weight in the fit and in scores (empty: all 1)
 
   double Weight(std::size_t row) const { return w.empty() ? 1.0 : w[row]; }
+  // Row `row`'s K ridge targets into y: y (regression), +-1 (binary: class 1 is +1), or +1 for
+  // its class and -1 for the others (one-vs-rest). Per-row state stays 4 bytes (classes) or 8
+  // (regression targets), plus 8 with weights: training in bounded memory keeps it.
+  void Row(std::size_t row, double* y) const;
+  // Every row's targets, n x K row-major (the binning design's CG solves take them whole).
+  std::vector<double> Matrix() const;
+};
+
+// The training labels, gathered chunk by chunk in row order (a pass over the data), for
+// MakeTargets: per row its value as a number and its text's index among the distinct texts (12
+// bytes a row), the distinct values and texts (at most format::kMaxOutputs + 1 of each are kept:
+// more cannot be classes), and the first rows that regression could not take, with their lines.
+class LabelReader {
+ public:
+  void Add(const Dataset& chunk);
+
+  struct Bad {  // a row whose label regression cannot take
+    std::size_t row = 0;
+    std::string where, text;  // "FILE:LINE", the label
+    bool set = false;
+  };
+  std::string source;
+  std::size_t rows = 0;
+  std::vector<double> num;             // per row; NaN where the label is not a number
+  std::vector<std::uint32_t> text_id;  // per row: the index of its text in `texts`
+  std::vector<std::string> texts;      // distinct texts in order of first appearance
+  std::vector<std::pair<double, std::string>> values;  // distinct numbers, first spelling; unsorted
+  bool all_numeric = true, all_integer = true;
+  bool too_many_values = false, too_many_texts = false;  // beyond kMaxOutputs + 1
+  Bad not_number, beyond_float;
+
+ private:
+  std::map<double, std::size_t> value_index_;                // into values
+  std::unordered_map<std::string, std::uint32_t> text_index_;  // into texts
 };
 
 // Decides the task (`choice`, or from the labels for kAuto: non-numeric labels, or at most 32
 // distinct integers with at least 5 rows per value when there are more than two, mean
-// classification) and builds the targets. `before_alloc(K)` runs once K
-// is known, before the n x K matrix is allocated (the resource guard). Throws TrainError, naming
+// classification) and builds the targets (consuming the labels). `before_alloc(K)` runs once K
+// is known, before the per-row targets are built (the resource guard). Throws TrainError, naming
 // file:line, for a label regression cannot use, and for fewer than 2 or too many classes.
+Targets MakeTargets(LabelReader&& labels, TaskChoice choice,
+                    const std::function<void(std::uint32_t)>& before_alloc);
+// The same on a dataset in memory (its labels read as one chunk).
 Targets MakeTargets(const Dataset& data, TaskChoice choice,
                     const std::function<void(std::uint32_t)>& before_alloc);
 
@@ -38,7 +78,7 @@ Targets MakeTargets(const Dataset& data, TaskChoice choice,
 // opt.class_weight == kBalanced, n / (C * n_c) for a row of class c (scikit-learn's "balanced":
 // every class then carries the same total weight); leaves it empty when every weight would be 1.
 // Throws TrainError for balanced weights on a regression task, and when the weights sum to 0.
-void ApplyWeights(const Dataset& data, const TrainOptions& opt, Targets* t);
+void ApplyWeights(const std::string& source, const TrainOptions& opt, Targets* t);
 
 // The summed weights of rows 0, stride, 2 stride, ... (their count when unweighted).
 double WeightSum(const Targets& t, std::size_t n, std::size_t stride);

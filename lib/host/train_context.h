@@ -7,6 +7,7 @@
 #include <string>
 
 #include "input_stats.h"
+#include "row_source.h"
 #include "rfk/host/data.hpp"
 #include "rfk/host/train.hpp"
 #include "solver.h"
@@ -16,6 +17,11 @@ namespace rfk::host {
 
 // Rows per feature block: designs stream the data through a map in blocks of this many rows.
 inline constexpr std::size_t kBlockRows = 512;
+
+// The calibration's held-out outputs are computed for an evenly strided sample of at most this
+// many rows (every row of smaller data): their n x K doubles would be the one per-row array of
+// the pipeline that grows with K, and a calibration of 2K - 1 parameters needs no more rows.
+inline constexpr std::size_t kCalibrationRows = 50000;
 
 // A linear head in double: W (D x K, row-major) and bias (K). Ridge solves return it; selection
 // scores it; the model stores it rounded to float (model_assembly.h).
@@ -30,13 +36,14 @@ struct ProgressSteps {
 // One training run: its inputs (validated) and the report the steps fill in. The report and the
 // progress steps are the only things steps write through a const context.
 struct TrainContext {
-  const Dataset& data;
+  const Dataset& data;          // in memory; streamed, its meta() (sizes and names, no rows)
   const TrainOptions& opt;
   const Targets& targets;
   const InputScaling& scaling;  // the model's standardisation (empty: none)
   unsigned threads;             // workers; never changes a result
   TrainReport* report;
   ProgressSteps* steps = nullptr;
+  RowSource* source = nullptr;  // the rows of `data` (data itself, or a file read in chunks)
 
   // opt.progress, if set, with what prefixed by "step k of n: ".
   void Progress(std::uint64_t done, std::uint64_t total, const std::string& what) const {
@@ -53,15 +60,22 @@ struct TrainContext {
 };
 
 // Throws TrainError for options or data training cannot take (before anything is allocated).
+// `data` may be a streamed file's meta(): its rows are checked chunk by chunk (ValidateChunk).
 void ValidateOptions(const Dataset& data, const TrainOptions& opt);
+// A chunk of the training rows: labels present, no missing values (naming file:line).
+void ValidateChunk(const Dataset& chunk);
+
+// The pipeline on any source of rows (Train and TrainFile are it on a Dataset and on a file).
+TrainResult Train(RowSource& source, const TrainOptions& options);
 
 // opt.threads, or every hardware thread for 0; at most 64.
 unsigned ResolveThreads(const TrainOptions& opt);
 
 // The resource guard: records EstimateTrainingMemory (the largest so far) and the limit in *rep,
 // and throws TrainError, stating the need, its largest part and the limit, if it is exceeded.
+// `chunk_memory` > 0: the data is streamed (EstimateTrainingMemory).
 void CheckMemory(const Dataset& data, const TrainOptions& opt, std::uint32_t K, unsigned threads,
-                 std::uint32_t exact_bins, TrainReport* rep);
+                 std::uint32_t exact_bins, TrainReport* rep, double chunk_memory = 0);
 
 // A double with 9 significant digits, as reports, messages and metadata print gammas and lambdas.
 std::string FormatDouble(double v);

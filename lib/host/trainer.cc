@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include <sys/resource.h>
+
 #include "calibration.h"
 #include "design.h"
 #include "fourier_map.h"
@@ -20,6 +22,7 @@
 #include "model_assembly.h"
 #include "rfk/host/train.hpp"
 #include "selection.h"
+#include "row_source.h"
 #include "train_context.h"
 
 namespace rfk::host {
@@ -27,47 +30,69 @@ namespace rfk::host {
 namespace {
 
 constexpr std::size_t kTrainErrorRows = 10000;
+// The stride of an evenly strided sample of at most `cap` of n rows.
+std::size_t Stride(std::size_t n, std::size_t cap) { return (n + cap - 1) / cap; }
 
 // Training error as a fit diagnostic, of the model's float head on an evenly strided sample of
 // at most kTrainErrorRows rows, so that it never costs more than a small part of training.
 void TrainingError(Design& design, const Head& stored, const TrainContext& ctx) {
   const std::size_t n = ctx.data.rows;
-  const std::size_t stride = (n + kTrainErrorRows - 1) / kTrainErrorRows;
-  std::vector<std::uint32_t> sample;
-  for (std::size_t i = 0; i < n; i += stride) sample.push_back(static_cast<std::uint32_t>(i));
+  const std::size_t stride = Stride(n, kTrainErrorRows);
   const double rms_sample = RmsTarget(ctx.targets, stride);
-  const double loss = design.Loss(stored, sample);
-  ctx.report->train_error_rows = sample.size();
+  const double loss = design.Loss(stored, stride);
+  ctx.report->train_error_rows = (n + stride - 1) / stride;
   ctx.report->train_error = Metric(ctx.targets, loss, WeightSum(ctx.targets, n, stride), rms_sample);
   if (ctx.targets.task == format::Task::kRegression) return;
   std::vector<std::size_t> count(ctx.targets.labels.size(), 0);  // the sample's classes
-  for (const std::uint32_t i : sample) ++count[ctx.targets.cls[i]];
+  for (std::size_t i = 0; i < n; i += stride) ++count[ctx.targets.cls[i]];
   const auto top = std::max_element(count.begin(), count.end()) - count.begin();
-  ctx.report->majority_rate = static_cast<double>(count[static_cast<std::size_t>(top)]) / static_cast<double>(sample.size());
+  ctx.report->majority_rate = static_cast<double>(count[static_cast<std::size_t>(top)]) /
+                              static_cast<double>(ctx.report->train_error_rows);
   ctx.report->majority_label = ctx.targets.labels[static_cast<std::size_t>(top)];
 }
 
+// The statistics pass: every chunk checked, the labels, the inputs' column sums and (streamed
+// data) the weight column, gathered in row order.
+struct DataStats {
+  LabelReader labels;
+  ColumnStats columns;
+  std::vector<double> weights;
+};
+
+DataStats ReadStats(RowSource& source, bool take_weights, const TrainOptions& opt) {
+  DataStats s;
+  const Dataset& meta = source.meta();
+  source.ForEach([&](std::size_t first, const Dataset& chunk) {
+    ValidateChunk(chunk);
+    s.labels.Add(chunk);
+    s.columns.Add(chunk);
+    if (take_weights) s.weights.insert(s.weights.end(), chunk.weights.begin(), chunk.weights.end());
+    if (opt.progress) opt.progress(first + chunk.rows, meta.rows, "statistics pass");
+  });
+  s.columns.cols = meta.cols;  // LIBSVM: min_cols beyond the highest index
+  s.columns.s1.resize(meta.cols, 0.0);
+  s.columns.s2.resize(meta.cols, 0.0);
+  s.columns.indicator.resize(meta.cols, 1);
+  return s;
+}
+
 // The task and the inputs' standardisation (input_stats.h), into the report.
-InputScaling DescribeData(const Dataset& data, const TrainOptions& opt, const Targets& targets,
+InputScaling DescribeData(const ColumnStats& columns, const TrainOptions& opt, const Targets& targets,
                           TrainReport* rep) {
   rep->task = targets.task;
   rep->task_reason = targets.reason;
   rep->labels = targets.labels;
-  rep->rows = data.rows;
-  rep->nonzero_fraction = NonZeroFraction(data);
-  InputScaling scaling = ComputeStandardization(data, ChooseStandardization(data, opt.standardize));
+  rep->rows = columns.rows;
+  rep->nonzero_fraction = NonZeroFraction(columns);
+  InputScaling scaling = ComputeStandardization(columns, ChooseStandardization(columns, opt.standardize));
   rep->standardized = !scaling.empty();
   rep->centred = scaling.centred;
   return scaling;
 }
 
-// The folds of the calibration's held-out outputs: at least 3, more with --cv-folds.
-std::uint32_t CalibrationFolds(const TrainContext& ctx) {
-  return std::max<std::uint32_t>(ctx.opt.cv_folds, 3);
-}
-
 // The calibration's folds, decided before the fit (which may accumulate their statistics in its
-// own pass); none when the calibration does not run, with the reason in the report.
+// own pass): at least 3, more with --cv-folds; none when the calibration does not run, with the
+// reason in the report.
 Folds CalibrationPlan(const TrainContext& ctx) {
   TrainReport& rep = *ctx.report;
   if (ctx.targets.task == format::Task::kRegression) return {};
@@ -75,33 +100,41 @@ Folds CalibrationPlan(const TrainContext& ctx) {
     rep.calibration_reason = "--no-calibration";
     return {};
   }
-  const std::uint32_t nf = CalibrationFolds(ctx);
+  const std::uint32_t nf = std::max<std::uint32_t>(ctx.opt.cv_folds, 3);
   if (ctx.data.rows < std::size_t{kMinRowsPerFold} * nf) {
     rep.calibration_reason = "fewer than " + std::to_string(kMinRowsPerFold) + " rows per fold of " + std::to_string(nf);
     return {};
   }
-  return SplitFolds(ctx.data.rows, nf, ctx.opt.seed);
+  return SplitFolds(nf, ctx.opt.seed);
 }
 
-// The calibration of the outputs (calibration.h) on held-out outputs at the chosen point, into
-// the report (AssembleModel writes it into the model). Records why not when it is not fitted.
+// The calibration of the outputs (calibration.h) on held-out outputs at the chosen point, of an
+// evenly strided sample of at most kCalibrationRows rows, into the report (AssembleModel writes it
+// into the model). Records why not when it is not fitted.
 void Calibrate(Design& design, double factor, double lambda, const Folds& folds, const TrainContext& ctx) {
   TrainReport& rep = *ctx.report;
   const Targets& tg = ctx.targets;
   const auto t0 = std::chrono::steady_clock::now();
-  ctx.Step("calibration: " + std::to_string(folds.held_out.size()) + "-fold held-out outputs");
+  ctx.Step("calibration: " + std::to_string(folds.count) + "-fold held-out outputs");
+  const std::size_t stride = Stride(ctx.data.rows, kCalibrationRows);
   std::vector<double> S;
-  if (!design.HeldOutOutputs(factor, lambda, folds, &S)) {
+  if (!design.HeldOutOutputs(factor, lambda, folds, stride, &S)) {
     rep.calibration_reason = "not computed for designs with random binning";
     return;
   }
+  std::vector<std::uint32_t> cls;
+  std::vector<double> w;
+  for (std::size_t i = 0; i < ctx.data.rows; i += stride) {
+    cls.push_back(tg.cls[i]);
+    if (!tg.w.empty()) w.push_back(tg.w[i]);
+  }
   Calibration c;
   if (tg.task == format::Task::kBinary) {
-    std::vector<std::uint8_t> y(tg.cls.size());
-    for (std::size_t i = 0; i < y.size(); ++i) y[i] = tg.cls[i] == 1 ? 1 : 0;
-    c = FitPlattCubic(S, y, tg.w);
+    std::vector<std::uint8_t> y(cls.size());
+    for (std::size_t i = 0; i < y.size(); ++i) y[i] = cls[i] == 1 ? 1 : 0;
+    c = FitPlattCubic(S, y, w);
   } else {
-    c = FitSoftmaxVector(S, tg.K, tg.cls, tg.w);
+    c = FitSoftmaxVector(S, tg.K, cls, w);
   }
   std::vector<float> params(c.params.size());
   for (std::size_t q = 0; q < params.size(); ++q) {
@@ -113,37 +146,77 @@ void Calibrate(Design& design, double factor, double lambda, const Folds& folds,
   }
   rep.calibration_method = c.method;
   rep.calibration_params = std::move(params);
-  rep.calibration_log_loss = CalibratedLogLoss(c, S, tg.K, tg.cls, tg.w);
+  rep.calibration_log_loss = CalibratedLogLoss(c, S, tg.K, cls, w);
   rep.calibration_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Streamed data: what training with it cannot do (binning's sparse design holds every row).
+void RefuseStreamed(const TrainOptions& opt, const RowSource& source) {
+  if (source.chunk_bytes() == 0) return;
+  if (opt.grids > 0)
+    throw TrainError("--map with binning needs the data in memory (its sparse design holds every row), and "
+                     "training streams it (--stream, or the data exceeds --memory-limit): train binning "
+                     "without --stream, within a larger --memory-limit, or use a Fourier map");
+  if (!opt.sample_weight.empty())
+    throw TrainError("streamed training takes row weights from the file's --weight-column, not as a list");
+}
+
+// The peak resident memory of the process so far (getrusage), bytes.
+double PeakRss() {
+  struct rusage ru {};
+  if (::getrusage(RUSAGE_SELF, &ru) != 0) return 0;
+#ifdef __APPLE__
+  return static_cast<double>(ru.ru_maxrss);
+#else
+  return static_cast<double>(ru.ru_maxrss) * 1024.0;
+#endif
+}
+
+// The pipeline's first steps: the statistics pass (labels, the targets, the inputs'
+// standardisation, the weights), then the default gamma's sample.
+Targets PrepareData(RowSource& source, const TrainOptions& opt, unsigned threads, TrainOptions* run,
+                    InputScaling* scaling, TrainReport* rep) {
+  const Dataset& data = source.meta();
+  const bool streamed = source.chunk_bytes() > 0;
+  DataStats stats = ReadStats(source, streamed, opt);
+  Targets targets = MakeTargets(std::move(stats.labels), opt.task, [&](std::uint32_t K) {
+    CheckMemory(data, opt, K, threads, 0, rep, source.chunk_memory());
+  });
+  if (streamed && !stats.weights.empty()) run->sample_weight = std::move(stats.weights);
+  ApplyWeights(data.source, *run, &targets);
+  *scaling = DescribeData(stats.columns, opt, targets, rep);
+  const Dataset sample = GatherRows(source, GammaSampleRows(data.rows, opt.seed));
+  rep->gamma_default = DefaultGamma(sample, data.rows, opt.kernel, *scaling, opt.seed);
+  return targets;
 }
 
 }  // namespace
 
-TrainResult Train(const Dataset& data, const TrainOptions& options) {
+TrainResult Train(RowSource& source, const TrainOptions& options) {
   const auto t0 = std::chrono::steady_clock::now();
+  const Dataset& data = source.meta();
   TrainResult result;
   TrainReport& rep = result.report;
-  const TrainOptions opt = ResolveDefaults(options, data.rows, &rep);
+  TrainOptions opt = ResolveDefaults(options, data.rows, &rep);
   ValidateOptions(data, opt);
+  RefuseStreamed(opt, source);
+  rep.chunk_bytes = static_cast<double>(source.chunk_bytes());
+  rep.chunks = source.chunk_bytes() ? source.chunks() : 0;
   const unsigned threads = ResolveThreads(opt);
   const BlasOneThread blas_one_thread;  // rfk's own fixed partition of the work: gram.h
-  Targets targets = MakeTargets(data, opt.task, [&](std::uint32_t K) {
-    CheckMemory(data, opt, K, threads, 0, &rep);
-  });
-  ApplyWeights(data, opt, &targets);
-  const InputScaling scaling = DescribeData(data, opt, targets, &rep);
-  rep.gamma_default = DefaultGamma(data, opt.kernel, scaling, opt.seed);
+  InputScaling scaling;
+  const Targets targets = PrepareData(source, opt, threads, &opt, &scaling, &rep);
   const std::vector<double> lambdas = LambdaGrid(opt);
 
   ProgressSteps steps;
   steps.n = PlannedSelectionPoints(opt, lambdas) + 2;  // + the fit and the training error
-  const TrainContext ctx{data, opt, targets, scaling, threads, &rep, &steps};
+  const TrainContext ctx{data, opt, targets, scaling, threads, &rep, &steps, &source};
   const std::unique_ptr<Design> design = opt.grids > 0 ? MakeBinningDesign(ctx) : MakeFourierDesign(ctx);
   const Choice choice = Select(*design, ctx, lambdas);
   rep.gamma = design->Gamma(choice.factor);
   rep.lambda = lambdas[choice.lambda];
   const Folds calibration = CalibrationPlan(ctx);
-  const bool calibrate = !calibration.held_out.empty();
+  const bool calibrate = calibration.count > 0;
   if (calibrate) ++steps.n;
   ctx.Step("fit at gamma " + FormatDouble(rep.gamma) + ", lambda " + FormatDouble(rep.lambda));
   const Head head = design->Fit(choice.factor, rep.lambda, calibrate ? &calibration : nullptr);
@@ -154,6 +227,23 @@ TrainResult Train(const Dataset& data, const TrainOptions& options) {
   TrainingError(*design, model.stored, ctx);
   rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   rep.blas = BlasDescription();
+  rep.peak_rss = PeakRss();
+  return result;
+}
+
+TrainResult Train(const Dataset& data, const TrainOptions& options) {
+  DatasetSource source(data);
+  return Train(source, options);
+}
+
+TrainResult TrainFile(const std::string& path, const ReadOptions& read, const TrainOptions& options,
+                      std::size_t chunk_bytes, Dataset* meta) {
+  const auto t0 = std::chrono::steady_clock::now();
+  FileSource source(path, read, chunk_bytes);
+  const double scan = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (meta) *meta = source.meta();
+  TrainResult result = Train(source, options);
+  result.report.scan_seconds = scan;
   return result;
 }
 

@@ -112,6 +112,10 @@ struct TrainRun {
   const EvalResult* test_result = nullptr;
 };
 void PrintTrainText(const TrainRun& run, bool verbose);
+// "data read whole", or "streamed in chunks of 4 MiB of text, N a pass".
+std::string StreamingText(const host::TrainReport& rep);
+// With --progress: the peak resident memory and how the data was read, on stderr.
+void PrintMemoryLine(const host::TrainReport& rep, bool progress);
 void PrintTrainJson(const TrainRun& run);
 // On stderr: a warning when training accuracy is no better than the majority class's share; a
 // note (not with quiet) when selection ran with D above the rows.

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <memory>
 #include <system_error>
+#include <thread>
 
 #include "cli.hpp"
 #include "rfk/host/quantize.hpp"
@@ -28,6 +29,8 @@ struct TrainArgs {
   bool progress = false, json = false, quiet = false, verbose = false, no_calibration = false;
   std::string missing = "refuse";
   std::string storage = "f32", head_storage;
+  bool stream = false;
+  std::string chunk = "4M";
   DataArgs data;
 };
 
@@ -153,6 +156,29 @@ std::uint64_t ApplyMissing(const TrainArgs& a, host::Dataset* data, host::TrainO
   return host::Impute(opt->impute, data);
 }
 
+// Whether to stream the training file: --stream, or when reading it whole would exceed the memory
+// limit (Fourier-type maps, CSV or LIBSVM, no --missing filling). Where streaming would exceed it
+// too, the streamed run's guard refuses it after the first scan, before any large allocation --
+// not after the whole file was loaded.
+bool ChooseStreaming(const TrainArgs& a, const host::ReadOptions& ro, const host::TrainOptions& opt) {
+  if (a.stream) {
+    if (a.missing != "refuse")
+      throw CliError("--missing " + a.missing + " needs the data in memory (the fill values are computed from "
+                     "every row): train without --stream, or fill the file's missing values first");
+    return true;
+  }
+  if (opt.grids > 0 || a.missing != "refuse") return false;
+  const host::DataSizeEstimate size = host::EstimateDataSize(a.train, ro);
+  if (size.format == host::DataFormat::kIdx) return false;
+  const double limit = opt.memory_limit ? static_cast<double>(opt.memory_limit) : host::PhysicalMemoryBytes();
+  host::Dataset meta;
+  meta.rows = static_cast<std::size_t>(size.rows);
+  meta.cols = size.cols;
+  meta.sparse = size.sparse;
+  const unsigned threads = opt.threads ? opt.threads : std::max(1u, std::thread::hardware_concurrency());
+  return limit > 0 && host::EstimateTrainingMemory(meta, opt, 1, threads, 0, 0, size.bytes).bytes > limit;
+}
+
 int RunTrain(const TrainArgs& a) {
   host::TrainOptions opt = ParseTrainOptions(a);
   const auto [w_storage, head_storage] = ParseStorages(a);
@@ -161,10 +187,14 @@ int RunTrain(const TrainArgs& a) {
   const auto t0 = Clock::now();
   host::ReadOptions ro = a.data.Options();
   ro.missing_as_nan = a.missing != "refuse";
-  host::Dataset data = host::ReadDataset(a.train, ro);
-  PrintNotes(data, a.quiet);
-  opt.sample_weight = data.weights;
-  const std::uint64_t imputed = ApplyMissing(a, &data, &opt);
+  std::uint64_t chunk = 0;
+  if (!ParseMemoryLimit(a.chunk, &chunk) || chunk == 0)
+    throw CliError("--chunk must be a size such as 4M or 512K; got '" + a.chunk + "'");
+  const bool stream = ChooseStreaming(a, ro, opt);
+  host::Dataset data = stream ? host::Dataset() : host::ReadDataset(a.train, ro);
+  if (!stream) PrintNotes(data, a.quiet);
+  if (!stream) opt.sample_weight = data.weights;
+  const std::uint64_t imputed = stream ? 0 : ApplyMissing(a, &data, &opt);
   const double read_s = std::chrono::duration<double>(Clock::now() - t0).count();
   ProgressBar bar(a.progress);
   opt.progress = [&bar](std::uint64_t done, std::uint64_t total, const std::string& what) {
@@ -172,10 +202,13 @@ int RunTrain(const TrainArgs& a) {
   };
   // Built from Train's result, not from `{}` then assigned: GCC 12 at -O1 (the asan preset)
   // reported the empty temporary's vectors as maybe-uninitialized.
-  TrainRun run{opt, data, host::Train(data, opt), a.output, a.test};
+  TrainRun run{opt, data, stream ? host::TrainFile(a.train, ro, opt, chunk, &data) : host::Train(data, opt), a.output,
+               a.test};
+  if (stream) PrintNotes(data, a.quiet);
   bar.Finish();
+  PrintMemoryLine(run.result.report, a.progress);
   run.imputed = imputed;
-  run.read_s = read_s;
+  run.read_s = read_s + run.result.report.scan_seconds;  // streamed: the file's first scan
   run.result.model = Restore(run.result.model, w_storage, head_storage);
   WriteModelAtomically(a.output, run.result.model);
   run.total_s = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -243,8 +276,14 @@ Command AddTrain(CLI::App& app) {
                 "it costs one more pass of held-out fits at the chosen gamma and lambda (max(folds, 3)-fold)");
   cmd->add_option("--memory-limit", a->memory_limit,
                   "Refuse training whose estimated peak memory exceeds this (e.g. 512M, 8G; "
-                  "'physical': the machine's memory)")
+                  "'physical': the machine's memory). Data that would not fit read whole is streamed "
+                  "(see --stream)")
       ->capture_default_str();
+  cmd->add_flag("--stream", a->stream,
+                "Read the training file in chunks (--chunk) on every pass instead of whole: peak memory "
+                "O(D^2 + chunk), the same model. Automatic when the data read whole would exceed --memory-limit; "
+                "CSV and LIBSVM, Fourier maps (not binning), no --missing filling");
+  cmd->add_option("--chunk", a->chunk, "Text read per chunk when streaming (e.g. 4M, 512K)")->capture_default_str();
   cmd->add_option("--missing", a->missing,
                   "Missing values (empty, NA, NaN, ?, ...): refuse (an error naming file:line), or fill them with "
                   "the column's mean or median, which the model stores and fills in at prediction too")

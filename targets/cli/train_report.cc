@@ -97,6 +97,18 @@ void JsonStrings(const char* key, const std::vector<std::string>& v, std::ostrin
 
 }  // namespace
 
+std::string StreamingText(const host::TrainReport& rep) {
+  if (rep.chunk_bytes <= 0) return "data read whole";
+  return "streamed in chunks of " + HumanBytes(rep.chunk_bytes) + " of text, " + std::to_string(rep.chunks) +
+         " a pass";
+}
+
+void PrintMemoryLine(const host::TrainReport& rep, bool progress) {
+  if (!progress) return;
+  std::fprintf(stderr, "rfk: peak memory %s resident (getrusage ru_maxrss), %s\n", HumanBytes(rep.peak_rss).c_str(),
+               StreamingText(rep).c_str());
+}
+
 void PrintTrainText(const TrainRun& run, bool verbose) {
   const host::TrainOptions& opt = run.opt;
   const host::TrainReport& rep = run.result.report;
@@ -140,8 +152,10 @@ void PrintTrainText(const TrainRun& run, bool verbose) {
   }
   std::printf("model:       %s (%s)\n", run.output.c_str(), HumanBytes(double(run.result.model.size())).c_str());
   std::printf("time:        %.3f s total (read %.3f s, train %.3f s)\n", run.total_s, run.read_s, rep.seconds);
-  std::printf("memory:      about %s estimated peak (limit %s)\n", HumanBytes(rep.memory_estimate).c_str(),
-              rep.memory_limit > 0 ? HumanBytes(rep.memory_limit).c_str() : "none known");
+  std::printf("memory:      about %s estimated peak (limit %s); %s peak resident (%s)\n",
+              HumanBytes(rep.memory_estimate).c_str(),
+              rep.memory_limit > 0 ? HumanBytes(rep.memory_limit).c_str() : "none known",
+              HumanBytes(rep.peak_rss).c_str(), StreamingText(rep).c_str());
   std::printf("blas:        %s\n", rep.blas.c_str());
   if (run.test_result) PrintTest(run);
 }
@@ -179,7 +193,10 @@ void PrintTrainJson(const TrainRun& run) {
   }
   js << ", \"seconds\": {\"total\": " << Num(run.total_s) << ", \"read\": " << Num(run.read_s)
      << ", \"train\": " << Num(rep.seconds) << "}, \"memory_estimate\": " << Num(rep.memory_estimate)
-     << ", \"blas\": \"" << JsonEscape(rep.blas) << "\"";
+     << ", \"peak_rss\": " << Num(rep.peak_rss) << ", \"streamed\": ";
+  if (rep.chunk_bytes > 0) js << "{\"chunk_bytes\": " << Num(rep.chunk_bytes) << ", \"chunks\": " << rep.chunks << "}";
+  else js << "false";
+  js << ", \"blas\": \"" << JsonEscape(rep.blas) << "\"";
   JsonStrings("notes", data.notes, js);
   JsonStrings("warnings", data.warnings, js);
   if (run.test_result) {

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -135,5 +136,68 @@ DataFormat DetectContentFormat(std::string_view content);
 // "NAME (labels)" when that is empty).
 Dataset ParseDataset(std::string_view content, const std::string& name,
                      const ReadOptions& options = {}, std::string_view idx_labels = {});
+
+// What reading a file whole would hold in memory, estimated from its size (a gzip'd file's
+// trailer, its uncompressed size modulo 2^32, or 4x its compressed size when larger) and its
+// first 1 MiB of text, parsed: rows, the input dimension seen there and the Dataset's bytes
+// (values, labels and line numbers). For the choice between reading a file and streaming it.
+struct DataSizeEstimate {
+  DataFormat format = DataFormat::kAuto;
+  double rows = 0, bytes = 0;
+  std::size_t cols = 0;
+  bool sparse = false;
+};
+DataSizeEstimate EstimateDataSize(const std::string& path, const ReadOptions& options = {});
+
+// A LIBSVM or CSV file (gzip'd or plain) read in chunks of rows, for data larger than memory
+// (rfk train --stream). Each chunk is about `chunk_bytes` of decompressed text cut at a line
+// boundary and parsed by the same reader as ReadDataset (ParseDataset), its line numbers offset so
+// that errors name FILE:LINE of the file; the decisions ReadDataset makes for the whole file are
+// made once: the CSV separator, header and column plan from the first chunk (which holds at least
+// kFirstChunkLines lines; later chunks are parsed with the header line in front of them), a CSV
+// index column of row numbers by all rows, LIBSVM's input dimension as the highest index of all.
+// So the chunks of a pass, concatenated, are ReadDataset's rows: the same values, labels, line
+// numbers and weights (tests/test_stream.cc). idx files are refused (DataError): read them whole.
+class ChunkedReader {
+ public:
+  static constexpr std::size_t kFirstChunkLines = 16;
+
+  // Scans the whole file once (every chunk parsed and checked: a bad row anywhere is a DataError
+  // naming FILE:LINE here, before training starts), counting the rows.
+  ChunkedReader(const std::string& path, const ReadOptions& options, std::size_t chunk_bytes);
+
+  // ReadDataset's result without the rows' contents: source, format, rows, cols, sparse, feature
+  // and label names, notes and warnings, missing.
+  const Dataset& meta() const { return meta_; }
+
+  // Reads the file again: fn(first, chunk) for each chunk of consecutive rows, in file order;
+  // `first` is the global index of the chunk's first row and chunk.cols == meta().cols.
+  void ForEach(const std::function<void(std::size_t first, const Dataset& chunk)>& fn);
+
+  std::size_t chunk_bytes() const { return chunk_bytes_; }
+  std::size_t chunks() const { return chunks_; }                // chunks with rows, per pass
+  double largest_chunk_bytes() const { return largest_chunk_; }  // a parsed chunk's memory
+
+ private:
+  void Pass(const std::function<void(std::size_t, Dataset&)>& fn);
+  Dataset ParseChunk(std::string_view text, std::uint64_t line, bool first);
+  void CheckRowNumbers(std::size_t first, Dataset* chunk);
+  void Scan();
+
+  std::string path_;
+  ReadOptions options_;
+  std::size_t chunk_bytes_;
+  Dataset meta_;
+  bool decided_ = false;          // the first chunk with rows was parsed (this pass)
+  std::string header_;            // CSV: the header line, put in front of later chunks
+  char delim_ = ',';              // CSV: the separator of the file
+  bool header_row_ = false;       // CSV: the file has a header
+  IndexColumn first_index_ = IndexColumn::kAuto;  // CSV: the first chunk's index_col
+  bool row_numbers_ = false;      // CSV: column 1 holds row numbers and is dropped
+  bool row_numbers_broken_ = false;
+  float row_number_base_ = 0;
+  std::size_t chunks_ = 0;
+  double largest_chunk_ = 0;
+};
 
 }  // namespace rfk::host

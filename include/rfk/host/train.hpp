@@ -129,6 +129,10 @@ struct TrainReport {
   double seconds = 0.0;
   double memory_estimate = 0.0;  // EstimateTrainingMemory, bytes
   double memory_limit = 0.0;     // the guard's limit, bytes (0: none known)
+  double peak_rss = 0.0;         // the process's peak resident memory at the end (getrusage), bytes
+  double chunk_bytes = 0.0;      // streamed (TrainFile): the chunk size, bytes; 0: data in memory
+  std::uint64_t chunks = 0;      // streamed: chunks per pass over the file
+  double scan_seconds = 0.0;     // streamed: the first scan of the file (not in `seconds`)
   std::string blas;              // BlasDescription(): the BLAS and the kernels it ran
 };
 
@@ -141,6 +145,22 @@ struct TrainResult {
 // options.memory_limit (the message states both).
 TrainResult Train(const Dataset& data, const TrainOptions& options);
 
+// Training on a LIBSVM or CSV file (gzip'd or plain) that is never in memory whole: the file is
+// read in chunks of about `chunk_bytes` of text (ChunkedReader) once for its statistics (rows,
+// labels, standardisation, weights from read.weight_column), once for the default gamma's
+// sample, then once or twice per selection point, for the fit, the calibration and the training
+// error. Peak memory is O(D^2 + chunk) plus 4 to 16 bytes per row (the class or target and the
+// weight of each row) -- not O(rows x d). The model is byte-identical to
+// Train(ReadDataset(path, read), options): every decision depends on the global row index, and
+// the blocks of rows summed together do not depend on the chunks. Fourier-type maps only (binning
+// is refused, TrainError); idx files are refused (DataError). *meta (if not null) gets the data's
+// description (ChunkedReader::meta) once the file was scanned.
+TrainResult TrainFile(const std::string& path, const ReadOptions& read, const TrainOptions& options,
+                      std::size_t chunk_bytes, Dataset* meta = nullptr);
+
+// The default chunk of TrainFile (rfk train --chunk): 4 MiB of text.
+inline constexpr std::size_t kDefaultChunkBytes = std::size_t{4} << 20;
+
 // Training's estimated peak memory for `data` (already loaded, counted too) with K outputs and
 // `threads` workers, and the part that dominates it. Exact binning's column count is known only
 // once the training bins are: `exact_bins` (0 before; Train checks again with the real count
@@ -151,9 +171,14 @@ struct MemoryEstimate {
   double largest_bytes = 0;
   std::string advice;       // the options that shrink it, e.g. "--features"
 };
+// Streamed data (TrainFile): `data` is its description, without rows, and chunk_memory > 0 the
+// bytes of its largest parsed chunk; the estimate then counts a chunk (and its text) instead of
+// the loaded data. `data_bytes` > 0 stands for the loaded data's size when `data` has no rows
+// (an estimate from the file, for the choice between reading and streaming).
 MemoryEstimate EstimateTrainingMemory(const Dataset& data, const TrainOptions& options,
                                       std::uint32_t K, unsigned threads,
-                                      std::uint32_t exact_bins = 0);
+                                      std::uint32_t exact_bins = 0, double chunk_memory = 0,
+                                      double data_bytes = 0);
 
 // sysconf(_SC_PHYS_PAGES) x page size; 0 if unknown (the guard then applies no limit).
 double PhysicalMemoryBytes();
