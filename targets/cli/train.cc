@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <memory>
 #include <system_error>
+#include <tuple>
 
 #include "cli.hpp"
 #include "rfk/host/quantize.hpp"
@@ -42,17 +43,10 @@ std::pair<rfk::format::Storage, rfk::format::Storage> ParseStorages(const TrainA
   }
 }
 
-// The trained (f32) model re-stored in the storages asked for, as `rfk convert` would.
-std::vector<std::uint8_t> Restore(const std::vector<std::uint8_t>& blob, rfk::format::Storage w,
-                                  rfk::format::Storage h) {
-  if (w == rfk::format::Storage::kF32 && h == rfk::format::Storage::kF32) return blob;
-  host::AlignedBytes bytes(blob.size());
-  std::copy(blob.begin(), blob.end(), bytes.data());
-  rfk::Model m;
-  if (rfk::OpenModel(bytes.data(), bytes.size(), &m) != rfk::Status::kOk)
-    throw std::logic_error("the trained model does not open");
+// host::Train, with a value the storages asked for cannot hold as a CliError.
+host::TrainResult TrainStored(const host::Dataset& data, const host::TrainOptions& opt) {
   try {
-    return host::RequantizeModel(m, w, h);
+    return host::Train(data, opt);
   } catch (const host::QuantizeError& e) {
     throw CliError(std::string("cannot store the model as asked (--storage): ") + e.what());
   }
@@ -155,7 +149,7 @@ std::uint64_t ApplyMissing(const TrainArgs& a, host::Dataset* data, host::TrainO
 
 int RunTrain(const TrainArgs& a) {
   host::TrainOptions opt = ParseTrainOptions(a);
-  const auto [w_storage, head_storage] = ParseStorages(a);
+  std::tie(opt.w_storage, opt.head_storage) = ParseStorages(a);
   if (a.missing != "refuse" && a.missing != "mean" && a.missing != "median")
     throw CliError("--missing must be refuse, mean or median; got '" + a.missing + "'");
   const auto t0 = Clock::now();
@@ -172,11 +166,10 @@ int RunTrain(const TrainArgs& a) {
   };
   // Built from Train's result, not from `{}` then assigned: GCC 12 at -O1 (the asan preset)
   // reported the empty temporary's vectors as maybe-uninitialized.
-  TrainRun run{opt, data, host::Train(data, opt), a.output, a.test};
+  TrainRun run{opt, data, TrainStored(data, opt), a.output, a.test};
   bar.Finish();
   run.imputed = imputed;
   run.read_s = read_s;
-  run.result.model = Restore(run.result.model, w_storage, head_storage);
   WriteModelAtomically(a.output, run.result.model);
   run.total_s = std::chrono::duration<double>(Clock::now() - t0).count();
   EvalResult test;
@@ -250,7 +243,9 @@ Command AddTrain(CLI::App& app) {
                   "the column's mean or median, which the model stores and fills in at prediction too")
       ->capture_default_str();
   cmd->add_option("--storage", a->storage,
-                  "f32, f16 or int8: storage of W and the head (int8: symmetric, one f32 scale per row)")
+                  "f32, f16 or int8: storage of W and the head (int8: symmetric, one f32 scale per row). "
+                  "Quantization-aware: the head is fitted on the features of the stored W, and an int8 "
+                  "head (Fourier-type maps alone) is rounded to change its outputs least (GPTQ-style)")
       ->capture_default_str();
   cmd->add_option("--head-storage", a->head_storage, "f32, f16 or int8: the head's storage, overriding --storage");
   CLI::Option* json = cmd->add_flag("--json", a->json, "Print the report as exactly one JSON object");

@@ -34,13 +34,57 @@ std::vector<std::uint8_t> EncodeMatrix(format::Storage storage, const std::vecto
                                        std::uint64_t cols, std::uint64_t (*index)(std::uint64_t j, std::uint64_t c,
                                                                                   std::uint64_t cols));
 
+// An int8 head given exactly (K x D row-major q, a scale and a bias per output), for
+// RequantizeModel to store as it is instead of rounding the model's head (GptqInt8Head in
+// rfk_host's training and `rfk convert --calibrate` make one).
+struct Int8Head {
+  std::vector<std::int8_t> q;  // K x D, each in [-127, 127]
+  std::vector<float> scale;    // K, finite and > 0
+  std::vector<float> bias;     // K
+};
+
+// Int8 rounding of the rows of w (rows x cols, row-major; rows = outputs) that minimises the
+// change of a quadratic form rather than of the weights: for each row, sequentially from the last
+// column to the first, q_c is the nearest step to w_c plus the rounding errors of the columns
+// already rounded, pushed through the Cholesky factor U of A (A = U'U, U upper) -- Babai's
+// nearest-plane rounding, which is GPTQ / OBQ's error feedback (Frantar et al. 2022; Hassibi &
+// Stork's Optimal Brain Surgeon) in reverse column order. So ||U (w - scale q)||^2 =
+// (w - scale q)' A (w - scale q), the increase of a ridge objective with Hessian A, is small (it is
+// in practice far less than plain rounding's; no bound is claimed: tests/test_quantize.cc
+// measures it). Per row, the scale is the one of kGptqScaleSteps candidates max|w|/127 * factor
+// (factor 1, 0.95, ..., 0.65, in f32) whose rounding gives the least error, ties to the larger.
+// A (cols x cols, row-major, upper triangle read) must be symmetric positive semi-definite: if
+// its Cholesky factorisation fails, it is damped by 1e-12 of its mean diagonal, then 100x more
+// until it succeeds. Deterministic: the same bits for any `threads`. O(cols^3 / 3 + rows x
+// kGptqScaleSteps x cols^2). err (if not null) gets each row's (w - scale q)' A (w - scale q).
+inline constexpr int kGptqScaleSteps = 8;
+void RoundInt8Gptq(const std::vector<double>& w, std::uint32_t rows, std::uint32_t cols, std::vector<double> A,
+                   unsigned threads, std::vector<std::int8_t>* q, std::vector<float>* scale,
+                   std::vector<double>* err = nullptr);
+
 // A copy of an opened model whose W (projection; Fourier maps other than Fastfood) is stored in
 // `w_storage` and whose head is stored in `head_storage`; every other section is copied byte for
 // byte (unknown optional ones too), in the same order. The weights are widened from the source's
 // storage and quantized again. Throws QuantizeError when a target storage is wider than the
 // source's (precision lost earlier is not restored: convert from the f32 model instead), or a
 // value does not fit. A model without W ignores w_storage.
-std::vector<std::uint8_t> RequantizeModel(const Model& m, format::Storage w_storage, format::Storage head_storage);
+// With `head` (head_storage must be int8, its sizes K x D): the head stored is `head`, not a
+// rounding of the model's.
+std::vector<std::uint8_t> RequantizeModel(const Model& m, format::Storage w_storage, format::Storage head_storage,
+                                          const Int8Head* head = nullptr);
+
+// `blob` (a model as SerializeModel writes it) re-stored with RequantizeModel, or returned as it
+// is when both storages are f32 and no head is given. Throws QuantizeError as RequantizeModel.
+std::vector<std::uint8_t> StoreQuantized(const std::vector<std::uint8_t>& blob, format::Storage w_storage,
+                                         format::Storage head_storage, const Int8Head* head = nullptr);
+
+// Row j of a W that a map stores in `storage`, as the device core reads it, for a host that must
+// compute the device's features (quantization-aware training): f16: each w_c replaced by its
+// widened half (a weight beyond f16's range is left as it is: the model's writer refuses it);
+// int8: w_c replaced by float(q_c) and *scale set (the row's real weights are *scale * w_c,
+// and the core computes the dot product as *scale * sum_c float(q_c) x_c); f32: unchanged.
+// The same rounding EncodeMatrix applies, so the stored W is this one exactly.
+void StoredRow(format::Storage storage, float* w, std::size_t n, float* scale);
 
 // "f32", "f16", "int8" -> the storage; throws std::invalid_argument naming the choices otherwise.
 format::Storage ParseStorage(const std::string& name);
