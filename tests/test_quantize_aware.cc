@@ -200,3 +200,69 @@ TEST_CASE("rfk convert without --calibrate writes the bytes it wrote before GPTQ
     CHECK(Fnv(out) == fnv);
   }
 }
+
+TEST_CASE("rfk convert --calibrate: refits the int8 head on representative rows; refuses what it cannot use") {
+  rfk_test::TempDir tmp;
+  const std::string cli = RFK_CLI, data = tmp.Path("d.csv"), f32 = tmp.Path("f32.rfk");
+  std::string csv = "x1,x2,y\n", wide = "x1,x2,x3,y\n", few = "x1,x2,y\n";
+  for (int i = 0; i < 400; ++i) {
+    const double a = (i % 20) / 10.0, b = (i / 20) / 10.0;
+    const std::string row = std::to_string(a) + "," + std::to_string(b) + ",";
+    csv += row + std::to_string(std::sin(2 * a) + b * b + 0.5) + "\n";
+    wide += row + "1,0\n";
+    if (i < 10) few += row + "0\n";
+  }
+  rfk_test::WriteText(data, csv);
+  rfk_test::WriteText(tmp.Path("wide.csv"), wide);
+  rfk_test::WriteText(tmp.Path("few.csv"), few);
+  auto r = rfk_test::Run(cli + " train --train " + data + " -D 64 --gamma 1 --lambda 1e-8 -q -o " + f32);
+  REQUIRE_MESSAGE(r.status == 0, r.err);
+  const auto convert = [&](const std::string& opts) {
+    return rfk_test::Run(cli + " convert -m " + f32 + " -o " + tmp.Path("out.rfk") + " " + opts);
+  };
+  const auto refused = [&](const std::string& opts, const std::string& says) {
+    CAPTURE(opts);
+    const auto res = convert(opts);
+    CHECK(res.status == 1);
+    CHECK(res.err.rfind("rfk: error: ", 0) == 0);
+    CHECK_MESSAGE(res.err.find(says) != std::string::npos, res.err);
+    CHECK(!std::filesystem::exists(tmp.Path("out.rfk")));
+  };
+  refused("--storage int8 --calibrate " + tmp.Path("none.csv"), "none.csv");
+  refused("--storage int8 --calibrate " + tmp.Path("wide.csv"), "wide.csv");
+  refused("--storage int8 --calibrate " + tmp.Path("few.csv"), "10 calibration rows for a head of 64 features");
+  refused("--storage int8 --head-storage f16 --calibrate " + data, "--calibrate refits an int8 head");
+  r = rfk_test::Run(cli + " train --train " + data + " --map binning -P 3 --lambda 1e-4 -q -o " + tmp.Path("bin.rfk"));
+  REQUIRE_MESSAGE(r.status == 0, r.err);
+  r = rfk_test::Run(cli + " convert -m " + tmp.Path("bin.rfk") + " --storage int8 --calibrate " + data + " -o " +
+                    tmp.Path("out.rfk"));
+  CHECK(r.status == 1);
+  CHECK_MESSAGE(r.err.find("random binning") != std::string::npos, r.err);
+
+  // Calibrated on the training rows: the model's outputs are reproduced closer than plain rounding's.
+  const auto mse_to_f32 = [&](const std::string& model) {
+    const auto a = rfk_test::Run(cli + " predict -m " + f32 + " " + data);
+    const auto b = rfk_test::Run(cli + " predict -m " + model + " " + data);
+    REQUIRE(a.status == 0);
+    REQUIRE(b.status == 0);
+    double sum = 0;
+    const char *pa = a.out.c_str(), *pb = b.out.c_str();
+    for (int i = 0; i < 400; ++i) {
+      char *ea, *eb;
+      const double d = std::strtod(pa, &ea) - std::strtod(pb, &eb);
+      sum += d * d;
+      pa = ea;
+      pb = eb;
+    }
+    return sum / 400;
+  };
+  r = rfk_test::Run(cli + " convert -m " + f32 + " --storage int8 -o " + tmp.Path("plain.rfk"));
+  REQUIRE_MESSAGE(r.status == 0, r.err);
+  CHECK(r.err.find("--calibrate FILE") != std::string::npos);  // the note points to it
+  r = convert("--storage int8 --calibrate " + data);
+  REQUIRE_MESSAGE(r.status == 0, r.err);
+  CHECK(r.err.find("W int8, head int8 (calibrated)") != std::string::npos);
+  const double plain = mse_to_f32(tmp.Path("plain.rfk")), calibrated = mse_to_f32(tmp.Path("out.rfk"));
+  MESSAGE("mean squared difference from the f32 model's outputs: plain int8 " << plain << ", calibrated " << calibrated);
+  CHECK(calibrated < 0.5 * plain);
+}

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "rfk/format.hpp"
+#include "rfk/host/data.hpp"
 #include "rfk/model.hpp"
 
 namespace rfk::host {
@@ -85,6 +86,20 @@ std::vector<std::uint8_t> StoreQuantized(const std::vector<std::uint8_t>& blob, 
 // and the core computes the dot product as *scale * sum_c float(q_c) x_c); f32: unchanged.
 // The same rounding EncodeMatrix applies, so the stored W is this one exactly.
 void StoredRow(format::Storage storage, float* w, std::size_t n, float* scale);
+
+// `rfk convert --storage int8 --calibrate FILE`: m with W stored in `w_storage` and an int8 head
+// refitted on `calibration` (representative inputs; labels, if any, are not used): ridge at
+// `lambda` (the model's own, from its metadata) of m's raw outputs on the features of the stored
+// W, so the head reproduces the source model's outputs rather than its weights, then rounded by
+// GptqInt8Head on that ridge system. Accuracy: on rows like the calibration's, the int8 model's
+// outputs are close to m's to the degree the refit can reproduce them (at least calibration rows
+// >= D are needed for the refit to say anything about other rows: refused below that). Every
+// other section is copied as RequantizeModel copies it. Throws QuantizeError for a model it cannot
+// calibrate (random binning: its columns are not a fixed D; D > kMaxCalibratedFeatures), too few
+// rows, or a row the model refuses (naming source:line).
+inline constexpr std::uint32_t kMaxCalibratedFeatures = 20000;
+std::vector<std::uint8_t> CalibratedInt8Model(const Model& m, format::Storage w_storage, const Dataset& calibration,
+                                              double lambda, unsigned threads);
 
 // "f32", "f16", "int8" -> the storage; throws std::invalid_argument naming the choices otherwise.
 format::Storage ParseStorage(const std::string& name);
