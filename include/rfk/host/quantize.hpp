@@ -88,10 +88,10 @@ std::vector<std::uint8_t> StoreQuantized(const std::vector<std::uint8_t>& blob, 
 void StoredRow(format::Storage storage, float* w, std::size_t n, float* scale);
 
 // `rfk convert --storage int8 --calibrate FILE`: m with W stored in `w_storage` and an int8 head
-// refitted on `calibration` (representative inputs; labels, if any, are not used): ridge at
-// `lambda` (the model's own, from its metadata) of m's raw outputs on the features of the stored
-// W, so the head reproduces the source model's outputs rather than its weights, then rounded by
-// GptqInt8Head on that ridge system. Accuracy: on rows like the calibration's, the int8 model's
+// refitted on `calibration` (representative inputs; labels, if any, are not used): the head that
+// reproduces m's raw outputs from the features of the stored W, by ridge at `lambda` (the model's
+// own, from its metadata) with the penalty on its change from m's head (so it is not shrunk
+// towards 0 a second time), then rounded by GptqInt8Head on that ridge system. Accuracy: on rows like the calibration's, the int8 model's
 // outputs are close to m's to the degree the refit can reproduce them (at least calibration rows
 // >= D are needed for the refit to say anything about other rows: refused below that). Every
 // other section is copied as RequantizeModel copies it. Throws QuantizeError for a model it cannot
