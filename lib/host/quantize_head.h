@@ -12,7 +12,9 @@ namespace rfk::host {
 // minimises, so each output's (w - w_q)' A (w - w_q) -- the increase of the objective, which is
 // the weighted mean squared change of that output on the rows of `stats` plus the penalty's -- is
 // small; each bias is refitted for the rounded weights (b_q = ybar - w_q' mu, the objective's
-// minimum over b). Deterministic for any `threads`. Memory: two D x D doubles besides `stats`.
+// minimum over b). Deterministic for any `threads`. Memory: two D x D doubles besides `stats`, no
+// more than the ridge solve's matrix and factor, which are freed by then (EstimateTrainingMemory
+// counts those).
 Int8Head GptqInt8Head(const RidgeStats& stats, double lambda, const RidgeSolution& head, unsigned threads);
 
 }  // namespace rfk::host

@@ -50,13 +50,13 @@ struct Int8Head {
 // already rounded, pushed through the Cholesky factor U of A (A = U'U, U upper) -- Babai's
 // nearest-plane rounding, which is GPTQ / OBQ's error feedback (Frantar et al. 2022; Hassibi &
 // Stork's Optimal Brain Surgeon) in reverse column order. So ||U (w - scale q)||^2 =
-// (w - scale q)' A (w - scale q), the increase of a ridge objective with Hessian A, is small (it is
-// in practice far less than plain rounding's; no bound is claimed: tests/test_quantize.cc
-// measures it). Per row, the scale is the one of kGptqScaleSteps candidates max|w|/127 * factor
-// (factor 1, 0.95, ..., 0.65, in f32) whose rounding gives the least error, ties to the larger.
-// A (cols x cols, row-major, upper triangle read) must be symmetric positive semi-definite: if
-// its Cholesky factorisation fails, it is damped by 1e-12 of its mean diagonal, then 100x more
-// until it succeeds. Deterministic: the same bits for any `threads`. O(cols^3 / 3 + rows x
+// (w - scale q)' A (w - scale q), the increase of a ridge objective with Hessian A, is small: no
+// bound is claimed, but it is far less than plain rounding's in practice (a9a's head: 6x less,
+// tests/test_quantize_aware.cc). Per row, the scale is the one of kGptqScaleSteps candidates
+// Int8Scale(w) * factor (factor 1, 0.95, ..., 0.65, in f32) whose rounding gives the least error,
+// ties to the larger. A (cols x cols, row-major, upper triangle read) must be symmetric positive
+// semi-definite: if its Cholesky factorisation fails, it is damped by 1e-12 of its mean diagonal,
+// then 100x more, up to the mean diagonal (then QuantizeError: a non-finite A). Deterministic: the same bits for any `threads`. O(cols^3 / 3 + rows x
 // kGptqScaleSteps x cols^2). err (if not null) gets each row's (w - scale q)' A (w - scale q).
 inline constexpr int kGptqScaleSteps = 8;
 void RoundInt8Gptq(const std::vector<double>& w, std::uint32_t rows, std::uint32_t cols, std::vector<double> A,
