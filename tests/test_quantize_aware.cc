@@ -215,7 +215,7 @@ TEST_CASE("rfk convert --calibrate: refits the int8 head on representative rows;
   rfk_test::WriteText(data, csv);
   rfk_test::WriteText(tmp.Path("wide.csv"), wide);
   rfk_test::WriteText(tmp.Path("few.csv"), few);
-  auto r = rfk_test::Run(cli + " train --train " + data + " -D 64 --gamma 1 --lambda 1e-8 -q -o " + f32);
+  auto r = rfk_test::Run(cli + " train --train " + data + " -D 64 --gamma 1 --lambda 1e-7 -q -o " + f32);
   REQUIRE_MESSAGE(r.status == 0, r.err);
   const auto convert = [&](const std::string& opts) {
     return rfk_test::Run(cli + " convert -m " + f32 + " -o " + tmp.Path("out.rfk") + " " + opts);
@@ -265,4 +265,17 @@ TEST_CASE("rfk convert --calibrate: refits the int8 head on representative rows;
   const double plain = mse_to_f32(tmp.Path("plain.rfk")), calibrated = mse_to_f32(tmp.Path("out.rfk"));
   MESSAGE("mean squared difference from the f32 model's outputs: plain int8 " << plain << ", calibrated " << calibrated);
   CHECK(calibrated < 0.5 * plain);
+  CHECK(r.err.find("mean squared change of the outputs there") != std::string::npos);
+
+  // lambda 1e-8 on 64 features of 2 inputs: a refit the float statistics cannot resolve. Whatever
+  // the refit does, the stored head is never further from the f32 model on the calibration rows
+  // than plain rounding.
+  r = rfk_test::Run(cli + " train --train " + data + " -D 64 --gamma 1 --lambda 1e-8 -q -o " + f32);
+  REQUIRE_MESSAGE(r.status == 0, r.err);
+  r = rfk_test::Run(cli + " convert -m " + f32 + " --storage int8 -q -o " + tmp.Path("plain.rfk"));
+  REQUIRE_MESSAGE(r.status == 0, r.err);
+  r = convert("--storage int8 --calibrate " + data);
+  REQUIRE_MESSAGE(r.status == 0, r.err);
+  MESSAGE(r.err);
+  CHECK(mse_to_f32(tmp.Path("out.rfk")) <= mse_to_f32(tmp.Path("plain.rfk")) * (1 + 1e-6) + 1e-12);
 }

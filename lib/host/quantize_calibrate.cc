@@ -40,30 +40,69 @@ struct SourceHead {
   }
 };
 
-// One row's features of the stored W (z, D) and the refit's targets (r, K): the source model's
-// outputs less the source head's outputs on z, so that the ridge refit shrinks towards the source
-// head, not towards 0 (which would shrink a head that is already a ridge solution once more).
-void CalibrationRow(const Model& m, const Model& mw, const SourceHead& h0, const Dataset& data, std::size_t i,
-                    AlignedBytes* scratch, float* x, float* y, float* z, double* r) {
-  DenseRow(data, i, x, m.input_dim);
-  Status s = Predict(m, x, m.input_dim, scratch->data(), scratch->size(), y, m.num_outputs);
-  if (s == Status::kOk)
-    s = ComputeFeatures(mw, x, m.input_dim, scratch->data(), scratch->size(), z, m.num_features);
-  if (s != Status::kOk)
-    throw QuantizeError(data.source + ":" + std::to_string(data.lines.empty() ? i + 1 : data.lines[i]) +
-                        ": the model refuses this row: " + StatusMessage(s));
-  const std::uint32_t D = m.num_features;
-  for (std::uint32_t k = 0; k < m.num_outputs; ++k) {
-    double o = h0.b[k];
-    for (std::uint32_t j = 0; j < D; ++j) o += h0.w[std::size_t{k} * D + j] * z[j];
-    r[k] = y[k] - o;
+// The calibration rows through both models: fn(y, z) for each row, y the source model's K raw
+// outputs and z the D features of the stored W (the re-stored model mw).
+template <class Fn>
+void ForEachRow(const Model& m, const Model& mw, const Dataset& data, Fn&& fn) {
+  AlignedBytes scratch(std::max(ScratchBytes(m), ScratchBytes(mw)));
+  std::vector<float> x(m.input_dim), y(m.num_outputs), z(m.num_features);
+  for (std::size_t i = 0; i < data.rows; ++i) {
+    DenseRow(data, i, x.data(), m.input_dim);
+    Status s = Predict(m, x.data(), m.input_dim, scratch.data(), scratch.size(), y.data(), m.num_outputs);
+    if (s == Status::kOk)
+      s = ComputeFeatures(mw, x.data(), m.input_dim, scratch.data(), scratch.size(), z.data(), m.num_features);
+    if (s != Status::kOk)
+      throw QuantizeError(data.source + ":" + std::to_string(data.lines.empty() ? i + 1 : data.lines[i]) +
+                          ": the model refuses this row: " + StatusMessage(s));
+    fn(y.data(), z.data());
   }
+}
+
+// The refit's statistics: the stored W's features against the source outputs less the source
+// head's outputs on them, so that the ridge refit shrinks towards the source head, not towards 0
+// (which would shrink a head that is already a ridge solution once more).
+RidgeStats RefitStats(const Model& m, const Model& mw, const SourceHead& h0, const Dataset& data, unsigned threads) {
+  const std::uint32_t D = m.num_features, K = m.num_outputs;
+  const BlasOneThread one_thread;
+  RidgeStats st(D, K);
+  GramAccumulator gram(D, K, threads);
+  std::vector<float> Z(kGramRows * D);
+  std::vector<double> R(kGramRows * K);
+  std::size_t r = 0;
+  ForEachRow(m, mw, data, [&](const float* y, const float* z) {
+    std::copy(z, z + D, Z.begin() + static_cast<std::ptrdiff_t>(r * D));
+    for (std::uint32_t k = 0; k < K; ++k) {
+      double o = h0.b[k];
+      for (std::uint32_t j = 0; j < D; ++j) o += h0.w[std::size_t{k} * D + j] * z[j];
+      R[r * K + k] = y[k] - o;
+    }
+    if (++r == kGramRows) {
+      gram.Add(Z.data(), r, R.data(), nullptr, &st);
+      r = 0;
+    }
+  });
+  if (r > 0) gram.Add(Z.data(), r, R.data(), nullptr, &st);
+  return st;
+}
+
+// The source head rounded plainly, as RequantizeModel rounds it.
+Int8Head PlainHead(const SourceHead& h0, std::uint32_t K, std::uint32_t D) {
+  Int8Head out;
+  out.q.resize(std::size_t{K} * D);
+  for (std::uint32_t k = 0; k < K; ++k) {
+    std::vector<float> row(h0.w.begin() + static_cast<std::ptrdiff_t>(std::size_t{k} * D),
+                           h0.w.begin() + static_cast<std::ptrdiff_t>(std::size_t{k} + 1) * D);
+    out.scale.push_back(Int8Scale(row.data(), D));
+    out.bias.push_back(static_cast<float>(h0.b[k]));
+    for (std::uint32_t j = 0; j < D; ++j) out.q[std::size_t{k} * D + j] = Int8Quantize(row[j], out.scale[k]);
+  }
+  return out;
 }
 
 }  // namespace
 
 std::vector<std::uint8_t> CalibratedInt8Model(const Model& m, format::Storage w_storage, const Dataset& calibration,
-                                              double lambda, unsigned threads) {
+                                              double lambda, unsigned threads, CalibrationReport* report) {
   CheckCalibration(m, calibration);
   threads = std::max(1u, threads);
   const std::vector<std::uint8_t> wblob = RequantizeModel(m, w_storage, m.head_storage);
@@ -72,26 +111,36 @@ std::vector<std::uint8_t> CalibratedInt8Model(const Model& m, format::Storage w_
   Model mw;
   if (OpenModel(wbytes.data(), wbytes.size(), &mw) != Status::kOk) throw std::logic_error("the re-stored model does not open");
   const std::uint32_t D = m.num_features, K = m.num_outputs;
-  const BlasOneThread one_thread;
-  RidgeStats st(D, K);
-  GramAccumulator gram(D, K, threads);
-  AlignedBytes scratch(ScratchBytes(m) > ScratchBytes(mw) ? ScratchBytes(m) : ScratchBytes(mw));
-  std::vector<float> x(m.input_dim), y(K), Z(kGramRows * D);
-  std::vector<double> Y(kGramRows * K);
   const SourceHead h0(m);
-  for (std::size_t b0 = 0; b0 < calibration.rows; b0 += kGramRows) {
-    const std::size_t R = std::min(kGramRows, calibration.rows - b0);
-    for (std::size_t r = 0; r < R; ++r)
-      CalibrationRow(m, mw, h0, calibration, b0 + r, &scratch, x.data(), y.data(), Z.data() + r * D, Y.data() + r * K);
-    gram.Add(Z.data(), R, Y.data(), nullptr, &st);
-  }
-  RidgeSolution head = SolveRidge(st, lambda, threads);  // the change of the source head
+  const RidgeStats st = RefitStats(m, mw, h0, calibration, threads);
+  RidgeSolution refit = SolveRidge(st, lambda, threads), source;  // refit: the change of the source head
+  source.W.resize(std::size_t{D} * K);
+  source.bias = h0.b;
   for (std::uint32_t k = 0; k < K; ++k) {
-    head.bias[k] += h0.b[k];
-    for (std::uint32_t j = 0; j < D; ++j) head.W[std::size_t{j} * K + k] += h0.w[std::size_t{k} * D + j];
+    refit.bias[k] += h0.b[k];
+    for (std::uint32_t j = 0; j < D; ++j) {
+      source.W[std::size_t{j} * K + k] = h0.w[std::size_t{k} * D + j];
+      refit.W[std::size_t{j} * K + k] += h0.w[std::size_t{k} * D + j];
+    }
   }
-  const Int8Head int8 = GptqInt8Head(st, lambda, head, threads);
-  return RequantizeModel(m, w_storage, format::Storage::kInt8, &int8);
+  // The candidates, in order of preference; the one closest to the source outputs on the
+  // calibration rows is stored (a refit the float statistics cannot resolve -- a tiny lambda on
+  // nearly collinear features -- can be worse than not refitting).
+  const std::vector<Int8Head> heads = {GptqInt8Head(st, lambda, refit, threads),
+                                       GptqInt8Head(st, lambda, source, threads), PlainHead(h0, K, D)};
+  std::vector<double> mse(heads.size(), 0.0);
+  ForEachRow(m, mw, calibration, [&](const float* y, const float* z) {
+    for (std::size_t c = 0; c < heads.size(); ++c)
+      for (std::uint32_t k = 0; k < K; ++k) {
+        double dot = 0;
+        for (std::uint32_t j = 0; j < D; ++j) dot += double(heads[c].q[std::size_t{k} * D + j]) * z[j];
+        const double e = heads[c].bias[k] + double(heads[c].scale[k]) * dot - y[k];
+        mse[c] += e * e / (double(calibration.rows) * K);
+      }
+  });
+  const std::size_t best = static_cast<std::size_t>(std::min_element(mse.begin(), mse.end()) - mse.begin());
+  if (report) *report = {static_cast<int>(best), mse[best], mse[2]};
+  return RequantizeModel(m, w_storage, format::Storage::kInt8, &heads[best]);
 }
 
 }  // namespace rfk::host

@@ -46,7 +46,15 @@ std::vector<std::uint8_t> Convert(const ConvertArgs& a, const rfk::Model& m, rfk
     const double lambda = ModelLambda(m, a.model);
     const host::Dataset data = ReadForModel(a.calibrate, a.data, m, host::LabelColumn::kOptional, a.quiet);
     const unsigned threads = a.threads > 0 ? a.threads : std::max(1u, std::min(64u, std::thread::hardware_concurrency()));
-    return host::CalibratedInt8Model(m, w, data, lambda, threads);
+    host::CalibrationReport rep;
+    std::vector<std::uint8_t> out = host::CalibratedInt8Model(m, w, data, lambda, threads, &rep);
+    static const char* const kChosen[] = {"the head refitted", "the head not refitted (the refit was worse)",
+                                          "plain rounding (both GPTQ heads were worse)"};
+    if (!a.quiet)
+      std::fprintf(stderr, "rfk: calibrated on %zu rows of %s: %s; mean squared change of the outputs there %.3g "
+                           "(plain rounding %.3g)\n", data.rows, a.calibrate.c_str(), kChosen[rep.chosen], rep.mse,
+                   rep.mse_plain);
+    return out;
   } catch (const host::QuantizeError& e) {
     throw CliError(a.model + ": cannot convert: " + e.what());
   }

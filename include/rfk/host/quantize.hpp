@@ -88,18 +88,25 @@ std::vector<std::uint8_t> StoreQuantized(const std::vector<std::uint8_t>& blob, 
 void StoredRow(format::Storage storage, float* w, std::size_t n, float* scale);
 
 // `rfk convert --storage int8 --calibrate FILE`: m with W stored in `w_storage` and an int8 head
-// refitted on `calibration` (representative inputs; labels, if any, are not used): the head that
-// reproduces m's raw outputs from the features of the stored W, by ridge at `lambda` (the model's
-// own, from its metadata) with the penalty on its change from m's head (so it is not shrunk
-// towards 0 a second time), then rounded by GptqInt8Head on that ridge system. Accuracy: on rows like the calibration's, the int8 model's
-// outputs are close to m's to the degree the refit can reproduce them (at least calibration rows
-// >= D are needed for the refit to say anything about other rows: refused below that). Every
-// other section is copied as RequantizeModel copies it. Throws QuantizeError for a model it cannot
+// fitted on `calibration` (representative inputs; labels, if any, are not used) to reproduce m's
+// raw outputs from the features of the stored W: by ridge at `lambda` (the model's own, from its
+// metadata) with the penalty on the change from m's head (so it is not shrunk towards 0 a second
+// time), then rounded by GptqInt8Head on that ridge system. Three candidates -- that refit, m's
+// head rounded by GptqInt8Head without the refit, and m's head rounded plainly -- are scored on
+// the calibration rows (mean over rows and outputs of the squared difference from m's outputs)
+// and the best is stored, in that order of preference on ties: so on those rows the result is
+// never further from m than plain rounding. Rows like the calibration's are what the refit knows
+// (at least D of them are needed: refused below that). Two passes over the rows. Every other
+// section is copied as RequantizeModel copies it. Throws QuantizeError for a model it cannot
 // calibrate (random binning: its columns are not a fixed D; D > kMaxCalibratedFeatures), too few
 // rows, or a row the model refuses (naming source:line).
 inline constexpr std::uint32_t kMaxCalibratedFeatures = 20000;
+struct CalibrationReport {
+  int chosen = 0;             // 0: the refit, 1: m's head GPTQ-rounded, 2: m's head rounded plainly
+  double mse = 0, mse_plain = 0;  // the chosen candidate's and plain rounding's
+};
 std::vector<std::uint8_t> CalibratedInt8Model(const Model& m, format::Storage w_storage, const Dataset& calibration,
-                                              double lambda, unsigned threads);
+                                              double lambda, unsigned threads, CalibrationReport* report = nullptr);
 
 // "f32", "f16", "int8" -> the storage; throws std::invalid_argument naming the choices otherwise.
 format::Storage ParseStorage(const std::string& name);
