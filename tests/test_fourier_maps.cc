@@ -14,6 +14,7 @@
 #include "fourier_map.h"
 #include "random.h"
 #include "rfk/host/model_writer.hpp"
+#include "rfk/host/quantize.hpp"
 #include "rfk/host/train.hpp"
 #include "rfk/kernels.hpp"
 #include "rfk/model.hpp"
@@ -89,9 +90,11 @@ class ScalarKernels {
   std::string active_;
 };
 
-// z(x) of every data row through the core's ComputeFeatures on `spec`'s model.
-std::vector<float> CoreFeatures(const rfk::host::ModelSpec& spec, const rfk::host::Dataset& data) {
-  rfk_test::Blob blob(rfk::host::SerializeModel(spec));
+// z(x) of every data row through the core's ComputeFeatures on `spec`'s model, with W re-stored
+// in `w_storage` by the model writer (RequantizeModel) as `rfk train --storage` stores it.
+std::vector<float> CoreFeatures(const rfk::host::ModelSpec& spec, const rfk::host::Dataset& data,
+                                f::Storage w_storage = f::Storage::kF32) {
+  rfk_test::Blob blob(rfk::host::StoreQuantized(rfk::host::SerializeModel(spec), w_storage, f::Storage::kF32));
   rfk::Model m;
   REQUIRE(blob.Open(&m) == rfk::Status::kOk);
   rfk::host::AlignedBytes scratch(rfk::ScratchBytes(m));
@@ -167,6 +170,33 @@ TEST_CASE("fourier maps (a) and (c): every registered map computes the core's fe
           CHECK(spec.kernel == kernel);
           CHECK(spec.gamma == 0.37f);
           CHECK(Same(HostFeatures(*m, data, scaling), CoreFeatures(spec, data)));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("fourier maps (a), quantization-aware: a map drawn for an f16 or int8 W computes the core's features of the stored W bit for bit") {
+  const ScalarKernels scalar;
+  for (f::MapKind map : RegisteredMaps()) {
+    for (const f::Storage storage : {f::Storage::kF16, f::Storage::kInt8}) {
+      const f::Kernel kernel = f::KernelFitsMap(map, f::Kernel::kLaplacian) ? f::Kernel::kLaplacian : f::Kernel::kGaussian;
+      const std::unique_ptr<FourierMap> m = rfk::host::DrawFourierMap(map, kernel, Features(map), kD, 5, 2, storage)->At(0.37);
+      const std::unique_ptr<FourierMap> m32 = rfk::host::DrawFourierMap(map, kernel, Features(map), kD, 5, 2)->At(0.37);
+      for (bool sparse : {false, true}) {
+        const rfk::host::Dataset data = Inputs(37, sparse, 9);
+        for (const auto standardize : {rfk::host::Standardization::kOff, rfk::host::Standardization::kCentred,
+                                       rfk::host::Standardization::kUncentred}) {
+          const rfk::host::InputScaling scaling = rfk::host::ComputeStandardization(data, standardize);
+          CAPTURE(static_cast<int>(map));
+          CAPTURE(static_cast<int>(storage));
+          CAPTURE(sparse);
+          CAPTURE(static_cast<int>(standardize));
+          const std::vector<float> host = HostFeatures(*m, data, scaling);
+          CHECK(Same(host, CoreFeatures(Spec(*m, scaling), data, storage)));
+          // Maps with W compute other features than from the f32 W (Fastfood has no W to store).
+          const bool has_w = !Spec(*m, scaling).projection.empty();
+          CHECK(Same(host, HostFeatures(*m32, data, scaling)) == !has_w);
         }
       }
     }

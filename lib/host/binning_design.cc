@@ -135,7 +135,7 @@ BinningDesign::BinningDesign(const TrainContext& ctx)
   grids_ = DrawGrids(P_, static_cast<std::uint32_t>(ctx.data.cols), ctx.opt.seed);
   if (Df_ > 0)
     draws_ = DrawFourierMap(ctx.opt.map, ctx.opt.kernel, Df_, static_cast<std::uint32_t>(ctx.data.cols),
-                            ctx.opt.seed, ctx.threads);
+                            ctx.opt.seed, ctx.threads, ctx.opt.w_storage);
   cg_.threads = ctx.threads;
   cg_cv_ = cg_;
   cg_cv_.tolerance = kCvCgTolerance;

@@ -6,6 +6,7 @@
 #include "block_kernels.h"
 #include "parallel.h"
 #include "random.h"
+#include "rfk/host/quantize.hpp"
 #include "rfk/kernels.hpp"
 #include "streams.h"
 
@@ -31,7 +32,9 @@ class DenseMap final : public FourierMap {
   FourierMapParams p_;
   double gamma_;
   float scale_;
-  std::vector<float> W_, Wt_;  // F x d and its transpose, d x F
+  std::vector<float> W_;       // F x d, as drawn at gamma (Describe writes it)
+  std::vector<float> Wt_;      // d x F: W as stored (StoredRow of p_.w_storage), transposed
+  std::vector<float> wscale_;  // int8 W: F row scales (argument j = wscale_[j] * (Wt_'x)_j)
   std::vector<float> phase_;
 };
 
@@ -45,12 +48,16 @@ DenseMap::DenseMap(const FourierMapParams& p, const DenseUnitDraws& unit, double
                                                       : static_cast<double>(g);
   scale_ = p.pairs ? static_cast<float>(1.0 / std::sqrt(static_cast<double>(F)))
                    : static_cast<float>(std::sqrt(2.0 / features()));
-  for (std::uint32_t j = 0; j < F; ++j)
-    for (std::uint32_t c = 0; c < d; ++c) {
-      const float v = static_cast<float>(factor * unit.w[std::size_t{j} * d + c]);
-      W_[std::size_t{j} * d + c] = v;
-      Wt_[std::size_t{c} * F + j] = v;
-    }
+  if (p.w_storage == format::Storage::kInt8) wscale_.resize(F);
+  std::vector<float> row(d);
+  for (std::uint32_t j = 0; j < F; ++j) {
+    for (std::uint32_t c = 0; c < d; ++c) row[c] = W_[std::size_t{j} * d + c] =
+        static_cast<float>(factor * unit.w[std::size_t{j} * d + c]);
+    // Features from W as the model will store it (quantization-aware): Describe writes W_, which
+    // the model's writer rounds to exactly `row` (and wscale_) again.
+    StoredRow(p.w_storage, row.data(), d, wscale_.empty() ? nullptr : &wscale_[j]);
+    for (std::uint32_t c = 0; c < d; ++c) Wt_[std::size_t{c} * F + j] = row[c];
+  }
 }
 
 // Sparse rows without centring skip the zeros (ProjectSparse: the same sums), their values scaled
@@ -80,6 +87,9 @@ bool DenseMap::Compute(const InputRows& in, const std::uint32_t* rows, std::size
       ProjectSparse(cols, vals, e - b, Wt_.data(), F, ws->work.data() + r * F);
     }
   }
+  if (!wscale_.empty())  // int8 W: the core's scale_j * (sum_c float(q_jc) x_c)
+    for (std::size_t r = 0; r < R; ++r)
+      for (std::uint32_t j = 0; j < F; ++j) ws->work[r * F + j] = wscale_[j] * ws->work[r * F + j];
   bool finite = true;
   for (std::size_t r = 0; r < R; ++r) finite &= Features(ws->work.data() + r * F, Z + r * D);
   return finite;

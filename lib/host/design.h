@@ -23,6 +23,7 @@
 #include "random.h"
 #include "rfk/host/model_writer.hpp"
 #include "streams.h"
+#include "rfk/host/quantize.hpp"
 #include "train_context.h"
 
 namespace rfk::host {
@@ -76,6 +77,10 @@ class Design {
   // After Fit: the summed losses (RowLoss) of `head` (the model's float weights) on data rows
   // 0, stride, 2 stride, ..., in row order, through the fitted maps.
   virtual double Loss(const Head& head, std::size_t stride) = 0;
+  // After Fit, when TrainOptions::head_storage is int8: the head rounded for the model by the
+  // design (GptqInt8Head on the fit's ridge system), or null: the model's writer rounds the
+  // float head plainly.
+  virtual const Int8Head* RoundedHead() const { return nullptr; }
 };
 
 // Fourier-type features alone (opt.grids == 0).

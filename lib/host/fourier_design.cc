@@ -11,6 +11,7 @@
 #include "fourier_map.h"
 #include "gram.h"
 #include "row_source.h"
+#include "quantize_head.h"
 
 namespace rfk::host {
 
@@ -143,7 +144,7 @@ class FourierDesign final : public Design {
       : ctx_(ctx),
         base_(ctx.opt.gamma > 0 ? ctx.opt.gamma : ctx.report->gamma_default),
         draws_(DrawFourierMap(ctx.opt.map, ctx.opt.kernel, ctx.opt.features,
-                              static_cast<std::uint32_t>(ctx.data.cols), ctx.opt.seed, ctx.threads)),
+                              static_cast<std::uint32_t>(ctx.data.cols), ctx.opt.seed, ctx.threads, ctx.opt.w_storage)),
         positive_rows_(ctx.targets.w.empty() ? ctx.data.rows
                                              : static_cast<std::size_t>(std::count_if(ctx.targets.w.begin(), ctx.targets.w.end(),
                                                                                       [](double v) { return v > 0; }))) {}
@@ -160,8 +161,15 @@ class FourierDesign final : public Design {
                       std::vector<double>* out) override;
   void Describe(ModelSpec* spec, std::string* metadata) const override;
   double Loss(const Head& head, std::size_t stride) override;
+  const Int8Head* RoundedHead() const override { return int8_head_.get(); }
 
  private:
+  // With an int8 head: rounds the fitted head for its outputs on the fit's statistics.
+  void RoundHead(const RidgeStats& stats, double lambda, const Head& head) {
+    if (ctx_.opt.head_storage == format::Storage::kInt8)
+      int8_head_ = std::make_unique<Int8Head>(GptqInt8Head(stats, lambda, head, ctx_.threads));
+  }
+
   const TrainContext& ctx_;
   double base_;  // the map's gamma at factor 1
   std::unique_ptr<FourierDraws> draws_;
@@ -171,6 +179,7 @@ class FourierDesign final : public Design {
   bool selected_ = false;            // HeldOutLosses ran
   std::unique_ptr<FoldStats> calibration_stats_;  // Fit's, for HeldOutOutputs (without selection)
   std::size_t positive_rows_;                     // rows of weight > 0
+  std::unique_ptr<Int8Head> int8_head_;           // Fit's int8 head (RoundHead)
 };
 
 std::vector<double> FourierDesign::HeldOutLosses(double factor, const Folds& folds,
@@ -210,13 +219,16 @@ Head FourierDesign::Fit(double factor, double lambda, const Folds* calibration_f
     std::uint64_t done = 0;
     calibration_stats_ = std::make_unique<FoldStats>(
         AccumulateFolds(ctx_, *map_, *calibration_folds, &done, ctx_.data.rows, "features + Z'Z (per fold)"));
-    return SolveRidge(calibration_stats_->total, lambda, ctx_.threads);
+    Head head = SolveRidge(calibration_stats_->total, lambda, ctx_.threads);
+    RoundHead(calibration_stats_->total, lambda, head);
+    return head;
   }
   if (!selected_) {
     std::uint64_t done = 0;
     best_total_ = std::move(Accumulate(ctx_, *map_, 1, AllRows, &done, ctx_.data.rows, "features + Z'Z")[0]);
   }
   Head head = SolveRidge(best_total_, lambda, ctx_.threads);
+  RoundHead(best_total_, lambda, head);
   best_total_ = RidgeStats();
   return head;
 }

@@ -57,7 +57,7 @@ const FourierMapType* FindFourierMap(format::MapKind map) {
 
 std::unique_ptr<FourierDraws> DrawFourierMap(format::MapKind map, format::Kernel kernel,
                                              std::uint32_t features, std::uint32_t d,
-                                             std::uint64_t seed, unsigned threads) {
+                                             std::uint64_t seed, unsigned threads, format::Storage w_storage) {
   const FourierMapType* type = FindFourierMap(map);
   if (type == nullptr)
     throw TrainError(std::string("map '") + MapName(map) + "' has no Fourier-type feature map to train");
@@ -68,6 +68,7 @@ std::unique_ptr<FourierDraws> DrawFourierMap(format::MapKind map, format::Kernel
   p.F = FrequenciesOf(*type, features);
   p.d = d;
   p.seed = seed;
+  p.w_storage = w_storage;
   p.threads = threads;
   return type->draw(p);
 }

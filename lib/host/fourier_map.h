@@ -81,6 +81,10 @@ struct FourierMapParams {
   std::uint32_t F = 0, d = 0;
   std::uint64_t seed = 0;
   unsigned threads = 1;  // may draw on this many threads; the draw must not depend on it
+  // The storage the model will keep W in (dense and orthogonal maps): Compute then computes the
+  // features the device computes from the stored W (quantization-aware training); Describe still
+  // writes W unrounded, and the model's writer (RequantizeModel) rounds it to exactly that W.
+  format::Storage w_storage = format::Storage::kF32;
 };
 
 // The fields every Fourier-type map writes the same way into its ModelSpec (map, kernel, F, gamma,
@@ -134,7 +138,8 @@ const FourierMapType* FindFourierMap(format::MapKind map);
 // Draws the map of `map` for D_F = `features`. Throws TrainError if the kind has no host map.
 std::unique_ptr<FourierDraws> DrawFourierMap(format::MapKind map, format::Kernel kernel,
                                              std::uint32_t features, std::uint32_t d,
-                                             std::uint64_t seed, unsigned threads);
+                                             std::uint64_t seed, unsigned threads,
+                                             format::Storage w_storage = format::Storage::kF32);
 
 // F for D_F = `features` of a map of type `t` (D_F is even for pair forms: options validation).
 inline std::uint32_t FrequenciesOf(const FourierMapType& t, std::uint32_t features) {

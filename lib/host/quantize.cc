@@ -1,6 +1,7 @@
 // Quantizing weights (f32 -> f16 / int8) and re-quantizing a model blob; see rfk/host/quantize.hpp.
 #include "rfk/host/quantize.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -83,13 +84,31 @@ std::vector<std::uint8_t> FastfoodSection(const Model& m, const std::uint8_t* p,
   return out;
 }
 
+// `head`'s int8 weights as the format stores them (format::QuantMatrixBytes).
+std::vector<std::uint8_t> EncodeInt8Head(const Int8Head& head, std::uint64_t K, std::uint64_t D) {
+  if (head.q.size() != K * D || head.scale.size() != K || head.bias.size() != K)
+    throw std::logic_error("an int8 head of the wrong size for the model");
+  std::vector<std::uint8_t> out(f::QuantMatrixBytes(f::Storage::kInt8, K, D), 0);
+  std::memcpy(out.data(), head.q.data(), K * D);
+  std::memcpy(out.data() + f::QuantValuesBytes(f::Storage::kInt8, K, D), head.scale.data(), 4 * K);
+  return out;
+}
+
 // The head: its header with the storage field (0 for f32, as rfk has always written it), the
-// weights re-encoded, the biases unchanged.
-std::vector<std::uint8_t> Head(const Model& m, const std::uint8_t* p, f::Storage storage) {
+// weights re-encoded (or `given`'s, with its biases), the biases unchanged.
+std::vector<std::uint8_t> Head(const Model& m, const std::uint8_t* p, f::Storage storage, const Int8Head* given) {
   const std::uint64_t K = m.num_outputs, D = m.num_features;
   std::vector<std::uint8_t> out(p, p + f::head::kHeaderBytes);
   const std::uint32_t v = storage == f::Storage::kF32 ? 0u : static_cast<std::uint32_t>(storage);
   std::memcpy(out.data() + f::head::kStorage, &v, 4);
+  if (given != nullptr) {
+    if (storage != f::Storage::kInt8) throw std::logic_error("an int8 head given for another storage");
+    const std::vector<std::uint8_t> enc = EncodeInt8Head(*given, K, D);
+    out.insert(out.end(), enc.begin(), enc.end());
+    const auto* bias = reinterpret_cast<const std::uint8_t*>(given->bias.data());
+    out.insert(out.end(), bias, bias + 4 * K);
+    return out;
+  }
   std::vector<float> w(K * D);
   for (std::uint64_t k = 0; k < K; ++k)
     for (std::uint64_t j = 0; j < D; ++j) w[k * D + j] = WeightAt(m.head, k * D + j, k);
@@ -136,6 +155,20 @@ std::int8_t Int8Quantize(float w, float scale) {
   return static_cast<std::int8_t>(q > 127.0f ? 127.0f : q < -127.0f ? -127.0f : q);
 }
 
+void StoredRow(f::Storage storage, float* w, std::size_t n, float* scale) {
+  if (storage == f::Storage::kF16) {
+    for (std::size_t c = 0; c < n; ++c) {
+      try {
+        w[c] = HalfToFloat(FloatToHalf(w[c]));
+      } catch (const QuantizeError&) {  // left as it is: the writer refuses the model
+      }
+    }
+  } else if (storage == f::Storage::kInt8) {
+    *scale = Int8Scale(w, n);
+    for (std::size_t c = 0; c < n; ++c) w[c] = static_cast<float>(Int8Quantize(w[c], *scale));
+  }
+}
+
 std::vector<std::uint8_t> EncodeMatrix(f::Storage storage, const std::vector<float>& w, std::uint64_t rows,
                                        std::uint64_t cols,
                                        std::uint64_t (*index)(std::uint64_t, std::uint64_t, std::uint64_t)) {
@@ -164,7 +197,8 @@ std::vector<std::uint8_t> EncodeMatrix(f::Storage storage, const std::vector<flo
   return out;
 }
 
-std::vector<std::uint8_t> RequantizeModel(const Model& m, f::Storage w_storage, f::Storage head_storage) {
+std::vector<std::uint8_t> RequantizeModel(const Model& m, f::Storage w_storage, f::Storage head_storage,
+                                          const Int8Head* head) {
   const bool has_w = m.projection_weights.data != nullptr, has_ff = m.fastfood.dp != 0;
   if (has_w) RefuseWidening("W (projection)", m.projection_storage, w_storage);
   if (has_ff) RefuseWidening("Fastfood's G and S", m.projection_storage, w_storage);
@@ -186,12 +220,22 @@ std::vector<std::uint8_t> RequantizeModel(const Model& m, f::Storage w_storage, 
     else if (has_ff && s.type == static_cast<std::uint16_t>(f::SectionType::kFastfood))
       s.payload = FastfoodSection(m, p, w_storage);
     else if (s.type == static_cast<std::uint16_t>(f::SectionType::kHead))
-      s.payload = Head(m, p, head_storage);
+      s.payload = Head(m, p, head_storage, head);
     else
       s.payload.assign(p, p + size);
     sections.push_back(std::move(s));
   }
   return AssembleModel(sections);
+}
+
+std::vector<std::uint8_t> StoreQuantized(const std::vector<std::uint8_t>& blob, f::Storage w_storage,
+                                         f::Storage head_storage, const Int8Head* head) {
+  if (w_storage == f::Storage::kF32 && head_storage == f::Storage::kF32 && head == nullptr) return blob;
+  AlignedBytes bytes(blob.size());
+  std::copy(blob.begin(), blob.end(), bytes.data());
+  Model m;
+  if (OpenModel(bytes.data(), bytes.size(), &m) != Status::kOk) throw std::logic_error("StoreQuantized: the model does not open");
+  return RequantizeModel(m, w_storage, head_storage, head);
 }
 
 f::Storage ParseStorage(const std::string& name) {

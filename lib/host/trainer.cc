@@ -222,7 +222,7 @@ TrainResult Train(RowSource& source, const TrainOptions& options) {
   const Head head = design->Fit(choice.factor, rep.lambda, calibrate ? &calibration : nullptr);
   if (calibrate) Calibrate(*design, choice.factor, rep.lambda, calibration, ctx);
   AssembledModel model = AssembleModel(*design, head, ctx);
-  result.model = std::move(model.blob);
+  result.model = StoreQuantized(model.blob, opt.w_storage, opt.head_storage, design->RoundedHead());
   ctx.Step("training error");
   TrainingError(*design, model.stored, ctx);
   rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -1,9 +1,13 @@
 // rfk convert: the same model with its map weights (W, or Fastfood's G and S) and the head stored
 // in another storage (f32, f16, int8),
 // re-quantized from the stored weights without retraining; every other section is copied as is.
+// With --calibrate FILE (an int8 head): the head is refitted on FILE's rows to reproduce the
+// source model's outputs from the stored W's features, then rounded for its outputs.
 // Written atomically; a storage wider than the source's is refused (it cannot restore precision).
 #include <cstdio>
+#include <algorithm>
 #include <memory>
+#include <thread>
 
 #include "cli.hpp"
 #include "rfk/host/quantize.hpp"
@@ -12,8 +16,50 @@ namespace rfk::cli {
 namespace {
 
 struct ConvertArgs {
-  std::string model, output, storage, head_storage;
+  std::string model, output, storage, head_storage, calibrate;
+  unsigned threads = 0;
+  bool quiet = false;
+  DataArgs data;
 };
+
+// The model's lambda from its metadata's "lambda=" line; a CliError naming the model without one.
+double ModelLambda(const rfk::Model& m, const std::string& path) {
+  const std::string md(m.metadata != nullptr ? m.metadata : "", m.metadata_bytes);
+  double lambda = -1;
+  for (std::size_t at = 0; at < md.size();) {
+    const std::size_t end = std::min(md.find('\n', at), md.size());
+    if (md.compare(at, 7, "lambda=") == 0 && !ParseDouble(md.substr(at + 7, end - at - 7), &lambda)) lambda = -1;
+    at = end + 1;
+  }
+  if (!(lambda >= 0))
+    throw CliError(path + ": --calibrate refits the head with the model's ridge penalty, and its metadata has no "
+                   "valid lambda= line");
+  return lambda;
+}
+
+// The converted model: plainly re-quantized, or with --calibrate the calibrated int8 head.
+std::vector<std::uint8_t> Convert(const ConvertArgs& a, const rfk::Model& m, rfk::format::Storage w,
+                                  rfk::format::Storage h) {
+  try {
+    if (a.calibrate.empty()) return host::RequantizeModel(m, w, h);
+    if (h != rfk::format::Storage::kInt8)
+      throw CliError("--calibrate refits an int8 head: give --storage int8 or --head-storage int8");
+    const double lambda = ModelLambda(m, a.model);
+    const host::Dataset data = ReadForModel(a.calibrate, a.data, m, host::LabelColumn::kOptional, a.quiet);
+    const unsigned threads = a.threads > 0 ? a.threads : std::max(1u, std::min(64u, std::thread::hardware_concurrency()));
+    host::CalibrationReport rep;
+    std::vector<std::uint8_t> out = host::CalibratedInt8Model(m, w, data, lambda, threads, &rep);
+    static const char* const kChosen[] = {"the head refitted", "the head not refitted (the refit was worse)",
+                                          "plain rounding (both GPTQ heads were worse)"};
+    if (!a.quiet)
+      std::fprintf(stderr, "rfk: calibrated on %zu rows of %s: %s; mean squared change of the outputs there %.3g "
+                           "(plain rounding %.3g)\n", data.rows, a.calibrate.c_str(), kChosen[rep.chosen], rep.mse,
+                   rep.mse_plain);
+    return out;
+  } catch (const host::QuantizeError& e) {
+    throw CliError(a.model + ": cannot convert: " + e.what());
+  }
+}
 
 int RunConvert(const ConvertArgs& a) {
   if (a.storage.empty() && a.head_storage.empty())
@@ -27,12 +73,7 @@ int RunConvert(const ConvertArgs& a) {
   } catch (const std::invalid_argument& e) {
     throw CliError(std::string("--storage / --head-storage: ") + e.what());
   }
-  std::vector<std::uint8_t> out;
-  try {
-    out = host::RequantizeModel(m, w, h);
-  } catch (const host::QuantizeError& e) {
-    throw CliError(a.model + ": cannot convert: " + e.what());
-  }
+  const std::vector<std::uint8_t> out = Convert(a, m, w, h);
   // What was written must open: the converter and the reader agree on the layout.
   host::AlignedBytes check(out.size());
   std::copy(out.begin(), out.end(), check.data());
@@ -42,10 +83,14 @@ int RunConvert(const ConvertArgs& a) {
     throw std::logic_error(std::string("convert produced a model that does not open: ") + err.field);
   WriteModelAtomically(a.output, out);
   const bool has_w = m.projection_weights.data != nullptr || m.fastfood.dp != 0;
-  std::fprintf(stderr, "rfk: wrote %s (%s, %.3gx of %s): %s %s, head %s\n", a.output.c_str(),
+  std::fprintf(stderr, "rfk: wrote %s (%s, %.3gx of %s): %s %s, head %s%s\n", a.output.c_str(),
                HumanBytes(double(out.size())).c_str(), double(out.size()) / double(m.total_bytes),
                HumanBytes(double(m.total_bytes)).c_str(), m.fastfood.dp ? "G and S" : "W",
-               has_w ? rfk::format::NameOf(w) : "none", rfk::format::NameOf(h));
+               has_w ? rfk::format::NameOf(w) : "none", rfk::format::NameOf(h),
+               a.calibrate.empty() ? "" : " (calibrated)");
+  if (a.calibrate.empty() && h == rfk::format::Storage::kInt8 && m.num_grids == 0 && !a.quiet)
+    std::fprintf(stderr, "rfk: note: the int8 head is rounded weight by weight; --calibrate FILE (e.g. the "
+                         "training data) refits it to the stored W and rounds it for its outputs\n");
   return 0;
 }
 
@@ -61,6 +106,15 @@ Command AddConvert(CLI::App& app) {
                   "(int8: one f32 scale per row of W or of the head, per block of Fastfood's d'); not wider "
                   "than the source's");
   cmd->add_option("--head-storage", a->head_storage, "f32, f16 or int8: the head's storage, overriding --storage");
+  cmd->add_option("--calibrate", a->calibrate,
+                  "Representative data (e.g. the training file; labels not needed, at least as many rows as "
+                  "the head has features): refit the int8 head to reproduce this model's outputs from the "
+                  "stored W's features (ridge at the model's lambda), then round it to change its outputs "
+                  "least (GPTQ-style). Fourier-type maps without binning");
+  cmd->add_option("--threads", a->threads, "Worker threads for --calibrate (0 = all cores; the model does not depend on it)")
+      ->capture_default_str();
+  cmd->add_flag("-q,--quiet", a->quiet, "No notes (errors still on stderr)");
+  a->data.Add(cmd);
   return {cmd, [a] { return RunConvert(*a); }};
 }
 

@@ -6,6 +6,7 @@
 #include <memory>
 #include <system_error>
 #include <thread>
+#include <tuple>
 
 #include "cli.hpp"
 #include "rfk/host/quantize.hpp"
@@ -45,17 +46,12 @@ std::pair<rfk::format::Storage, rfk::format::Storage> ParseStorages(const TrainA
   }
 }
 
-// The trained (f32) model re-stored in the storages asked for, as `rfk convert` would.
-std::vector<std::uint8_t> Restore(const std::vector<std::uint8_t>& blob, rfk::format::Storage w,
-                                  rfk::format::Storage h) {
-  if (w == rfk::format::Storage::kF32 && h == rfk::format::Storage::kF32) return blob;
-  host::AlignedBytes bytes(blob.size());
-  std::copy(blob.begin(), blob.end(), bytes.data());
-  rfk::Model m;
-  if (rfk::OpenModel(bytes.data(), bytes.size(), &m) != rfk::Status::kOk)
-    throw std::logic_error("the trained model does not open");
+// train() (host::Train or host::TrainFile), with a value the storages asked for cannot hold as a
+// CliError.
+template <typename TrainFn>
+host::TrainResult TrainStored(const TrainFn& train) {
   try {
-    return host::RequantizeModel(m, w, h);
+    return train();
   } catch (const host::QuantizeError& e) {
     throw CliError(std::string("cannot store the model as asked (--storage): ") + e.what());
   }
@@ -181,7 +177,7 @@ bool ChooseStreaming(const TrainArgs& a, const host::ReadOptions& ro, const host
 
 int RunTrain(const TrainArgs& a) {
   host::TrainOptions opt = ParseTrainOptions(a);
-  const auto [w_storage, head_storage] = ParseStorages(a);
+  std::tie(opt.w_storage, opt.head_storage) = ParseStorages(a);
   if (a.missing != "refuse" && a.missing != "mean" && a.missing != "median")
     throw CliError("--missing must be refuse, mean or median; got '" + a.missing + "'");
   const auto t0 = Clock::now();
@@ -202,14 +198,14 @@ int RunTrain(const TrainArgs& a) {
   };
   // Built from Train's result, not from `{}` then assigned: GCC 12 at -O1 (the asan preset)
   // reported the empty temporary's vectors as maybe-uninitialized.
-  TrainRun run{opt, data, stream ? host::TrainFile(a.train, ro, opt, chunk, &data) : host::Train(data, opt), a.output,
-               a.test};
+  TrainRun run{opt, data,
+               TrainStored([&] { return stream ? host::TrainFile(a.train, ro, opt, chunk, &data) : host::Train(data, opt); }),
+               a.output, a.test};
   if (stream) PrintNotes(data, a.quiet);
   bar.Finish();
   PrintMemoryLine(run.result.report, a.progress);
   run.imputed = imputed;
   run.read_s = read_s + run.result.report.scan_seconds;  // streamed: the file's first scan
-  run.result.model = Restore(run.result.model, w_storage, head_storage);
   WriteModelAtomically(a.output, run.result.model);
   run.total_s = std::chrono::duration<double>(Clock::now() - t0).count();
   EvalResult test;
@@ -290,7 +286,9 @@ Command AddTrain(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--storage", a->storage,
                   "f32, f16 or int8: storage of the map's weights (W, or Fastfood's G and S) and the head (int8: "
-                  "symmetric, one f32 scale per row of W or of the head, per block of Fastfood's d')")
+                  "symmetric, one f32 scale per row of W or of the head, per block of Fastfood's d'). "
+                  "Quantization-aware: the head is fitted on the features of the stored W, and an int8 "
+                  "head (Fourier-type maps alone) is rounded to change its outputs least (GPTQ-style)")
       ->capture_default_str();
   cmd->add_option("--head-storage", a->head_storage, "f32, f16 or int8: the head's storage, overriding --storage");
   CLI::Option* json = cmd->add_flag("--json", a->json, "Print the report as exactly one JSON object");

@@ -168,10 +168,10 @@ py::tuple Train(const py::object& X, const py::object& csr, std::size_t csr_rows
   data.lines.resize(data.rows);
   for (std::size_t i = 0; i < data.rows; ++i) data.lines[i] = i + 1;  // messages name "X:ROW", 1-based
 
-  const rfk::host::TrainOptions opt = Options(o);
-  const auto w_storage = Storage(o["storage"].cast<std::string>());
+  rfk::host::TrainOptions opt = Options(o);
+  opt.w_storage = Storage(o["storage"].cast<std::string>());  // as `rfk train --storage`: quantization-aware
   const std::string head_name = o["head_storage"].cast<std::string>();
-  const auto h_storage = head_name.empty() ? w_storage : Storage(head_name);
+  opt.head_storage = head_name.empty() ? opt.w_storage : Storage(head_name);
 
   std::vector<std::uint8_t> blob;
   std::string calibration_reason;
@@ -180,14 +180,6 @@ py::tuple Train(const py::object& X, const py::object& csr, std::size_t csr_rows
     rfk::host::TrainResult result = rfk::host::Train(data, opt);
     blob = std::move(result.model);
     calibration_reason = std::move(result.report.calibration_reason);
-    if (w_storage != rfk::format::Storage::kF32 || h_storage != rfk::format::Storage::kF32) {
-      rfk::host::AlignedBytes bytes(blob.size());
-      std::copy(blob.begin(), blob.end(), bytes.data());
-      rfk::Model m;
-      if (rfk::OpenModel(bytes.data(), bytes.size(), &m) != rfk::Status::kOk)
-        throw std::logic_error("the trained model does not open");
-      blob = rfk::host::RequantizeModel(m, w_storage, h_storage);
-    }
   }
   return py::make_tuple(py::bytes(reinterpret_cast<const char*>(blob.data()), blob.size()), calibration_reason);
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "rfk/format.hpp"
+#include "rfk/host/data.hpp"
 #include "rfk/model.hpp"
 
 namespace rfk::host {
@@ -34,6 +35,34 @@ std::vector<std::uint8_t> EncodeMatrix(format::Storage storage, const std::vecto
                                        std::uint64_t cols, std::uint64_t (*index)(std::uint64_t j, std::uint64_t c,
                                                                                   std::uint64_t cols));
 
+// An int8 head given exactly (K x D row-major q, a scale and a bias per output), for
+// RequantizeModel to store as it is instead of rounding the model's head (GptqInt8Head in
+// rfk_host's training and `rfk convert --calibrate` make one).
+struct Int8Head {
+  std::vector<std::int8_t> q;  // K x D, each in [-127, 127]
+  std::vector<float> scale;    // K, finite and > 0
+  std::vector<float> bias;     // K
+};
+
+// Int8 rounding of the rows of w (rows x cols, row-major; rows = outputs) that minimises the
+// change of a quadratic form rather than of the weights: for each row, sequentially from the last
+// column to the first, q_c is the nearest step to w_c plus the rounding errors of the columns
+// already rounded, pushed through the Cholesky factor U of A (A = U'U, U upper) -- Babai's
+// nearest-plane rounding, which is GPTQ / OBQ's error feedback (Frantar et al. 2022; Hassibi &
+// Stork's Optimal Brain Surgeon) in reverse column order. So ||U (w - scale q)||^2 =
+// (w - scale q)' A (w - scale q), the increase of a ridge objective with Hessian A, is small: no
+// bound is claimed, but it is far less than plain rounding's in practice (a9a's head: 6x less,
+// tests/test_quantize_aware.cc). Per row, the scale is the one of kGptqScaleSteps candidates
+// Int8Scale(w) * factor (factor 1, 0.95, ..., 0.65, in f32) whose rounding gives the least error,
+// ties to the larger. A (cols x cols, row-major, upper triangle read) must be symmetric positive
+// semi-definite: if its Cholesky factorisation fails, it is damped by 1e-12 of its mean diagonal,
+// then 100x more, up to the mean diagonal (then QuantizeError: a non-finite A). Deterministic: the same bits for any `threads`. O(cols^3 / 3 + rows x
+// kGptqScaleSteps x cols^2). err (if not null) gets each row's (w - scale q)' A (w - scale q).
+inline constexpr int kGptqScaleSteps = 8;
+void RoundInt8Gptq(const std::vector<double>& w, std::uint32_t rows, std::uint32_t cols, std::vector<double> A,
+                   unsigned threads, std::vector<std::int8_t>* q, std::vector<float>* scale,
+                   std::vector<double>* err = nullptr);
+
 // A copy of an opened model whose map weights -- W (projection) of a dense Fourier map, or G and S
 // of a Fastfood map (one int8 scale per block of d') -- are stored in `w_storage` and whose head
 // is stored in `head_storage`; every other section is copied byte for byte (unknown optional ones
@@ -41,7 +70,44 @@ std::vector<std::uint8_t> EncodeMatrix(format::Storage storage, const std::vecto
 // Throws QuantizeError when a target storage is wider than the source's (precision lost earlier is
 // not restored: convert from the f32 model instead), or a value does not fit. A model without a
 // Fourier map ignores w_storage.
-std::vector<std::uint8_t> RequantizeModel(const Model& m, format::Storage w_storage, format::Storage head_storage);
+// With `head` (head_storage must be int8, its sizes K x D): the head stored is `head`, not a
+// rounding of the model's.
+std::vector<std::uint8_t> RequantizeModel(const Model& m, format::Storage w_storage, format::Storage head_storage,
+                                          const Int8Head* head = nullptr);
+
+// `blob` (a model as SerializeModel writes it) re-stored with RequantizeModel, or returned as it
+// is when both storages are f32 and no head is given. Throws QuantizeError as RequantizeModel.
+std::vector<std::uint8_t> StoreQuantized(const std::vector<std::uint8_t>& blob, format::Storage w_storage,
+                                         format::Storage head_storage, const Int8Head* head = nullptr);
+
+// Row j of a W that a map stores in `storage`, as the device core reads it, for a host that must
+// compute the device's features (quantization-aware training): f16: each w_c replaced by its
+// widened half (a weight beyond f16's range is left as it is: the model's writer refuses it);
+// int8: w_c replaced by float(q_c) and *scale set (the row's real weights are *scale * w_c,
+// and the core computes the dot product as *scale * sum_c float(q_c) x_c); f32: unchanged.
+// The same rounding EncodeMatrix applies, so the stored W is this one exactly.
+void StoredRow(format::Storage storage, float* w, std::size_t n, float* scale);
+
+// `rfk convert --storage int8 --calibrate FILE`: m with W stored in `w_storage` and an int8 head
+// fitted on `calibration` (representative inputs; labels, if any, are not used) to reproduce m's
+// raw outputs from the features of the stored W: by ridge at `lambda` (the model's own, from its
+// metadata) with the penalty on the change from m's head (so it is not shrunk towards 0 a second
+// time), then rounded by GptqInt8Head on that ridge system. Three candidates -- that refit, m's
+// head rounded by GptqInt8Head without the refit, and m's head rounded plainly -- are scored on
+// the calibration rows (mean over rows and outputs of the squared difference from m's outputs)
+// and the best is stored, in that order of preference on ties: so on those rows the result is
+// never further from m than plain rounding. Rows like the calibration's are what the refit knows
+// (at least D of them are needed: refused below that). Two passes over the rows. Every other
+// section is copied as RequantizeModel copies it. Throws QuantizeError for a model it cannot
+// calibrate (random binning: its columns are not a fixed D; D > kMaxCalibratedFeatures), too few
+// rows, or a row the model refuses (naming source:line).
+inline constexpr std::uint32_t kMaxCalibratedFeatures = 20000;
+struct CalibrationReport {
+  int chosen = 0;             // 0: the refit, 1: m's head GPTQ-rounded, 2: m's head rounded plainly
+  double mse = 0, mse_plain = 0;  // the chosen candidate's and plain rounding's
+};
+std::vector<std::uint8_t> CalibratedInt8Model(const Model& m, format::Storage w_storage, const Dataset& calibration,
+                                              double lambda, unsigned threads, CalibrationReport* report = nullptr);
 
 // "f32", "f16", "int8" -> the storage; throws std::invalid_argument naming the choices otherwise.
 format::Storage ParseStorage(const std::string& name);

@@ -88,6 +88,13 @@ struct TrainOptions {
   // of fold statistics and scoring over the data (about one cross-validation point); Fourier-type
   // designs only (binning designs have no calibration: its CG per fold is not done).
   bool calibrate = true;
+  // The storages of the model Train returns (docs/FORMAT.md, "Quantized storage"). A W stored f16
+  // or int8 (dense and orthogonal maps) is trained quantization-aware: every feature training
+  // computes is the device's from the stored W, so the head fits that W. An int8 head over
+  // Fourier-type features alone is rounded to minimise the change of the ridge objective, not of
+  // the weights (RoundInt8Gptq; its bias refitted); other heads are rounded plainly.
+  format::Storage w_storage = format::Storage::kF32;
+  format::Storage head_storage = format::Storage::kF32;
   // Progress callback (rows processed, rows in this pass, what the pass is). May be empty.
   std::function<void(std::uint64_t, std::uint64_t, const std::string&)> progress;
 };
