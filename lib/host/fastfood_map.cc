@@ -15,6 +15,7 @@
 #include "dense_map.h"
 #include "parallel.h"
 #include "random.h"
+#include "rfk/host/quantize.hpp"
 #include "rfk/host/train.hpp"
 #include "rfk/kernels.hpp"
 #include "streams.h"
@@ -68,13 +69,32 @@ void DrawBlock(std::uint32_t b, std::uint64_t seed, FastfoodUnitDraws* u) {
   }
 }
 
+// G or S as the device reads it back from `storage` (format::fastfood: blocks of dp entries, one
+// int8 scale per block): StoredRow's rounding per block, then WeightAt's widening (scale * q), so
+// features computed from it are the stored model's bit for bit. f32: v itself.
+std::vector<float> AsStored(format::Storage storage, std::vector<float> v, std::uint32_t dp) {
+  if (storage == format::Storage::kF32) return v;
+  for (std::size_t o = 0; o < v.size(); o += dp) {
+    float scale = 1.0f;
+    StoredRow(storage, v.data() + o, dp, &scale);
+    if (storage == format::Storage::kInt8)
+      for (std::size_t k = o; k < o + dp; ++k) v[k] = scale * v[k];
+  }
+  return v;
+}
+
 class FastfoodMap final : public FourierMap {
  public:
+  // Quantization-aware (p.w_storage f16 or int8): the features are computed from G and S as the
+  // model stores them (AsStored); Describe still gives the f32 values, which the model's writer
+  // rounds to exactly those (RequantizeModel, the same rule).
   FastfoodMap(const FourierMapParams& p, const FastfoodUnitDraws& u, double gamma)
       : p_(p), u_(u), gamma_(gamma), S_(u.S.size()) {
     const float g = static_cast<float>(gamma);  // the model stores gamma as f32: use that value
     const double factor = std::sqrt(2.0 * static_cast<double>(g));
     for (std::size_t i = 0; i < S_.size(); ++i) S_[i] = static_cast<float>(factor * u.S[i]);
+    G_used_ = AsStored(p.w_storage, u.G, u.dp);
+    S_used_ = AsStored(p.w_storage, S_, u.dp);
     scale_ = p.pairs ? static_cast<float>(1.0 / std::sqrt(static_cast<double>(p.F)))
                      : static_cast<float>(std::sqrt(2.0 / p.F));
   }
@@ -113,13 +133,14 @@ class FastfoodMap final : public FourierMap {
  private:
   FastfoodArrays Arrays() const {
     return FastfoodArrays{u_.dp, static_cast<std::uint32_t>(u_.G.size() / u_.dp), ff::IndexBytes(u_.dp),
-                          WeightType::kF32, u_.G.data(), S_.data(), u_.perm.data(), u_.signs.data()};
+                          WeightType::kF32, G_used_.data(), S_used_.data(), u_.perm.data(), u_.signs.data()};
   }
 
   FourierMapParams p_;
   FastfoodUnitDraws u_;  // a copy: a map may outlive its draws (RandomFeatureSpec)
   double gamma_;
   std::vector<float> S_;
+  std::vector<float> G_used_, S_used_;  // G and S as stored (AsStored): what the features use
   float scale_;
 };
 
