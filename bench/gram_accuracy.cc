@@ -121,7 +121,7 @@ int main(int argc, char** argv) try {
   ReadOptions ro;
   ro.min_cols = train.cols;
   const Dataset test = ReadDataset(a.test, ro);
-  const auto nothing = [](std::uint32_t) {};
+  const auto nothing = [](rfk::format::Task, std::uint32_t) {};
   const Targets t = MakeTargets(train, TaskChoice::kAuto, nothing);
   const Targets tt = MakeTargets(test, TaskChoice::kAuto, nothing);
   const InputScaling sc = ComputeStandardization(train, ChooseStandardization(train, -1));

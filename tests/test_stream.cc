@@ -311,3 +311,30 @@ TEST_CASE("stream: rfk train --stream, and streaming chosen by --memory-limit") 
   CHECK(binning.status == 1);
   CHECK(binning.err.find("binning needs the data in memory") != std::string::npos);
 }
+
+TEST_CASE("memory guard: a classifier's calibration folds are counted (the held-out pass's peak)") {
+  // The calibration (FourierDesign::HeldOutOutputs) holds every fold's ridge statistics, their
+  // total and one training-set copy where a plain fit holds the total alone: at D = 2000, 3
+  // folds, K = 1, 4 sets of D x (D + K + 1) doubles more (the solve's copies are counted in both).
+  Dataset meta;
+  meta.rows = 60000;
+  meta.cols = 20;
+  TrainOptions opt;
+  opt.features = 2000;
+  opt.gamma = 0.1;
+  opt.lambda = 1e-3;
+  opt.cv_folds = 3;
+  const auto bytes = [&](rfk::format::Task task, const TrainOptions& o) {
+    return rfk::host::EstimateTrainingMemory(meta, o, task, 1, 1).bytes;
+  };
+  const double set = 8.0 * 2000 * (2000 + 1 + 1);
+  const double regression = bytes(rfk::format::Task::kRegression, opt);
+  CHECK(bytes(rfk::format::Task::kBinary, opt) == doctest::Approx(regression + 4 * set));
+  TrainOptions off = opt;
+  off.calibrate = false;
+  CHECK(bytes(rfk::format::Task::kBinary, off) == doctest::Approx(regression));
+  Dataset few = meta;  // fewer than kMinRowsPerFold rows per fold: not calibrated
+  few.rows = 3 * rfk::host::kMinRowsPerFold - 1;
+  CHECK(rfk::host::EstimateTrainingMemory(few, opt, rfk::format::Task::kBinary, 1, 1).bytes ==
+        doctest::Approx(rfk::host::EstimateTrainingMemory(few, opt, rfk::format::Task::kRegression, 1, 1).bytes));
+}

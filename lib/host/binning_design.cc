@@ -199,7 +199,7 @@ std::vector<double> BinningDesign::HeldOutLosses(double factor, const Folds& fol
     const BinColumns bc =
         BuildColumns(a.keys, ctx_.data.rows, P_, train_rows_[f], ctx_.opt.buckets, ctx_.threads);
     if (!ctx_.opt.buckets)
-      CheckMemory(ctx_.data, ctx_.opt, ctx_.targets.K, ctx_.threads, bc.count, ctx_.report);
+      CheckMemory(ctx_.data, ctx_.opt, ctx_.targets.task, ctx_.targets.K, ctx_.threads, bc.count, ctx_.report);
     const SparseDesign z = Sparse(a, bc);
     const std::vector<Head> heads = LambdaPath(z, train_rows_[f], lambdas, what);
     const std::vector<double> e = ScoreDesign(z, held_out[f], heads, ctx_.targets, ctx_.threads);
@@ -216,7 +216,7 @@ Head BinningDesign::Fit(double factor, double lambda, const Folds* /*calibration
   ctx_.Progress(0, 1, "binning features");
   fit_ = At(factor);
   columns_ = BuildColumns(fit_.keys, ctx_.data.rows, P_, all_rows_, ctx_.opt.buckets, ctx_.threads);
-  if (!ctx_.opt.buckets) CheckMemory(ctx_.data, ctx_.opt, ctx_.targets.K, ctx_.threads, columns_.count, &rep);
+  if (!ctx_.opt.buckets) CheckMemory(ctx_.data, ctx_.opt, ctx_.targets.task, ctx_.targets.K, ctx_.threads, columns_.count, &rep);
   design_ = Sparse(fit_, columns_);
   CgStats stats;
   ctx_.Progress(0, 1, "conjugate gradients");

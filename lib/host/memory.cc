@@ -32,13 +32,14 @@ std::string FormatBytes(double b) {
 }
 
 // The Fourier design: ridge statistics G (D x D doubles) per stat set (the total, or every fold
-// + the total + one training-set copy while selecting, + the best so far); the solve's matrix and
-// its Cholesky factor (the rare LDLT fallback, when Cholesky fails, needs one D x D more); the
-// feature blocks (gram.h: a block's features, its weighted copy and the map's workspaces; per
-// thread a float tile of G and double panels for Z'Y and the scores).
-void FourierDesignParts(double n_folds, bool cv, double Df, double F, double d, double K,
-                        double T, Parts* parts) {
-  const double sets = cv ? n_folds + 3 : 1;
+// + the total + one training-set copy while selecting, + the best so far; while calibrating
+// (FourierDesign::HeldOutOutputs), every calibration fold + the total + one training-set copy);
+// the solve's matrix and its Cholesky factor (the rare LDLT fallback, when Cholesky fails, needs
+// one D x D more); the feature blocks (gram.h: a block's features, its weighted copy and the
+// map's workspaces; per thread a float tile of G and double panels for Z'Y and the scores).
+void FourierDesignParts(double n_folds, bool cv, double calibration_folds, double Df, double F, double d,
+                        double K, double T, Parts* parts) {
+  const double sets = std::max({cv ? n_folds + 3 : 1.0, calibration_folds > 0 ? calibration_folds + 2 : 0.0});
   parts->emplace_back("the ridge statistics and their factorisation, D x D doubles",
                       (sets + 2) * 8.0 * Df * (Df + K + 1));
   const double rows = kGramRows, tile = kGramTile;
@@ -88,10 +89,10 @@ void DataParts(const Dataset& data, const TrainOptions& opt, std::uint32_t K, do
 
 }  // namespace
 
-void CheckMemory(const Dataset& data, const TrainOptions& opt, std::uint32_t K, unsigned threads,
+void CheckMemory(const Dataset& data, const TrainOptions& opt, format::Task task, std::uint32_t K, unsigned threads,
                  std::uint32_t exact_bins, TrainReport* rep, double chunk_memory) {
   const double limit = opt.memory_limit ? static_cast<double>(opt.memory_limit) : PhysicalMemoryBytes();
-  const MemoryEstimate need = EstimateTrainingMemory(data, opt, K, threads, exact_bins, chunk_memory);
+  const MemoryEstimate need = EstimateTrainingMemory(data, opt, task, K, threads, exact_bins, chunk_memory);
   rep->memory_estimate = std::max(rep->memory_estimate, need.bytes);
   rep->memory_limit = limit;
   if (limit > 0 && need.bytes > limit) {
@@ -110,14 +111,19 @@ double PhysicalMemoryBytes() {
 // Mirrors the allocations of the pipeline and its design at their peak: the buffers that grow
 // with rows, features, grids or outputs, as many as are alive at once. Fixed and per-thread
 // extras of a few MiB are left out; allocator overhead is not modelled.
-MemoryEstimate EstimateTrainingMemory(const Dataset& data, const TrainOptions& opt, std::uint32_t K,
-                                      unsigned threads, std::uint32_t exact_bins, double chunk_memory,
+MemoryEstimate EstimateTrainingMemory(const Dataset& data, const TrainOptions& opt, format::Task task,
+                                      std::uint32_t K, unsigned threads, std::uint32_t exact_bins, double chunk_memory,
                                       double data_bytes) {
   const double n = static_cast<double>(data.rows), d = static_cast<double>(data.cols);
   // Defaults (negative gamma or lambda) may cross-validate: counted as if they did.
   const bool default_cv = (opt.lambda < 0 || opt.gamma < 0) && opt.cv_folds >= 2 && n >= double(kMinRowsPerFold) * opt.cv_folds;
   const bool cv = opt.gamma_auto || opt.lambda_auto || default_cv;
   const double n_folds = cv ? opt.cv_folds : 0;
+  // The calibration's folds (trainer.cc's CalibrationPlan; designs with random binning are not
+  // calibrated).
+  const double calibration_nf = std::max<std::uint32_t>(opt.cv_folds, 3);
+  const bool calibrated = task != format::Task::kRegression && opt.calibrate && opt.grids == 0 &&
+                          n >= double(kMinRowsPerFold) * calibration_nf;
   const FourierMapType* type = FindFourierMap(opt.map);
   if (type == nullptr) type = FindFourierMap(format::MapKind::kFourier);  // refused later
   const double Df = opt.fourier ? opt.features : 0;
@@ -127,7 +133,7 @@ MemoryEstimate EstimateTrainingMemory(const Dataset& data, const TrainOptions& o
   parts.emplace_back(type->memory_part, type->memory_bytes(F, d));
   MemoryEstimate e;
   if (opt.grids == 0) {
-    FourierDesignParts(n_folds, cv, Df, F, d, K, threads, &design);
+    FourierDesignParts(n_folds, cv, calibrated ? calibration_nf : 0, Df, F, d, K, threads, &design);
     e.advice = "--features";
   } else {
     BinningDesignParts(opt, n, n_folds, cv, Df, d, K, exact_bins, &design);

@@ -77,12 +77,12 @@ bool ChooseClassification(const LabelReader& v, TaskChoice choice, std::string* 
   return classify;
 }
 
-void RegressionTargets(LabelReader&& v, const std::function<void(std::uint32_t)>& before_alloc, Targets* t) {
+void RegressionTargets(LabelReader&& v, const std::function<void(Task, std::uint32_t)>& before_alloc, Targets* t) {
   // The model holds outputs as floats: a target beyond float range cannot be fitted.
   if (v.beyond_float.set)
     throw TrainError(v.beyond_float.where + ": label '" + v.beyond_float.text +
                      "' is beyond the float range of the model's outputs (|y| <= 3.4e38)");
-  before_alloc(1u);
+  before_alloc(Task::kRegression, 1u);
   t->task = Task::kRegression;
   t->Y = std::move(v.num);
 }
@@ -114,7 +114,7 @@ void IndexClasses(const LabelReader& v, Targets* t) {
 }
 
 // One-vs-rest targets: +-1 for the one output of a binary task, one +1 per row otherwise.
-void ClassTargets(const LabelReader& v, const std::function<void(std::uint32_t)>& before_alloc, Targets* t) {
+void ClassTargets(const LabelReader& v, const std::function<void(Task, std::uint32_t)>& before_alloc, Targets* t) {
   if ((v.all_numeric && v.too_many_values) || (!v.all_numeric && v.too_many_texts))
     throw TrainError(v.source + ": more than " + std::to_string(format::kMaxOutputs) +
                      " classes exceed the format's limit");
@@ -128,7 +128,7 @@ void ClassTargets(const LabelReader& v, const std::function<void(std::uint32_t)>
     if (l.find('\0') != std::string::npos) throw TrainError(v.source + ": a label contains a NUL byte");
   t->task = C == 2 ? Task::kBinary : Task::kMulticlass;
   t->K = C == 2 ? 1 : static_cast<std::uint32_t>(C);
-  before_alloc(t->K);
+  before_alloc(t->task, t->K);
 }
 
 }  // namespace
@@ -170,7 +170,7 @@ void LabelReader::Add(const Dataset& chunk) {
 }
 
 Targets MakeTargets(LabelReader&& labels, TaskChoice choice,
-                    const std::function<void(std::uint32_t)>& before_alloc) {
+                    const std::function<void(Task, std::uint32_t)>& before_alloc) {
   Targets t;
   if (ChooseClassification(labels, choice, &t.reason)) {
     ClassTargets(labels, before_alloc, &t);
@@ -181,7 +181,7 @@ Targets MakeTargets(LabelReader&& labels, TaskChoice choice,
 }
 
 Targets MakeTargets(const Dataset& data, TaskChoice choice,
-                    const std::function<void(std::uint32_t)>& before_alloc) {
+                    const std::function<void(Task, std::uint32_t)>& before_alloc) {
   LabelReader labels;
   labels.Add(data);
   return MakeTargets(std::move(labels), choice, before_alloc);

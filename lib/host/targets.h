@@ -65,14 +65,15 @@ class LabelReader {
 
 // Decides the task (`choice`, or from the labels for kAuto: non-numeric labels, or at most 32
 // distinct integers with at least 5 rows per value when there are more than two, mean
-// classification) and builds the targets (consuming the labels). `before_alloc(K)` runs once K
-// is known, before the per-row targets are built (the resource guard). Throws TrainError, naming
-// file:line, for a label regression cannot use, and for fewer than 2 or too many classes.
+// classification) and builds the targets (consuming the labels). `before_alloc(task, K)` runs
+// once the task and K are known, before the per-row targets are built (the resource guard).
+// Throws TrainError, naming file:line, for a label regression cannot use, and for fewer than 2 or
+// too many classes.
 Targets MakeTargets(LabelReader&& labels, TaskChoice choice,
-                    const std::function<void(std::uint32_t)>& before_alloc);
+                    const std::function<void(format::Task, std::uint32_t)>& before_alloc);
 // The same on a dataset in memory (its labels read as one chunk).
 Targets MakeTargets(const Dataset& data, TaskChoice choice,
-                    const std::function<void(std::uint32_t)>& before_alloc);
+                    const std::function<void(format::Task, std::uint32_t)>& before_alloc);
 
 // Sets t->w from opt.sample_weight (validated: one finite weight >= 0 per row) times, for
 // opt.class_weight == kBalanced, n / (C * n_c) for a row of class c (scikit-learn's "balanced":

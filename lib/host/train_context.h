@@ -74,7 +74,7 @@ unsigned ResolveThreads(const TrainOptions& opt);
 // The resource guard: records EstimateTrainingMemory (the largest so far) and the limit in *rep,
 // and throws TrainError, stating the need, its largest part and the limit, if it is exceeded.
 // `chunk_memory` > 0: the data is streamed (EstimateTrainingMemory).
-void CheckMemory(const Dataset& data, const TrainOptions& opt, std::uint32_t K, unsigned threads,
+void CheckMemory(const Dataset& data, const TrainOptions& opt, format::Task task, std::uint32_t K, unsigned threads,
                  std::uint32_t exact_bins, TrainReport* rep, double chunk_memory = 0);
 
 // A double with 9 significant digits, as reports, messages and metadata print gammas and lambdas.

@@ -179,8 +179,8 @@ Targets PrepareData(RowSource& source, const TrainOptions& opt, unsigned threads
   const Dataset& data = source.meta();
   const bool streamed = source.chunk_bytes() > 0;
   DataStats stats = ReadStats(source, streamed, opt);
-  Targets targets = MakeTargets(std::move(stats.labels), opt.task, [&](std::uint32_t K) {
-    CheckMemory(data, opt, K, threads, 0, rep, source.chunk_memory());
+  Targets targets = MakeTargets(std::move(stats.labels), opt.task, [&](format::Task task, std::uint32_t K) {
+    CheckMemory(data, opt, task, K, threads, 0, rep, source.chunk_memory());
   });
   if (streamed && !stats.weights.empty()) run->sample_weight = std::move(stats.weights);
   ApplyWeights(data.source, *run, &targets);

@@ -172,7 +172,11 @@ bool ChooseStreaming(const TrainArgs& a, const host::ReadOptions& ro, const host
   meta.cols = size.cols;
   meta.sparse = size.sparse;
   const unsigned threads = opt.threads ? opt.threads : std::max(1u, std::thread::hardware_concurrency());
-  return limit > 0 && host::EstimateTrainingMemory(meta, opt, 1, threads, 0, 0, size.bytes).bytes > limit;
+  // The labels are not read yet: a task left to auto counts as classification, whose calibration
+  // holds the most ridge statistics (the larger estimate streams rather than loads).
+  const rfk::format::Task task = opt.task == host::TaskChoice::kRegression ? rfk::format::Task::kRegression
+                                                                            : rfk::format::Task::kBinary;
+  return limit > 0 && host::EstimateTrainingMemory(meta, opt, task, 1, threads, 0, 0, size.bytes).bytes > limit;
 }
 
 int RunTrain(const TrainArgs& a) {

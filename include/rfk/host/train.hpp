@@ -178,12 +178,13 @@ struct MemoryEstimate {
   double largest_bytes = 0;
   std::string advice;       // the options that shrink it, e.g. "--features"
 };
+// `task` and K: the targets' (classifiers' calibration folds hold more statistics, trainer.cc).
 // Streamed data (TrainFile): `data` is its description, without rows, and chunk_memory > 0 the
 // bytes of its largest parsed chunk; the estimate then counts a chunk (and its text) instead of
 // the loaded data. `data_bytes` > 0 stands for the loaded data's size when `data` has no rows
 // (an estimate from the file, for the choice between reading and streaming).
 MemoryEstimate EstimateTrainingMemory(const Dataset& data, const TrainOptions& options,
-                                      std::uint32_t K, unsigned threads,
+                                      format::Task task, std::uint32_t K, unsigned threads,
                                       std::uint32_t exact_bins = 0, double chunk_memory = 0,
                                       double data_bytes = 0);
 
