@@ -242,7 +242,7 @@ TEST_CASE("the vector-scaling fit recovers a scale and a bias per class, and bea
   CHECK(rfk::host::FitSoftmaxVector(R, K, cls, {}).method == Num(M::kSoftmax));
 }
 
-TEST_CASE("training writes the calibration section for classifiers, deterministically; not when disabled") {
+TEST_CASE("training writes the calibration section for classifiers, deterministically, not when disabled") {
   for (const std::uint32_t classes : {2u, 3u}) {
     CAPTURE(classes);
     const auto bytes = Model(classes, true);
@@ -398,7 +398,7 @@ TEST_CASE("corrupt calibration sections are refused with their field") {
   CHECK(std::string(err.field) == "calibration.size");
 }
 
-TEST_CASE("a calibration section on a regression model is refused; the writer refuses to write one") {
+TEST_CASE("a calibration section on a regression model is refused, the writer refuses to write one") {
   rfk::host::ModelSpec spec = rfk::host::RandomFeatureSpec(f::Kernel::kGaussian, f::MapKind::kFourier, 8, 2, 1.0, 1);
   const auto plain = rfk::host::SerializeModel(spec);
   spec.calibration_method = Num(M::kPlatt);

@@ -249,7 +249,7 @@ TEST_CASE("rfk export writes the model byte for byte as an aligned C array, with
   CHECK(rfk_test::ReadText(header) == h);
 }
 
-TEST_CASE("predict --proba and eval's log loss, Brier and ECE; --proba refused without calibration, with a hint") {
+TEST_CASE("predict --proba and eval's log loss, Brier and ECE, --proba refused without calibration, with a hint") {
   rfk_test::TempDir tmp;
   std::string csv = "a,b,cls\n";
   for (int i = 0; i < 600; ++i) {

@@ -116,7 +116,7 @@ TEST_CASE("NA as a label is an error naming file:line, never a class") {
   CHECK(Has(t.err, "rfk: error: " + p + ":7: column 4 ('y'): missing label 'NA'"));
 }
 
-TEST_CASE("an NA in a header-less first row is a missing value, not a header; --missing fills it") {
+TEST_CASE("an NA in a header-less first row is a missing value, not a header, --missing fills it") {
   Fixture f;
   const std::string p = f.Write("na1.csv", Csv("", [](std::size_t i, const Row& w) {
     return (i == 0 ? std::string("NA") : w.x1) + "," + w.x2 + "," + w.x3 + "," + w.label;
@@ -139,7 +139,7 @@ TEST_CASE("an NA in a header-less first row is a missing value, not a header; --
   CHECK(Has(no.err, p + ":1: column 1: missing value 'NA'"));
 }
 
-TEST_CASE("a test file with columns in another order is matched by name; a mismatch names the columns") {
+TEST_CASE("a test file with columns in another order is matched by name, a mismatch names the columns") {
   Fixture f;
   const std::string h = f.Write("h.csv", Csv("x1,x2,x3,y", Plain));
   REQUIRE(f.Train(h, "h").status == 0);
@@ -242,7 +242,7 @@ TEST_CASE("eval reports the confusion matrix, per-class metrics, balanced accura
   CHECK(JsonNumber(jr.out, "mae") <= JsonNumber(jr.out, "rmse"));
 }
 
-TEST_CASE("train --json prints one object, --quiet nothing; CLI11's errors carry rfk's prefix and a hint") {
+TEST_CASE("train --json prints one object, --quiet nothing, CLI11's errors carry rfk's prefix and a hint") {
   Fixture f;
   const std::string h = f.Write("h.csv", Csv("x1,x2,x3,y", Plain));
   const auto j = f.Train(h, "j", "--json --test " + h);

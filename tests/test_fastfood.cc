@@ -279,7 +279,7 @@ TEST_CASE("fastfood: each corrupted field of the section gives its status, field
   }
 }
 
-TEST_CASE("fastfood: other kernels and too wide inputs are refused by name; training with auto gamma and lambda") {
+TEST_CASE("fastfood: other kernels and too wide inputs are refused by name, training with auto gamma and lambda") {
   CHECK_THROWS_WITH_AS(rfk::host::DrawFourierMap(f::MapKind::kFastfood, f::Kernel::kLaplacian, 16, 4, 1, 1),
                        doctest::Contains("gaussian kernel only"), rfk::host::TrainError);
   CHECK_THROWS_WITH_AS(rfk::host::DrawFourierMap(f::MapKind::kFastfood, f::Kernel::kGaussian, 16, 70000, 1, 1),

@@ -124,7 +124,7 @@ std::vector<float> Inputs(std::uint32_t n, std::uint32_t d) {
 
 }  // namespace
 
-TEST_CASE("fastfood quantized: the section's size and layout per storage; f32 re-stored is the same bytes") {
+TEST_CASE("fastfood quantized: the section's size and layout per storage, f32 re-stored is the same bytes") {
   const auto bytes = Trained(f::MapKind::kFastfood, 54, 1024);  // d' = 64, 8 blocks
   CHECK(Convert(bytes, f::Storage::kF32, f::Storage::kF32) == bytes);
   const std::uint32_t N = 512, blocks = 8;
@@ -149,7 +149,7 @@ TEST_CASE("fastfood quantized: the section's size and layout per storage; f32 re
                                              << Convert(bytes, f::Storage::kInt8, f::Storage::kInt8).size() << " B");
 }
 
-TEST_CASE("fastfood quantized: int8 scales are max|G_b| / 127 per block; f16 rounds each entry to nearest") {
+TEST_CASE("fastfood quantized: int8 scales are max|G_b| / 127 per block, f16 rounds each entry to nearest") {
   const auto bytes = Trained(f::MapKind::kFastfood, 20, 200);  // d' = 32, 4 blocks (the last truncated)
   Blob fb(bytes), qb(Convert(bytes, f::Storage::kInt8, f::Storage::kF32)),
       hb(Convert(bytes, f::Storage::kF16, f::Storage::kF32));
@@ -219,7 +219,7 @@ TEST_CASE("fastfood quantized: the features are the f32 path's on the widened di
 // |cos a - cos b|, |sin a - sin b| <= |a - b|: each output moves by at most
 // sum_j |H_j| s |u_q,j - u_j| over both halves of the pairs, u the frequencies' arguments in double
 // from each model's widened diagonals, plus float rounding (1e-4 relative, as tests/test_quantize.cc).
-TEST_CASE("fastfood quantized: features are cos/sin of the widened map; outputs within the rounding's bound") {
+TEST_CASE("fastfood quantized: features are cos/sin of the widened map, outputs within the rounding's bound") {
   const std::uint32_t d = 54;
   const auto bytes = Trained(f::MapKind::kFastfood, d, 1024);
   const auto X = Inputs(100, d);
@@ -261,7 +261,7 @@ TEST_CASE("fastfood quantized: features are cos/sin of the widened map; outputs 
   }
 }
 
-TEST_CASE("fastfood quantized: a storage wider than the source's is refused; f16 -> f16 is the same bytes") {
+TEST_CASE("fastfood quantized: a storage wider than the source's is refused, f16 -> f16 is the same bytes") {
   const auto bytes = Trained(f::MapKind::kFastfood, 7, 100);
   const auto i8 = Convert(bytes, f::Storage::kInt8, f::Storage::kInt8);
   const auto h16 = Convert(bytes, f::Storage::kF16, f::Storage::kF16);

@@ -122,7 +122,7 @@ TEST_CASE("int8: scale = max|w| / 127, q rounded half away from zero") {
   CHECK(rfk::host::Int8Scale(zeros, 2) == 1.0f);  // an all-zero row: scale 1, q = 0
 }
 
-TEST_CASE("re-storing as f32 gives the same bytes; every storage opens and reports its storage") {
+TEST_CASE("re-storing as f32 gives the same bytes, every storage opens and reports its storage") {
   const auto bytes = Trained(f::MapKind::kFourier);
   CHECK(Convert(bytes, f::Storage::kF32, f::Storage::kF32) == bytes);
   rfk::Model m;
@@ -152,7 +152,7 @@ TEST_CASE("re-storing as f32 gives the same bytes; every storage opens and repor
   CHECK(w_bytes(i8) == w_bytes(f32) / 4 + 4 * rows);
 }
 
-TEST_CASE("a storage wider than the source's is refused; a narrower one is allowed") {
+TEST_CASE("a storage wider than the source's is refused, a narrower one is allowed") {
   const auto bytes = Trained(f::MapKind::kFourierPhase);
   const auto i8 = Convert(bytes, f::Storage::kInt8, f::Storage::kInt8);
   const auto h16 = Convert(bytes, f::Storage::kF16, f::Storage::kF16);

@@ -201,7 +201,7 @@ TEST_CASE("rfk convert without --calibrate writes the bytes it wrote before GPTQ
   }
 }
 
-TEST_CASE("rfk convert --calibrate: refits the int8 head on representative rows; refuses what it cannot use") {
+TEST_CASE("rfk convert --calibrate: refits the int8 head on representative rows, refuses what it cannot use") {
   rfk_test::TempDir tmp;
   const std::string cli = RFK_CLI, data = tmp.Path("d.csv"), f32 = tmp.Path("f32.rfk");
   std::string csv = "x1,x2,y\n", wide = "x1,x2,x3,y\n", few = "x1,x2,y\n";

@@ -202,7 +202,7 @@ TEST_CASE("stream: a column of row numbers is dropped only when every chunk cont
   CHECK(rfk::host::ReadDataset(dir.Path("broken.csv")).cols == 3);
 }
 
-TEST_CASE("stream: a bad value in a later chunk is an error naming file:line; idx is refused") {
+TEST_CASE("stream: a bad value in a later chunk is an error naming file:line, idx is refused") {
   const rfk_test::TempDir dir;
   std::string text = CsvText(400, 3, true, true, 4);
   std::size_t pos = 0;
