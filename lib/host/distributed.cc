@@ -60,9 +60,6 @@ Ranks* DistributedRanks(const TrainOptions& opt) {
 
 void CheckRanksAgree(Ranks& ranks, const Dataset& meta, const TrainOptions& opt, const Targets& targets,
                      const InputScaling& scaling, double gamma_default) {
-  if (opt.grids > 0)
-    throw TrainError("distributed training (--mpi) takes Fourier-type maps: binning's sparse design holds "
-                     "every row in one process; train binning without --mpi");
   Hash t, s;
   t.Add(targets.labels.size());
   t.Add(targets.cls);
@@ -85,10 +82,13 @@ void CheckRanksAgree(Ranks& ranks, const Dataset& meta, const TrainOptions& opt,
     for (std::size_t i = 0; i < F; ++i)
       if (all[r * F + i] != all[i]) {
         const bool count = i < 3;
-        throw TrainError("rank " + std::to_string(r) + " trains on other data or options than rank 0: " + mine[i].name +
+        throw RanksError("rank " + std::to_string(r) + " trains on other data or options than rank 0: " + mine[i].name +
                          (count ? " " + std::to_string(all[r * F + i]) + " against " + std::to_string(all[i]) : " differ") +
                          " (every rank must read the same file with the same options)");
       }
+  if (opt.grids > 0)  // the same options on every rank now: every rank refuses alike
+    throw RanksError("distributed training (--mpi) takes Fourier-type maps: binning's sparse design holds "
+                     "every row in one process; train binning without --mpi");
 }
 
 std::unique_ptr<RowSource> RankShare(RowSource& source, const Ranks& ranks) {

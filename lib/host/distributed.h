@@ -17,10 +17,10 @@ Ranks* DistributedRanks(const TrainOptions& opt);
 
 // After the statistics pass, before the first reduction: every rank compares a fingerprint of its
 // data's sizes, targets, weights, standardisation, default gamma and the options that decide the
-// passes with every other rank's; if any differ, every rank throws the same TrainError naming the
+// passes with every other rank's; if any differ, every rank throws the same RanksError naming the
 // first rank that differs from rank 0 and what differs (never a reduction left waiting). A
 // fingerprint, not a comparison of every value: the inputs' columns enter through their sums.
-// Refuses binning (its design holds every row in one process).
+// Then refuses binning (its design holds every row in one process), a RanksError too.
 void CheckRanksAgree(Ranks& ranks, const Dataset& meta, const TrainOptions& opt, const Targets& targets,
                      const InputScaling& scaling, double gamma_default);
 

@@ -230,8 +230,9 @@ int RunTrain(const TrainArgs& a, host::Ranks* ranks) {
   return 0;
 }
 
-// `rfk train --mpi`: RunTrain on every rank of MPI_COMM_WORLD. A rank that fails prints its error
-// and ends every rank (MPI_Abort): the others may be waiting for it in a reduction.
+// `rfk train --mpi`: RunTrain on every rank of MPI_COMM_WORLD. An error every rank has alike
+// (RanksError) is rank 0's to report; a rank that fails otherwise prints its error and ends every
+// rank (MPI_Abort): the others may be waiting for it in a reduction.
 int RunTrainMpi(const TrainArgs& a) {
   std::unique_ptr<host::Ranks> ranks;
   try {
@@ -241,6 +242,9 @@ int RunTrainMpi(const TrainArgs& a) {
   }
   try {
     return RunTrain(a, ranks.get());
+  } catch (const host::RanksError& e) {
+    if (ranks->rank() == 0) throw;
+    return 1;
   } catch (const std::exception& e) {
     if (ranks->size() == 1) throw;
     std::fflush(stdout);

@@ -20,6 +20,13 @@ class TrainError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Distributed training (TrainOptions::ranks): an error every rank throws alike, after the ranks
+// compared what they train -- none is left waiting, so each may simply stop (rank 0 reports it).
+class RanksError : public TrainError {
+ public:
+  using TrainError::TrainError;
+};
+
 enum class TaskChoice { kAuto, kClassification, kRegression };
 
 // The defaults of gamma and lambda (TrainOptions::gamma, lambda) are decided by the pipeline from
