@@ -115,6 +115,29 @@ FoldStats AccumulateFolds(const TrainContext& ctx, const FourierMap& m, const Fo
   return fs;
 }
 
+// Fold f's L heads (D x K weights, K biases each): solve() on the rank whose item f is
+// (TrainContext::Mine; every fold in one process), sent from there to every other rank -- the bits
+// every rank would have solved, as every rank holds the same statistics.
+template <class Solve>
+std::vector<Head> SolveFold(const TrainContext& ctx, std::size_t f, std::size_t L, std::uint32_t D, Solve&& solve) {
+  if (ctx.ranks == nullptr) return solve();
+  const std::uint32_t K = ctx.targets.K;
+  const std::size_t per = std::size_t{D} * K + K;
+  std::vector<Head> heads = ctx.Mine(f) ? solve() : std::vector<Head>(L);
+  std::vector<double> v(L * per);
+  for (std::size_t l = 0; l < L && ctx.Mine(f); ++l) {
+    std::copy(heads[l].W.begin(), heads[l].W.end(), v.begin() + static_cast<std::ptrdiff_t>(l * per));
+    std::copy(heads[l].bias.begin(), heads[l].bias.end(), v.begin() + static_cast<std::ptrdiff_t>(l * per + per - K));
+  }
+  ctx.Share(f, &v);
+  for (std::size_t l = 0; l < L; ++l) {
+    const auto at = v.begin() + static_cast<std::ptrdiff_t>(l * per);
+    heads[l].W.assign(at, at + static_cast<std::ptrdiff_t>(per - K));
+    heads[l].bias.assign(at + static_cast<std::ptrdiff_t>(per - K), at + static_cast<std::ptrdiff_t>(per));
+  }
+  return heads;
+}
+
 // Heads side by side for HeadOutputs: W (D x L*K) and bias (L*K).
 struct StackedHeads {
   std::vector<double> W, bias;
@@ -216,7 +239,9 @@ std::vector<double> FourierDesign::HeldOutLosses(double factor, const Folds& fol
   std::uint64_t done = 0;
   FoldStats fs = AccumulateFolds(ctx_, *m, folds, &done, total, what);
   std::vector<std::vector<Head>> heads(nf);
-  for (std::size_t f = 0; f < nf; ++f) heads[f] = SolveRidgePath(fs.Without(f), lambdas, ctx_.threads);
+  for (std::size_t f = 0; f < nf; ++f)
+    heads[f] = SolveFold(ctx_, f, lambdas.size(), m->features(),
+                         [&] { return SolveRidgePath(fs.Without(f), lambdas, ctx_.threads); });
   std::vector<double> err = Score(ctx_, *m, [&folds](std::size_t row) { return folds.Of(row); }, heads, &done,
                                   total, what);
   total_ = std::move(fs.total);
@@ -271,10 +296,9 @@ bool FourierDesign::HeldOutOutputs(double factor, double lambda, const Folds& fo
   FoldStats fs = kept ? std::move(*calibration_stats_) : AccumulateFolds(ctx_, *m, folds, &done, total, what);
   calibration_stats_.reset();
   std::vector<StackedHeads> sh;
-  for (std::size_t f = 0; f < nf; ++f) {
-    const RidgeStats train = fs.Without(f);
-    sh.push_back(Stack({SolveRidge(train, lambda, ctx_.threads)}, D, K));
-  }
+  for (std::size_t f = 0; f < nf; ++f)
+    sh.push_back(Stack(SolveFold(ctx_, f, 1, D, [&] { return std::vector<Head>{SolveRidge(fs.Without(f), lambda, ctx_.threads)}; }),
+                       D, K));
   fs = FoldStats();  // freed before the scoring pass
   out->assign(sampled * std::size_t{K}, 0.0);
   std::vector<double> o(kGramRows * K);

@@ -66,6 +66,11 @@ class MpiRanks final : public Ranks {
     }
   }
 
+  void Broadcast(double* v, std::size_t n, int root) override {
+    for (std::size_t o = 0; o < n; o += kPieceDoubles)
+      MPI_Bcast(v + o, static_cast<int>(std::min(kPieceDoubles, n - o)), MPI_DOUBLE, root, MPI_COMM_WORLD);
+  }
+
   std::vector<std::uint64_t> AllGather(const std::vector<std::uint64_t>& mine) override {
     std::vector<std::uint64_t> all(mine.size() * static_cast<std::size_t>(size_));
     const int count = static_cast<int>(mine.size());

@@ -56,6 +56,14 @@ struct TrainContext {
     if (ranks != nullptr) ranks->SumInRankOrder(v, n);
   }
   void Sum(std::vector<double>* v) const { Sum(v->data(), v->size()); }
+  // Work every rank needs the result of, in items (the folds' solves): item i is rank i mod P's to
+  // compute (every item this process's in one), which then Shares it with every other rank.
+  bool Mine(std::size_t i) const {
+    return ranks == nullptr || i % static_cast<std::size_t>(ranks->size()) == static_cast<std::size_t>(ranks->rank());
+  }
+  void Share(std::size_t i, std::vector<double>* v) const {
+    if (ranks != nullptr) ranks->Broadcast(v->data(), v->size(), static_cast<int>(i % static_cast<std::size_t>(ranks->size())));
+  }
 
   // opt.progress, if set, with what prefixed by "step k of n: ".
   void Progress(std::uint64_t done, std::uint64_t total, const std::string& what) const {

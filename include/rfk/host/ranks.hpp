@@ -21,6 +21,8 @@ class Ranks {
   // ((v_0 + v_1) + v_2) + ..., on rank 0 and then broadcast, so every rank holds the same bits.
   // Sends at most 8 MiB at a time; rank 0 holds one such piece besides v.
   virtual void SumInRankOrder(double* v, std::size_t n) = 0;
+  // v (n doubles, the same n on every rank) becomes rank `root`'s v on every rank, bit for bit.
+  virtual void Broadcast(double* v, std::size_t n, int root) = 0;
   // Every rank's `mine` (the same length on every rank), rank after rank, on every rank.
   virtual std::vector<std::uint64_t> AllGather(const std::vector<std::uint64_t>& mine) = 0;
   // Ends every rank's process with `code` (a rank that fails alone must not leave the others
