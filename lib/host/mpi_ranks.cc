@@ -1,5 +1,5 @@
 // Ranks over MPI_COMM_WORLD (rfk/host/ranks.hpp): the only file that includes MPI. Compiled with
-// RFK_HAVE_MPI when CMake found MPI's C bindings (lib/CMakeLists.txt); without, StartMpi throws.
+// RFK_HAVE_MPI when CMake found MPI (lib/CMakeLists.txt); without, StartMpi throws.
 #include "rfk/host/ranks.hpp"
 
 #include <algorithm>
