@@ -36,6 +36,14 @@ if("hwy" IN_LIST RFK_BACKENDS AND NOT RFK_CROSS_LINUX)
   set(RFK_CONFIG_HWY ON)
   set(RFK_PC_CORE_REQUIRES "libhwy")
 endif()
+# The host library's: MPI's C bindings where it was built with them (lib/CMakeLists.txt).
+if(NOT RFK_HAVE_MPI)
+  set(RFK_HAVE_MPI OFF)
+endif()
+set(RFK_PC_HOST_MPI "")
+if(RFK_HAVE_MPI)
+  set(RFK_PC_HOST_MPI ", ompi-c")
+endif()
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/rfkConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/rfkConfig.cmake
                               INSTALL_DESTINATION ${RFK_INSTALL_CMAKEDIR})

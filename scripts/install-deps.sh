@@ -17,9 +17,10 @@
 #                                      host's libxsimd-dev serves them too)
 set -euo pipefail
 
-# libopenblas-dev: the BLAS behind training's Gram statistics (lib/host/gram.cc).
+# libopenblas-dev: the BLAS behind training's Gram statistics (lib/host/gram.cc). libopenmpi-dev and
+# openmpi-bin: distributed training (rfk train --mpi; optional in the build, tested by mpi_train).
 pkgs=(cmake g++ make pkg-config dpkg-dev zlib1g-dev libeigen3-dev libcli11-dev doctest-dev libhwy-dev
-      libxsimd-dev libbenchmark-dev libopenblas-dev python3)
+      libxsimd-dev libbenchmark-dev libopenblas-dev libopenmpi-dev openmpi-bin python3)
 cross=0
 for arg in "$@"; do
   case "$arg" in

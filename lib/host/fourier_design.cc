@@ -25,7 +25,8 @@ namespace {
 class BlockStream {
  public:
   BlockStream(const TrainContext& ctx, const FourierMap& m)
-      : ctx_(ctx), m_(m), ws_(ctx.threads), Z_(kGramRows * m.features()), local_(kGramRows) {
+      : ctx_(ctx), m_(m), ws_(ctx.threads), Z_(kGramRows * m.features()), local_(kGramRows),
+        ranks_(ctx.ranks ? static_cast<std::size_t>(ctx.ranks->size()) : 1) {
     std::iota(local_.begin(), local_.end(), 0u);
   }
 
@@ -36,7 +37,7 @@ class BlockStream {
         .Run(*ctx_.source, group_of, [&](std::size_t g, const Dataset& block, const std::uint32_t* rb, std::size_t R) {
           ComputeBlock(InputRows{block, ctx_.scaling}, m_, local_.data(), R, Z_.data(), &ws_, ctx_.threads);
           fn(g, Z_.data(), rb, R);
-          *done += R;
+          *done += R * ranks_;  // distributed: this rank's share stands for every rank's
           ctx_.Progress(*done, total, what);
         });
   }
@@ -47,7 +48,26 @@ class BlockStream {
   std::vector<MapWorkspace> ws_;
   std::vector<float> Z_;
   std::vector<std::uint32_t> local_;  // 0 .. kGramRows - 1: a block's rows
+  std::size_t ranks_;
 };
+
+// Distributed training: a set of statistics summed over the ranks (TrainContext::Sum), G in place
+// (D^2 doubles: the reduction's size), the rest packed into one message.
+void SumOverRanks(const TrainContext& ctx, RidgeStats* st) {
+  if (ctx.ranks == nullptr) return;
+  ctx.Sum(&st->G);
+  std::vector<double> v(st->h);
+  v.insert(v.end(), st->s.begin(), st->s.end());
+  v.insert(v.end(), st->ysum.begin(), st->ysum.end());
+  v.push_back(st->n);
+  ctx.Sum(&v);
+  auto it = v.begin();
+  for (std::vector<double>* part : {&st->h, &st->s, &st->ysum}) {
+    std::copy(it, it + static_cast<std::ptrdiff_t>(part->size()), part->begin());
+    it += static_cast<std::ptrdiff_t>(part->size());
+  }
+  st->n = *it;
+}
 
 // Each group's ridge statistics (a fold's, or the one group of all rows) through map m, weighted
 // by the targets' row weights, in one pass. Memory: a set per group and O(kGramRows * D).
@@ -67,6 +87,7 @@ std::vector<RidgeStats> Accumulate(const TrainContext& ctx, const FourierMap& m,
                             }
                             gram.Add(Z, R, Yb.data(), wb.empty() ? nullptr : wb.data(), &st[g]);
                           });
+  for (RidgeStats& g : st) SumOverRanks(ctx, &g);
   return st;
 }
 
@@ -92,6 +113,29 @@ FoldStats AccumulateFolds(const TrainContext& ctx, const FourierMap& m, const Fo
   fs.total = RidgeStats(m.features(), ctx.targets.K);
   for (const RidgeStats& f : fs.fold) fs.total.Add(f, 1.0);
   return fs;
+}
+
+// Fold f's L heads (D x K weights, K biases each): solve() on the rank whose item f is
+// (TrainContext::Mine; every fold in one process), sent from there to every other rank -- the bits
+// every rank would have solved, as every rank holds the same statistics.
+template <class Solve>
+std::vector<Head> SolveFold(const TrainContext& ctx, std::size_t f, std::size_t L, std::uint32_t D, Solve&& solve) {
+  if (ctx.ranks == nullptr) return solve();
+  const std::uint32_t K = ctx.targets.K;
+  const std::size_t per = std::size_t{D} * K + K;
+  std::vector<Head> heads = ctx.Mine(f) ? solve() : std::vector<Head>(L);
+  std::vector<double> v(L * per);
+  for (std::size_t l = 0; l < L && ctx.Mine(f); ++l) {
+    std::copy(heads[l].W.begin(), heads[l].W.end(), v.begin() + static_cast<std::ptrdiff_t>(l * per));
+    std::copy(heads[l].bias.begin(), heads[l].bias.end(), v.begin() + static_cast<std::ptrdiff_t>(l * per + per - K));
+  }
+  ctx.Share(f, &v);
+  for (std::size_t l = 0; l < L; ++l) {
+    const auto at = v.begin() + static_cast<std::ptrdiff_t>(l * per);
+    heads[l].W.assign(at, at + static_cast<std::ptrdiff_t>(per - K));
+    heads[l].bias.assign(at + static_cast<std::ptrdiff_t>(per - K), at + static_cast<std::ptrdiff_t>(per));
+  }
+  return heads;
 }
 
 // Heads side by side for HeadOutputs: W (D x L*K) and bias (L*K).
@@ -132,6 +176,7 @@ std::vector<double> Score(const TrainContext& ctx, const FourierMap& m, const Ro
                                 err[g][l] += ctx.targets.Weight(rb[r]) *
                                              RowLoss(ctx.targets, out.data() + (r * L + l) * K, rb[r]);
                           });
+  for (std::vector<double>& e : err) ctx.Sum(&e);
   std::vector<double> sum(L, 0.0);
   for (std::size_t g = 0; g < groups; ++g)
     for (std::size_t l = 0; l < L; ++l) sum[l] += err[g][l];
@@ -194,7 +239,9 @@ std::vector<double> FourierDesign::HeldOutLosses(double factor, const Folds& fol
   std::uint64_t done = 0;
   FoldStats fs = AccumulateFolds(ctx_, *m, folds, &done, total, what);
   std::vector<std::vector<Head>> heads(nf);
-  for (std::size_t f = 0; f < nf; ++f) heads[f] = SolveRidgePath(fs.Without(f), lambdas, ctx_.threads);
+  for (std::size_t f = 0; f < nf; ++f)
+    heads[f] = SolveFold(ctx_, f, lambdas.size(), m->features(),
+                         [&] { return SolveRidgePath(fs.Without(f), lambdas, ctx_.threads); });
   std::vector<double> err = Score(ctx_, *m, [&folds](std::size_t row) { return folds.Of(row); }, heads, &done,
                                   total, what);
   total_ = std::move(fs.total);
@@ -249,10 +296,9 @@ bool FourierDesign::HeldOutOutputs(double factor, double lambda, const Folds& fo
   FoldStats fs = kept ? std::move(*calibration_stats_) : AccumulateFolds(ctx_, *m, folds, &done, total, what);
   calibration_stats_.reset();
   std::vector<StackedHeads> sh;
-  for (std::size_t f = 0; f < nf; ++f) {
-    const RidgeStats train = fs.Without(f);
-    sh.push_back(Stack({SolveRidge(train, lambda, ctx_.threads)}, D, K));
-  }
+  for (std::size_t f = 0; f < nf; ++f)
+    sh.push_back(Stack(SolveFold(ctx_, f, 1, D, [&] { return std::vector<Head>{SolveRidge(fs.Without(f), lambda, ctx_.threads)}; }),
+                       D, K));
   fs = FoldStats();  // freed before the scoring pass
   out->assign(sampled * std::size_t{K}, 0.0);
   std::vector<double> o(kGramRows * K);
@@ -264,6 +310,7 @@ bool FourierDesign::HeldOutOutputs(double factor, double lambda, const Folds& fo
                                 std::copy(o.data() + r * K, o.data() + (r + 1) * K,
                                           out->data() + std::size_t{rb[r]} / stride * K);
                             });
+  ctx_.Sum(out);  // each row's outputs come from the one rank that holds it: the sum adds zeros
   return true;
 }
 

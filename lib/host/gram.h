@@ -1,7 +1,8 @@
 // The ridge statistics of feature blocks through a real BLAS (OpenBLAS): Z'Z by SSYRK / SGEMM on
 // fixed tiles, Z'[Y 1] by DGEMM, each block's float sums added into double statistics.
 //
-// Accuracy. Features are the device's floats. Within a block of kGramRows rows, SSYRK/SGEMM form
+// Accuracy. Features are the device's floats. Within a block of at most kGramRows rows (a group's
+// rows in one window of the data: row_source.h, RowBlocks), SSYRK/SGEMM form
 // the products and their sums in float; the blocks' sums are then added in double, in block
 // order. Z'Y and Z'1 are summed in double throughout (features converted exactly). Measured against
 // an all-double reference (bench/gram_accuracy.cc, 2026-11-23; docs/PERFORMANCE.md, "Training"):

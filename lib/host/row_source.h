@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "rfk/host/data.hpp"
@@ -63,12 +64,39 @@ class FileSource final : public RowSource {
   ChunkedReader reader_;
 };
 
-// Rows of a pass routed into groups (cross-validation folds, a sample): a group's rows, in row
-// order, are cut into blocks of `block_rows` -- the same blocks whatever the chunks, so that sums
-// over blocks (gram.h) do not depend on them. RowBlocks::Run calls fn(g, block, rows, R) for
-// each block as it fills, then for each group's last, partial block in group order: `block` holds
-// the block's R rows (dense, or sparse like the source), `rows` their global indices. Memory:
-// one block per group.
+// A rank's share of distributed training (rfk/host/ranks.hpp): rows [begin, end) of `source`,
+// with their global indices (ForEach's `first`), and meta() the whole data's (rows: all of them),
+// so that every decision of a pass stays a function of the global row index. Chunks that straddle
+// a boundary are copied in part (rows, labels, lines, weights); the rest are handed on as they are.
+class RankRows final : public RowSource {
+ public:
+  RankRows(RowSource& source, std::size_t begin, std::size_t end) : source_(source), begin_(begin), end_(end) {}
+  const Dataset& meta() const override { return source_.meta(); }
+  void ForEach(const std::function<void(std::size_t, const Dataset&)>& fn) override;
+  std::size_t chunk_bytes() const override { return source_.chunk_bytes(); }
+  std::size_t chunks() const override { return source_.chunks(); }
+  double chunk_memory() const override { return source_.chunk_memory(); }
+
+ private:
+  RowSource& source_;
+  std::size_t begin_, end_;
+};
+
+// Rank `rank` of `ranks`' rows [begin, end) of n: whole blocks of `block_rows` (the trainer passes
+// kGramRows, gram.h: a pass over all rows then cuts the same blocks as one process does), split as
+// evenly as they go, in rank order; the last rank's end is n. A rank may get no rows.
+std::pair<std::size_t, std::size_t> RankRange(std::size_t n, int rank, int ranks, std::size_t block_rows);
+
+// Rows [begin, end) of `data` (dense or sparse) with their labels, lines and weights.
+Dataset SliceRows(const Dataset& data, std::size_t begin, std::size_t end);
+
+// Rows of a pass routed into groups (cross-validation folds, a sample): the data's global rows are
+// cut into windows of `block_rows` consecutive rows, and a group's block is its rows in one window
+// -- the same blocks whatever the chunks, and whatever the ranks when their shares start at window
+// boundaries (RankRange), so that sums over blocks (gram.h) depend on neither. RowBlocks::Run calls
+// fn(g, block, rows, R) for each window's blocks, in window order and in group order within a
+// window, skipping empty ones: `block` holds the block's R rows (dense, or sparse like the source),
+// `rows` their global indices, in order. Memory: one block per group.
 class RowBlocks {
  public:
   using GroupOf = std::function<int(std::size_t row)>;  // the row's group, or < 0 for none

@@ -5,10 +5,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "input_stats.h"
 #include "row_source.h"
 #include "rfk/host/data.hpp"
+#include "rfk/host/ranks.hpp"
 #include "rfk/host/train.hpp"
 #include "solver.h"
 #include "targets.h"
@@ -43,7 +45,25 @@ struct TrainContext {
   unsigned threads;             // workers; never changes a result
   TrainReport* report;
   ProgressSteps* steps = nullptr;
-  RowSource* source = nullptr;  // the rows of `data` (data itself, or a file read in chunks)
+  RowSource* source = nullptr;  // the rows of `data` (data itself, or a file read in chunks);
+                                // distributed: this rank's share (RankRows)
+  Ranks* ranks = nullptr;       // distributed training (opt.ranks with more than one), else null
+
+  // The end of a pass over `source`: v (n values, this rank's partial sums) becomes the sum over
+  // every rank's, in rank order (Ranks::SumInRankOrder); nothing in one process. Every pass's
+  // statistics go through here before anything is decided from them.
+  void Sum(double* v, std::size_t n) const {
+    if (ranks != nullptr) ranks->SumInRankOrder(v, n);
+  }
+  void Sum(std::vector<double>* v) const { Sum(v->data(), v->size()); }
+  // Work every rank needs the result of, in items (the folds' solves): item i is rank i mod P's to
+  // compute (every item this process's in one), which then Shares it with every other rank.
+  bool Mine(std::size_t i) const {
+    return ranks == nullptr || i % static_cast<std::size_t>(ranks->size()) == static_cast<std::size_t>(ranks->rank());
+  }
+  void Share(std::size_t i, std::vector<double>* v) const {
+    if (ranks != nullptr) ranks->Broadcast(v->data(), v->size(), static_cast<int>(i % static_cast<std::size_t>(ranks->size())));
+  }
 
   // opt.progress, if set, with what prefixed by "step k of n: ".
   void Progress(std::uint64_t done, std::uint64_t total, const std::string& what) const {

@@ -17,6 +17,7 @@
 
 #include "calibration.h"
 #include "design.h"
+#include "distributed.h"
 #include "fourier_map.h"
 #include "gram.h"
 #include "model_assembly.h"
@@ -208,9 +209,19 @@ TrainResult Train(RowSource& source, const TrainOptions& options) {
   const Targets targets = PrepareData(source, opt, threads, &opt, &scaling, &rep);
   const std::vector<double> lambdas = LambdaGrid(opt);
 
+  // Distributed: every rank has read every row for the statistics; the design's passes read its
+  // share and sum their statistics over the ranks (TrainContext::Sum).
+  Ranks* const ranks = DistributedRanks(opt);
+  std::unique_ptr<RowSource> share;
+  if (ranks != nullptr) {
+    CheckRanksAgree(*ranks, data, opt, targets, scaling, rep.gamma_default);
+    share = RankShare(source, *ranks);
+    rep.ranks = static_cast<std::uint32_t>(ranks->size());
+  }
+
   ProgressSteps steps;
   steps.n = PlannedSelectionPoints(opt, lambdas) + 2;  // + the fit and the training error
-  const TrainContext ctx{data, opt, targets, scaling, threads, &rep, &steps, &source};
+  const TrainContext ctx{data, opt, targets, scaling, threads, &rep, &steps, share ? share.get() : &source, ranks};
   const std::unique_ptr<Design> design = opt.grids > 0 ? MakeBinningDesign(ctx) : MakeFourierDesign(ctx);
   const Choice choice = Select(*design, ctx, lambdas);
   rep.gamma = design->Gamma(choice.factor);

@@ -32,6 +32,7 @@ struct TrainArgs {
   std::string storage = "f32", head_storage;
   bool stream = false;
   std::string chunk = "4M";
+  bool mpi = false;
   DataArgs data;
 };
 
@@ -179,8 +180,15 @@ bool ChooseStreaming(const TrainArgs& a, const host::ReadOptions& ro, const host
   return limit > 0 && host::EstimateTrainingMemory(meta, opt, task, 1, threads, 0, 0, size.bytes).bytes > limit;
 }
 
-int RunTrain(const TrainArgs& a) {
+// Distributed (--mpi, `ranks` not null): every rank trains (host::TrainOptions::ranks), rank 0
+// alone reports and writes the model; threads default to this machine's cores shared by its ranks.
+int RunTrain(const TrainArgs& a, host::Ranks* ranks) {
+  const bool lead = ranks == nullptr || ranks->rank() == 0;
+  const bool quiet = a.quiet || !lead;
   host::TrainOptions opt = ParseTrainOptions(a);
+  if (ranks != nullptr && a.threads == 0)
+    opt.threads = std::max(1u, std::thread::hardware_concurrency() / static_cast<unsigned>(ranks->local_size()));
+  opt.ranks = ranks;
   std::tie(opt.w_storage, opt.head_storage) = ParseStorages(a);
   if (a.missing != "refuse" && a.missing != "mean" && a.missing != "median")
     throw CliError("--missing must be refuse, mean or median; got '" + a.missing + "'");
@@ -192,20 +200,22 @@ int RunTrain(const TrainArgs& a) {
     throw CliError("--chunk must be a size such as 4M or 512K; got '" + a.chunk + "'");
   const bool stream = ChooseStreaming(a, ro, opt);
   host::Dataset data = stream ? host::Dataset() : host::ReadDataset(a.train, ro);
-  if (!stream) PrintNotes(data, a.quiet);
+  if (!stream) PrintNotes(data, quiet);
   if (!stream) opt.sample_weight = data.weights;
   const std::uint64_t imputed = stream ? 0 : ApplyMissing(a, &data, &opt);
   const double read_s = std::chrono::duration<double>(Clock::now() - t0).count();
-  ProgressBar bar(a.progress);
-  opt.progress = [&bar](std::uint64_t done, std::uint64_t total, const std::string& what) {
-    bar.Update(done, total, what);
-  };
+  ProgressBar bar(a.progress && lead);
+  if (lead)
+    opt.progress = [&bar](std::uint64_t done, std::uint64_t total, const std::string& what) {
+      bar.Update(done, total, what);
+    };
   // Built from Train's result, not from `{}` then assigned: GCC 12 at -O1 (the asan preset)
   // reported the empty temporary's vectors as maybe-uninitialized.
   TrainRun run{opt, data,
                TrainStored([&] { return stream ? host::TrainFile(a.train, ro, opt, chunk, &data) : host::Train(data, opt); }),
                a.output, a.test};
-  if (stream) PrintNotes(data, a.quiet);
+  if (!lead) return 0;  // every rank holds the model; rank 0 writes it
+  if (stream) PrintNotes(data, quiet);
   bar.Finish();
   PrintMemoryLine(run.result.report, a.progress);
   run.imputed = imputed;
@@ -222,6 +232,31 @@ int RunTrain(const TrainArgs& a) {
   else if (!a.quiet) PrintTrainText(run, a.verbose);
   WarnAboutTraining(run, a.quiet);
   return 0;
+}
+
+// `rfk train --mpi`: RunTrain on every rank of MPI_COMM_WORLD. An error every rank has alike
+// (RanksError) is rank 0's to report; a rank that fails otherwise prints its error and ends every
+// rank (MPI_Abort): the others may be waiting for it in a reduction.
+int RunTrainMpi(const TrainArgs& a) {
+  std::unique_ptr<host::Ranks> ranks;
+  try {
+    ranks = host::StartMpi();
+  } catch (const host::TrainError& e) {
+    throw CliError(std::string("--mpi: ") + e.what());
+  }
+  try {
+    return RunTrain(a, ranks.get());
+  } catch (const host::RanksError& e) {
+    if (ranks->rank() == 0) throw;
+    return 1;
+  } catch (const std::exception& e) {
+    if (ranks->size() == 1) throw;
+    std::fflush(stdout);
+    std::fprintf(stderr, "rfk: error: rank %d of %d: %s\n", ranks->rank(), ranks->size(), e.what());
+    std::fflush(stderr);
+    ranks->Abort(1);
+  }
+  return 1;  // not reached: Abort ends the process
 }
 
 }  // namespace
@@ -284,6 +319,10 @@ Command AddTrain(CLI::App& app) {
                 "O(D^2 + chunk), the same model. Automatic when the data read whole would exceed --memory-limit; "
                 "CSV and LIBSVM, Fourier maps (not binning), no --missing filling");
   cmd->add_option("--chunk", a->chunk, "Text read per chunk when streaming (e.g. 4M, 512K)")->capture_default_str();
+  cmd->add_flag("--mpi", a->mpi,
+                "Distributed training under mpirun: each rank reads every row once for the statistics, then "
+                "its share of the rows; the statistics are summed in rank order, rank 0 writes the model "
+                "(Fourier maps; threads default to the cores per rank on each machine)");
   cmd->add_option("--missing", a->missing,
                   "Missing values (empty, NA, NaN, ?, ...): refuse (an error naming file:line), or fill them with "
                   "the column's mean or median, which the model stores and fills in at prediction too")
@@ -303,7 +342,7 @@ Command AddTrain(CLI::App& app) {
   return {cmd, [a, kernel] {
     a->kernel_given = kernel->count() > 0;
     InstallTrainSignalHandlers();
-    return RunTrain(*a);
+    return a->mpi ? RunTrainMpi(*a) : RunTrain(*a, nullptr);
   }};
 }
 

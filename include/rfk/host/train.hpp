@@ -11,12 +11,20 @@
 #include "rfk/format.hpp"
 #include "rfk/host/data.hpp"
 #include "rfk/host/model_writer.hpp"
+#include "rfk/host/ranks.hpp"
 
 namespace rfk::host {
 
 class TrainError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+// Distributed training (TrainOptions::ranks): an error every rank throws alike, after the ranks
+// compared what they train -- none is left waiting, so each may simply stop (rank 0 reports it).
+class RanksError : public TrainError {
+ public:
+  using TrainError::TrainError;
 };
 
 enum class TaskChoice { kAuto, kClassification, kRegression };
@@ -95,6 +103,15 @@ struct TrainOptions {
   // the weights (RoundInt8Gptq; its bias refitted); other heads are rounded plainly.
   format::Storage w_storage = format::Storage::kF32;
   format::Storage head_storage = format::Storage::kF32;
+  // Distributed training (rfk/host/ranks.hpp; null or one rank: this process alone). Every rank
+  // calls Train with the same data and options; each reads every row once for the statistics
+  // (labels, standardisation, default gamma: the same bits as one process) and then only its share
+  // of the rows (RankRange) in the passes of the design, whose statistics are summed in rank order
+  // on every rank. Every rank returns the same model (rank 0 writes it); a model of P ranks predicts
+  // what the one-process model predicts within the accuracy docs/PERFORMANCE.md states ("Training
+  // with MPI"). Fourier-type maps only (TrainError for binning). Ranks whose data or options
+  // differ get a TrainError on every rank before the first reduction.
+  Ranks* ranks = nullptr;
   // Progress callback (rows processed, rows in this pass, what the pass is). May be empty.
   std::function<void(std::uint64_t, std::uint64_t, const std::string&)> progress;
 };
@@ -141,6 +158,8 @@ struct TrainReport {
   std::uint64_t chunks = 0;      // streamed: chunks per pass over the file
   double scan_seconds = 0.0;     // streamed: the first scan of the file (not in `seconds`)
   std::string blas;              // BlasDescription(): the BLAS and the kernels it ran
+  std::uint32_t ranks = 1;       // processes that trained (TrainOptions::ranks); the other fields
+                                 // are this rank's (time, memory), or the same on every rank
 };
 
 struct TrainResult {
