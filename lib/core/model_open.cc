@@ -5,6 +5,7 @@
 // No allocation, no exceptions; the sections are located once, in a fixed-size table on the stack.
 #include "fp_contract.h"  // first: no compiler-fused multiply-adds in this file
 #include "bytes.h"
+#include "model_fixed.h"
 #include "rfk/model.hpp"
 
 namespace rfk {
@@ -607,6 +608,14 @@ bool CheckCalibration(Reader& r) {
   return true;
 }
 
+// 18. fixed (when present): lib/core/model_fixed.cc.
+bool CheckFixed(Reader& r) {
+  const Section& s = r[SectionType::kFixed];
+  if (!s.present()) return true;
+  r.status = core::CheckFixedSection(r.b, s.offset, s.size, s.entry, r.m, r.err);
+  return r.status == Status::kOk;
+}
+
 // Then metadata: informational, not checked.
 void ReadMetadata(Reader& r) {
   const Section& s = r[SectionType::kMetadata];
@@ -629,7 +638,7 @@ Status OpenModel(const void* bytes, std::size_t size, Model* model, ModelError* 
                   CheckProjection(r) && CheckPhase(r) && CheckFastfood(r) && CheckBinningParams(r) && CheckBinGrids(r) &&
                   CheckBinKeys(r) && CheckMapArraysFinite(r) && CheckStandardize(r) && CheckHead(r) &&
                   CheckLabels(r) && CheckLaterArraysFinite(r) && CheckImpute(r) && CheckFeatureNames(r) &&
-                  CheckCalibration(r);
+                  CheckCalibration(r) && CheckFixed(r);
   if (!ok) {
     *model = Model{};  // left empty on failure
     return r.status;
