@@ -400,3 +400,43 @@ TEST_CASE("fixed: decisions and outputs agree with the f32 model they came from"
     CHECK(std::sqrt(err2 / y2) < 0.03);  // relative RMS change of the outputs (measured: 0.16 %, 0.002 %, 1.4 %)
   }
 }
+
+TEST_CASE("fixed: rfk convert --fixed, then eval and predict through the integer path") {
+  rfk_test::TempDir tmp;
+  const std::string cli = RFK_CLI, train = tmp.Path("t.csv"), model = tmp.Path("m.rfk"), fixed = tmp.Path("f.rfk");
+  const rfk::host::Dataset ds = Data(2, 200, 2);
+  std::string csv;
+  for (std::size_t r = 0; r < ds.rows; ++r)
+    csv += std::to_string(ds.dense[2 * r]) + "," + std::to_string(ds.dense[2 * r + 1]) + "," + ds.labels[r] + "\n";
+  rfk_test::WriteText(train, csv);
+  REQUIRE(rfk_test::Run(cli + " train --train " + train + " -D 32 -o " + model).status == 0);
+  rfk_test::CommandResult r = rfk_test::Run(cli + " convert -m " + model + " --fixed -o " + fixed);
+  CHECK(r.status == 1);
+  CHECK(r.err.find("--fixed needs --calibrate") != std::string::npos);
+  r = rfk_test::Run(cli + " convert -m " + model + " --fixed --calibrate " + train + " --storage int8 -o " + fixed);
+  CHECK(r.status == 1);
+  r = rfk_test::Run(cli + " convert -m " + model + " --fixed --calibrate " + train + " -o " + fixed);
+  REQUIRE(r.status == 0);
+  CHECK(r.err.find("0 of 400 input values saturated") != std::string::npos);
+  r = rfk_test::Run(cli + " convert -m " + fixed + " --fixed --calibrate " + train + " -o " + tmp.Path("again.rfk"));
+  CHECK(r.status == 1);
+  CHECK(r.err.find("already a fixed-point model") != std::string::npos);
+  r = rfk_test::Run(cli + " eval -m " + fixed + " " + train + " --json");
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("\"fixed_point\": true, \"saturated_inputs\": 0") != std::string::npos);
+  // rfk predict's labels are the integer path's decisions, row by row.
+  r = rfk_test::Run(cli + " predict -m " + fixed + " " + train);
+  REQUIRE(r.status == 0);
+  const rfk::host::AlignedBytes bytes = rfk::host::ReadFileBytes(fixed);
+  rfk::Model m;
+  REQUIRE(rfk::OpenModel(bytes.data(), bytes.size(), &m) == rfk::Status::kOk);
+  std::string want;
+  for (std::size_t row = 0; row < ds.rows; ++row) {
+    // The CSV's text parsed back as rfk reads it (std::to_string keeps 6 decimals).
+    const float x[2] = {std::stof(std::to_string(ds.dense[2 * row])), std::stof(std::to_string(ds.dense[2 * row + 1]))};
+    std::int16_t xq[2];
+    REQUIRE(rfk::QuantizeInput(m, x, 2, xq, 2) == rfk::Status::kOk);
+    want += std::string(rfk::ClassLabel(m, rfk::DecideClassFixed(m, Predict(m, {xq[0], xq[1]}).data()))) + "\n";
+  }
+  CHECK(r.out == want);
+}
