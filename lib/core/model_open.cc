@@ -210,7 +210,7 @@ bool CheckMapCounts(Reader& r, std::uint32_t at) {
   const std::uint64_t want = (f::IsPhaseForm(m.map) ? 1ull : 2ull) * m.num_frequencies;
   if (m.num_frequencies == 0 || want != m.fourier_features)
     return r.Fail(Status::kBadValue, "map_params.num_frequencies", at + mp::kNumFrequencies);
-  if (!IsFinite(m.gamma) || !(m.gamma > 0.0f))
+  if (!IsFinite(m.gamma) || !core::IsPositive(m.gamma))
     return r.Fail(Status::kBadValue, "map_params.gamma", at + mp::kGamma);
   if (!IsFinite(m.feature_scale))
     return r.Fail(Status::kBadValue, "map_params.feature_scale", at + mp::kFeatureScale);
@@ -337,7 +337,7 @@ bool CheckBinningValues(Reader& r, std::uint32_t at) {
   m.bin_mode = static_cast<f::BinMode>(mode);
   if (LoadU32(p + bp::kKernel) != static_cast<std::uint32_t>(f::Kernel::kLaplacian))
     return r.Fail(Status::kBadValue, "binning_params.kernel", at + bp::kKernel);
-  if (!IsFinite(m.bin_gamma) || !(m.bin_gamma > 0.0f))
+  if (!IsFinite(m.bin_gamma) || !core::IsPositive(m.bin_gamma))
     return r.Fail(Status::kBadValue, "binning_params.gamma", at + bp::kGamma);
   if (!IsFinite(m.bin_scale))
     return r.Fail(Status::kBadValue, "binning_params.feature_scale", at + bp::kFeatureScale);

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "cli.hpp"
+#include "rfk/fixed.hpp"
 #include "rfk/host/c_export.hpp"
 #include "rfk/kernels.hpp"
 
@@ -21,6 +22,21 @@ struct ExportArgs {
 // The first `count` rows of the data file with the outputs, classes and bin keys the scalar
 // reference kernels give on this host, so a device can check its own predictions (targets/cortex-m
 // does). The oracle: whatever table is active for this process, vectors come from the scalar kernels.
+// A fixed-point model's vector: x as QuantizeInput converts it and PredictFixed's outputs (the
+// classes stay the float path's: a device decides the integers itself, rfk_decide_class_fixed).
+void AddFixedVector(const ExportArgs& a, const rfk::Model& m, const std::vector<float>& x, std::uint64_t line,
+                    host::TestVectors* v) {
+  std::vector<std::int16_t> xq(m.input_dim);
+  std::vector<std::int32_t> out(m.num_outputs);
+  host::AlignedBytes scratch(rfk::FixedScratchBytes(m));
+  rfk::Status s = rfk::QuantizeInput(m, x.data(), x.size(), xq.data(), xq.size());
+  if (s == rfk::Status::kOk)
+    s = rfk::PredictFixed(m, xq.data(), xq.size(), scratch.data(), scratch.size(), out.data(), out.size());
+  if (s != rfk::Status::kOk) throw CliError(a.vectors + ":" + std::to_string(line) + ": " + rfk::StatusMessage(s));
+  v->inputs_q.insert(v->inputs_q.end(), xq.begin(), xq.end());
+  v->outputs_q.insert(v->outputs_q.end(), out.begin(), out.end());
+}
+
 host::TestVectors MakeVectors(const ExportArgs& a, const rfk::Model& m) {
   const host::Dataset data = ReadForModel(a.vectors, a.data, m);
   const rfk::KernelTable& previous = rfk::ActiveKernels();
@@ -45,6 +61,7 @@ host::TestVectors MakeVectors(const ExportArgs& a, const rfk::Model& m) {
     v.outputs.insert(v.outputs.end(), out.begin(), out.end());
     if (m.num_classes > 0) v.classes.push_back(rfk::DecideClass(m, out.data()));
     v.keys.insert(v.keys.end(), keys.begin(), keys.end());
+    if (rfk::FixedSection(m) != nullptr) AddFixedVector(a, m, x, data.lines[r], &v);
     ++v.count;
   }
   rfk::SelectKernels((std::string(previous.backend) + "-" + previous.target).c_str());

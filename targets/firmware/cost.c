@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "fixtures.h"
+#include "house_fixed.h" /* the integer path's fixture (tests/embedded/fixtures.cmake) */
 #include "rfk/rfk.h"
 
 #define PAINT 0xA5C3E1F0u
@@ -22,6 +23,7 @@ static union {
 #undef RFK_FIXTURE_SCRATCH
 } scratch RFK_ALIGNED;
 static float out[8];
+static int32_t out_q[8];
 
 #if defined(__riscv)
 static void StartCounter(void) {}
@@ -91,6 +93,36 @@ static int Measure(const char* name, const uint8_t* bytes, uint32_t len, const f
   return 0;
 }
 
+/* The integer path (rfk_predict_fixed on int16 inputs): the same counter and stack paint. */
+static __attribute__((noinline)) uint32_t StackPeakFixed(const rfk_model* m, const int16_t* x, uint32_t d) {
+  volatile uint32_t* sp;
+  uint32_t i;
+  READ_SP(sp);
+  for (i = 1; i <= PAINT_WORDS; ++i) sp[-(int32_t)i] = PAINT;
+  (void)rfk_predict_fixed(m, x, d, &scratch, sizeof scratch, out_q, 8);
+  for (i = PAINT_WORDS; i >= 1; --i)
+    if (sp[-(int32_t)i] != PAINT) return i * 4u;
+  return 0;
+}
+
+static int MeasureFixed(const char* name, const uint8_t* bytes, uint32_t len, const int16_t* inputs,
+                        uint32_t count, uint64_t per_tick) {
+  rfk_model m;
+  uint32_t v, t0, t1, d;
+  uint64_t instructions;
+  if (rfk_open(&m, bytes, len, NULL) != RFK_OK || rfk_fixed_scratch_bytes(&m) > sizeof scratch) return 1;
+  d = rfk_input_dim(&m);
+  t0 = Ticks();
+  for (v = 0; v < count; ++v)
+    if (rfk_predict_fixed(&m, inputs + v * d, d, &scratch, sizeof scratch, out_q, 8) != RFK_OK) return 1;
+  t1 = Ticks();
+  instructions = (uint64_t)Elapsed(t0, t1) * per_tick / count >> 16;
+  printf("cost %-14s d=%-4lu features=%-5lu fixed     instructions/prediction %-8lu stack %lu bytes\n", name,
+         (unsigned long)d, (unsigned long)rfk_num_features(&m), (unsigned long)instructions,
+         (unsigned long)StackPeakFixed(&m, inputs, d));
+  return 0;
+}
+
 int main(void) {
   uint64_t per_tick;
   int failed = 0;
@@ -102,5 +134,6 @@ int main(void) {
   failed |= Measure(#name, name, NAME##_BYTES, name##_inputs, 16, per_tick);
   RFK_FIXTURE_LIST(RFK_FIXTURE_MEASURE)
 #undef RFK_FIXTURE_MEASURE
+  failed |= MeasureFixed("house_fixed", house_fixed, HOUSE_FIXED_BYTES, house_fixed_inputs_q, 16, per_tick);
   return failed;
 }
