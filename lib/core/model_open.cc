@@ -100,7 +100,7 @@ bool CheckWeights(Reader& r, const WeightsView& w, std::uint64_t rows, std::uint
   for (std::uint64_t i = 0; i < n; ++i)
     if (q[i] == -128) return r.Fail(Status::kBadValue, field, r.Offset(q + i));
   for (std::uint64_t i = 0; i < rows; ++i)
-    if (!IsFinite(w.scale[i]) || !(w.scale[i] > 0.0f))
+    if (!IsFinite(w.scale[i]) || !core::IsPositive(w.scale[i]))
       return r.Fail(Status::kBadValue, scale_field, r.Offset(w.scale + i));
   return true;
 }
