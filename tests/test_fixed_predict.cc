@@ -412,7 +412,7 @@ TEST_CASE("fixed: rfk convert --fixed, then eval and predict through the integer
   REQUIRE(rfk_test::Run(cli + " train --train " + train + " -D 32 -o " + model).status == 0);
   rfk_test::CommandResult r = rfk_test::Run(cli + " convert -m " + model + " --fixed -o " + fixed);
   CHECK(r.status == 1);
-  CHECK(r.err.find("--fixed needs --calibrate") != std::string::npos);
+  CHECK(r.err.find("--fixed-only need --calibrate") != std::string::npos);
   r = rfk_test::Run(cli + " convert -m " + model + " --fixed --calibrate " + train + " --storage int8 -o " + fixed);
   CHECK(r.status == 1);
   r = rfk_test::Run(cli + " convert -m " + model + " --fixed --calibrate " + train + " -o " + fixed);
@@ -424,6 +424,15 @@ TEST_CASE("fixed: rfk convert --fixed, then eval and predict through the integer
   r = rfk_test::Run(cli + " eval -m " + fixed + " " + train + " --json");
   REQUIRE(r.status == 0);
   CHECK(r.out.find("\"fixed_point\": true, \"saturated_inputs\": 0") != std::string::npos);
+  // --fixed-only: the same decisions from a smaller model; inspect and export --vectors read it.
+  const std::string only = tmp.Path("only.rfk");
+  REQUIRE(rfk_test::Run(cli + " convert -m " + model + " --fixed-only --calibrate " + train + " -q -o " + only).status == 0);
+  CHECK(rfk_test::Run(cli + " predict -m " + only + " " + train).out == rfk_test::Run(cli + " predict -m " + fixed + " " + train).out);
+  CHECK(rfk_test::Run(cli + " inspect " + only).status == 0);
+  r = rfk_test::Run(cli + " export -m " + only + " --c-header " + tmp.Path("only.h") + " --name only --vectors " + train +
+                    " --count 3");
+  CHECK(r.status == 0);
+  CHECK(rfk_test::ReadText(tmp.Path("only.h")).find("only_outputs_q[3]") != std::string::npos);
   // rfk predict's labels are the integer path's decisions, row by row.
   r = rfk_test::Run(cli + " predict -m " + fixed + " " + train);
   REQUIRE(r.status == 0);
@@ -439,4 +448,39 @@ TEST_CASE("fixed: rfk convert --fixed, then eval and predict through the integer
     want += std::string(rfk::ClassLabel(m, rfk::DecideClassFixed(m, Predict(m, {xq[0], xq[1]}).data()))) + "\n";
   }
   CHECK(r.out == want);
+}
+
+TEST_CASE("fixed: a fixed-only model has the same section and integers, and the float path refuses it") {
+  for (const f::MapKind map : {f::MapKind::kFourierPhase, f::MapKind::kOrthogonal}) {
+    CAPTURE(f::NameOf(map));
+    const rfk::host::Dataset ds = Data(3, 200, 3);
+    const std::vector<std::uint8_t> plain = Trained(ds, map, 32);
+    const std::vector<std::uint8_t> full = Fixed(plain, ds), only = [&] {
+      Blob b(plain);
+      rfk::Model m;
+      REQUIRE(b.Open(&m) == rfk::Status::kOk);
+      return rfk::host::FixedModel(m, ds, nullptr, true);
+    }();
+    CHECK(only.size() < full.size());
+    Fx a(full), b(only);
+    CHECK(b.m.projection_weights.data == nullptr);
+    CHECK(b.m.phase == nullptr);
+    CHECK(b.m.mean == nullptr);
+    CHECK(a.l.bytes == b.l.bytes);
+    CHECK(std::memcmp(rfk::FixedSection(a.m), rfk::FixedSection(b.m), a.l.bytes) == 0);
+    for (const auto& x : Inputs(b.m, ds)) CHECK(Predict(a.m, x) == Predict(b.m, x));
+    std::vector<std::uint64_t> scratch(rfk::BatchScratchBytes(b.m) / 8 + 2);
+    std::vector<float> out(3 * b.m.num_outputs);
+    CHECK(rfk::Predict(b.m, ds.dense.data(), 3, scratch.data(), rfk::ScratchBytes(b.m), out.data(), out.size()) ==
+          rfk::Status::kUnsupportedStorage);
+    CHECK(rfk::PredictBatch(b.m, ds.dense.data(), 3, 9, scratch.data(), rfk::BatchScratchBytes(b.m), out.data(),
+                            out.size()) == rfk::Status::kUnsupportedStorage);
+    // Without its fixed section the same model is missing W (the section's table entry retyped to
+    // an unknown optional type, so the rest of the table still reads).
+    b.b.SetU16(b.entry + f::entry::kType, 30);
+    b.b.SetU16(b.entry + f::entry::kFlags, 0);
+    const rfk::ModelError err = b.Reopen();
+    CHECK(err.status == rfk::Status::kMissingSection);
+    CHECK(std::string(err.field) == "projection");
+  }
 }

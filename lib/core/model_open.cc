@@ -228,12 +228,13 @@ bool CheckMapParams(Reader& r) {
   return CheckMapKinds(r, s.offset) && CheckMapCounts(r, s.offset);
 }
 
-// 4. projection (W): with map_params of a kind other than Fastfood only; F x d weights (F rounded
-// up to whole panels) in map_params.storage: QuantMatrixBytes.
+// 4. projection (W): with map_params of a kind other than Fastfood only (optional with a fixed
+// section); F x d weights (F rounded up to whole panels) in map_params.storage: QuantMatrixBytes.
 bool CheckProjection(Reader& r) {
   const Section& s = r[SectionType::kProjection];
   if (!r[SectionType::kMapParams].present() || f::IsFastfood(r.m.map))
     return !s.present() || r.Fail(Status::kBadValue, "projection", s.entry);
+  if (!s.present() && r[SectionType::kFixed].present()) return true;  // a fixed-only model: no float W
   if (!s.present()) return r.Fail(Status::kMissingSection, "projection", 0);
   const f::Storage st = r.m.projection_storage;
   const std::uint64_t rows = f::StoredFrequencies(r.m.layout, r.m.num_frequencies);
@@ -248,11 +249,12 @@ bool CheckProjection(Reader& r) {
   return true;
 }
 
-// 5. phase (b): with the phase form only; F floats.
+// 5. phase (b): with the phase form only (optional with a fixed section); F floats.
 bool CheckPhase(Reader& r) {
   const Section& s = r[SectionType::kPhase];
   if (!r[SectionType::kMapParams].present() || !f::IsPhaseForm(r.m.map))
     return !s.present() || r.Fail(Status::kBadValue, "phase", s.entry);  // the pair form has none
+  if (!s.present() && r[SectionType::kFixed].present()) return true;  // a fixed-only model: no float b
   if (!s.present()) return r.Fail(Status::kMissingSection, "phase", 0);
   if (s.size != std::uint64_t{r.m.num_frequencies} * sizeof(float))
     return r.Fail(Status::kBadSectionSize, "phase.size", s.size_at());

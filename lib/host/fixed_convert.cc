@@ -199,8 +199,9 @@ float StoreHead(const Head8& h, const Model& m, const fp::Layout& l, std::vector
   return u;
 }
 
-// The model's sections, then `sec` as the fixed section.
-std::vector<std::uint8_t> WithSection(const Model& m, const std::vector<std::uint8_t>& sec) {
+// The model's sections (fixed_only: without W, b and the standardisation), then `sec` as the
+// fixed section.
+std::vector<std::uint8_t> WithSection(const Model& m, const std::vector<std::uint8_t>& sec, bool fixed_only = false) {
   std::vector<RawSection> sections;
   const std::uint32_t count = Load32(m.bytes + f::kOffSectionCount), table = Load32(m.bytes + f::kOffSectionTable);
   for (std::uint32_t i = 0; i < count; ++i) {
@@ -208,6 +209,10 @@ std::vector<std::uint8_t> WithSection(const Model& m, const std::vector<std::uin
     RawSection s;
     std::memcpy(&s.type, e + f::entry::kType, 2);
     std::memcpy(&s.flags, e + f::entry::kFlags, 2);
+    const auto type = static_cast<f::SectionType>(s.type);
+    if (fixed_only && (type == f::SectionType::kProjection || type == f::SectionType::kPhase ||
+                       type == f::SectionType::kStandardize))
+      continue;
     const std::uint8_t* p = m.bytes + Load32(e + f::entry::kOffset);
     s.payload.assign(p, p + Load32(e + f::entry::kSize));
     sections.push_back(std::move(s));
@@ -230,7 +235,7 @@ struct Opened {
 
 }  // namespace
 
-std::vector<std::uint8_t> FixedModel(const Model& m, const Dataset& data, FixedReport* report) {
+std::vector<std::uint8_t> FixedModel(const Model& m, const Dataset& data, FixedReport* report, bool fixed_only) {
   if (FixedSection(m) != nullptr) throw QuantizeError("the model is already a fixed-point model");
   if (m.fourier_features == 0 || f::IsFastfood(m.map) || m.num_grids != 0)
     throw QuantizeError("the integer path computes dense Fourier maps (fourier, orf and their phase forms) without "
@@ -257,6 +262,11 @@ std::vector<std::uint8_t> FixedModel(const Model& m, const Dataset& data, FixedR
     rep.output_scale = StoreHead(GptqHead(m, plain.m, data), m, l, sec);
     Put(sec, fp::kOutputScale, rep.output_scale);
     blob = WithSection(m, sec);
+  }
+  if (fixed_only) {  // the same fixed section; the head stored int8 (it is still required), no W
+    const std::vector<std::uint8_t> small = RequantizeModel(m, m.projection_storage, f::Storage::kInt8);
+    const Opened source(small);
+    blob = WithSection(source.m, sec, true);
   }
   // Open what was made, and count the calibration values its input conversion clamps.
   const Opened made(blob);

@@ -19,7 +19,7 @@ namespace {
 struct ConvertArgs {
   std::string model, output, storage, head_storage, calibrate;
   unsigned threads = 0;
-  bool quiet = false, fixed = false;
+  bool quiet = false, fixed = false, fixed_only = false;
   DataArgs data;
 };
 
@@ -65,14 +65,14 @@ std::vector<std::uint8_t> Convert(const ConvertArgs& a, const rfk::Model& m, rfk
 // --fixed: the model with a fixed section, its input ranges from --calibrate's rows.
 std::vector<std::uint8_t> ConvertFixed(const ConvertArgs& a, const rfk::Model& m) {
   if (a.calibrate.empty())
-    throw CliError("--fixed needs --calibrate FILE (e.g. the training data): the input ranges set the int16 scales");
+    throw CliError("--fixed and --fixed-only need --calibrate FILE (e.g. the training data): the input ranges set the int16 scales");
   if (!a.storage.empty() || !a.head_storage.empty())
-    throw CliError("--fixed chooses its own integer storage: leave out --storage and --head-storage");
+    throw CliError("--fixed and --fixed-only choose their own integer storage: leave out --storage and --head-storage");
   const host::Dataset data = ReadForModel(a.calibrate, a.data, m, host::LabelColumn::kOptional, a.quiet);
   host::FixedReport rep;
   std::vector<std::uint8_t> out;
   try {
-    out = host::FixedModel(m, data, &rep);
+    out = host::FixedModel(m, data, &rep, a.fixed_only);
   } catch (const host::QuantizeError& e) {
     throw CliError(a.model + ": cannot convert to fixed point: " + e.what());
   }
@@ -85,13 +85,14 @@ std::vector<std::uint8_t> ConvertFixed(const ConvertArgs& a, const rfk::Model& m
 }
 
 int RunConvert(const ConvertArgs& a) {
-  if (a.fixed) {
+  if (a.fixed || a.fixed_only) {
     const LoadedModel lm = LoadModel(a.model);
     const std::vector<std::uint8_t> out = ConvertFixed(a, lm.model);
     WriteModelAtomically(a.output, out);
-    std::fprintf(stderr, "rfk: wrote %s (%s, %.3gx of %s): the f32 model and its integer (fixed) section\n",
-                 a.output.c_str(), HumanBytes(double(out.size())).c_str(),
-                 double(out.size()) / double(lm.model.total_bytes), HumanBytes(double(lm.model.total_bytes)).c_str());
+    std::fprintf(stderr, "rfk: wrote %s (%s, %.3gx of %s): %s\n", a.output.c_str(), HumanBytes(double(out.size())).c_str(),
+                 double(out.size()) / double(lm.model.total_bytes), HumanBytes(double(lm.model.total_bytes)).c_str(),
+                 a.fixed_only ? "the integer (fixed) section, without the float W (integer prediction only)"
+                              : "the float model and its integer (fixed) section");
     return 0;
   }
   if (a.storage.empty() && a.head_storage.empty())
@@ -147,6 +148,9 @@ Command AddConvert(CLI::App& app) {
                 "Add the integer prediction path (a fixed section: int16 inputs and W, q15 features, int8 head, "
                 "int32 outputs; no float operation), scaled from --calibrate's input ranges. Dense Fourier "
                 "maps (fourier, orf, phase forms) without binning");
+  cmd->add_flag("--fixed-only", a->fixed_only,
+                "As --fixed, and leave out the float W, phases and standardisation (the head stored int8): the "
+                "smallest model, which only the integer path predicts");
   cmd->add_option("--threads", a->threads, "Worker threads for --calibrate (0 = all cores; the model does not depend on it)")
       ->capture_default_str();
   cmd->add_flag("-q,--quiet", a->quiet, "No notes (errors still on stderr)");

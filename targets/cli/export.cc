@@ -25,7 +25,7 @@ struct ExportArgs {
 // A fixed-point model's vector: x as QuantizeInput converts it and PredictFixed's outputs (the
 // classes stay the float path's: a device decides the integers itself, rfk_decide_class_fixed).
 void AddFixedVector(const ExportArgs& a, const rfk::Model& m, const std::vector<float>& x, std::uint64_t line,
-                    host::TestVectors* v) {
+                    host::TestVectors* v, std::vector<float>* real) {
   std::vector<std::int16_t> xq(m.input_dim);
   std::vector<std::int32_t> out(m.num_outputs);
   host::AlignedBytes scratch(rfk::FixedScratchBytes(m));
@@ -35,6 +35,7 @@ void AddFixedVector(const ExportArgs& a, const rfk::Model& m, const std::vector<
   if (s != rfk::Status::kOk) throw CliError(a.vectors + ":" + std::to_string(line) + ": " + rfk::StatusMessage(s));
   v->inputs_q.insert(v->inputs_q.end(), xq.begin(), xq.end());
   v->outputs_q.insert(v->outputs_q.end(), out.begin(), out.end());
+  for (std::size_t k = 0; k < out.size(); ++k) (*real)[k] = static_cast<float>(out[k] * double(rfk::FixedOutputScale(m)));
 }
 
 host::TestVectors MakeVectors(const ExportArgs& a, const rfk::Model& m) {
@@ -51,7 +52,14 @@ host::TestVectors MakeVectors(const ExportArgs& a, const rfk::Model& m) {
   std::vector<std::uint32_t> cols(m.num_grids);
   for (std::size_t r = 0; r < data.rows && v.count < a.count; ++r) {
     host::DenseRow(data, r, x.data(), x.size());
-    const rfk::Status s = rfk::Predict(m, x.data(), x.size(), scratch.data(), scratch.size(), out.data(), out.size());
+    std::vector<float> real(m.num_outputs);
+    if (rfk::FixedSection(m) != nullptr) AddFixedVector(a, m, x, data.lines[r], &v, &real);
+    // A fixed-only model (no float W) has no float outputs: its outputs are the integers' real values.
+    const bool float_path = m.projection_weights.data != nullptr || m.fourier_features == 0 || m.fastfood.dp != 0;
+    const rfk::Status s = float_path ? rfk::Predict(m, x.data(), x.size(), scratch.data(), scratch.size(), out.data(),
+                                                    out.size())
+                                     : rfk::Status::kOk;
+    if (!float_path) out = real;
     if (s != rfk::Status::kOk)
       throw CliError(a.vectors + ":" + std::to_string(data.lines[r]) + ": " + rfk::StatusMessage(s));
     if (m.num_grids > 0 && rfk::ComputeBins(m, x.data(), x.size(), scratch.data(), scratch.size(), keys.data(),
@@ -61,7 +69,6 @@ host::TestVectors MakeVectors(const ExportArgs& a, const rfk::Model& m) {
     v.outputs.insert(v.outputs.end(), out.begin(), out.end());
     if (m.num_classes > 0) v.classes.push_back(rfk::DecideClass(m, out.data()));
     v.keys.insert(v.keys.end(), keys.begin(), keys.end());
-    if (rfk::FixedSection(m) != nullptr) AddFixedVector(a, m, x, data.lines[r], &v);
     ++v.count;
   }
   rfk::SelectKernels((std::string(previous.backend) + "-" + previous.target).c_str());

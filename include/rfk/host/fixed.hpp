@@ -28,8 +28,16 @@ struct FixedReport {
 // phase[j] turns. The head (its weights times feature_scale) is int8 with scale max|w| / 127 per
 // output, rounded to nearest; the output unit u = max_k (|bias_k| + scale_k sum_j |q_kj|) / 2^30,
 // so every output fits in int32 with a factor 2 to spare; mult_k / 2^rshift_k = scale_k / (32767 u)
-// with mult in [2^14, 2^15]. Throws QuantizeError (rfk/host/quantize.hpp) for a map the integer
+// with mult in [2^14, 2^15]. Up to 2,048 features the head is then rounded again for its outputs:
+// RoundInt8Gptq on the covariance of the integer path's features over up to 4,096 evenly strided
+// calibration rows (damped by 1 % of its mean diagonal), the biases corrected for the features'
+// mean (as GptqInt8Head does). Throws QuantizeError (rfk/host/quantize.hpp) for a map the integer
 // path does not compute (Fastfood, binning), a model that already has the section, or no rows.
-std::vector<std::uint8_t> FixedModel(const Model& m, const Dataset& calibration, FixedReport* report = nullptr);
+// With fixed_only, the model keeps only what the integer path and the tools need: the projection,
+// phase and standardize sections are left out and the (unused) float head is stored int8; the
+// fixed section is the same bytes, so PredictFixed gives the same integers, and the float path
+// refuses the model (kUnsupportedStorage).
+std::vector<std::uint8_t> FixedModel(const Model& m, const Dataset& calibration, FixedReport* report = nullptr,
+                                     bool fixed_only = false);
 
 }  // namespace rfk::host
