@@ -435,23 +435,20 @@ inline constexpr std::uint32_t kReserved = 24;       // u32[2] 0
 inline constexpr std::uint32_t kMaxMult = 1u << 15;
 inline constexpr std::uint32_t kMaxRshift = 62;
 inline constexpr std::int32_t kMaxBias = 1 << 30;
-// Byte offsets of the arrays from the section's start, and its size, in 64 bits.
+// Byte offsets of the arrays from the section's start, and its size. The size is computed in 64
+// bits (counts up to 2^24 cannot overflow it); the offsets are meaningful once size == bytes,
+// which a u32 section size bounds below 2^32 (u32 keeps the device's stack small).
 struct Layout {
-  std::uint64_t offset, scale, w, shift, phase, head, mult, rshift, bias, bytes;
+  std::uint32_t offset, scale, w, shift, phase, head, mult, rshift, bias;
+  std::uint64_t bytes;
 };
 constexpr Layout LayoutOf(std::uint64_t d, std::uint64_t F, std::uint64_t K, std::uint64_t D) {
-  Layout l{};
-  l.offset = kHeaderBytes;
-  l.scale = l.offset + 4 * d;
-  l.w = l.scale + 4 * d;
-  l.shift = l.w + Round4(2 * F * d);
-  l.phase = l.shift + Round4(F);
-  l.head = l.phase + 4 * F;
-  l.mult = l.head + Round4(K * D);
-  l.rshift = l.mult + 4 * K;
-  l.bias = l.rshift + 4 * K;
-  l.bytes = l.bias + 4 * K;
-  return l;
+  const std::uint64_t w = kHeaderBytes + 8 * d, shift = w + Round4(2 * F * d), phase = shift + Round4(F),
+                      head = phase + 4 * F, mult = head + Round4(K * D);
+  return Layout{kHeaderBytes, static_cast<std::uint32_t>(kHeaderBytes + 4 * d), static_cast<std::uint32_t>(w),
+                static_cast<std::uint32_t>(shift), static_cast<std::uint32_t>(phase), static_cast<std::uint32_t>(head),
+                static_cast<std::uint32_t>(mult), static_cast<std::uint32_t>(mult + 4 * K),
+                static_cast<std::uint32_t>(mult + 8 * K), mult + 12 * K};
 }
 }  // namespace fixed_params
 

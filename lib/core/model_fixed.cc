@@ -17,11 +17,11 @@ struct FixedReader {
   const std::uint8_t* b;
   std::uint32_t at;  // the section's offset
   ModelError* err;
-  Status Fail(Status s, const char* field, std::uint64_t offset) const {
-    if (err) *err = ModelError{s, field, static_cast<std::uint32_t>(offset)};
+  [[gnu::noinline]] Status Fail(Status s, const char* field, std::uint32_t offset) const {
+    if (err) *err = ModelError{s, field, offset};
     return s;
   }
-  std::uint32_t U32(std::uint64_t rel) const { return LoadU32(b + at + rel); }
+  std::uint32_t U32(std::uint32_t rel) const { return LoadU32(b + at + rel); }
 };
 
 // A finite f32 (bits), and with `positive` also > 0 (not -0, not +0, not negative).
@@ -31,8 +31,8 @@ bool FiniteBits(std::uint32_t bits, bool positive) {
 }
 
 // Header: the map is one the integer path computes, the counts are the model's, u and the input
-// width are valid.
-Status CheckFixedHeader(const FixedReader& r, std::uint32_t size, std::uint32_t entry, const Model& m) {
+// width are valid. (The helpers stay out of line: inlined, their frames would add up under OpenModel's.)
+[[gnu::noinline]] Status CheckFixedHeader(const FixedReader& r, std::uint32_t size, std::uint32_t entry, const Model& m) {
   if (m.fourier_features == 0 || f::IsFastfood(m.map) || m.bin_features != 0)
     return r.Fail(Status::kUnsupportedMap, "fixed", entry);  // dense Fourier maps only, no binning
   if (size < fp::kHeaderBytes) return r.Fail(Status::kBadSectionSize, "fixed.size", entry + f::entry::kSize);
@@ -48,20 +48,18 @@ Status CheckFixedHeader(const FixedReader& r, std::uint32_t size, std::uint32_t 
   if (r.U32(fp::kInputBits) != 16)
     return r.Fail(r.U32(fp::kInputBits) == 8 ? Status::kUnsupportedStorage : Status::kBadValue, "fixed.input_bits",
                   r.at + fp::kInputBits);
-  const fp::Layout l = fp::LayoutOf(m.input_dim, m.num_frequencies, m.num_outputs, m.num_features);
-  if (size != l.bytes) return r.Fail(Status::kBadSectionSize, "fixed.size", entry + f::entry::kSize);
   return Status::kOk;
 }
 
 // The input quantization (offsets finite, scales finite and > 0) and W's shifts (<= 31).
-Status CheckFixedMap(const FixedReader& r, const fp::Layout& l, const Model& m) {
-  for (std::uint64_t c = 0; c < m.input_dim; ++c) {
+[[gnu::noinline]] Status CheckFixedMap(const FixedReader& r, const fp::Layout& l, const Model& m) {
+  for (std::uint32_t c = 0; c < m.input_dim; ++c) {
     if (!FiniteBits(r.U32(l.offset + 4 * c), false))
       return r.Fail(Status::kBadValue, "fixed.input_offset", r.at + l.offset + 4 * c);
     if (!FiniteBits(r.U32(l.scale + 4 * c), true))
       return r.Fail(Status::kBadValue, "fixed.input_scale", r.at + l.scale + 4 * c);
   }
-  for (std::uint64_t j = 0; j < m.num_frequencies; ++j)
+  for (std::uint32_t j = 0; j < m.num_frequencies; ++j)
     if (r.b[r.at + l.shift + j] > 31) return r.Fail(Status::kBadValue, "fixed.shift", r.at + l.shift + j);
   return Status::kOk;
 }
@@ -69,14 +67,15 @@ Status CheckFixedMap(const FixedReader& r, const fp::Layout& l, const Model& m) 
 // The head: q in [-127, 127], mult <= 2^15, rshift <= 62, |bias| <= 2^30, and the output bound
 // |bias| + (mult * 32767 * sum_j |q_kj| + 2^(rshift-1)) >> rshift <= 2^31 - 1, which makes every
 // int32 output PredictFixed can compute representable (its proof: lib/core/predict_fixed.cc).
-Status CheckFixedHead(const FixedReader& r, const fp::Layout& l, const Model& m) {
-  const std::uint64_t D = m.num_features;
-  for (std::uint64_t k = 0; k < m.num_outputs; ++k) {
-    const auto* q = reinterpret_cast<const std::int8_t*>(r.b + r.at + l.head + k * D);
-    std::uint64_t sum = 0;  // <= 127 * 2^24 < 2^31
-    for (std::uint64_t j = 0; j < D; ++j) {
-      if (q[j] == -128) return r.Fail(Status::kBadValue, "fixed.head", r.at + l.head + k * D + j);
-      sum += static_cast<std::uint64_t>(q[j] < 0 ? -q[j] : q[j]);
+[[gnu::noinline]] Status CheckFixedHead(const FixedReader& r, const fp::Layout& l, const Model& m) {
+  const std::uint32_t D = m.num_features;
+  for (std::uint32_t k = 0; k < m.num_outputs; ++k) {
+    const std::uint32_t row = l.head + k * D;  // within the section: size == l.bytes < 2^32
+    const auto* q = reinterpret_cast<const std::int8_t*>(r.b + r.at + row);
+    std::uint32_t sum = 0;  // <= 127 * 2^24 < 2^31
+    for (std::uint32_t j = 0; j < D; ++j) {
+      if (q[j] == -128) return r.Fail(Status::kBadValue, "fixed.head", r.at + row + j);
+      sum += static_cast<std::uint32_t>(q[j] < 0 ? -q[j] : q[j]);
     }
     const std::uint32_t mult = r.U32(l.mult + 4 * k), rshift = r.U32(l.rshift + 4 * k);
     const auto bias = static_cast<std::int32_t>(r.U32(l.bias + 4 * k));
@@ -85,7 +84,7 @@ Status CheckFixedHead(const FixedReader& r, const fp::Layout& l, const Model& m)
     if (bias > fp::kMaxBias || bias < -fp::kMaxBias) return r.Fail(Status::kBadValue, "fixed.bias", r.at + l.bias + 4 * k);
     // sum * 32767 * mult < 2^31 * 2^15 * 2^15 = 2^61: no u64 overflow.
     const std::uint64_t half = rshift == 0 ? 0 : std::uint64_t{1} << (rshift - 1);
-    const std::uint64_t term = (sum * 32767u * mult + half) >> rshift;
+    const std::uint64_t term = (std::uint64_t{sum} * 32767u * mult + half) >> rshift;
     const std::uint64_t magnitude = term + static_cast<std::uint64_t>(bias < 0 ? -std::int64_t{bias} : bias);
     if (magnitude > 0x7FFFFFFFu) return r.Fail(Status::kBadValue, "fixed.mult", r.at + l.mult + 4 * k);
   }
@@ -100,6 +99,7 @@ Status CheckFixedSection(const std::uint8_t* blob, std::uint32_t offset, std::ui
   Status s = CheckFixedHeader(r, size, entry, m);
   if (s != Status::kOk) return s;
   const fp::Layout l = fp::LayoutOf(m.input_dim, m.num_frequencies, m.num_outputs, m.num_features);
+  if (size != l.bytes) return r.Fail(Status::kBadSectionSize, "fixed.size", entry + f::entry::kSize);
   s = CheckFixedMap(r, l, m);
   if (s == Status::kOk) s = CheckFixedHead(r, l, m);
   if (s == Status::kOk) m.fixed_offset = offset;

@@ -610,12 +610,11 @@ bool CheckCalibration(Reader& r) {
   return true;
 }
 
-// 18. fixed (when present): lib/core/model_fixed.cc.
-bool CheckFixed(Reader& r) {
-  const Section& s = r[SectionType::kFixed];
-  if (!s.present()) return true;
-  r.status = core::CheckFixedSection(r.b, s.offset, s.size, s.entry, r.m, r.err);
-  return r.status == Status::kOk;
+// 18. fixed (when present): lib/core/model_fixed.cc. Here only located: OpenModel runs the check
+// once ReadModel has returned, so its stack does not add to the Reader's (576 B on the Cortex-M0).
+bool CheckFixed(Reader& r, Section* fixed) {
+  *fixed = r[SectionType::kFixed];
+  return true;
 }
 
 // Then metadata: informational, not checked.
@@ -626,27 +625,39 @@ void ReadMetadata(Reader& r) {
   r.m.metadata_bytes = s.size;
 }
 
-}  // namespace
+// *m emptied, out of line: the temporary Model then lives in this frame, not in OpenModel's, which
+// is on the stack under every validator.
+[[gnu::noinline]] void Clear(Model* m) { *m = Model{}; }
 
-Status OpenModel(const void* bytes, std::size_t size, Model* model, ModelError* error) noexcept {
-  if (error) *error = ModelError{};
-  if (model != nullptr) *model = Model{};
-  if (model == nullptr || bytes == nullptr) {
-    if (error) *error = ModelError{Status::kNullArgument, model == nullptr ? "model" : "bytes", 0};
-    return Status::kNullArgument;
-  }
+// Every check but the fixed section's, which it locates in *fixed.
+[[gnu::noinline]] Status ReadModel(const void* bytes, std::size_t size, Model* model, ModelError* error,
+                                   Section* fixed) {
   Reader r{static_cast<const std::uint8_t*>(bytes), *model, error};
   const bool ok = CheckHeader(r, size) && ReadSectionTable(r) && CheckMapParams(r) &&
                   CheckProjection(r) && CheckPhase(r) && CheckFastfood(r) && CheckBinningParams(r) && CheckBinGrids(r) &&
                   CheckBinKeys(r) && CheckMapArraysFinite(r) && CheckStandardize(r) && CheckHead(r) &&
                   CheckLabels(r) && CheckLaterArraysFinite(r) && CheckImpute(r) && CheckFeatureNames(r) &&
-                  CheckCalibration(r) && CheckFixed(r);
-  if (!ok) {
-    *model = Model{};  // left empty on failure
-    return r.status;
+                  CheckCalibration(r) && CheckFixed(r, fixed);
+  if (ok) ReadMetadata(r);
+  return ok ? Status::kOk : r.status;
+}
+
+}  // namespace
+
+Status OpenModel(const void* bytes, std::size_t size, Model* model, ModelError* error) noexcept {
+  if (error) *error = ModelError{};
+  if (model != nullptr) Clear(model);
+  if (model == nullptr || bytes == nullptr) {
+    if (error) *error = ModelError{Status::kNullArgument, model == nullptr ? "model" : "bytes", 0};
+    return Status::kNullArgument;
   }
-  ReadMetadata(r);
-  return Status::kOk;
+  Section fixed;
+  Status s = ReadModel(bytes, size, model, error, &fixed);
+  if (s == Status::kOk && fixed.present())
+    s = core::CheckFixedSection(static_cast<const std::uint8_t*>(bytes), fixed.offset, fixed.size, fixed.entry, *model,
+                                error);
+  if (s != Status::kOk) Clear(model);  // left empty on failure
+  return s;
 }
 
 }  // namespace rfk

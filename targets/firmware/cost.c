@@ -10,9 +10,17 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "covtype_fixed.h" /* the integer path's fixtures (tests/embedded/fixtures.cmake) */
 #include "fixtures.h"
-#include "house_fixed.h" /* the integer path's fixture (tests/embedded/fixtures.cmake) */
+#include "house_fixed.h"
 #include "rfk/rfk.h"
+
+/* RFK_COST_FIXED_ONLY (the cost_fixed firmware): the fixed fixtures alone, so that the (54, 1024)
+ * one fits a 256 KiB board beside them. Otherwise the float fixtures, then house_fixed, and
+ * covtype_fixed where the board holds the float (54, 1024) models too. */
+#if defined(RFK_COST_FIXED_ONLY) || defined(COVTYPE_PHASE_BYTES)
+#define RFK_COST_COVTYPE_FIXED 1
+#endif
 
 #define PAINT 0xA5C3E1F0u
 #define PAINT_WORDS 512u /* 2 KiB below the caller's frame: within a 16 KiB board's 4 KiB stack */
@@ -22,7 +30,9 @@ static union {
   RFK_FIXTURE_LIST(RFK_FIXTURE_SCRATCH)
 #undef RFK_FIXTURE_SCRATCH
 } scratch RFK_ALIGNED;
+#ifndef RFK_COST_FIXED_ONLY
 static float out[8];
+#endif
 static int32_t out_q[8];
 
 #if defined(__riscv)
@@ -64,6 +74,7 @@ static uint64_t Calibrate(void) {
   return ((uint64_t)2u * 500000u << 16) / Elapsed(a, b);
 }
 
+#ifndef RFK_COST_FIXED_ONLY
 static __attribute__((noinline)) uint32_t StackPeak(const rfk_model* m, const float* x, uint32_t d) {
   volatile uint32_t* sp;
   uint32_t i;
@@ -92,6 +103,8 @@ static int Measure(const char* name, const uint8_t* bytes, uint32_t len, const f
          (unsigned long)instructions, (unsigned long)StackPeak(&m, inputs, d));
   return 0;
 }
+
+#endif
 
 /* The integer path (rfk_predict_fixed on int16 inputs): the same counter and stack paint. */
 static __attribute__((noinline)) uint32_t StackPeakFixed(const rfk_model* m, const int16_t* x, uint32_t d) {
@@ -130,10 +143,15 @@ int main(void) {
   per_tick = Calibrate();
   printf("cost: %lu.%03lu instructions per " COUNTER_NAME " tick\n", (unsigned long)(per_tick >> 16),
          (unsigned long)(((per_tick & 0xFFFFu) * 1000u) >> 16));
+#ifndef RFK_COST_FIXED_ONLY
 #define RFK_FIXTURE_MEASURE(name, NAME, classes, keys) \
   failed |= Measure(#name, name, NAME##_BYTES, name##_inputs, 16, per_tick);
   RFK_FIXTURE_LIST(RFK_FIXTURE_MEASURE)
 #undef RFK_FIXTURE_MEASURE
+#endif
   failed |= MeasureFixed("house_fixed", house_fixed, HOUSE_FIXED_BYTES, house_fixed_inputs_q, 16, per_tick);
+#ifdef RFK_COST_COVTYPE_FIXED
+  failed |= MeasureFixed("covtype_fixed", covtype_fixed, COVTYPE_FIXED_BYTES, covtype_fixed_inputs_q, 16, per_tick);
+#endif
   return failed;
 }
