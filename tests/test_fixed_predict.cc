@@ -484,3 +484,41 @@ TEST_CASE("fixed: a fixed-only model has the same section and integers, and the 
     CHECK(std::string(err.field) == "projection");
   }
 }
+
+TEST_CASE("fixed: a fixed section beside a map the integer path does not compute is refused") {
+  // A valid section (from a dense model of the same d, F, K, D) appended to a Fastfood model and to
+  // a dense model with binning: kUnsupportedMap at the section's table entry.
+  const rfk::host::Dataset ds = Data(3, 200, 2);
+  Fx dense(Fixed(Trained(ds, f::MapKind::kFourier, 32), ds));
+  const std::vector<std::uint8_t> section(rfk::FixedSection(dense.m), rfk::FixedSection(dense.m) + dense.l.bytes);
+  rfk::host::TrainOptions o;
+  o.features = 32;
+  o.map = f::MapKind::kFastfood;
+  const std::vector<std::uint8_t> fastfood = rfk::host::Train(ds, o).model;
+  o.map = f::MapKind::kFourier;
+  o.grids = 2;
+  o.buckets = 4;
+  const std::vector<std::uint8_t> binning = rfk::host::Train(ds, o).model;
+  for (const auto* bytes : {&fastfood, &binning}) {
+    Blob src(*bytes);
+    rfk::Model m;
+    REQUIRE(src.Open(&m) == rfk::Status::kOk);
+    std::vector<rfk::host::RawSection> sections;
+    const std::uint32_t count = src.U32(f::kOffSectionCount), table = src.U32(f::kOffSectionTable);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      const std::size_t e = table + i * f::kSectionEntryBytes;
+      rfk::host::RawSection s;
+      s.type = static_cast<std::uint16_t>(src.U32(e) & 0xFFFF);
+      s.flags = static_cast<std::uint16_t>(src.U32(e) >> 16);
+      s.payload.assign(src.data() + src.U32(e + f::entry::kOffset),
+                       src.data() + src.U32(e + f::entry::kOffset) + src.U32(e + f::entry::kSize));
+      sections.push_back(s);
+    }
+    sections.push_back({static_cast<std::uint16_t>(f::SectionType::kFixed), f::kSectionRequired, section});
+    Blob b(rfk::host::AssembleModel(sections));
+    rfk::ModelError err;
+    CHECK(b.Open(nullptr, &err) == rfk::Status::kUnsupportedMap);
+    CHECK(std::string(err.field) == "fixed");
+    CHECK(err.offset == b.Entry(f::SectionType::kFixed));
+  }
+}
