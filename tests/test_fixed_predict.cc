@@ -433,6 +433,7 @@ TEST_CASE("fixed: rfk convert --fixed, then eval and predict through the integer
                     " --count 3");
   CHECK(r.status == 0);
   CHECK(rfk_test::ReadText(tmp.Path("only.h")).find("only_outputs_q[3]") != std::string::npos);
+  CHECK(rfk_test::ReadText(tmp.Path("only.h")).find("#define ONLY_FIXED_SCRATCH_BYTES 16u") != std::string::npos);
   // rfk predict's labels are the integer path's decisions, row by row.
   r = rfk_test::Run(cli + " predict -m " + fixed + " " + train);
   REQUIRE(r.status == 0);

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "rfk/fixed.hpp"
 #include "rfk/model.hpp"
 
 namespace rfk::host {
@@ -99,6 +100,7 @@ std::string Macros(const Model& m, const std::string& N, const TestVectors* v) {
                   def("OUTPUTS", m.num_outputs) + def("CLASSES", m.num_classes) +
                   def("GRIDS", m.num_grids) + def("SCRATCH_BYTES", ScratchBytes(m)) +
                   def("BATCH_SCRATCH_BYTES", BatchScratchBytes(m));
+  if (FixedSection(m) != nullptr) h += def("FIXED_SCRATCH_BYTES", FixedScratchBytes(m));  // rfk_predict_fixed's
   if (v) h += def("VECTORS", v->count);
   return h;
 }
