@@ -378,6 +378,7 @@ TEST_CASE("fixed: decisions and outputs agree with the f32 model they came from"
     CHECK(rep.rows == 600);
     CHECK(rep.values == 2400);
     CHECK(rep.saturated == 0);  // the ranges come from these very rows
+    CHECK(rep.clamped_weights == 0);
     Blob src(plain);
     rfk::Model m0;
     REQUIRE(src.Open(&m0) == rfk::Status::kOk);
@@ -522,4 +523,35 @@ TEST_CASE("fixed: a fixed section beside a map the integer path does not compute
     CHECK(std::string(err.field) == "fixed");
     CHECK(err.offset == b.Entry(f::SectionType::kFixed));
   }
+}
+
+TEST_CASE("fixed: weights beyond the integer path's range are counted, not silently clamped") {
+  // Trained on one unstandardised column in [-50, 50] at gamma 1, calibrated on rows spanning
+  // +-5e9: a step of the int16 input is then about 1.5e5 units, far past 16,383 periods of W's rows.
+  rfk::host::Dataset ds, wide;
+  ds.source = wide.source = "t";
+  ds.cols = wide.cols = 1;
+  for (int i = 0; i < 100; ++i) {
+    ds.dense.push_back(float(i - 50));
+    wide.dense.push_back(float(i - 50) * 1e8f);
+    ds.labels.push_back(std::to_string(i % 2));
+    ds.lines.push_back(std::size_t(i) + 1);
+    ++ds.rows;
+  }
+  wide.labels = ds.labels;
+  wide.lines = ds.lines;
+  wide.rows = ds.rows;
+  rfk::host::TrainOptions o;
+  o.features = 32;
+  o.gamma = 1.0;
+  o.standardize = 0;
+  Blob b(rfk::host::Train(ds, o).model);
+  rfk::Model m;
+  REQUIRE(b.Open(&m) == rfk::Status::kOk);
+  rfk::host::FixedReport rep;
+  (void)rfk::host::FixedModel(m, ds, &rep);
+  CHECK(rep.clamped_weights == 0);
+  (void)rfk::host::FixedModel(m, wide, &rep);
+  CHECK(rep.clamped_weights > 0);
+  CHECK(rep.clamped_weights <= 16);  // one weight per row of W at most (d = 1, F = 16)
 }

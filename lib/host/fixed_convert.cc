@@ -78,7 +78,9 @@ void FoldMap(const Model& m, const std::vector<float>& offset, const std::vector
     while (shift < 31 && amax / std::ldexp(1.0, int(shift)) > 32767.0) ++shift;
     if (amax > 0 && amax < 16384.0 && rep) ++rep->coarse_rows;
     for (std::uint64_t c = 0; c < d; ++c) {
-      const double v = std::clamp(std::round(a[c] / std::ldexp(1.0, int(shift))), -32767.0, 32767.0);
+      const double r = std::round(a[c] / std::ldexp(1.0, int(shift)));
+      if (std::fabs(r) > 32767.0 && rep) ++rep->clamped_weights;  // a step of x over 16,383 periods
+      const double v = std::clamp(r, -32767.0, 32767.0);
       Put(out, l.w + 2 * (j * d + c), static_cast<std::int16_t>(v));
     }
     out[l.shift + j] = static_cast<std::uint8_t>(shift);

@@ -16,6 +16,9 @@ struct FixedReport {
   std::uint64_t saturated = 0;         // values QuantizeInput clamped to +-32767 (calibration rows)
   std::uint32_t coarse_rows = 0;       // rows of W whose largest weight is below 2^14 at shift 0:
                                        //   stored with fewer than 15 significant bits
+  std::uint64_t clamped_weights = 0;   // weights of W beyond 32767 * 2^31 / 2^32 = 16,383 periods
+                                       //   per step of the int16 input (such a feature is noise),
+                                       //   stored clamped
   float output_scale = 0;              // the real value of one output unit
 };
 
