@@ -5,6 +5,7 @@
 // No allocation, no exceptions; the sections are located once, in a fixed-size table on the stack.
 #include "fp_contract.h"  // first: no compiler-fused multiply-adds in this file
 #include "bytes.h"
+#include "core_config.h"
 #include "model_fixed.h"
 #include "rfk/model.hpp"
 
@@ -217,8 +218,22 @@ bool CheckMapCounts(Reader& r, std::uint32_t at) {
   return true;
 }
 
-// 3. map_params: at least one map (map_params or binning_params); this one's fixed size.
+// 3a. The kinds this build reads (core_config.h): a core without the integer path refuses a fixed
+// section, one without the float path every model without it, and binning (which has no integer
+// form): before any validator that the build leaves out could misread what it skipped.
+bool CheckBuildAccepts(Reader& r) {
+  const Section& fixed = r[SectionType::kFixed];
+  if (!core::kCoreFixed && fixed.present()) return r.Fail(Status::kUnsupportedStorage, "fixed", fixed.entry);
+  if (!core::kCoreFloat && !fixed.present()) return r.Fail(Status::kUnsupportedStorage, "fixed", 0);
+  if (!core::kCoreFloat && r[SectionType::kBinningParams].present())
+    return r.Fail(Status::kUnsupportedMap, "fixed", fixed.entry);
+  return true;
+}
+
+// 3. map_params: what the build reads; at least one map (map_params or binning_params); this one's
+// fixed size.
 bool CheckMapParams(Reader& r) {
+  if (!CheckBuildAccepts(r)) return false;
   const Section& s = r[SectionType::kMapParams];
   if (!s.present() && !r[SectionType::kBinningParams].present())
     return r.Fail(Status::kMissingSection, "map_params", 0);
@@ -633,10 +648,15 @@ void ReadMetadata(Reader& r) {
 [[gnu::noinline]] Status ReadModel(const void* bytes, std::size_t size, Model* model, ModelError* error,
                                    Section* fixed) {
   Reader r{static_cast<const std::uint8_t*>(bytes), *model, error};
+  // A build without the float path (core_config.h) skips what only it reads: Fastfood, binning, the
+  // float arrays' values (CheckBuildAccepts has refused the models that would need them).
+  constexpr bool kFloat = core::kCoreFloat;
   const bool ok = CheckHeader(r, size) && ReadSectionTable(r) && CheckMapParams(r) &&
-                  CheckProjection(r) && CheckPhase(r) && CheckFastfood(r) && CheckBinningParams(r) && CheckBinGrids(r) &&
-                  CheckBinKeys(r) && CheckMapArraysFinite(r) && CheckStandardize(r) && CheckHead(r) &&
-                  CheckLabels(r) && CheckLaterArraysFinite(r) && CheckImpute(r) && CheckFeatureNames(r) &&
+                  CheckProjection(r) && CheckPhase(r) &&
+                  (!kFloat || (CheckFastfood(r) && CheckBinningParams(r) && CheckBinGrids(r) &&
+                               CheckBinKeys(r) && CheckMapArraysFinite(r))) &&
+                  CheckStandardize(r) && CheckHead(r) &&
+                  CheckLabels(r) && (!kFloat || CheckLaterArraysFinite(r)) && CheckImpute(r) && CheckFeatureNames(r) &&
                   CheckCalibration(r) && CheckFixed(r, fixed);
   if (ok) ReadMetadata(r);
   return ok ? Status::kOk : r.status;
@@ -653,7 +673,7 @@ Status OpenModel(const void* bytes, std::size_t size, Model* model, ModelError* 
   }
   Section fixed;
   Status s = ReadModel(bytes, size, model, error, &fixed);
-  if (s == Status::kOk && fixed.present())
+  if (core::kCoreFixed && s == Status::kOk && fixed.present())
     s = core::CheckFixedSection(static_cast<const std::uint8_t*>(bytes), fixed.offset, fixed.size, fixed.entry, *model,
                                 error);
   if (s != Status::kOk) Clear(model);  // left empty on failure
