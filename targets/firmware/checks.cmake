@@ -43,12 +43,28 @@ foreach(kind empty core fixed)
   target_link_options(rfk_footprint_${kind} PRIVATE ${RFK_FOOTPRINT_ADDRESSES})
 endforeach()
 target_link_libraries(rfk_footprint_core PRIVATE rfk::core)
-target_link_libraries(rfk_footprint_fixed PRIVATE rfk::core)
+# The reduced cores (lib/core/core_config.h, lib/CMakeLists.txt): what a float-only and a fixed-only
+# firmware link.
+foreach(variant float_only fixed_only)
+  target_compile_options(rfk_core_${variant} PRIVATE -fcallgraph-info=su)
+endforeach()
+add_executable(rfk_footprint_float ${CMAKE_CURRENT_LIST_DIR}/footprint_core.c)
+set_target_properties(rfk_footprint_float PROPERTIES LINKER_LANGUAGE CXX)
+rfk_bare_image(rfk_footprint_float)
+target_link_options(rfk_footprint_float PRIVATE ${RFK_FOOTPRINT_ADDRESSES})
+target_link_libraries(rfk_footprint_float PRIVATE rfk_core_float_only)
+target_link_libraries(rfk_footprint_fixed PRIVATE rfk_core_fixed_only)
 include(${CMAKE_CURRENT_SOURCE_DIR}/budgets.cmake)
 if(NOT DEFINED RFK_FLASH_BUDGET_${RFK_MCU} OR NOT DEFINED RFK_STACK_BUDGET_${RFK_MCU})
   message(FATAL_ERROR "RFK_MCU=${RFK_MCU}: no footprint budget recorded in ${CMAKE_CURRENT_SOURCE_DIR}/budgets.cmake; "
                       "measure it (ctest -R footprint -V prints the figures) and record it there")
 endif()
+# The reduced cores' budgets, where a preset records them; else the whole core's.
+foreach(variant FLOAT FIXED)
+  if(NOT DEFINED RFK_${variant}_FLASH_BUDGET_${RFK_MCU})
+    set(RFK_${variant}_FLASH_BUDGET_${RFK_MCU} ${RFK_FLASH_BUDGET_${RFK_MCU}})
+  endif()
+endforeach()
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 add_test(NAME footprint
          COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/footprint.py
@@ -59,14 +75,24 @@ add_test(NAME footprint
                  --flash-budget ${RFK_FLASH_BUDGET_${RFK_MCU}}
                  --stack-budget ${RFK_STACK_BUDGET_${RFK_MCU}}
                  --mcu ${RFK_MCU})
-# The integer path's image (footprint_fixed.c: open, rfk_predict_fixed, the integer decision) within
-# the same budgets: what a firmware for a core without an FPU links instead of the float core.
+# A float-only firmware (footprint_core.c on the core built RFK_CORE_FIXED=0: no fixed validator).
+add_test(NAME footprint_float
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/footprint.py
+                 --size ${RFK_SIZE}
+                 --empty $<TARGET_FILE:rfk_footprint_empty> --core $<TARGET_FILE:rfk_footprint_float>
+                 --callgraph-dir ${PROJECT_BINARY_DIR}/lib/CMakeFiles/rfk_core_float_only.dir
+                 --entry rfk_predict --entry rfk_open
+                 --flash-budget ${RFK_FLOAT_FLASH_BUDGET_${RFK_MCU}}
+                 --stack-budget ${RFK_STACK_BUDGET_${RFK_MCU}}
+                 --mcu ${RFK_MCU})
+# The integer path's image (footprint_fixed.c: open, rfk_predict_fixed, the integer decision) on the
+# core built RFK_CORE_FLOAT=0: what a firmware for a core without an FPU links instead of the float core.
 add_test(NAME footprint_fixed
          COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/footprint.py
                  --size ${RFK_SIZE}
                  --empty $<TARGET_FILE:rfk_footprint_empty> --core $<TARGET_FILE:rfk_footprint_fixed>
-                 --callgraph-dir ${PROJECT_BINARY_DIR}/lib/CMakeFiles/rfk_core.dir/core
+                 --callgraph-dir ${PROJECT_BINARY_DIR}/lib/CMakeFiles/rfk_core_fixed_only.dir
                  --entry rfk_predict_fixed --entry rfk_open
-                 --flash-budget ${RFK_FLASH_BUDGET_${RFK_MCU}}
+                 --flash-budget ${RFK_FIXED_FLASH_BUDGET_${RFK_MCU}}
                  --stack-budget ${RFK_STACK_BUDGET_${RFK_MCU}}
                  --mcu ${RFK_MCU})
