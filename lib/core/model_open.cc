@@ -249,7 +249,7 @@ bool CheckProjection(Reader& r) {
   const Section& s = r[SectionType::kProjection];
   if (!r[SectionType::kMapParams].present() || f::IsFastfood(r.m.map))
     return !s.present() || r.Fail(Status::kBadValue, "projection", s.entry);
-  if (!s.present() && r[SectionType::kFixed].present()) return true;  // a fixed-only model: no float W
+  if (core::kCoreFixed && !s.present() && r[SectionType::kFixed].present()) return true;  // fixed-only: no float W
   if (!s.present()) return r.Fail(Status::kMissingSection, "projection", 0);
   const f::Storage st = r.m.projection_storage;
   const std::uint64_t rows = f::StoredFrequencies(r.m.layout, r.m.num_frequencies);
@@ -269,7 +269,7 @@ bool CheckPhase(Reader& r) {
   const Section& s = r[SectionType::kPhase];
   if (!r[SectionType::kMapParams].present() || !f::IsPhaseForm(r.m.map))
     return !s.present() || r.Fail(Status::kBadValue, "phase", s.entry);  // the pair form has none
-  if (!s.present() && r[SectionType::kFixed].present()) return true;  // a fixed-only model: no float b
+  if (core::kCoreFixed && !s.present() && r[SectionType::kFixed].present()) return true;  // fixed-only: no float b
   if (!s.present()) return r.Fail(Status::kMissingSection, "phase", 0);
   if (s.size != std::uint64_t{r.m.num_frequencies} * sizeof(float))
     return r.Fail(Status::kBadSectionSize, "phase.size", s.size_at());

@@ -86,7 +86,7 @@ Status Features(const Model& m, const float* x, std::size_t x_len, void* scratch
                 std::size_t scratch_bytes, Computed* out) {
   if (!core::kCoreFloat) return Status::kUnsupportedStorage;  // float path compiled out (core_config.h)
   if (m.head.data == nullptr || x == nullptr || scratch == nullptr) return Status::kNullArgument;
-  if (m.fourier_features != 0 && m.fastfood.dp == 0 && m.projection_weights.data == nullptr)
+  if (core::kCoreFixed && m.fourier_features != 0 && m.fastfood.dp == 0 && m.projection_weights.data == nullptr)
     return Status::kUnsupportedStorage;  // a fixed-only model: PredictFixed (rfk/fixed.hpp)
   if (x_len != m.input_dim) return Status::kInputDimMismatch;
   if (reinterpret_cast<std::uintptr_t>(scratch) % kScratchAlignment != 0)
