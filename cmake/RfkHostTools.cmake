@@ -11,7 +11,7 @@ set(RFK_HOST_TOOLS_DIR ${PROJECT_SOURCE_DIR}/build/host-tools CACHE PATH
     "Build directory of the host tools (rfk CLI) and the embedded-model fixtures")
 set(RFK_FIXTURE_DIR ${RFK_HOST_TOOLS_DIR}/tests/embedded/fixtures)
 set(_byproducts)
-foreach(name IN LISTS RFK_FIXTURES)
+foreach(name IN LISTS RFK_FIXTURES RFK_FIXED_FIXTURES)
   list(APPEND _byproducts ${RFK_FIXTURE_DIR}/${name}.h)
 endforeach()
 find_program(RFK_HOST_CXX NAMES c++ g++ REQUIRED NO_CMAKE_FIND_ROOT_PATH)

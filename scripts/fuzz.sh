@@ -88,6 +88,11 @@ seeds_model() {
   "$rfk" train --train "$tmp/c.csv" -D 24 --map fastfood --storage int8 -o "$tmp/seeds/model/seed-fastfood-int8.rfk" >/dev/null
   "$rfk" train --train "$tmp/m.csv" --map fastfood-phase+binning -D 5 -P 3 --storage f16 \
     -o "$tmp/seeds/model/seed-fastfood-f16-binning.rfk" >/dev/null
+  # Fixed-point models (a fixed section): phase form binary, pair form multiclass, from int8 W.
+  "$rfk" convert -m "$tmp/seeds/model/seed-f16.rfk" --fixed --calibrate "$tmp/c.csv" -q \
+    -o "$tmp/seeds/model/seed-fixed-phase.rfk" 2>/dev/null
+  "$rfk" convert -m "$tmp/seeds/model/seed-int8.rfk" --fixed --calibrate "$tmp/m.csv" -q \
+    -o "$tmp/seeds/model/seed-fixed-int8.rfk" 2>/dev/null
 }
 
 # The C API reads the same models; bytes after a model become the inputs it predicts.

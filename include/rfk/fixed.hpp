@@ -3,7 +3,10 @@
 // computes the same integers. Allocation-free, exception-free, reentrant; part of rfk_core.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+
+#include "rfk/model.hpp"
 
 namespace rfk::fixed {
 
@@ -35,3 +38,49 @@ std::uint32_t PhaseTurns(const std::int16_t* w, const std::int16_t* x, std::uint
                          std::uint32_t shift, std::uint32_t bias);
 
 }  // namespace rfk::fixed
+
+namespace rfk {
+
+// ---- Prediction of a fixed-point model (one with a `fixed` section: FixedSection(model) != null;
+// docs/FORMAT.md "fixed", docs/EMBEDDED.md "The integer path"). Dense Fourier and orthogonal maps,
+// pair and phase forms. From int16 inputs to int32 outputs every operation is an integer one: no
+// float instruction and no soft-float call, and the same integers on every target and build (one
+// scalar implementation; the kernel tables are not used).
+
+// The model's fixed section (format::fixed_params), or null for a model without one.
+inline const std::uint8_t* FixedSection(const Model& model) noexcept {
+  return model.fixed_offset != 0 ? model.bytes + model.fixed_offset : nullptr;
+}
+
+// Scratch PredictFixed needs: K int64 accumulators, rounded up to kScratchAlignment.
+std::size_t FixedScratchBytes(const Model& model) noexcept;
+
+// The K outputs of the int16 input x (x_len == d, as QuantizeInput makes it) in units of the
+// model's output scale (FixedOutputScale): output k's real value is out[k] * scale. Per
+// frequency j: the phase t_j = phase[j] + (sum_c W[j][c] x[c]) 2^shift[j] mod 2^32 (PhaseTurns),
+// c_j = CosTurns(t_j) (and, pair form, s_j = SinTurns(t_j) for feature F + j); then out[k] =
+// bias[k] + round(mult[k] * sum_j q[k][j] z_j / 2^rshift[k]), rounding half up, with the sum in
+// int64. Every intermediate is bounded (the proof is at the definition; OpenModel checks the
+// ranges it assumes), so no overflow for any input. Statuses: kUnsupportedStorage for a model
+// without a fixed section; kNullArgument, kInputDimMismatch, kOutputTooSmall, kMisalignedScratch,
+// kScratchTooSmall as Predict. Allocation-free, reentrant.
+[[nodiscard]] Status PredictFixed(const Model& model, const std::int16_t* x, std::size_t x_len, void* scratch,
+                                  std::size_t scratch_bytes, std::int32_t* out, std::size_t out_len) noexcept;
+
+// The class PredictFixed's outputs decide, on the integers: binary out[0] > 0; multi-class the
+// first maximum; 0 for regression (and for a model without a fixed section).
+std::uint32_t DecideClassFixed(const Model& model, const std::int32_t* out) noexcept;
+
+// The real value of one output unit (the section's output_scale, a positive finite float), or 0
+// for a model without a fixed section. Reading it is no float operation.
+float FixedOutputScale(const Model& model) noexcept;
+
+// Host helper (floats; not needed on the device when the inputs arrive as integers): x_q[c] =
+// round((x[c] - offset[c]) * scale[c]) in f32, half away from zero, clamped to [-32767, 32767]
+// (*saturated, if not null, gets the number of clamped values). A NaN is replaced by the impute
+// section's value when there is one, else kNonFiniteInput; +-inf is kNonFiniteInput. Statuses as
+// PredictFixed (xq_len must be >= d: kOutputTooSmall).
+[[nodiscard]] Status QuantizeInput(const Model& model, const float* x, std::size_t x_len, std::int16_t* xq,
+                                   std::size_t xq_len, std::uint32_t* saturated = nullptr) noexcept;
+
+}  // namespace rfk

@@ -50,7 +50,7 @@ inline constexpr std::uint16_t kSectionRequired = 0x0001;  // flag: unknown => r
 
 // ------------------------------------------------------------------------------------------------
 // The tables. To add a section: one row in RFK_FORMAT_SECTIONS (a type number not yet used: 11..15
-// are reserved for further binning storage, 17..23 for further structured maps, 24..31 for optional
+// are reserved for further binning storage, 17..22 for further structured maps (23 is `fixed`), 24..31 for optional
 // sections a reader may skip: what a model says about its inputs (24, 25) and how its outputs
 // become probabilities (26); the section bit masks hold numbers below 32), a layout namespace
 // below if it has fields, its validator
@@ -77,6 +77,7 @@ inline constexpr std::uint16_t kSectionRequired = 0x0001;  // flag: unknown => r
   X(kBinGrids, 9, "bin_grids", kRequired, kVariable)   /* P x d f32 1/delta, then P x d f32 u */  \
   X(kBinKeys, 10, "bin_keys", kRequired, kVariable)    /* u32 grid_start[P+1], pad to 8, u64 keys */ \
   X(kFastfood, 16, "fastfood", kRequired, kVariable)   /* fastfood namespace below */             \
+  X(kFixed, 23, "fixed", kRequired, kVariable)         /* integer prediction: fixed_params below */ \
   X(kImpute, 24, "impute", kOptional, kVariable)       /* impute namespace below */               \
   X(kFeatureNames, 25, "feature_names", kOptional, kVariable) /* as labels: d + 1 names */      \
   X(kCalibration, 26, "calibration", kOptional, kVariable) /* calibration namespace below */
@@ -411,5 +412,44 @@ constexpr std::uint32_t SectionBytes(Storage s, std::uint32_t dp, std::uint32_t 
 constexpr std::uint32_t StoredFrequencies(Layout layout, std::uint32_t F) {
   return layout == Layout::kPanels ? (F + kPanelWidth - 1) / kPanelWidth * kPanelWidth : F;
 }
+
+// kFixed section layout (the integer prediction path, rfk/fixed.hpp; docs/FORMAT.md "fixed"): a
+// 32-byte header, then per input column offset[d] f32 and scale[d] f32 (the host's float -> int16
+// conversion: x_q = clamp(round((x - offset) * scale), -32767, 32767)), W q[F x d] int16 row-major
+// (standardisation and input scale folded in; row j's weight is q * 2^shift[j] turns per input
+// unit, 2^32 turns = one period), zero padding to 4 bytes, shift[F] u8 (<= 31), padding to 4,
+// phase[F] u32 turns (the phase bias b and the offsets folded in, both forms), the head q[K x D]
+// int8 (row-major, -128 invalid), padding to 4, then per output mult[K] u32 (<= 2^15),
+// rshift[K] u32 (<= 62) and bias[K] i32: output k = bias + round(mult * sum_j q[k][j] c_j /
+// 2^rshift) in units of output_scale, c_j the q15 features. Type 23 is taken from the
+// structured-map range: the section is required (a fixed model's integers are its reference).
+namespace fixed_params {
+inline constexpr std::uint32_t kHeaderBytes = 32;
+inline constexpr std::uint32_t kInputDim = 0;        // u32 d, = map_params.input_dim
+inline constexpr std::uint32_t kNumFrequencies = 4;  // u32 F, = map_params.num_frequencies
+inline constexpr std::uint32_t kNumOutputs = 8;      // u32 K, = head.num_outputs
+inline constexpr std::uint32_t kNumFeatures = 12;    // u32 D, = head.num_features (= D_F: no binning)
+inline constexpr std::uint32_t kOutputScale = 16;    // f32 u: an output's real value is o * u
+inline constexpr std::uint32_t kInputBits = 20;      // u32 16: int16 inputs (the only value)
+inline constexpr std::uint32_t kReserved = 24;       // u32[2] 0
+inline constexpr std::uint32_t kMaxMult = 1u << 15;
+inline constexpr std::uint32_t kMaxRshift = 62;
+inline constexpr std::int32_t kMaxBias = 1 << 30;
+// Byte offsets of the arrays from the section's start, and its size. The size is computed in 64
+// bits (counts up to 2^24 cannot overflow it); the offsets are meaningful once size == bytes,
+// which a u32 section size bounds below 2^32 (u32 keeps the device's stack small).
+struct Layout {
+  std::uint32_t offset, scale, w, shift, phase, head, mult, rshift, bias;
+  std::uint64_t bytes;
+};
+constexpr Layout LayoutOf(std::uint64_t d, std::uint64_t F, std::uint64_t K, std::uint64_t D) {
+  const std::uint64_t w = kHeaderBytes + 8 * d, shift = w + Round4(2 * F * d), phase = shift + Round4(F),
+                      head = phase + 4 * F, mult = head + Round4(K * D);
+  return Layout{kHeaderBytes, static_cast<std::uint32_t>(kHeaderBytes + 4 * d), static_cast<std::uint32_t>(w),
+                static_cast<std::uint32_t>(shift), static_cast<std::uint32_t>(phase), static_cast<std::uint32_t>(head),
+                static_cast<std::uint32_t>(mult), static_cast<std::uint32_t>(mult + 4 * K),
+                static_cast<std::uint32_t>(mult + 8 * K), mult + 12 * K};
+}
+}  // namespace fixed_params
 
 }  // namespace rfk::format

@@ -81,6 +81,9 @@ struct Model {
 
   // Optional calibration of a classifier's outputs (format::calibration); method 0 when absent.
   std::uint32_t calibration_method = 0;  // a format::CalibrationMethod number, or 0
+  // Byte offset in `bytes` of the fixed section (integer prediction, rfk/fixed.hpp: FixedSection),
+  // 0 when absent. Here, in what was padding, so that rfk_model's 384 bytes still hold a Model.
+  std::uint32_t fixed_offset = 0;
   // Its parameters in the blob, little-endian f32 (format::calibration): platt A, B;
   // softmax-temperature A, 0; platt-cubic A, B, C; softmax-vector a[K] then b[K].
   const std::uint8_t* calibration_params = nullptr;

@@ -118,6 +118,22 @@ rfk_status rfk_probabilities(const rfk_model* model, const float* outputs, size_
 rfk_status rfk_compute_bins(const rfk_model* model, const float* x, size_t x_len, void* scratch,
                             size_t scratch_bytes, uint64_t* keys, uint32_t* columns, size_t len);
 
+/* Fixed-point models (a `fixed` section, written by `rfk convert --fixed`; docs/EMBEDDED.md, "The
+ * integer path"): integer inputs, integer outputs, no floating-point operation in between, the same
+ * integers on every target. rfk_fixed_scratch_bytes is 0 for a model without the section.
+ * rfk_predict_fixed writes K int32 outputs whose real values are out[k] * rfk_fixed_output_scale;
+ * RFK_UNSUPPORTED_STORAGE for a model without the section. rfk_decide_class_fixed decides on the
+ * integers (binary out[0] > 0, else the first maximum). rfk_quantize_input is the host's helper
+ * (float arithmetic) from float inputs to the int16 ones; *saturated (if not null) counts the
+ * values clamped to +-32767. */
+size_t rfk_fixed_scratch_bytes(const rfk_model* model);
+rfk_status rfk_predict_fixed(const rfk_model* model, const int16_t* x, size_t x_len, void* scratch,
+                             size_t scratch_bytes, int32_t* out, size_t out_len);
+uint32_t rfk_decide_class_fixed(const rfk_model* model, const int32_t* outputs);
+float rfk_fixed_output_scale(const rfk_model* model);
+rfk_status rfk_quantize_input(const rfk_model* model, const float* x, size_t x_len, int16_t* xq,
+                              size_t xq_len, uint32_t* saturated);
+
 /* Status identifier ("kBadChecksum") and message; never null. */
 const char* rfk_status_name(rfk_status status);
 const char* rfk_status_message(rfk_status status);

@@ -47,6 +47,14 @@ inline bool IsNaN(float v) {
   return (bits & 0x7fffffffu) > 0x7f800000u;
 }
 
+// v > 0 (+inf included, NaN not), on the bits: no float compare, which is a soft-float call on
+// cores without an FPU (the integer path's firmware links none).
+inline bool IsPositive(float v) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  return bits != 0 && bits <= 0x7f800000u;
+}
+
 constexpr std::size_t RoundUp(std::size_t n, std::size_t a) { return (n + a - 1) / a * a; }
 
 }  // namespace rfk::core

@@ -5,6 +5,8 @@
 // No allocation, no exceptions; the sections are located once, in a fixed-size table on the stack.
 #include "fp_contract.h"  // first: no compiler-fused multiply-adds in this file
 #include "bytes.h"
+#include "core_config.h"
+#include "model_fixed.h"
 #include "rfk/model.hpp"
 
 namespace rfk {
@@ -99,7 +101,7 @@ bool CheckWeights(Reader& r, const WeightsView& w, std::uint64_t rows, std::uint
   for (std::uint64_t i = 0; i < n; ++i)
     if (q[i] == -128) return r.Fail(Status::kBadValue, field, r.Offset(q + i));
   for (std::uint64_t i = 0; i < rows; ++i)
-    if (!IsFinite(w.scale[i]) || !(w.scale[i] > 0.0f))
+    if (!IsFinite(w.scale[i]) || !core::IsPositive(w.scale[i]))
       return r.Fail(Status::kBadValue, scale_field, r.Offset(w.scale + i));
   return true;
 }
@@ -209,15 +211,29 @@ bool CheckMapCounts(Reader& r, std::uint32_t at) {
   const std::uint64_t want = (f::IsPhaseForm(m.map) ? 1ull : 2ull) * m.num_frequencies;
   if (m.num_frequencies == 0 || want != m.fourier_features)
     return r.Fail(Status::kBadValue, "map_params.num_frequencies", at + mp::kNumFrequencies);
-  if (!IsFinite(m.gamma) || !(m.gamma > 0.0f))
+  if (!IsFinite(m.gamma) || !core::IsPositive(m.gamma))
     return r.Fail(Status::kBadValue, "map_params.gamma", at + mp::kGamma);
   if (!IsFinite(m.feature_scale))
     return r.Fail(Status::kBadValue, "map_params.feature_scale", at + mp::kFeatureScale);
   return true;
 }
 
-// 3. map_params: at least one map (map_params or binning_params); this one's fixed size.
+// 3a. The kinds this build reads (core_config.h): a core without the integer path refuses a fixed
+// section, one without the float path every model without it, and binning (which has no integer
+// form): before any validator that the build leaves out could misread what it skipped.
+bool CheckBuildAccepts(Reader& r) {
+  const Section& fixed = r[SectionType::kFixed];
+  if (!core::kCoreFixed && fixed.present()) return r.Fail(Status::kUnsupportedStorage, "fixed", fixed.entry);
+  if (!core::kCoreFloat && !fixed.present()) return r.Fail(Status::kUnsupportedStorage, "fixed", 0);
+  if (!core::kCoreFloat && r[SectionType::kBinningParams].present())
+    return r.Fail(Status::kUnsupportedMap, "fixed", fixed.entry);
+  return true;
+}
+
+// 3. map_params: what the build reads; at least one map (map_params or binning_params); this one's
+// fixed size.
 bool CheckMapParams(Reader& r) {
+  if (!CheckBuildAccepts(r)) return false;
   const Section& s = r[SectionType::kMapParams];
   if (!s.present() && !r[SectionType::kBinningParams].present())
     return r.Fail(Status::kMissingSection, "map_params", 0);
@@ -227,12 +243,13 @@ bool CheckMapParams(Reader& r) {
   return CheckMapKinds(r, s.offset) && CheckMapCounts(r, s.offset);
 }
 
-// 4. projection (W): with map_params of a kind other than Fastfood only; F x d weights (F rounded
-// up to whole panels) in map_params.storage: QuantMatrixBytes.
+// 4. projection (W): with map_params of a kind other than Fastfood only (optional with a fixed
+// section); F x d weights (F rounded up to whole panels) in map_params.storage: QuantMatrixBytes.
 bool CheckProjection(Reader& r) {
   const Section& s = r[SectionType::kProjection];
   if (!r[SectionType::kMapParams].present() || f::IsFastfood(r.m.map))
     return !s.present() || r.Fail(Status::kBadValue, "projection", s.entry);
+  if (core::kCoreFixed && !s.present() && r[SectionType::kFixed].present()) return true;  // fixed-only: no float W
   if (!s.present()) return r.Fail(Status::kMissingSection, "projection", 0);
   const f::Storage st = r.m.projection_storage;
   const std::uint64_t rows = f::StoredFrequencies(r.m.layout, r.m.num_frequencies);
@@ -247,11 +264,12 @@ bool CheckProjection(Reader& r) {
   return true;
 }
 
-// 5. phase (b): with the phase form only; F floats.
+// 5. phase (b): with the phase form only (optional with a fixed section); F floats.
 bool CheckPhase(Reader& r) {
   const Section& s = r[SectionType::kPhase];
   if (!r[SectionType::kMapParams].present() || !f::IsPhaseForm(r.m.map))
     return !s.present() || r.Fail(Status::kBadValue, "phase", s.entry);  // the pair form has none
+  if (core::kCoreFixed && !s.present() && r[SectionType::kFixed].present()) return true;  // fixed-only: no float b
   if (!s.present()) return r.Fail(Status::kMissingSection, "phase", 0);
   if (s.size != std::uint64_t{r.m.num_frequencies} * sizeof(float))
     return r.Fail(Status::kBadSectionSize, "phase.size", s.size_at());
@@ -336,7 +354,7 @@ bool CheckBinningValues(Reader& r, std::uint32_t at) {
   m.bin_mode = static_cast<f::BinMode>(mode);
   if (LoadU32(p + bp::kKernel) != static_cast<std::uint32_t>(f::Kernel::kLaplacian))
     return r.Fail(Status::kBadValue, "binning_params.kernel", at + bp::kKernel);
-  if (!IsFinite(m.bin_gamma) || !(m.bin_gamma > 0.0f))
+  if (!IsFinite(m.bin_gamma) || !core::IsPositive(m.bin_gamma))
     return r.Fail(Status::kBadValue, "binning_params.gamma", at + bp::kGamma);
   if (!IsFinite(m.bin_scale))
     return r.Fail(Status::kBadValue, "binning_params.feature_scale", at + bp::kFeatureScale);
@@ -607,6 +625,13 @@ bool CheckCalibration(Reader& r) {
   return true;
 }
 
+// 18. fixed (when present): lib/core/model_fixed.cc. Here only located: OpenModel runs the check
+// once ReadModel has returned, so its stack does not add to the Reader's (576 B on the Cortex-M0).
+bool CheckFixed(Reader& r, Section* fixed) {
+  *fixed = r[SectionType::kFixed];
+  return true;
+}
+
 // Then metadata: informational, not checked.
 void ReadMetadata(Reader& r) {
   const Section& s = r[SectionType::kMetadata];
@@ -615,27 +640,44 @@ void ReadMetadata(Reader& r) {
   r.m.metadata_bytes = s.size;
 }
 
+// *m emptied, out of line: the temporary Model then lives in this frame, not in OpenModel's, which
+// is on the stack under every validator.
+[[gnu::noinline]] void Clear(Model* m) { *m = Model{}; }
+
+// Every check but the fixed section's, which it locates in *fixed.
+[[gnu::noinline]] Status ReadModel(const void* bytes, std::size_t size, Model* model, ModelError* error,
+                                   Section* fixed) {
+  Reader r{static_cast<const std::uint8_t*>(bytes), *model, error};
+  // A build without the float path (core_config.h) skips what only it reads: Fastfood, binning, the
+  // float arrays' values (CheckBuildAccepts has refused the models that would need them).
+  constexpr bool kFloat = core::kCoreFloat;
+  const bool ok = CheckHeader(r, size) && ReadSectionTable(r) && CheckMapParams(r) &&
+                  CheckProjection(r) && CheckPhase(r) &&
+                  (!kFloat || (CheckFastfood(r) && CheckBinningParams(r) && CheckBinGrids(r) &&
+                               CheckBinKeys(r) && CheckMapArraysFinite(r))) &&
+                  CheckStandardize(r) && CheckHead(r) &&
+                  CheckLabels(r) && (!kFloat || CheckLaterArraysFinite(r)) && CheckImpute(r) && CheckFeatureNames(r) &&
+                  CheckCalibration(r) && CheckFixed(r, fixed);
+  if (ok) ReadMetadata(r);
+  return ok ? Status::kOk : r.status;
+}
+
 }  // namespace
 
 Status OpenModel(const void* bytes, std::size_t size, Model* model, ModelError* error) noexcept {
   if (error) *error = ModelError{};
-  if (model != nullptr) *model = Model{};
+  if (model != nullptr) Clear(model);
   if (model == nullptr || bytes == nullptr) {
     if (error) *error = ModelError{Status::kNullArgument, model == nullptr ? "model" : "bytes", 0};
     return Status::kNullArgument;
   }
-  Reader r{static_cast<const std::uint8_t*>(bytes), *model, error};
-  const bool ok = CheckHeader(r, size) && ReadSectionTable(r) && CheckMapParams(r) &&
-                  CheckProjection(r) && CheckPhase(r) && CheckFastfood(r) && CheckBinningParams(r) && CheckBinGrids(r) &&
-                  CheckBinKeys(r) && CheckMapArraysFinite(r) && CheckStandardize(r) && CheckHead(r) &&
-                  CheckLabels(r) && CheckLaterArraysFinite(r) && CheckImpute(r) && CheckFeatureNames(r) &&
-                  CheckCalibration(r);
-  if (!ok) {
-    *model = Model{};  // left empty on failure
-    return r.status;
-  }
-  ReadMetadata(r);
-  return Status::kOk;
+  Section fixed;
+  Status s = ReadModel(bytes, size, model, error, &fixed);
+  if (core::kCoreFixed && s == Status::kOk && fixed.present())
+    s = core::CheckFixedSection(static_cast<const std::uint8_t*>(bytes), fixed.offset, fixed.size, fixed.entry, *model,
+                                error);
+  if (s != Status::kOk) Clear(model);  // left empty on failure
+  return s;
 }
 
 }  // namespace rfk

@@ -3,6 +3,7 @@
 // head, class decisions and labels. No allocation, no exceptions; reentrant.
 #include "fp_contract.h"  // first: no compiler-fused multiply-adds in this file
 #include "bytes.h"
+#include "core_config.h"
 #include "rfk/kernels.hpp"
 #include "rfk/model.hpp"
 
@@ -83,7 +84,10 @@ struct Computed {
 // Shared front half of Predict, ComputeFeatures and ComputeBins.
 Status Features(const Model& m, const float* x, std::size_t x_len, void* scratch,
                 std::size_t scratch_bytes, Computed* out) {
+  if (!core::kCoreFloat) return Status::kUnsupportedStorage;  // float path compiled out (core_config.h)
   if (m.head.data == nullptr || x == nullptr || scratch == nullptr) return Status::kNullArgument;
+  if (core::kCoreFixed && m.fourier_features != 0 && m.fastfood.dp == 0 && m.projection_weights.data == nullptr)
+    return Status::kUnsupportedStorage;  // a fixed-only model: PredictFixed (rfk/fixed.hpp)
   if (x_len != m.input_dim) return Status::kInputDimMismatch;
   if (reinterpret_cast<std::uintptr_t>(scratch) % kScratchAlignment != 0)
     return Status::kMisalignedScratch;
@@ -280,6 +284,7 @@ Status ComputeBins(const Model& model, const float* x, std::size_t x_len, void* 
 
 Status Predict(const Model& model, const float* x, std::size_t x_len, void* scratch,
                std::size_t scratch_bytes, float* out, std::size_t out_len) noexcept {
+  if (!core::kCoreFloat) return Status::kUnsupportedStorage;  // float path compiled out (core_config.h)
   if (out == nullptr) return Status::kNullArgument;
   if (out_len < model.num_outputs) return Status::kOutputTooSmall;
   Computed c;

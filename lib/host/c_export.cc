@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "rfk/fixed.hpp"
 #include "rfk/model.hpp"
 
 namespace rfk::host {
@@ -71,7 +72,9 @@ void CheckVectors(const TestVectors& v, const Model& m) {
       v.inputs.size() != std::size_t{v.count} * v.input_dim ||
       v.outputs.size() != std::size_t{v.count} * v.num_outputs ||
       v.keys.size() != std::size_t{v.count} * v.num_grids ||
-      !(v.classes.empty() || v.classes.size() == v.count) || v.count == 0)
+      !(v.classes.empty() || v.classes.size() == v.count) || v.count == 0 ||
+      v.inputs_q.size() != (v.outputs_q.empty() ? 0 : std::size_t{v.count} * v.input_dim) ||
+      !(v.outputs_q.empty() || v.outputs_q.size() == std::size_t{v.count} * v.num_outputs))
     throw std::invalid_argument("test vectors do not match the model's shape");
 }
 
@@ -97,6 +100,7 @@ std::string Macros(const Model& m, const std::string& N, const TestVectors* v) {
                   def("OUTPUTS", m.num_outputs) + def("CLASSES", m.num_classes) +
                   def("GRIDS", m.num_grids) + def("SCRATCH_BYTES", ScratchBytes(m)) +
                   def("BATCH_SCRATCH_BYTES", BatchScratchBytes(m));
+  if (FixedSection(m) != nullptr) h += def("FIXED_SCRATCH_BYTES", FixedScratchBytes(m));  // rfk_predict_fixed's
   if (v) h += def("VECTORS", v->count);
   return h;
 }
@@ -123,6 +127,15 @@ std::string Definitions(const std::uint8_t* model, const Model& m, const std::st
   if (!v->classes.empty())
     s += Array("uint32_t", name + "_classes", v->classes, 12,
                [](std::uint32_t c) { return std::to_string(c) + "u"; }, storage);
+  if (!v->outputs_q.empty()) {
+    s += "/* fixed-point model: the inputs as rfk_quantize_input converts them and the integer outputs of\n"
+         " * rfk_predict_fixed (the same on every target). */\n";
+    s += Array("int16_t", name + "_inputs_q", v->inputs_q, 12, [](std::int16_t q) { return std::to_string(q); },
+               storage);
+    // INT32_MIN cannot be written as a literal; PredictFixed's outputs never reach it (|out| < 2^31).
+    s += Array("int32_t", name + "_outputs_q", v->outputs_q, 8, [](std::int32_t q) { return std::to_string(q) + "L"; },
+               storage);
+  }
   if (v->num_grids > 0) {
     std::vector<std::uint32_t> halves;
     for (std::uint64_t k : v->keys) {
@@ -140,6 +153,9 @@ std::string Declarations(const std::string& name, const std::string& N, const Te
   if (v) {
     h += Extern("float", name + "_inputs", v->inputs.size()) + Extern("float", name + "_outputs", v->outputs.size());
     if (!v->classes.empty()) h += Extern("uint32_t", name + "_classes", v->classes.size());
+    if (!v->outputs_q.empty())
+      h += Extern("int16_t", name + "_inputs_q", v->inputs_q.size()) +
+           Extern("int32_t", name + "_outputs_q", v->outputs_q.size());
     if (v->num_grids > 0) h += Extern("uint32_t", name + "_keys", 2 * v->keys.size());
   }
   return h + "#ifdef __cplusplus\n}\n#endif\n";

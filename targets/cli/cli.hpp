@@ -154,6 +154,8 @@ struct EvalResult {
   double error_rate = 0, accuracy = 0, rmse = 0, rel_rmse = 0;
   std::size_t unknown_labels = 0;  // test labels the model has no class for (counted as errors)
   double predict_us = 0;           // mean single-sample latency through rfk::Predict
+  bool fixed_point = false;        // predicted through the integer path (a fixed section)
+  std::uint64_t saturated = 0;     // then: input values clamped to +-32767 by QuantizeInput
   // Classification, over the rows whose label is one of the model's C classes:
   std::vector<std::string> classes;       // the model's labels
   std::vector<std::uint64_t> confusion;   // C x C, row-major: [true class][predicted class]

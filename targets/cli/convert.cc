@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "cli.hpp"
+#include "rfk/host/fixed.hpp"
 #include "rfk/host/quantize.hpp"
 
 namespace rfk::cli {
@@ -18,7 +19,7 @@ namespace {
 struct ConvertArgs {
   std::string model, output, storage, head_storage, calibrate;
   unsigned threads = 0;
-  bool quiet = false;
+  bool quiet = false, fixed = false, fixed_only = false;
   DataArgs data;
 };
 
@@ -61,7 +62,43 @@ std::vector<std::uint8_t> Convert(const ConvertArgs& a, const rfk::Model& m, rfk
   }
 }
 
+// --fixed: the model with a fixed section, its input ranges from --calibrate's rows.
+std::vector<std::uint8_t> ConvertFixed(const ConvertArgs& a, const rfk::Model& m) {
+  if (a.calibrate.empty())
+    throw CliError("--fixed and --fixed-only need --calibrate FILE (e.g. the training data): the input ranges set the int16 scales");
+  if (!a.storage.empty() || !a.head_storage.empty())
+    throw CliError("--fixed and --fixed-only choose their own integer storage: leave out --storage and --head-storage");
+  const host::Dataset data = ReadForModel(a.calibrate, a.data, m, host::LabelColumn::kOptional, a.quiet);
+  host::FixedReport rep;
+  std::vector<std::uint8_t> out;
+  try {
+    out = host::FixedModel(m, data, &rep, a.fixed_only);
+  } catch (const host::QuantizeError& e) {
+    throw CliError(a.model + ": cannot convert to fixed point: " + e.what());
+  }
+  if (rep.clamped_weights != 0)
+    std::fprintf(stderr, "rfk: warning: %llu weights of W exceed the integer path's range (an input step of more than "
+                         "16,383 periods) and were clamped: those features are noise; standardise the inputs\n",
+                 static_cast<unsigned long long>(rep.clamped_weights));
+  if (!a.quiet)
+    std::fprintf(stderr, "rfk: fixed point from %zu rows of %s: %llu of %llu input values saturated (clamped to "
+                         "+-32767), %u rows of W with fewer than 15 significant bits, output unit %.6g\n",
+                 data.rows, a.calibrate.c_str(), static_cast<unsigned long long>(rep.saturated),
+                 static_cast<unsigned long long>(rep.values), rep.coarse_rows, double(rep.output_scale));
+  return out;
+}
+
 int RunConvert(const ConvertArgs& a) {
+  if (a.fixed || a.fixed_only) {
+    const LoadedModel lm = LoadModel(a.model);
+    const std::vector<std::uint8_t> out = ConvertFixed(a, lm.model);
+    WriteModelAtomically(a.output, out);
+    std::fprintf(stderr, "rfk: wrote %s (%s, %.3gx of %s): %s\n", a.output.c_str(), HumanBytes(double(out.size())).c_str(),
+                 double(out.size()) / double(lm.model.total_bytes), HumanBytes(double(lm.model.total_bytes)).c_str(),
+                 a.fixed_only ? "the integer (fixed) section, without the float W (integer prediction only)"
+                              : "the float model and its integer (fixed) section");
+    return 0;
+  }
   if (a.storage.empty() && a.head_storage.empty())
     throw CliError("nothing to convert: give --storage (W and the head) and/or --head-storage");
   const LoadedModel lm = LoadModel(a.model);
@@ -111,6 +148,13 @@ Command AddConvert(CLI::App& app) {
                   "the head has features): refit the int8 head to reproduce this model's outputs from the "
                   "stored W's features (ridge at the model's lambda), then round it to change its outputs "
                   "least (GPTQ-style). Fourier-type maps without binning");
+  cmd->add_flag("--fixed", a->fixed,
+                "Add the integer prediction path (a fixed section: int16 inputs and W, q15 features, int8 head, "
+                "int32 outputs; no float operation), scaled from --calibrate's input ranges. Dense Fourier "
+                "maps (fourier, orf, phase forms) without binning");
+  cmd->add_flag("--fixed-only", a->fixed_only,
+                "As --fixed, and leave out the float W, phases and standardisation (the head stored int8): the "
+                "smallest model, which only the integer path predicts");
   cmd->add_option("--threads", a->threads, "Worker threads for --calibrate (0 = all cores; the model does not depend on it)")
       ->capture_default_str();
   cmd->add_flag("-q,--quiet", a->quiet, "No notes (errors still on stderr)");

@@ -24,6 +24,7 @@ void PrintJson(const EvalArgs& a, const rfk::Model& m, const EvalResult& e) {
   if (e.has_proba)
     std::printf("\"log_loss\": %s, \"brier\": %s, \"ece\": %s, ", Num(e.log_loss).c_str(), Num(e.brier).c_str(),
                 Num(e.ece).c_str());
+  if (e.fixed_point) std::printf("\"fixed_point\": true, \"saturated_inputs\": %llu, ", static_cast<unsigned long long>(e.saturated));
   std::printf("\"predict_us_per_sample\": %s, \"model_bytes\": %u%s}\n", Num(e.predict_us).c_str(), m.total_bytes,
               MetricsJson(e).c_str());
 }
@@ -43,6 +44,9 @@ void PrintText(const rfk::Model& m, const EvalResult& e) {
                 "ece:                   %.6f (15 equal-width bins of the top class's probability)\n",
                 e.log_loss, e.brier, e.ece);
   PrintMetricsText(e);
+  if (e.fixed_point)
+    std::printf("fixed_point:           integer path; %llu input values saturated (clamped to +-32767)\n",
+                static_cast<unsigned long long>(e.saturated));
   std::printf("predict_us_per_sample: %.3f\nmodel_bytes:           %u\n", e.predict_us, m.total_bytes);
 }
 

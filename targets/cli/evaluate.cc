@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cli.hpp"
+#include "rfk/fixed.hpp"
 
 namespace rfk::cli {
 namespace {
@@ -37,6 +38,7 @@ constexpr int kEceBins = 15;
 struct Tally {
   double errors = 0, sq = 0, sq_y = 0, abs = 0, seconds = 0;
   std::size_t unknown = 0;
+  std::uint64_t saturated = 0;                  // fixed-point models: inputs clamped to +-32767
   std::vector<std::uint64_t> confusion;         // C x C
   std::vector<std::pair<float, bool>> decision;  // binary: (output, true class is 1)
   std::vector<double> y;                         // regression targets, for R^2
@@ -105,14 +107,33 @@ void Score(const rfk::Model& m, const host::Dataset& data, std::size_t i, const 
   t->y.push_back(y);
 }
 
-// Predicts rows [c0, c0 + cn) of X (dense, d each) into outputs, timing only rfk::Predict.
+// A fixed-point model's outputs for x through the integer path (QuantizeInput, then PredictFixed),
+// as reals: out[k] * the output unit (order and sign kept, so the decisions are the integers').
+rfk::Status PredictFixedRow(const rfk::Model& m, const float* x, void* scratch, float* out, Tally* t) {
+  thread_local std::vector<std::int16_t> xq;
+  thread_local std::vector<std::int32_t> o;
+  xq.resize(m.input_dim);
+  o.resize(m.num_outputs);
+  std::uint32_t sat = 0;
+  rfk::Status s = rfk::QuantizeInput(m, x, m.input_dim, xq.data(), xq.size(), &sat);
+  if (s == rfk::Status::kOk) s = rfk::PredictFixed(m, xq.data(), xq.size(), scratch, rfk::FixedScratchBytes(m), o.data(), o.size());
+  t->saturated += sat;
+  const double unit = rfk::FixedOutputScale(m);
+  for (std::size_t k = 0; s == rfk::Status::kOk && k < o.size(); ++k) out[k] = static_cast<float>(o[k] * unit);
+  return s;
+}
+
+// Predicts rows [c0, c0 + cn) of X (dense, d each) into outputs, timing only rfk::Predict (or, for a
+// fixed-point model, the integer path with its input conversion).
 void PredictChunk(const rfk::Model& m, const host::Dataset& data, std::size_t c0, std::size_t cn,
                   const float* X, void* scratch, float* outputs, Tally* t) {
   const std::size_t d = m.input_dim;
+  const bool fixed = rfk::FixedSection(m) != nullptr;
   const auto t0 = Clock::now();
   for (std::size_t r = 0; r < cn; ++r) {
-    const rfk::Status s = rfk::Predict(m, X + r * d, d, scratch, rfk::ScratchBytes(m),
-                                       outputs + r * m.num_outputs, m.num_outputs);
+    const rfk::Status s = fixed ? PredictFixedRow(m, X + r * d, scratch, outputs + r * m.num_outputs, t)
+                                : rfk::Predict(m, X + r * d, d, scratch, rfk::ScratchBytes(m),
+                                               outputs + r * m.num_outputs, m.num_outputs);
     if (s != rfk::Status::kOk) {
       std::ostringstream o;
       o << data.source << ":" << data.lines[c0 + r] << ": prediction failed: " << rfk::StatusMessage(s) << " ["
@@ -131,6 +152,8 @@ EvalResult Finish(const rfk::Model& m, const host::Dataset& data, Tally&& t) {
   res.classification = m.task != rfk::format::Task::kRegression;
   res.labelled = data.has_labels;
   res.predict_us = n > 0 ? t.seconds * 1e6 / n : 0.0;
+  res.fixed_point = rfk::FixedSection(m) != nullptr;
+  res.saturated = t.saturated;
   if (!data.has_labels) return res;
   res.unknown_labels = t.unknown;
   res.error_rate = t.errors / n;
@@ -178,10 +201,11 @@ EvalResult Evaluate(const rfk::Model& m, const host::Dataset& data, std::vector<
   const ClassMatcher classes(m);
   const std::size_t chunk = 4096, d = m.input_dim;
   std::vector<float> X(chunk * d), outputs(chunk * m.num_outputs);
-  std::vector<std::uint8_t> scratch_store(rfk::ScratchBytes(m) + rfk::kScratchAlignment);
+  const std::size_t scratch_bytes = std::max(rfk::ScratchBytes(m), rfk::FixedScratchBytes(m));
+  std::vector<std::uint8_t> scratch_store(scratch_bytes + rfk::kScratchAlignment);
   void* scratch = scratch_store.data();
   std::size_t space = scratch_store.size();
-  scratch = std::align(rfk::kScratchAlignment, rfk::ScratchBytes(m), scratch, space);
+  scratch = std::align(rfk::kScratchAlignment, scratch_bytes, scratch, space);
 
   Tally t;
   t.p.assign(m.num_classes, 0.0f);

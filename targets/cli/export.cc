@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "cli.hpp"
+#include "rfk/fixed.hpp"
 #include "rfk/host/c_export.hpp"
 #include "rfk/kernels.hpp"
 
@@ -21,6 +22,22 @@ struct ExportArgs {
 // The first `count` rows of the data file with the outputs, classes and bin keys the scalar
 // reference kernels give on this host, so a device can check its own predictions (targets/cortex-m
 // does). The oracle: whatever table is active for this process, vectors come from the scalar kernels.
+// A fixed-point model's vector: x as QuantizeInput converts it and PredictFixed's outputs (the
+// classes stay the float path's: a device decides the integers itself, rfk_decide_class_fixed).
+void AddFixedVector(const ExportArgs& a, const rfk::Model& m, const std::vector<float>& x, std::uint64_t line,
+                    host::TestVectors* v, std::vector<float>* real) {
+  std::vector<std::int16_t> xq(m.input_dim);
+  std::vector<std::int32_t> out(m.num_outputs);
+  host::AlignedBytes scratch(rfk::FixedScratchBytes(m));
+  rfk::Status s = rfk::QuantizeInput(m, x.data(), x.size(), xq.data(), xq.size());
+  if (s == rfk::Status::kOk)
+    s = rfk::PredictFixed(m, xq.data(), xq.size(), scratch.data(), scratch.size(), out.data(), out.size());
+  if (s != rfk::Status::kOk) throw CliError(a.vectors + ":" + std::to_string(line) + ": " + rfk::StatusMessage(s));
+  v->inputs_q.insert(v->inputs_q.end(), xq.begin(), xq.end());
+  v->outputs_q.insert(v->outputs_q.end(), out.begin(), out.end());
+  for (std::size_t k = 0; k < out.size(); ++k) (*real)[k] = static_cast<float>(out[k] * double(rfk::FixedOutputScale(m)));
+}
+
 host::TestVectors MakeVectors(const ExportArgs& a, const rfk::Model& m) {
   const host::Dataset data = ReadForModel(a.vectors, a.data, m);
   const rfk::KernelTable& previous = rfk::ActiveKernels();
@@ -35,7 +52,14 @@ host::TestVectors MakeVectors(const ExportArgs& a, const rfk::Model& m) {
   std::vector<std::uint32_t> cols(m.num_grids);
   for (std::size_t r = 0; r < data.rows && v.count < a.count; ++r) {
     host::DenseRow(data, r, x.data(), x.size());
-    const rfk::Status s = rfk::Predict(m, x.data(), x.size(), scratch.data(), scratch.size(), out.data(), out.size());
+    std::vector<float> real(m.num_outputs);
+    if (rfk::FixedSection(m) != nullptr) AddFixedVector(a, m, x, data.lines[r], &v, &real);
+    // A fixed-only model (no float W) has no float outputs: its outputs are the integers' real values.
+    const bool float_path = m.projection_weights.data != nullptr || m.fourier_features == 0 || m.fastfood.dp != 0;
+    const rfk::Status s = float_path ? rfk::Predict(m, x.data(), x.size(), scratch.data(), scratch.size(), out.data(),
+                                                    out.size())
+                                     : rfk::Status::kOk;
+    if (!float_path) out = real;
     if (s != rfk::Status::kOk)
       throw CliError(a.vectors + ":" + std::to_string(data.lines[r]) + ": " + rfk::StatusMessage(s));
     if (m.num_grids > 0 && rfk::ComputeBins(m, x.data(), x.size(), scratch.data(), scratch.size(), keys.data(),

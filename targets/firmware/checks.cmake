@@ -20,22 +20,51 @@ add_dependencies(rfk_cost rfk_host_tools)
 rfk_firmware(rfk_cost)
 add_test(NAME cost COMMAND ${RFK_COST_EMULATOR} $<TARGET_FILE:rfk_cost>)
 set_tests_properties(cost PROPERTIES TIMEOUT 300)
+# The integer path alone (cost.c with RFK_COST_FIXED_ONLY): the fixed (16, 256) and (54, 1024)
+# fixtures, which a 256 KiB board holds only without the float ones.
+add_executable(rfk_cost_fixed ${CMAKE_CURRENT_LIST_DIR}/cost.c)
+target_link_libraries(rfk_cost_fixed PRIVATE rfk::core)
+target_include_directories(rfk_cost_fixed PRIVATE ${RFK_FIXTURE_INCLUDES})
+target_compile_definitions(rfk_cost_fixed PRIVATE RFK_COST_FIXED_ONLY=1)
+set_target_properties(rfk_cost_fixed PROPERTIES C_STANDARD 99 LINKER_LANGUAGE CXX)
+target_compile_options(rfk_cost_fixed PRIVATE -Wall -Wextra -Werror)
+add_dependencies(rfk_cost_fixed rfk_host_tools)
+rfk_firmware(rfk_cost_fixed)
+add_test(NAME cost_fixed COMMAND ${RFK_COST_EMULATOR} $<TARGET_FILE:rfk_cost_fixed>)
+set_tests_properties(cost_fixed PROPERTIES TIMEOUT 300)
 
 # Footprint: the same image with and without the core, sized; the core's objects carry GCC's
 # call-graph and stack-usage records (-fcallgraph-info=su) for the worst-case predict stack.
 target_compile_options(rfk_core PRIVATE -fcallgraph-info=su)
-foreach(kind empty core)
+foreach(kind empty core fixed)
   add_executable(rfk_footprint_${kind} ${CMAKE_CURRENT_LIST_DIR}/footprint_${kind}.c)
   set_target_properties(rfk_footprint_${kind} PROPERTIES LINKER_LANGUAGE CXX)
   rfk_bare_image(rfk_footprint_${kind})
   target_link_options(rfk_footprint_${kind} PRIVATE ${RFK_FOOTPRINT_ADDRESSES})
 endforeach()
 target_link_libraries(rfk_footprint_core PRIVATE rfk::core)
+# The reduced cores (lib/core/core_config.h, lib/CMakeLists.txt): what a float-only and a fixed-only
+# firmware link.
+foreach(variant float_only fixed_only)
+  target_compile_options(rfk_core_${variant} PRIVATE -fcallgraph-info=su)
+endforeach()
+add_executable(rfk_footprint_float ${CMAKE_CURRENT_LIST_DIR}/footprint_core.c)
+set_target_properties(rfk_footprint_float PROPERTIES LINKER_LANGUAGE CXX)
+rfk_bare_image(rfk_footprint_float)
+target_link_options(rfk_footprint_float PRIVATE ${RFK_FOOTPRINT_ADDRESSES})
+target_link_libraries(rfk_footprint_float PRIVATE rfk_core_float_only)
+target_link_libraries(rfk_footprint_fixed PRIVATE rfk_core_fixed_only)
 include(${CMAKE_CURRENT_SOURCE_DIR}/budgets.cmake)
 if(NOT DEFINED RFK_FLASH_BUDGET_${RFK_MCU} OR NOT DEFINED RFK_STACK_BUDGET_${RFK_MCU})
   message(FATAL_ERROR "RFK_MCU=${RFK_MCU}: no footprint budget recorded in ${CMAKE_CURRENT_SOURCE_DIR}/budgets.cmake; "
                       "measure it (ctest -R footprint -V prints the figures) and record it there")
 endif()
+# The reduced cores' budgets, where a preset records them; else the whole core's.
+foreach(variant FLOAT FIXED)
+  if(NOT DEFINED RFK_${variant}_FLASH_BUDGET_${RFK_MCU})
+    set(RFK_${variant}_FLASH_BUDGET_${RFK_MCU} ${RFK_FLASH_BUDGET_${RFK_MCU}})
+  endif()
+endforeach()
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 add_test(NAME footprint
          COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/footprint.py
@@ -44,5 +73,26 @@ add_test(NAME footprint
                  --callgraph-dir ${PROJECT_BINARY_DIR}/lib/CMakeFiles/rfk_core.dir/core
                  --entry rfk_predict --entry rfk_open
                  --flash-budget ${RFK_FLASH_BUDGET_${RFK_MCU}}
+                 --stack-budget ${RFK_STACK_BUDGET_${RFK_MCU}}
+                 --mcu ${RFK_MCU})
+# A float-only firmware (footprint_core.c on the core built RFK_CORE_FIXED=0: no fixed validator).
+add_test(NAME footprint_float
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/footprint.py
+                 --size ${RFK_SIZE}
+                 --empty $<TARGET_FILE:rfk_footprint_empty> --core $<TARGET_FILE:rfk_footprint_float>
+                 --callgraph-dir ${PROJECT_BINARY_DIR}/lib/CMakeFiles/rfk_core_float_only.dir
+                 --entry rfk_predict --entry rfk_open
+                 --flash-budget ${RFK_FLOAT_FLASH_BUDGET_${RFK_MCU}}
+                 --stack-budget ${RFK_STACK_BUDGET_${RFK_MCU}}
+                 --mcu ${RFK_MCU})
+# The integer path's image (footprint_fixed.c: open, rfk_predict_fixed, the integer decision) on the
+# core built RFK_CORE_FLOAT=0: what a firmware for a core without an FPU links instead of the float core.
+add_test(NAME footprint_fixed
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/footprint.py
+                 --size ${RFK_SIZE}
+                 --empty $<TARGET_FILE:rfk_footprint_empty> --core $<TARGET_FILE:rfk_footprint_fixed>
+                 --callgraph-dir ${PROJECT_BINARY_DIR}/lib/CMakeFiles/rfk_core_fixed_only.dir
+                 --entry rfk_predict_fixed --entry rfk_open
+                 --flash-budget ${RFK_FIXED_FLASH_BUDGET_${RFK_MCU}}
                  --stack-budget ${RFK_STACK_BUDGET_${RFK_MCU}}
                  --mcu ${RFK_MCU})

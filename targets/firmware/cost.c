@@ -10,8 +10,27 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "covtype_fixed.h" /* the integer path's fixtures (tests/embedded/fixtures.cmake) */
 #include "fixtures.h"
+#ifdef RFK_COST_COVTYPE
+#include "covtype_phase.h"
+#endif
+#include "house_fixed.h"
 #include "rfk/rfk.h"
+
+/* RFK_COST_FIXED_ONLY (the cost_fixed firmware): the fixed fixtures alone, so that the (54, 1024)
+ * one fits a 256 KiB board beside them. Otherwise the float fixtures, then house_fixed, and
+ * covtype_fixed where the board holds the float (54, 1024) models too. */
+#if defined(RFK_COST_FIXED_ONLY) || defined(COVTYPE_PHASE_BYTES)
+#define RFK_COST_COVTYPE_FIXED 1
+#endif
+/* RFK_COST_COVTYPE (the cost_covtype firmware, a micro:bit whose flash qemu enlarges): the f32
+ * (54, 1024) model covtype_phase and covtype_fixed, converted from it, alone; fails unless the
+ * integer path takes at least 5x fewer instructions (issue 17). */
+#ifdef RFK_COST_COVTYPE
+#undef RFK_FIXTURE_LIST
+#define RFK_FIXTURE_LIST(X) X(covtype_phase, COVTYPE_PHASE, NULL, NULL)
+#endif
 
 #define PAINT 0xA5C3E1F0u
 #define PAINT_WORDS 512u /* 2 KiB below the caller's frame: within a 16 KiB board's 4 KiB stack */
@@ -21,7 +40,11 @@ static union {
   RFK_FIXTURE_LIST(RFK_FIXTURE_SCRATCH)
 #undef RFK_FIXTURE_SCRATCH
 } scratch RFK_ALIGNED;
+#ifndef RFK_COST_FIXED_ONLY
 static float out[8];
+#endif
+static int32_t out_q[8];
+static uint64_t last_instructions; /* of the latest Measure or MeasureFixed */
 
 #if defined(__riscv)
 static void StartCounter(void) {}
@@ -62,6 +85,7 @@ static uint64_t Calibrate(void) {
   return ((uint64_t)2u * 500000u << 16) / Elapsed(a, b);
 }
 
+#ifndef RFK_COST_FIXED_ONLY
 static __attribute__((noinline)) uint32_t StackPeak(const rfk_model* m, const float* x, uint32_t d) {
   volatile uint32_t* sp;
   uint32_t i;
@@ -85,9 +109,43 @@ static int Measure(const char* name, const uint8_t* bytes, uint32_t len, const f
     if (rfk_predict(&m, inputs + v * d, d, &scratch, sizeof scratch, out, 8) != RFK_OK) return 1;
   t1 = Ticks();
   instructions = (uint64_t)Elapsed(t0, t1) * per_tick / count >> 16;
+  last_instructions = instructions;
   printf("cost %-14s d=%-4lu features=%-5lu grids=%-3lu instructions/prediction %-8lu stack %lu bytes\n",
          name, (unsigned long)d, (unsigned long)rfk_num_features(&m), (unsigned long)rfk_num_grids(&m),
          (unsigned long)instructions, (unsigned long)StackPeak(&m, inputs, d));
+  return 0;
+}
+
+#endif
+
+/* The integer path (rfk_predict_fixed on int16 inputs): the same counter and stack paint. */
+static __attribute__((noinline)) uint32_t StackPeakFixed(const rfk_model* m, const int16_t* x, uint32_t d) {
+  volatile uint32_t* sp;
+  uint32_t i;
+  READ_SP(sp);
+  for (i = 1; i <= PAINT_WORDS; ++i) sp[-(int32_t)i] = PAINT;
+  (void)rfk_predict_fixed(m, x, d, &scratch, sizeof scratch, out_q, 8);
+  for (i = PAINT_WORDS; i >= 1; --i)
+    if (sp[-(int32_t)i] != PAINT) return i * 4u;
+  return 0;
+}
+
+static int MeasureFixed(const char* name, const uint8_t* bytes, uint32_t len, const int16_t* inputs,
+                        uint32_t count, uint64_t per_tick) {
+  rfk_model m;
+  uint32_t v, t0, t1, d;
+  uint64_t instructions;
+  if (rfk_open(&m, bytes, len, NULL) != RFK_OK || rfk_fixed_scratch_bytes(&m) > sizeof scratch) return 1;
+  d = rfk_input_dim(&m);
+  t0 = Ticks();
+  for (v = 0; v < count; ++v)
+    if (rfk_predict_fixed(&m, inputs + v * d, d, &scratch, sizeof scratch, out_q, 8) != RFK_OK) return 1;
+  t1 = Ticks();
+  instructions = (uint64_t)Elapsed(t0, t1) * per_tick / count >> 16;
+  last_instructions = instructions;
+  printf("cost %-14s d=%-4lu features=%-5lu fixed     instructions/prediction %-8lu stack %lu bytes\n", name,
+         (unsigned long)d, (unsigned long)rfk_num_features(&m), (unsigned long)instructions,
+         (unsigned long)StackPeakFixed(&m, inputs, d));
   return 0;
 }
 
@@ -98,9 +156,25 @@ int main(void) {
   per_tick = Calibrate();
   printf("cost: %lu.%03lu instructions per " COUNTER_NAME " tick\n", (unsigned long)(per_tick >> 16),
          (unsigned long)(((per_tick & 0xFFFFu) * 1000u) >> 16));
+#ifndef RFK_COST_FIXED_ONLY
 #define RFK_FIXTURE_MEASURE(name, NAME, classes, keys) \
   failed |= Measure(#name, name, NAME##_BYTES, name##_inputs, 16, per_tick);
   RFK_FIXTURE_LIST(RFK_FIXTURE_MEASURE)
 #undef RFK_FIXTURE_MEASURE
+#endif
+#ifdef RFK_COST_COVTYPE
+  {
+    const uint64_t float_instructions = last_instructions;
+    failed |= MeasureFixed("covtype_fixed", covtype_fixed, COVTYPE_FIXED_BYTES, covtype_fixed_inputs_q, 16, per_tick);
+    printf("cost covtype float/fixed %lu.%02lu (at least 5 required)\n",
+           (unsigned long)(float_instructions / last_instructions),
+           (unsigned long)(float_instructions * 100u / last_instructions % 100u));
+    return failed || float_instructions < 5u * last_instructions;
+  }
+#endif
+  failed |= MeasureFixed("house_fixed", house_fixed, HOUSE_FIXED_BYTES, house_fixed_inputs_q, 16, per_tick);
+#ifdef RFK_COST_COVTYPE_FIXED
+  failed |= MeasureFixed("covtype_fixed", covtype_fixed, COVTYPE_FIXED_BYTES, covtype_fixed_inputs_q, 16, per_tick);
+#endif
   return failed;
 }

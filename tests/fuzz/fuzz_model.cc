@@ -10,6 +10,7 @@
 #include <limits>
 #include <vector>
 
+#include "rfk/fixed.hpp"
 #include "rfk/format.hpp"
 #include "rfk/model.hpp"
 
@@ -34,6 +35,15 @@ void Exercise(const std::uint8_t* bytes, std::size_t size) {
     std::vector<std::uint64_t> keys(m.num_grids);
     std::vector<std::uint32_t> cols(m.num_grids);
     (void)rfk::ComputeBins(m, x.data(), d, scratch, scratch_bytes, keys.data(), cols.data(), m.num_grids);
+  }
+  if (rfk::FixedSection(m) != nullptr) {  // the integer path, at the int16 extremes and from x
+    std::vector<std::int16_t> xq(d, -32768);
+    std::vector<std::int32_t> oq(K);
+    std::vector<std::uint64_t> acc(rfk::FixedScratchBytes(m) / 8 + 2);
+    (void)rfk::PredictFixed(m, xq.data(), d, acc.data(), rfk::FixedScratchBytes(m), oq.data(), K);
+    (void)rfk::QuantizeInput(m, x.data(), d, xq.data(), d);
+    (void)rfk::PredictFixed(m, xq.data(), d, acc.data(), rfk::FixedScratchBytes(m), oq.data(), K);
+    if (K) (void)rfk::DecideClassFixed(m, oq.data());
   }
   for (std::uint32_t c = 0; c <= m.num_classes; ++c) (void)rfk::ClassLabel(m, c);
   for (std::uint32_t c = 0; c <= m.num_names; ++c) (void)std::strlen(rfk::FeatureName(m, c));

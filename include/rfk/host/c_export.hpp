@@ -20,6 +20,10 @@ struct TestVectors {
   std::vector<float> outputs;        // count x K, computed by the scalar reference kernels
   std::vector<std::uint32_t> classes;  // count (classification models), else empty
   std::vector<std::uint64_t> keys;   // count x P bin keys
+  // Fixed-point models (a fixed section) only, else empty: the inputs as QuantizeInput converts
+  // them (count x d) and PredictFixed's outputs (count x K).
+  std::vector<std::int16_t> inputs_q;
+  std::vector<std::int32_t> outputs_q;
 };
 
 // The exported files. Header-only mode (source empty): the header defines every array `static

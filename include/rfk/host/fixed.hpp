@@ -1,0 +1,46 @@
+// Host-only: conversion of a trained model to a fixed-point one (a `fixed` section; docs/FORMAT.md
+// "fixed", docs/EMBEDDED.md "The integer path"), for `rfk convert --fixed --calibrate FILE`.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "rfk/host/data.hpp"
+#include "rfk/model.hpp"
+
+namespace rfk::host {
+
+// What a conversion decided and saw.
+struct FixedReport {
+  std::uint64_t rows = 0, values = 0;  // calibration rows, and the input values they hold (rows x d)
+  std::uint64_t saturated = 0;         // values QuantizeInput clamped to +-32767 (calibration rows)
+  std::uint32_t coarse_rows = 0;       // rows of W whose largest weight is below 2^14 at shift 0:
+                                       //   stored with fewer than 15 significant bits
+  std::uint64_t clamped_weights = 0;   // weights of W beyond 32767 * 2^31 / 2^32 = 16,383 periods
+                                       //   per step of the int16 input (such a feature is noise),
+                                       //   stored clamped
+  float output_scale = 0;              // the real value of one output unit
+};
+
+// A copy of the opened model `m` (every section byte for byte, in order) with a `fixed` section
+// appended. Input quantization per column from the calibration rows' range [lo, hi] (NaN replaced
+// by the impute value, or skipped without an impute section): offset = (lo + hi) / 2, scale =
+// 32767 / ((hi - lo) / 2) (1 for a constant column), so every calibration value fits. W is folded
+// with the standardisation and the input scale into turns per input unit, per row the smallest
+// shift <= 31 that fits the row in int16 (rounded to nearest), the phase bias and the offsets into
+// phase[j] turns. The head (its weights times feature_scale) is int8 with scale max|w| / 127 per
+// output, rounded to nearest; the output unit u = max_k (|bias_k| + scale_k sum_j |q_kj|) / 2^30,
+// so every output fits in int32 with a factor 2 to spare; mult_k / 2^rshift_k = scale_k / (32767 u)
+// with mult in [2^14, 2^15]. Up to 2,048 features the head is then rounded again for its outputs:
+// RoundInt8Gptq on the covariance of the integer path's features over up to 4,096 evenly strided
+// calibration rows (damped by 1 % of its mean diagonal), the biases corrected for the features'
+// mean (as GptqInt8Head does). Throws QuantizeError (rfk/host/quantize.hpp) for a map the integer
+// path does not compute (Fastfood, binning), a model that already has the section, or no rows.
+// With fixed_only, the model keeps only what the integer path and the tools need: the projection,
+// phase and standardize sections are left out and the (unused) float head is stored int8; the
+// fixed section is the same bytes, so PredictFixed gives the same integers, and the float path
+// refuses the model (kUnsupportedStorage).
+std::vector<std::uint8_t> FixedModel(const Model& m, const Dataset& calibration, FixedReport* report = nullptr,
+                                     bool fixed_only = false);
+
+}  // namespace rfk::host

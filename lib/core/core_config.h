@@ -1,0 +1,23 @@
+// What this build of the core accepts (docs/EMBEDDED.md, "Choosing what the core reads"): the float
+// path (RFK_CORE_FLOAT) and the integer path (RFK_CORE_FIXED), both 1 unless the build says 0
+// (CMake: -DRFK_CORE_FLOAT=OFF / -DRFK_CORE_FIXED=OFF, or rfk_core_variant). The switch sits at the
+// dispatch points only -- OpenModel's validator list (model_open.cc), Predict's entry (predict.cc)
+// -- so that the compiler drops the validators and kernels a build cannot use; a model of a kind
+// compiled out is refused at open with kUnsupportedMap or kUnsupportedStorage and its field.
+// Internal to lib/core.
+#pragma once
+
+#ifndef RFK_CORE_FLOAT
+#define RFK_CORE_FLOAT 1
+#endif
+#ifndef RFK_CORE_FIXED
+#define RFK_CORE_FIXED 1
+#endif
+
+namespace rfk::core {
+
+inline constexpr bool kCoreFloat = RFK_CORE_FLOAT != 0;  // float models: Predict, every map and storage
+inline constexpr bool kCoreFixed = RFK_CORE_FIXED != 0;  // fixed-point models: the fixed section, PredictFixed
+static_assert(kCoreFloat || kCoreFixed, "rfk core: RFK_CORE_FLOAT and RFK_CORE_FIXED are both 0");
+
+}  // namespace rfk::core

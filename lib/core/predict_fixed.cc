@@ -1,0 +1,91 @@
+// Prediction of fixed-point models (contract: include/rfk/fixed.hpp; layout: format::fixed_params).
+// Integer operations only, one scalar implementation for every target: the same outputs
+// everywhere. (Right shifts of negative int64 values are arithmetic, as GCC and Clang define them.)
+//
+// Overflow bounds, for any int16 input and any section OpenModel accepts:
+// - phase: each product W[j][c] x[c] has |.| <= 2^15 * 2^15 = 2^30 (int32); the sum and the shift
+//   are taken modulo 2^32 in uint32, which is the phase's own modulus: wrapping is exact.
+// - features: |c_j|, |s_j| <= 32767 (CosTurns), |q| <= 127, so |q z| <= 4,161,409 < 2^22, and a
+//   sum of D <= 2^24 of them is below 2^46: int64 acc is exact.
+// - scaling: |acc * mult| < 2^46 * 2^15 = 2^61; adding 2^(rshift - 1) <= 2^61 stays below 2^62.
+// - output: the validator checks |bias| + (32767 mult sum_j |q_kj| + 2^(rshift-1)) >> rshift
+//   <= 2^31 - 1 per output, and |round(acc mult / 2^rshift)| is at most that shifted term, so the
+//   int32 output is exact (tests/test_fixed_predict.cc drives every term to its extreme).
+#include "fp_contract.h"  // first, as in every core source
+#include "bytes.h"
+#include "rfk/fixed.hpp"
+
+namespace rfk {
+namespace {
+
+namespace fp = format::fixed_params;
+
+// round(v / 2^n), halves rounded up (towards +inf); |v| < 2^62 and n <= 62.
+std::int64_t RoundShift(std::int64_t v, std::uint32_t n) {
+  if (n == 0) return v;
+  return (v + (std::int64_t{1} << (n - 1))) >> n;
+}
+
+Status CheckFixedArgs(const Model& m, const void* x, std::size_t x_len, const void* scratch,
+                      std::size_t scratch_bytes, const void* out, std::size_t out_len) {
+  if (FixedSection(m) == nullptr) return Status::kUnsupportedStorage;
+  if (x == nullptr || out == nullptr || scratch == nullptr) return Status::kNullArgument;
+  if (x_len != m.input_dim) return Status::kInputDimMismatch;
+  if (out_len < m.num_outputs) return Status::kOutputTooSmall;
+  if (reinterpret_cast<std::uintptr_t>(scratch) % kScratchAlignment != 0) return Status::kMisalignedScratch;
+  if (scratch_bytes < FixedScratchBytes(m)) return Status::kScratchTooSmall;
+  return Status::kOk;
+}
+
+// acc[k] += q[k][column] * z for every output k.
+inline void Accumulate(std::int64_t* acc, const std::int8_t* q, std::uint32_t K, std::uint32_t D,
+                       std::uint32_t column, std::int32_t z) {
+  for (std::uint32_t k = 0; k < K; ++k) acc[k] += static_cast<std::int32_t>(q[k * D + column]) * z;
+}
+
+}  // namespace
+
+std::size_t FixedScratchBytes(const Model& m) noexcept {
+  return core::RoundUp(std::size_t{8} * (m.num_outputs > 0 ? m.num_outputs : 1), kScratchAlignment);
+}
+
+Status PredictFixed(const Model& m, const std::int16_t* x, std::size_t x_len, void* scratch,
+                    std::size_t scratch_bytes, std::int32_t* out, std::size_t out_len) noexcept {
+  const Status s = CheckFixedArgs(m, x, x_len, scratch, scratch_bytes, out, out_len);
+  if (s != Status::kOk) return s;
+  const std::uint32_t d = m.input_dim, F = m.num_frequencies, K = m.num_outputs, D = m.num_features;
+  const fp::Layout l = fp::LayoutOf(d, F, K, D);
+  const std::uint8_t* sec = FixedSection(m);
+  const auto* W = reinterpret_cast<const std::int16_t*>(sec + l.w);  // 4-aligned in the blob
+  const std::uint8_t* shift = sec + l.shift;
+  const auto* q = reinterpret_cast<const std::int8_t*>(sec + l.head);
+  const bool pairs = !format::IsPhaseForm(m.map);
+  auto* acc = static_cast<std::int64_t*>(scratch);
+  for (std::uint32_t k = 0; k < K; ++k) acc[k] = 0;
+  for (std::uint32_t j = 0; j < F; ++j) {
+    const std::uint32_t t = fixed::PhaseTurns(W + std::size_t{j} * d, x, d, shift[j], core::LoadU32(sec + l.phase + 4 * j));
+    Accumulate(acc, q, K, D, j, fixed::CosTurns(t));
+    if (pairs) Accumulate(acc, q, K, D, F + j, fixed::SinTurns(t));
+  }
+  for (std::uint32_t k = 0; k < K; ++k) {
+    const auto mult = static_cast<std::int64_t>(core::LoadU32(sec + l.mult + 4 * k));
+    const std::int64_t term = RoundShift(acc[k] * mult, core::LoadU32(sec + l.rshift + 4 * k));
+    out[k] = static_cast<std::int32_t>(static_cast<std::int32_t>(core::LoadU32(sec + l.bias + 4 * k)) + term);
+  }
+  return Status::kOk;
+}
+
+std::uint32_t DecideClassFixed(const Model& m, const std::int32_t* out) noexcept {
+  if (FixedSection(m) == nullptr || out == nullptr || m.task == format::Task::kRegression) return 0;
+  if (m.task == format::Task::kBinary) return out[0] > 0 ? 1u : 0u;
+  std::uint32_t best = 0;
+  for (std::uint32_t k = 1; k < m.num_outputs; ++k)
+    if (out[k] > out[best]) best = k;
+  return best;
+}
+
+float FixedOutputScale(const Model& m) noexcept {
+  return FixedSection(m) != nullptr ? core::LoadF32(FixedSection(m) + fp::kOutputScale) : 0.0f;
+}
+
+}  // namespace rfk

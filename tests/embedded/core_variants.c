@@ -1,0 +1,54 @@
+/* The reduced cores (lib/core/core_config.h, docs/EMBEDDED.md "Choosing what the core reads"),
+ * built twice from this file: RFK_TEST_FIXED_ONLY links rfk_core_fixed_only (RFK_CORE_FLOAT=0),
+ * otherwise rfk_core_float_only (RFK_CORE_FIXED=0). Each must read the kind it keeps exactly as
+ * the whole core does (the host's outputs for the first test vector) and refuse the kind it left
+ * out at open, with kUnsupportedStorage at the field "fixed": a fixed-only core refuses a model
+ * without a fixed section (offset 0), a float-only core one with it (at its table entry). Returns
+ * the number of failed checks. */
+#include <stdio.h>
+#include <string.h>
+
+#include "house_fixed.h"
+#include "house_pair.h"
+#include "rfk/rfk.h"
+
+static rfk_model model;
+static uint8_t scratch[HOUSE_PAIR_SCRATCH_BYTES] RFK_ALIGNED;
+static int failures;
+
+static void check(int ok, const char* what) {
+  if (!ok) ++failures;
+  printf("%s: %s\n", ok ? "ok" : "FAILED", what);
+}
+
+/* The open is refused as a compiled-out kind: kUnsupportedStorage at "fixed", the offset given. */
+static void refused(const uint8_t* bytes, uint32_t size, int at_entry, const char* what) {
+  rfk_model_error err;
+  const rfk_status s = rfk_open(&model, bytes, size, &err);
+  check(s == RFK_UNSUPPORTED_STORAGE && strcmp(err.field, "fixed") == 0 && (at_entry ? err.offset != 0 : err.offset == 0),
+        what);
+}
+
+int main(void) {
+#if defined(RFK_TEST_FIXED_ONLY)
+  int32_t out[1];
+  float fout[1];
+  refused(house_pair, HOUSE_PAIR_BYTES, 0, "fixed-only core: a float model is refused (kUnsupportedStorage, fixed)");
+  check(rfk_open(&model, house_fixed, HOUSE_FIXED_BYTES, NULL) == RFK_OK, "fixed-only core: opens the fixed model");
+  check(rfk_predict_fixed(&model, house_fixed_inputs_q, HOUSE_FIXED_INPUT_DIM, scratch, sizeof scratch, out, 1) == RFK_OK &&
+            out[0] == house_fixed_outputs_q[0],
+        "fixed-only core: the host's integers");
+  check(rfk_predict(&model, house_fixed_inputs, HOUSE_FIXED_INPUT_DIM, scratch, sizeof scratch, fout, 1) ==
+            RFK_UNSUPPORTED_STORAGE,
+        "fixed-only core: rfk_predict answers kUnsupportedStorage");
+#else
+  float out[1];
+  refused(house_fixed, HOUSE_FIXED_BYTES, 1, "float-only core: a fixed model is refused (kUnsupportedStorage, fixed)");
+  check(rfk_open(&model, house_pair, HOUSE_PAIR_BYTES, NULL) == RFK_OK, "float-only core: opens the float model");
+  const float want = house_pair_outputs[0], scale = want > 1.0f ? want : want < -1.0f ? -want : 1.0f;
+  check(rfk_predict(&model, house_pair_inputs, HOUSE_PAIR_INPUT_DIM, scratch, sizeof scratch, out, 1) == RFK_OK &&
+            out[0] - want <= 1e-4f * scale && want - out[0] <= 1e-4f * scale,
+        "float-only core: the host's output (selfcheck's tolerance, 1e-4 relative)");
+#endif
+  return failures;
+}
