@@ -38,13 +38,15 @@ inline constexpr std::uint32_t kOffSectionTable = 24;  // u32  offset of the tab
 inline constexpr std::uint32_t kOffFlags = 28;         // u32  reserved, 0
 inline constexpr std::uint32_t kCrcStart = 16;  // the CRC covers everything after itself
 
-// Section table entry: u16 type, u16 flags, u32 offset, u32 size (bytes), u32 reserved (0).
+// Section table entry: u16 type, u16 flags, u32 offset, u32 size (bytes), u32 storage.
 namespace entry {
 inline constexpr std::uint32_t kType = 0;      // u16 SectionType
 inline constexpr std::uint32_t kFlags = 2;     // u16 kSectionRequired or 0
 inline constexpr std::uint32_t kOffset = 4;    // u32 offset of the data, multiple of kAlignment
 inline constexpr std::uint32_t kSize = 8;      // u32 bytes of data
-inline constexpr std::uint32_t kReserved = 12; // u32 0
+// u32 the Storage of a section whose layout has no storage field of its own: kStandardize (0 or
+// kF32, kF16); written 0 for every other section, and not checked there (it was reserved before).
+inline constexpr std::uint32_t kStorage = 12;
 }  // namespace entry
 inline constexpr std::uint16_t kSectionRequired = 0x0001;  // flag: unknown => reader must fail
 
@@ -69,7 +71,7 @@ inline constexpr std::uint16_t kSectionRequired = 0x0001;  // flag: unknown => r
   X(kMapParams, 1, "map_params", kRequired, 48)        /* map_params namespace below */           \
   X(kProjection, 2, "projection", kRequired, kVariable) /* W: F x d in map_params.storage, layout */ \
   X(kPhase, 3, "phase", kRequired, kVariable)          /* b: F f32 in [0, 2 pi) (phase form) */   \
-  X(kStandardize, 4, "standardize", kRequired, kVariable) /* mean[d] f32 then inv_scale[d] f32 */ \
+  X(kStandardize, 4, "standardize", kRequired, kVariable) /* mean[d], inv_scale[d]: entry storage */ \
   X(kHead, 5, "head", kRequired, kVariable)            /* head namespace below */                 \
   X(kLabels, 6, "labels", kRequired, kVariable)        /* labels namespace below */               \
   X(kMetadata, 7, "metadata", kOptional, kVariable)    /* UTF-8 "key=value\n" lines */            \

@@ -159,7 +159,10 @@ inline std::uint32_t HashedColumn(std::uint64_t key, std::uint32_t p, std::uint3
 // StoredFrequencies(F) rows; F need not be a multiple of the panel width. All kernels: no
 // allocation, no exceptions; pointers need natural float alignment only.
 //
-//   Standardize        out[c] = (x[c] - mean[c]) * inv_scale[c]
+//   Standardize        out[c] = (x[c] - mean[c]) * inv_scale[c] (out may be x)
+//   StandardizeF16     the same with mean and inv_scale stored as binary16 bits, each widened
+//                      exactly as it is read (HalfToFloat): the bits Standardize gives on the
+//                      widened vectors (out may be x)
 //   FourierPhase       z[j] = scale cos(W_j.x + b_j), j < F
 //   FourierPair        z[j] = scale cos(W_j.x), z[F + j] = scale sin(W_j.x), j < F
 //   Fourier*HeadBatch  batch prediction: out[i*K + k] = bias[k] + H[k*Df .. +Df) . z(X_i) for n
@@ -178,6 +181,8 @@ inline std::uint32_t HashedColumn(std::uint64_t key, std::uint32_t p, std::uint3
 #define RFK_KERNEL_LIST(X)                                                                      \
   X(Standardize, (const float* x, const float* mean, const float* inv_scale, std::uint32_t d,  \
                   float* out))                                                                 \
+  X(StandardizeF16, (const float* x, const std::uint16_t* mean, const std::uint16_t* inv_scale, \
+                     std::uint32_t d, float* out))                                             \
   X(FourierPhase, (const float* Wp, const float* b, const float* x, std::uint32_t F,           \
                    std::uint32_t d, float scale, float* z))                                    \
   X(FourierPair, (const float* Wp, const float* x, std::uint32_t F, std::uint32_t d,           \

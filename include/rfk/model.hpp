@@ -37,8 +37,8 @@ struct Model {
   float feature_scale = 0.0f;
   std::uint64_t seed = 0;
   format::Layout layout = format::Layout::kRowMajor;
+  format::Storage projection_storage = format::Storage::kF32;  // of W, or of Fastfood's G and S
   const float* projection = nullptr;  // W in `layout` (see format.hpp) when stored f32, else null
-  format::Storage projection_storage = format::Storage::kF32;
   WeightsView projection_weights;     // W as stored, any storage (data null without W)
   const float* phase = nullptr;       // F, or null for the pair form
   FastfoodArrays fastfood;            // Fastfood kinds (projection null); dp = 0 otherwise
@@ -55,8 +55,12 @@ struct Model {
   const std::uint8_t* bin_grid_start = nullptr;  // exact: (P + 1) little-endian u32
   const std::uint64_t* bin_keys = nullptr;       // exact: sorted within each grid
 
-  const float* mean = nullptr;        // d, or null when not standardised
-  const float* inv_scale = nullptr;   // d, or null when not standardised
+  // Standardisation (format: `standardize`), in f32: mean and inv_scale (d each), or in f16:
+  // standardize_f16, the binary16 bits of mean[d] then inv_scale[d]; all null when not
+  // standardised (IsStandardized).
+  const float* mean = nullptr;
+  const float* inv_scale = nullptr;
+  const std::uint16_t* standardize_f16 = nullptr;
 
   format::Task task = format::Task::kRegression;
   std::uint32_t num_outputs = 0;      // K
@@ -85,6 +89,9 @@ struct Model {
   // softmax-temperature A, 0; platt-cubic A, B, C; softmax-vector a[K] then b[K].
   const std::uint8_t* calibration_params = nullptr;
 };
+
+// Whether the model standardises its inputs (a `standardize` section, f32 or f16).
+inline bool IsStandardized(const Model& m) noexcept { return m.mean != nullptr || m.standardize_f16 != nullptr; }
 
 // Where OpenModel found a problem: the field name and its byte offset within the blob. The
 // validators and the order they run in are listed in docs/FORMAT.md ("Limits and checks"); to

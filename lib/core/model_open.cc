@@ -1,16 +1,16 @@
 // Model validation, once, at open: OpenModel runs one small validator per step, in the order of
 // docs/FORMAT.md's "Limits and checks, in the order a reader applies them". Each validator reads
 // its section where the table put it, checks it, fills its part of the Model, and on a problem
-// records the status, the field and its byte offset (ModelError) and returns false.
+// records the status, the field and its byte offset (ModelError) and returns false. The
+// validators of the sections about inputs and outputs (standardize, impute, calibration) are in
+// model_open_inputs.cc; the state they share in model_reader.h.
 // No allocation, no exceptions; the sections are located once, in a fixed-size table on the stack.
 #include "fp_contract.h"  // first: no compiler-fused multiply-adds in this file
-#include "bytes.h"
-#include "rfk/model.hpp"
+#include "model_reader.h"
 
 namespace rfk {
-namespace {
+namespace open {
 
-namespace f = format;
 using core::IsFinite;
 using core::LoadF32;
 using core::LoadU16;
@@ -18,73 +18,18 @@ using core::LoadU32;
 using core::LoadU64;
 using f::SectionType;
 
-// One slot per known section type, in the order of the format's table (RFK_FORMAT_SECTIONS).
-#define RFK_SLOT_(e, ...) e,
-enum class Slot : std::uint8_t { RFK_FORMAT_SECTIONS(RFK_SLOT_) kCount };
-#undef RFK_SLOT_
-constexpr int SlotOf(std::uint16_t type) {
-  switch (type) {
-#define RFK_SLOT_CASE_(e, n, ...) \
-  case n:                         \
-    return static_cast<int>(Slot::e);
-    RFK_FORMAT_SECTIONS(RFK_SLOT_CASE_)
-#undef RFK_SLOT_CASE_
-    default:
-      return -1;  // a type this reader does not know
-  }
-}
-
-struct Section {
-  std::uint32_t offset = 0;
-  std::uint32_t size = 0;
-  std::uint32_t entry = 0;  // offset of its table entry, for error reports; 0: absent
-  bool present() const { return entry != 0; }  // entries lie after the 32-byte header
-  std::uint32_t size_at() const { return entry + f::entry::kSize; }  // where a bad size is reported
-};
-
-// The state of one OpenModel call: the blob, the sections the table names, the model being filled.
-struct Reader {
-  const std::uint8_t* b;
-  Model& m;
-  ModelError* err;
-  Status status = Status::kOk;
-  Section sec[static_cast<int>(Slot::kCount)] = {};
-
-  const Section& operator[](SectionType t) const { return sec[SlotOf(static_cast<std::uint16_t>(t))]; }
-  const std::uint8_t* Data(const Section& s) const { return b + s.offset; }
-  std::uint32_t Offset(const void* p) const {
-    return static_cast<std::uint32_t>(static_cast<const std::uint8_t*>(p) - b);
-  }
-  // Out of line: some 50 failure sites each call it instead of repeating its stores (saves flash).
-  [[gnu::noinline]] bool Fail(Status s, const char* field, std::uint32_t offset) {
-    status = s;
-    if (err) *err = ModelError{s, field, offset};
-    return false;
-  }
-};
-
-// An enum field: `unknown` (kBadValue for most fields) for a number the format does not define,
-// `reserved` for a value it defines but this reader does not support.
 bool CheckValue(Reader& r, f::Support s, const char* field, std::uint32_t at, Status reserved,
-                Status unknown = Status::kBadValue) {
+                Status unknown) {
   if (s == f::Support::kSupported) return true;
   return r.Fail(s == f::Support::kReserved ? reserved : unknown, field, at);
 }
 
-// n floats at p are finite, else kBadValue at the first that is not (`field` names the section).
 bool CheckFinite(Reader& r, const float* p, std::uint64_t n, const char* field) {
   for (std::uint64_t i = 0; i < n; ++i)
     if (!IsFinite(p[i])) return r.Fail(Status::kBadValue, field, r.Offset(p + i));
   return true;
 }
 
-constexpr WeightType TypeOf(f::Storage s) {
-  return s == f::Storage::kF16 ? WeightType::kF16 : s == f::Storage::kInt8 ? WeightType::kInt8 : WeightType::kF32;
-}
-
-// A weight matrix of rows x cols in storage `st` (format.hpp, QuantMatrixBytes) at `view`: f32
-// finite, f16 not inf/NaN (exponent 31), int8 not -128; int8 scales finite and > 0. Failures are
-// kBadValue at the element (`field`) or the scale (`scale_field`).
 bool CheckWeights(Reader& r, const WeightsView& w, std::uint64_t rows, std::uint64_t cols,
                   const char* field, const char* scale_field) {
   const std::uint64_t n = rows * cols;
@@ -103,6 +48,8 @@ bool CheckWeights(Reader& r, const WeightsView& w, std::uint64_t rows, std::uint
       return r.Fail(Status::kBadValue, scale_field, r.Offset(w.scale + i));
   return true;
 }
+
+namespace {
 
 // 1. Header: base alignment, at least 32 bytes, magic, major version, total_bytes within the
 // buffer, header_bytes, CRC-32. (The same fields rfk/blob_view.hpp reads for tools; here each size
@@ -432,17 +379,6 @@ bool CheckMapArraysFinite(Reader& r) {
          CheckFinite(r, m.bin_inv_width, m.bin_inv_width ? 2ull * m.num_grids * m.input_dim : 0, "bin_grids");
 }
 
-// 10. standardize: mean then inv_scale, d floats each.
-bool CheckStandardize(Reader& r) {
-  const Section& s = r[SectionType::kStandardize];
-  if (!s.present()) return true;
-  if (s.size != 2ull * r.m.input_dim * sizeof(float))
-    return r.Fail(Status::kBadSectionSize, "standardize.size", s.size_at());
-  r.m.mean = reinterpret_cast<const float*>(r.Data(s));
-  r.m.inv_scale = r.m.mean + r.m.input_dim;
-  return true;
-}
-
 // 11. head: task, K (1, or the classes), D = D_F + D_B, storage (0: f32), size 16 +
 // QuantMatrixBytes(storage, K, D) + 4 K.
 bool CheckHead(Reader& r) {
@@ -531,32 +467,12 @@ bool CheckLabels(Reader& r) {
   return true;
 }
 
-// 13. standardize and the head (weights and biases) hold finite numbers.
+// 14. standardize and the head (weights and biases) hold finite numbers.
 bool CheckLaterArraysFinite(Reader& r) {
   const Model& m = r.m;
-  return CheckFinite(r, m.mean, m.mean ? 2ull * m.input_dim : 0, "standardize") &&
+  return CheckStandardizeFinite(r) &&
          CheckWeights(r, m.head, m.num_outputs, m.num_features, "head", "head.scale") &&
          CheckFinite(r, m.head_bias, m.num_outputs, "head");
-}
-
-// 14. impute (optional): size 16 + 4 d, a known method, count = d, finite values.
-bool CheckImpute(Reader& r) {
-  namespace im = f::impute;
-  const Section& s = r[SectionType::kImpute];
-  if (!s.present()) return true;
-  if (s.size < im::kHeaderBytes) return r.Fail(Status::kBadSectionSize, "impute.size", s.size_at());
-  const std::uint8_t* p = r.Data(s);
-  const std::uint32_t method = LoadU32(p + im::kMethod);
-  if (f::SupportOf<f::ImputeMethod>(method) == f::Support::kUnknown)
-    return r.Fail(Status::kBadValue, "impute.method", s.offset + im::kMethod);
-  if (LoadU32(p + im::kCount) != r.m.input_dim) return r.Fail(Status::kBadValue, "impute.count", s.offset + im::kCount);
-  if (s.size != im::kHeaderBytes + std::uint64_t{r.m.input_dim} * 4)
-    return r.Fail(Status::kBadSectionSize, "impute.size", s.size_at());
-  const float* values = reinterpret_cast<const float*>(p + im::kHeaderBytes);
-  if (!CheckFinite(r, values, r.m.input_dim, "impute")) return false;
-  r.m.impute = values;
-  r.m.impute_method = static_cast<f::ImputeMethod>(method);
-  return true;
 }
 
 // 15. feature_names (optional): d + 1 names in the labels layout.
@@ -569,44 +485,6 @@ bool CheckFeatureNames(Reader& r) {
   return true;
 }
 
-// 16. calibration (optional): classification only, a method of the task (binary: platt or
-// platt-cubic; multiclass: softmax-temperature or softmax-vector), K = the head's, the size the
-// method and K give, every parameter finite; B = 0 for softmax-temperature, A <= 0 and C <= 0 for
-// platt-cubic, every a_k >= 0 for softmax-vector (signs tested on the bits: no float compare,
-// which is a soft-float call on Cortex-M3).
-bool CheckCalibration(Reader& r) {
-  namespace ca = f::calibration;
-  using M = f::CalibrationMethod;
-  const Section& s = r[SectionType::kCalibration];
-  if (!s.present()) return true;
-  if (r.m.task == f::Task::kRegression) return r.Fail(Status::kBadValue, "calibration", s.entry);
-  if (s.size < 8) return r.Fail(Status::kBadSectionSize, "calibration.size", s.size_at());
-  const std::uint8_t* p = r.Data(s);
-  const auto method = static_cast<M>(LoadU32(p + ca::kMethod));
-  const bool binary = r.m.task == f::Task::kBinary;
-  if (binary ? method != M::kPlatt && method != M::kPlattCubic : method != M::kSoftmax && method != M::kSoftmaxVector)
-    return r.Fail(Status::kBadValue, "calibration.method", s.offset + ca::kMethod);
-  const std::uint32_t K = LoadU32(p + ca::kNumOutputs);
-  if (K != r.m.num_outputs) return r.Fail(Status::kBadValue, "calibration.num_outputs", s.offset + ca::kNumOutputs);
-  if (s.size != ca::Bytes(static_cast<std::uint32_t>(method), K))
-    return r.Fail(Status::kBadSectionSize, "calibration.size", s.size_at());
-  static constexpr const char* kNames[3] = {"calibration.scale", "calibration.bias", "calibration.cubic"};
-  for (std::uint32_t i = 0, at = 8; at < s.size; ++i, at += 4) {
-    const std::uint32_t bits = LoadU32(p + at);
-    const bool nonzero = (bits & 0x7FFFFFFFu) != 0, negative = (bits >> 31) != 0;
-    bool bad = (bits & 0x7F800000u) == 0x7F800000u;                      // inf or NaN
-    if (method == M::kPlattCubic && i != 1) bad = bad || (nonzero && !negative);  // A, C <= 0
-    if (method == M::kSoftmax && i == 1) bad = bad || nonzero;                    // B = 0
-    if (method == M::kSoftmaxVector && i < K) bad = bad || (nonzero && negative);  // a_k >= 0
-    if (bad)
-      return r.Fail(Status::kBadValue, method != M::kSoftmaxVector ? kNames[i] : i < K ? "calibration.a" : "calibration.b",
-                    s.offset + at);
-  }
-  r.m.calibration_method = static_cast<std::uint32_t>(method);
-  r.m.calibration_params = p + 8;
-  return true;
-}
-
 // Then metadata: informational, not checked.
 void ReadMetadata(Reader& r) {
   const Section& s = r[SectionType::kMetadata];
@@ -616,6 +494,7 @@ void ReadMetadata(Reader& r) {
 }
 
 }  // namespace
+}  // namespace open
 
 Status OpenModel(const void* bytes, std::size_t size, Model* model, ModelError* error) noexcept {
   if (error) *error = ModelError{};
@@ -624,6 +503,7 @@ Status OpenModel(const void* bytes, std::size_t size, Model* model, ModelError* 
     if (error) *error = ModelError{Status::kNullArgument, model == nullptr ? "model" : "bytes", 0};
     return Status::kNullArgument;
   }
+  using namespace open;  // the validators
   Reader r{static_cast<const std::uint8_t*>(bytes), *model, error};
   const bool ok = CheckHeader(r, size) && ReadSectionTable(r) && CheckMapParams(r) &&
                   CheckProjection(r) && CheckPhase(r) && CheckFastfood(r) && CheckBinningParams(r) && CheckBinGrids(r) &&

@@ -22,9 +22,9 @@ bool AllFinite(const float* p, std::size_t n) {
   return bad == 0;
 }
 
-// x with each NaN (a missing value) replaced by the model's impute value, then standardised as
-// Standardize does (the same operations, so the same bits), into xs. False when x holds an
-// infinity, which is not a missing value. Only for models with an impute section.
+// x with each NaN (a missing value) replaced by the model's impute value, into xs (not yet
+// standardised). False when x holds an infinity, which is not a missing value. Only for models
+// with an impute section.
 bool ImputeInput(const Model& m, const float* x, float* xs) {
   for (std::uint32_t i = 0; i < m.input_dim; ++i) {
     float v = x[i];
@@ -32,9 +32,18 @@ bool ImputeInput(const Model& m, const float* x, float* xs) {
       if (!core::IsNaN(v)) return false;
       v = m.impute[i];
     }
-    xs[i] = m.mean != nullptr ? (v - m.mean[i]) * m.inv_scale[i] : v;
+    xs[i] = v;
   }
   return true;
+}
+
+// xs = x standardised through kt with the vectors as the model stores them (f32, or f16 widened
+// as read); x may be xs. Only for standardised models (IsStandardized).
+void StandardizeInput(const Model& m, const KernelTable& kt, const float* x, float* xs) {
+  if (m.standardize_f16 != nullptr)
+    kt.StandardizeF16(x, m.standardize_f16, m.standardize_f16 + m.input_dim, m.input_dim, xs);
+  else
+    kt.Standardize(x, m.mean, m.inv_scale, m.input_dim, xs);
 }
 
 }  // namespace
@@ -98,8 +107,9 @@ Status Features(const Model& m, const float* x, std::size_t x_len, void* scratch
   if (!AllFinite(x, m.input_dim)) {
     if (m.impute == nullptr || !ImputeInput(m, x, xs)) return Status::kNonFiniteInput;
     input = xs;
-  } else if (m.mean != nullptr) {
-    kt.Standardize(x, m.mean, m.inv_scale, m.input_dim, xs);
+  }
+  if (IsStandardized(m)) {
+    StandardizeInput(m, kt, input, xs);
     input = xs;
   }
   if (m.fastfood.dp != 0) {
@@ -369,13 +379,12 @@ Status PredictBatch(const Model& m, const float* X, std::size_t n, std::size_t x
         imputed |= std::uint64_t{1} << r;
       }
     const float* input = xb;
-    if (m.mean != nullptr || imputed != 0) {
+    if (IsStandardized(m) || imputed != 0) {
       for (std::uint32_t r = 0; r < bn; ++r) {
-        const float* row = xb + std::size_t{r} * d;
+        const float* row = (imputed >> r) & 1u ? xs + std::size_t{r} * d : xb + std::size_t{r} * d;
         float* out_row = xs + std::size_t{r} * d;
-        if ((imputed >> r) & 1u) continue;
-        if (m.mean != nullptr) kt.Standardize(row, m.mean, m.inv_scale, d, out_row);
-        else for (std::uint32_t c = 0; c < d; ++c) out_row[c] = row[c];
+        if (IsStandardized(m)) StandardizeInput(m, kt, row, out_row);
+        else if (row != out_row) for (std::uint32_t c = 0; c < d; ++c) out_row[c] = row[c];
       }
       input = xs;
     }

@@ -245,6 +245,7 @@ std::vector<std::uint8_t> AssembleModel(const std::vector<RawSection>& sections)
     PutAt(&blob, e + f::entry::kFlags, sections[i].flags);
     PutAt(&blob, e + f::entry::kOffset, off);
     PutAt(&blob, e + f::entry::kSize, static_cast<std::uint32_t>(sections[i].payload.size()));
+    PutAt(&blob, e + f::entry::kStorage, sections[i].storage);
   }
   align();
   Require(blob.size() <= 0xFFFFFFFFull, "model larger than 4 GiB");
@@ -257,6 +258,29 @@ std::vector<std::uint8_t> AssembleModel(const std::vector<RawSection>& sections)
   PutAt(&blob, f::kOffSectionTable, table);
   PutAt(&blob, f::kOffCrc32, Crc32(blob.data() + f::kCrcStart, blob.size() - f::kCrcStart));
   return blob;
+}
+
+std::vector<std::uint8_t> WithoutSection(const Model& m, f::SectionType type) {
+  const std::uint8_t* b = m.bytes;
+  auto load32 = [](const std::uint8_t* p) {
+    std::uint32_t v;
+    std::memcpy(&v, p, 4);
+    return v;
+  };
+  std::vector<RawSection> sections;
+  const std::uint32_t count = load32(b + f::kOffSectionCount), table = load32(b + f::kOffSectionTable);
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const std::uint8_t* e = b + table + i * f::kSectionEntryBytes;
+    RawSection s;
+    std::memcpy(&s.type, e + f::entry::kType, 2);
+    std::memcpy(&s.flags, e + f::entry::kFlags, 2);
+    s.storage = load32(e + f::entry::kStorage);
+    if (s.type == static_cast<std::uint16_t>(type)) continue;
+    const std::uint8_t* p = b + load32(e + f::entry::kOffset);
+    s.payload.assign(p, p + load32(e + f::entry::kSize));
+    sections.push_back(std::move(s));
+  }
+  return AssembleModel(sections);
 }
 
 std::vector<std::uint8_t> SerializeModel(const ModelSpec& s) {

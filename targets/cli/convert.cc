@@ -18,7 +18,7 @@ namespace {
 struct ConvertArgs {
   std::string model, output, storage, head_storage, calibrate;
   unsigned threads = 0;
-  bool quiet = false;
+  bool quiet = false, no_metadata = false;
   DataArgs data;
 };
 
@@ -62,8 +62,9 @@ std::vector<std::uint8_t> Convert(const ConvertArgs& a, const rfk::Model& m, rfk
 }
 
 int RunConvert(const ConvertArgs& a) {
-  if (a.storage.empty() && a.head_storage.empty())
-    throw CliError("nothing to convert: give --storage (W and the head) and/or --head-storage");
+  const bool restore = !a.storage.empty() || !a.head_storage.empty();
+  if (!restore && !a.no_metadata)
+    throw CliError("nothing to convert: give --storage (W and the head), --head-storage and/or --no-metadata");
   const LoadedModel lm = LoadModel(a.model);
   const rfk::Model& m = lm.model;
   rfk::format::Storage w = m.projection_storage, h = m.head_storage;
@@ -73,7 +74,7 @@ int RunConvert(const ConvertArgs& a) {
   } catch (const std::invalid_argument& e) {
     throw CliError(std::string("--storage / --head-storage: ") + e.what());
   }
-  const std::vector<std::uint8_t> out = Convert(a, m, w, h);
+  std::vector<std::uint8_t> out = restore ? Convert(a, m, w, h) : std::vector<std::uint8_t>(m.bytes, m.bytes + m.total_bytes);
   // What was written must open: the converter and the reader agree on the layout.
   host::AlignedBytes check(out.size());
   std::copy(out.begin(), out.end(), check.data());
@@ -81,13 +82,15 @@ int RunConvert(const ConvertArgs& a) {
   rfk::ModelError err;
   if (rfk::OpenModel(check.data(), check.size(), &reopened, &err) != rfk::Status::kOk)
     throw std::logic_error(std::string("convert produced a model that does not open: ") + err.field);
+  if (a.no_metadata) out = host::WithoutSection(reopened, rfk::format::SectionType::kMetadata);
   WriteModelAtomically(a.output, out);
   const bool has_w = m.projection_weights.data != nullptr || m.fastfood.dp != 0;
-  std::fprintf(stderr, "rfk: wrote %s (%s, %.3gx of %s): %s %s, head %s%s\n", a.output.c_str(),
+  const char* standardization = !IsStandardized(reopened) ? "" : reopened.standardize_f16 ? ", standardisation f16" : ", standardisation f32";
+  std::fprintf(stderr, "rfk: wrote %s (%s, %.3gx of %s): %s %s, head %s%s%s%s\n", a.output.c_str(),
                HumanBytes(double(out.size())).c_str(), double(out.size()) / double(m.total_bytes),
                HumanBytes(double(m.total_bytes)).c_str(), m.fastfood.dp ? "G and S" : "W",
                has_w ? rfk::format::NameOf(w) : "none", rfk::format::NameOf(h),
-               a.calibrate.empty() ? "" : " (calibrated)");
+               a.calibrate.empty() ? "" : " (calibrated)", standardization, a.no_metadata ? ", no metadata" : "");
   if (a.calibrate.empty() && h == rfk::format::Storage::kInt8 && m.num_grids == 0 && !a.quiet)
     std::fprintf(stderr, "rfk: note: the int8 head is rounded weight by weight; --calibrate FILE (e.g. the "
                          "training data) refits it to the stored W and rounds it for its outputs\n");
@@ -113,6 +116,9 @@ Command AddConvert(CLI::App& app) {
                   "least (GPTQ-style). Fourier-type maps without binning");
   cmd->add_option("--threads", a->threads, "Worker threads for --calibrate (0 = all cores; the model does not depend on it)")
       ->capture_default_str();
+  cmd->add_flag("--no-metadata", a->no_metadata,
+                "Leave out the optional metadata section (producer, kernel, gamma, lambda, seed, rows: "
+                "informational; --calibrate needs its lambda)");
   cmd->add_flag("-q,--quiet", a->quiet, "No notes (errors still on stderr)");
   a->data.Add(cmd);
   return {cmd, [a] { return RunConvert(*a); }};

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "rfk/format.hpp"
+#include "rfk/model.hpp"
 
 namespace rfk::host {
 
@@ -84,11 +85,18 @@ struct RawSection {
   std::uint16_t type = 0;
   std::uint16_t flags = 0;
   std::vector<std::uint8_t> payload;
+  std::uint32_t storage = 0;  // the entry's storage word (format::entry::kStorage): 0 but for standardize in f16
 };
 // Lays out a 32-byte header, the section table and the sections in this order (each 16-byte
 // aligned, zero padding between), and fills in the sizes and the CRC. Used by SerializeModel and to
 // rewrite sections of an existing model (RequantizeModel).
 std::vector<std::uint8_t> AssembleModel(const std::vector<RawSection>& sections);
+
+// An opened model laid out again without its section of type `type` (every other section, its
+// entry's flags and storage word included, copied as it is, in the same order); the model as it is
+// when it has none. For optional sections (`rfk convert --no-metadata`): dropping a required one
+// makes a model that does not open.
+std::vector<std::uint8_t> WithoutSection(const rfk::Model& m, format::SectionType type);
 
 // Writes `bytes` to `path` atomically: a temporary file ".rfk-tmp-XXXXXX" in the same directory,
 // fsync, rename. On any failure the temporary is removed and an existing `path` is left
