@@ -142,7 +142,7 @@ TEST_CASE("fastfood quantized: the section's size and layout per storage; f32 re
     CHECK(m.projection_storage == st);
     const std::uint32_t size = b.U32(b.Entry(f::SectionType::kFastfood) + f::entry::kSize);
     const std::uint32_t diag = st == f::Storage::kF32 ? 4 * N : st == f::Storage::kF16 ? 2 * N : N + 4 * blocks;
-    CHECK(size == 16 + 2 * diag + N + N / 8);  // G, S, u8 permutations, sign bits
+    CHECK(size == 16 + 2 * diag + 6 * N / 8 + N / 8);  // G, S, 6-bit permutation indices, sign bits
     CHECK(size == ff::SectionBytes(st, 64, blocks));
     CHECK(ff::DiagonalBytes(st, 64, blocks) == f::QuantMatrixBytes(st, blocks, 64));
     const std::uint32_t at = b.U32(b.Entry(f::SectionType::kFastfood) + f::entry::kOffset);

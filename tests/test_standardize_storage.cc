@@ -231,7 +231,7 @@ TEST_CASE("WithoutSection leaves the metadata out and every other section as it 
   CHECK(out.size() == q.size() - f::kSectionEntryBytes - (m.metadata_bytes + 15) / 16 * 16);
   CHECK(std::memcmp(mo.standardize_f16, m.standardize_f16, 4 * m.input_dim) == 0);
   CHECK(o.U32(o.Entry(f::SectionType::kStandardize) + f::entry::kStorage) == 2);
-  CHECK(std::memcmp(mo.fastfood.perm, m.fastfood.perm, std::size_t{m.fastfood.dp} * m.fastfood.blocks) == 0);
+  CHECK(std::memcmp(mo.fastfood.perm, m.fastfood.perm, f::fastfood::PermBytes(m.fastfood.dp, m.fastfood.dp * m.fastfood.blocks)) == 0);
   CHECK(rfk::host::WithoutSection(mo, f::SectionType::kMetadata) == out);  // none left: the model as it is
 }
 

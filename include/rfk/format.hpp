@@ -349,14 +349,16 @@ constexpr std::uint64_t KeysOffset(std::uint32_t P) { return ((std::uint64_t{P} 
 // num_blocks * d'): G, then S (the scale 1/(sigma sqrt d') and the chi norms folded in), each a
 // num_blocks x d' matrix in map_params.storage as QuantMatrixBytes lays it out (f32: N f32; f16:
 // N binary16 and padding to 4 bytes; int8: N bytes, padding, then one f32 scale per block), then
-// perm[N] indices of index_bytes each (little-endian; each block a permutation of [0, d')), then
-// the sign bits of B, ceil(N / 8) bytes (bit k at byte k / 8, bit k % 8; set: -1). Block b is
+// perm[N] packed in index_bits w = IndexBits(d') bits each, PermBytes = ceil(N w / 8) bytes (index
+// k is bits [k w, k w + w) of the stream whose bit i is bit i % 8 of byte i / 8; each block a
+// permutation of [0, d')), then the sign bits of B, ceil(N / 8) bytes (bit k at byte k / 8, bit
+// k % 8; set: -1). Block b is
 // frequencies [b d', b d' + d') (the last one truncated to F): u = S H G Pi H B [x; 0].
 namespace fastfood {
 inline constexpr std::uint32_t kHeaderBytes = 16;
 inline constexpr std::uint32_t kPaddedDim = 0;   // u32 d' = PaddedDim(d)
 inline constexpr std::uint32_t kNumBlocks = 4;   // u32 ceil(F / d')
-inline constexpr std::uint32_t kIndexBytes = 8;  // u32 IndexBytes(d')
+inline constexpr std::uint32_t kIndexBits = 8;   // u32 IndexBits(d')
 inline constexpr std::uint32_t kReserved = 12;   // u32 0
 inline constexpr std::uint32_t kMaxPaddedDim = 1u << 16;  // indices fit in u16
 // d' = the smallest power of two >= d.
@@ -365,8 +367,15 @@ constexpr std::uint32_t PaddedDim(std::uint32_t d) {
   while (p < d && p < (1u << 31)) p *= 2;
   return p;
 }
-// Bytes per permutation index: 1 while d' <= 256, else 2.
-constexpr std::uint32_t IndexBytes(std::uint32_t dp) { return dp <= 256 ? 1u : 2u; }
+// Bits per permutation index: ceil(log2 d'), 0 for d' = 1 (6 for d' = 64, 16 for d' = 65536).
+constexpr std::uint32_t IndexBits(std::uint32_t dp) {
+  std::uint32_t w = 0;
+  while (w < 31 && (1u << w) < dp) ++w;
+  return w;
+}
+// Bytes of the packed permutations of N indices: ceil(N IndexBits(d') / 8), in 32 bits for N <
+// 2^24 + 2^17 (a reader bounds d' and F first).
+constexpr std::uint32_t PermBytes(std::uint32_t dp, std::uint32_t N) { return (N * IndexBits(dp) + 7) / 8; }
 }  // namespace fastfood
 
 // Limits a reader enforces before trusting any count (they bound every product in u64).
@@ -401,11 +410,11 @@ namespace fastfood {
 constexpr std::uint32_t DiagonalBytes(Storage s, std::uint32_t dp, std::uint32_t blocks) {
   return (dp * blocks * ElementBytes(s) + 3) / 4 * 4 + (s == Storage::kInt8 ? 4 * blocks : 0);
 }
-// The section's size (f32: 16 + (8 + w) N + ceil(N / 8)); in 32 bits for d' <= kMaxPaddedDim and
-// blocks = ceil(F / d'), F <= 2^24 (N <= 2^24 + 2^16: below 2^30), which a reader checks first.
+// The section's size (f32: 16 + 8 N + ceil(N w / 8) + ceil(N / 8)); in 32 bits for d' <=
+// kMaxPaddedDim and blocks = ceil(F / d'), F <= 2^24 (N <= 2^24 + 2^16), which a reader checks first.
 constexpr std::uint32_t SectionBytes(Storage s, std::uint32_t dp, std::uint32_t blocks) {
   const std::uint32_t N = dp * blocks;
-  return kHeaderBytes + 2 * DiagonalBytes(s, dp, blocks) + IndexBytes(dp) * N + (N + 7) / 8;
+  return kHeaderBytes + 2 * DiagonalBytes(s, dp, blocks) + PermBytes(dp, N) + (N + 7) / 8;
 }
 }  // namespace fastfood
 

@@ -90,10 +90,10 @@ inline float WeightAt(const WeightsView& w, std::uint64_t i, std::uint64_t row) 
 // The arrays of a Fastfood map as they lie in the model (format::fastfood): blocks of dp = d'
 // entries; G and S in `storage`, each a blocks x dp matrix as format::QuantMatrixBytes lays it out
 // (int8: the N = blocks dp bytes, zero padding to 4 bytes, one f32 scale per block); perm indices
-// of index_bytes (1 or 2) bytes, signs bits. dp = 0: none. (`storage` sits in the padding after
+// packed in index_bits (ceil(log2 dp)) bits each, signs bits. dp = 0: none. (`storage` sits in the padding after
 // the counts: rfk_model's fixed size has no room for more.)
 struct FastfoodArrays {
-  std::uint32_t dp = 0, blocks = 0, index_bytes = 0;
+  std::uint32_t dp = 0, blocks = 0, index_bits = 0;
   WeightType storage = WeightType::kF32;  // of G and S
   const void* G = nullptr;
   const void* S = nullptr;
@@ -109,9 +109,13 @@ inline WeightsView FastfoodDiagonal(const FastfoodArrays& a, const void* data) n
                                              ((std::size_t{a.dp} * a.blocks + 3) / 4 * 4));
   return w;
 }
-// Entry k of perm (k < blocks * dp <= 2^24 + 2^16), little-endian.
+// Entry k of perm (k < blocks * dp <= 2^24 + 2^16): bits [k w, k w + w) of the packed stream, w =
+// index_bits <= 16, from the (at most 3) bytes that hold them and no byte past them.
 inline std::uint32_t FastfoodIndex(const FastfoodArrays& a, std::uint32_t k) noexcept {
-  return a.index_bytes == 1 ? a.perm[k] : a.perm[2 * k] | (std::uint32_t{a.perm[2 * k + 1]} << 8);
+  const std::uint32_t w = a.index_bits, p = k * w;
+  std::uint32_t v = 0;
+  for (std::uint32_t i = p / 8, shift = 0; i * 8 < p + w; ++i, shift += 8) v |= std::uint32_t{a.perm[i]} << shift;
+  return (v >> (p % 8)) & ((1u << w) - 1u);
 }
 
 // Floats of scratch FastfoodFeatures needs for F frequencies: one block's input, and every

@@ -218,8 +218,7 @@ bool CheckFastfoodPermutations(Reader& r, std::uint32_t perm_at) {
         const std::uint32_t k = b * a.dp + i;  // < 2^24 + 2^16
         const std::uint32_t v = FastfoodIndex(a, k), bit = v - lo;
         if (v >= a.dp || (bit < 256 && ((seen[bit / 32] >> (bit % 32)) & 1u) != 0))
-          return r.Fail(Status::kBadValue, "fastfood.perm",
-                        perm_at + k * a.index_bytes);
+          return r.Fail(Status::kBadValue, "fastfood.perm", perm_at + k * a.index_bits / 8);  // its first bit's byte
         if (bit < 256) seen[bit / 32] |= 1u << (bit % 32);
       }
     }
@@ -227,7 +226,7 @@ bool CheckFastfoodPermutations(Reader& r, std::uint32_t perm_at) {
 }
 
 // 5b. fastfood: present exactly with a Fastfood map kind; d' = PaddedDim(d) within
-// kMaxPaddedDim, num_blocks = ceil(F / d'), index_bytes, the size; the permutations.
+// kMaxPaddedDim, num_blocks = ceil(F / d'), index_bits, the size; the permutations.
 bool CheckFastfood(Reader& r) {
   namespace ff = f::fastfood;
   const Section& s = r[SectionType::kFastfood];
@@ -241,8 +240,8 @@ bool CheckFastfood(Reader& r) {
     return r.Fail(Status::kBadValue, "fastfood.padded_dim", s.offset + ff::kPaddedDim);
   if (blocks != (r.m.num_frequencies - 1) / dp + 1)
     return r.Fail(Status::kBadValue, "fastfood.num_blocks", s.offset + ff::kNumBlocks);
-  if (LoadU32(p + ff::kIndexBytes) != ff::IndexBytes(dp))
-    return r.Fail(Status::kBadValue, "fastfood.index_bytes", s.offset + ff::kIndexBytes);
+  if (LoadU32(p + ff::kIndexBits) != ff::IndexBits(dp))
+    return r.Fail(Status::kBadValue, "fastfood.index_bits", s.offset + ff::kIndexBits);
   const f::Storage st = r.m.projection_storage;  // of G and S
   if (s.size != ff::SectionBytes(st, dp, blocks))
     return r.Fail(Status::kBadSectionSize, "fastfood.size", s.size_at());
@@ -251,12 +250,12 @@ bool CheckFastfood(Reader& r) {
   FastfoodArrays& a = r.m.fastfood;
   a.dp = dp;
   a.blocks = blocks;
-  a.index_bytes = ff::IndexBytes(dp);
+  a.index_bits = ff::IndexBits(dp);
   a.storage = TypeOf(st);
   a.G = p + ff::kHeaderBytes;
   a.S = p + ff::kHeaderBytes + diag;
   a.perm = p + ff::kHeaderBytes + 2 * diag;
-  a.signs = a.perm + a.index_bytes * N;
+  a.signs = a.perm + ff::PermBytes(dp, N);
   return CheckFastfoodPermutations(r, s.offset + ff::kHeaderBytes + 2 * diag);
 }
 

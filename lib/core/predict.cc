@@ -175,25 +175,26 @@ void FastfoodScale(const FastfoodArrays& a, const void* diag, std::uint32_t j0, 
   for (std::uint32_t i = 0; i < a.dp; ++i) ub[i] = WeightAt(D, j0 + i, j0 / a.dp) * ub[i];
 }
 
-// Fastfood's G Pi for the block at j0: ub[i] = G[j0 + i] * t[perm[j0 + i]]. An f32 G outside the
-// size-first builds (RFK_CORE_PLAIN_LOOPS): one fused loop per index width, which compilers
-// vectorise. Otherwise the gather, one loop for either width, then G as FastfoodScale applies a
-// diagonal: the same product, so the same bits.
+// Fastfood's G Pi for the block at j0: ub[i] = G[j0 + i] * t[perm[j0 + i]]: the gather, then G as
+// FastfoodScale applies a diagonal. The block's packed indices (FastfoodIndex's) are read as one
+// stream, LSB first, a byte at a time as the next index needs it (never a byte past the last).
 void FastfoodGather(const FastfoodArrays& a, std::uint32_t j0, const float* t, float* ub) {
-#if !defined(RFK_CORE_PLAIN_LOOPS)
-  if (a.storage == WeightType::kF32) {
-    const float* G = static_cast<const float*>(a.G) + j0;
-    if (a.index_bytes == 1) {
-      const std::uint8_t* p = a.perm + j0;
-      for (std::uint32_t i = 0; i < a.dp; ++i) ub[i] = G[i] * t[p[i]];
-    } else {
-      const std::uint8_t* p = a.perm + 2 * std::size_t{j0};
-      for (std::uint32_t i = 0; i < a.dp; ++i) ub[i] = G[i] * t[core::LoadU16(p + 2 * i)];
-    }
-    return;
+  const std::uint32_t w = a.index_bits, mask = (1u << w) - 1u, start = j0 * w;  // < 2^31
+  const std::uint8_t* p = a.perm + start / 8;
+  std::uint32_t bits = 0, have = 0;  // buffered bits, the next index's at the bottom
+  if (w != 0) {
+    bits = std::uint32_t{*p++} >> (start % 8);
+    have = 8 - start % 8;
   }
-#endif
-  for (std::uint32_t i = 0; i < a.dp; ++i) ub[i] = t[FastfoodIndex(a, j0 + i)];
+  for (std::uint32_t i = 0; i < a.dp; ++i) {
+    while (have < w) {
+      bits |= std::uint32_t{*p++} << have;
+      have += 8;
+    }
+    ub[i] = t[bits & mask];
+    bits >>= w;
+    have -= w;
+  }
   FastfoodScale(a, a.G, j0, ub);
 }
 

@@ -38,7 +38,7 @@ void CheckSpec(const ModelSpec& s) {
     const std::uint64_t dp = s.fastfood_dim, N = dp == 0 ? 0 : (F + dp - 1) / dp * dp;
     Require(s.projection.empty() && dp == f::fastfood::PaddedDim(s.input_dim), "fastfood: W given, or d' != PaddedDim(d)");
     Require(s.fastfood_g.size() == N && s.fastfood_s.size() == N &&
-                s.fastfood_perm.size() == N * f::fastfood::IndexBytes(s.fastfood_dim) &&
+                s.fastfood_perm.size() == f::fastfood::PermBytes(s.fastfood_dim, static_cast<std::uint32_t>(N)) &&
                 s.fastfood_signs.size() == (N + 7) / 8,
             "fastfood arrays != blocks x d'");
   } else {
@@ -118,7 +118,7 @@ bool Fastfood(const ModelSpec& s, Payload* p) {
   p->assign(ff::kHeaderBytes, 0);
   PutAt(p, ff::kPaddedDim, s.fastfood_dim);
   PutAt(p, ff::kNumBlocks, (s.num_frequencies - 1) / s.fastfood_dim + 1);
-  PutAt(p, ff::kIndexBytes, ff::IndexBytes(s.fastfood_dim));
+  PutAt(p, ff::kIndexBits, ff::IndexBits(s.fastfood_dim));
   AppendPod(p, s.fastfood_g.data(), s.fastfood_g.size());
   AppendPod(p, s.fastfood_s.data(), s.fastfood_s.size());
   AppendPod(p, s.fastfood_perm.data(), s.fastfood_perm.size());

@@ -79,7 +79,7 @@ std::vector<std::uint8_t> FastfoodSection(const Model& m, const std::uint8_t* p,
     }
     out.insert(out.end(), enc.begin(), enc.end());
   }
-  out.insert(out.end(), a.perm, a.perm + N * a.index_bytes);
+  out.insert(out.end(), a.perm, a.perm + f::fastfood::PermBytes(a.dp, static_cast<std::uint32_t>(N)));
   out.insert(out.end(), a.signs, a.signs + (N + 7) / 8);
   return out;
 }

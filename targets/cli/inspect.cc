@@ -110,7 +110,7 @@ void JsonModel(const rfk::Model& m, std::ostringstream& js) {
        << ", \"seed\": " << m.seed << "}";
   if (m.fastfood.dp)
     js << ", \"fastfood\": {\"padded_dim\": " << m.fastfood.dp << ", \"num_blocks\": "
-       << m.fastfood.blocks << ", \"index_bytes\": " << m.fastfood.index_bytes << "}";
+       << m.fastfood.blocks << ", \"index_bits\": " << m.fastfood.index_bits << "}";
   if (m.num_grids)
     js << ", \"binning\": {\"grids\": " << m.num_grids << ", \"mode\": \"" << f::NameOf(m.bin_mode)
        << "\", \"buckets\": " << m.bin_buckets << ", \"columns\": " << m.bin_features
@@ -187,9 +187,9 @@ void TextMaps(const rfk::Model& m) {
                 host::MapName(m.map), host::KernelName(m.kernel), double(m.gamma), m.num_frequencies,
                 double(m.feature_scale), static_cast<unsigned long long>(m.seed));
   if (m.fastfood.dp)
-    std::printf("fastfood:        %u blocks of d' = %u (the last %u), permutation indices u%u, G and S %s\n",
+    std::printf("fastfood:        %u blocks of d' = %u (the last %u), permutation indices %u bits, G and S %s\n",
                 m.fastfood.blocks, m.fastfood.dp, m.num_frequencies - (m.fastfood.blocks - 1) * m.fastfood.dp,
-                8 * m.fastfood.index_bytes, f::NameOf(m.projection_storage));
+                m.fastfood.index_bits, f::NameOf(m.projection_storage));
   if (!m.num_grids) return;
   const std::string mode = m.bin_mode == f::BinMode::kHashed ? "hashed, B = " + std::to_string(m.bin_buckets)
                                                              : "exact, " + std::to_string(m.bin_features) + " bins";

@@ -34,7 +34,7 @@ struct ModelSpec {
   // fastfood namespace), for ceil(F / d') blocks of d' = fastfood_dim entries.
   std::uint32_t fastfood_dim = 0;
   std::vector<float> fastfood_g, fastfood_s;
-  std::vector<std::uint8_t> fastfood_perm;   // IndexBytes(d') bytes per index, little-endian
+  std::vector<std::uint8_t> fastfood_perm;   // packed, IndexBits(d') bits per index (format::fastfood)
   std::vector<std::uint8_t> fastfood_signs;  // bits, LSB first; set: -1
   std::uint32_t num_grids = 0;                    // P
   format::BinMode bin_mode = format::BinMode::kExact;
