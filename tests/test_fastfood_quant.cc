@@ -74,7 +74,7 @@ std::vector<std::uint8_t> WidenedF32(const std::vector<std::uint8_t>& quantized)
 
 // Entry i of the standardisation's 2d values (means, then inverse scales), widened from f32 or f16.
 double Standardization(const rfk::Model& m, std::uint32_t i) {
-  return m.standardize_f16 ? rfk::HalfToFloat(m.standardize_f16[i]) : i < m.input_dim ? m.mean[i] : m.inv_scale[i - m.input_dim];
+  return m.standardize_f16_at ? rfk::HalfToFloat(rfk::StandardizeF16Values(m)[i]) : i < m.input_dim ? m.mean[i] : m.inv_scale[i - m.input_dim];
 }
 
 // u = S H G Pi H B [x'; 0] of every frequency, in double from the widened arrays (x' standardised).
@@ -201,10 +201,10 @@ TEST_CASE("fastfood quantized: the features are the f32 path's on the widened di
         Blob qb(q);
         rfk::Model qm;
         REQUIRE(qb.Open(&qm) == Status::kOk);
-        if (qm.standardize_f16 != nullptr) {  // and the standardisation by its widened f16 values
+        if (qm.standardize_f16_at != 0) {  // and the standardisation by its widened f16 values
           const std::uint32_t sat = wb.U32(wb.Entry(f::SectionType::kStandardize) + f::entry::kOffset);
           for (std::uint32_t c = 0; c < 2 * d; ++c) {
-            const float v = rfk::HalfToFloat(qm.standardize_f16[c]);
+            const float v = rfk::HalfToFloat(rfk::StandardizeF16Values(qm)[c]);
             std::memcpy(wb.data() + sat + 4 * c, &v, 4);
           }
         }

@@ -60,7 +60,7 @@ std::vector<std::uint8_t> WidenedStandardize(const std::vector<std::uint8_t>& by
   Blob b(bytes);
   rfk::Model m;
   REQUIRE(b.Open(&m) == Status::kOk);
-  REQUIRE(m.standardize_f16 != nullptr);
+  REQUIRE(m.standardize_f16_at != 0);
   std::vector<rfk::host::RawSection> sections;
   const std::uint32_t count = b.U32(f::kOffSectionCount), table = b.U32(f::kOffSectionTable);
   for (std::uint32_t i = 0; i < count; ++i) {
@@ -71,7 +71,7 @@ std::vector<std::uint8_t> WidenedStandardize(const std::vector<std::uint8_t>& by
     const std::uint8_t* p = b.data() + b.U32(e + f::entry::kOffset);
     if (s.type == static_cast<std::uint16_t>(f::SectionType::kStandardize)) {
       std::vector<float> v(2 * m.input_dim);
-      for (std::size_t c = 0; c < v.size(); ++c) v[c] = rfk::HalfToFloat(m.standardize_f16[c]);
+      for (std::size_t c = 0; c < v.size(); ++c) v[c] = rfk::HalfToFloat(rfk::StandardizeF16Values(m)[c]);
       s.payload.resize(4 * v.size());
       std::memcpy(s.payload.data(), v.data(), s.payload.size());
     } else {
@@ -128,7 +128,7 @@ TEST_CASE("an f16 standardize section: entry storage 2, 4d bytes, features as th
       Blob b(q);
       rfk::Model m;
       REQUIRE(b.Open(&m) == Status::kOk);
-      REQUIRE(m.standardize_f16 != nullptr);
+      REQUIRE(m.standardize_f16_at != 0);
       CHECK(m.mean == nullptr);
       const std::size_t e = b.Entry(f::SectionType::kStandardize);
       CHECK(b.U32(e + f::entry::kStorage) == 2);
@@ -229,7 +229,7 @@ TEST_CASE("WithoutSection leaves the metadata out and every other section as it 
   CHECK(mo.metadata == nullptr);
   CHECK(o.Entry(f::SectionType::kMetadata) == 0);
   CHECK(out.size() == q.size() - f::kSectionEntryBytes - (m.metadata_bytes + 15) / 16 * 16);
-  CHECK(std::memcmp(mo.standardize_f16, m.standardize_f16, 4 * m.input_dim) == 0);
+  CHECK(std::memcmp(rfk::StandardizeF16Values(mo), rfk::StandardizeF16Values(m), 4 * m.input_dim) == 0);
   CHECK(o.U32(o.Entry(f::SectionType::kStandardize) + f::entry::kStorage) == 2);
   CHECK(std::memcmp(mo.fastfood.perm, m.fastfood.perm, f::fastfood::PermBytes(m.fastfood.dp, m.fastfood.dp * m.fastfood.blocks)) == 0);
   CHECK(rfk::host::WithoutSection(mo, f::SectionType::kMetadata) == out);  // none left: the model as it is

@@ -1,9 +1,10 @@
 // Model validation, once, at open: OpenModel runs one small validator per step, in the order of
 // docs/FORMAT.md's "Limits and checks, in the order a reader applies them". Each validator reads
 // its section where the table put it, checks it, fills its part of the Model, and on a problem
-// records the status, the field and its byte offset (ModelError) and returns false. The
-// validators of the sections about inputs and outputs (standardize, impute, calibration) are in
-// model_open_inputs.cc; the state they share in model_reader.h.
+// records the status, the field and its byte offset (ModelError) and returns false. The checks
+// several validators share (enum values, finite floats, weight matrices, string tables) and the
+// standardize section's validators are in model_open_arrays.cc; the state they share in
+// model_reader.h.
 // No allocation, no exceptions; the sections are located once, in a fixed-size table on the stack.
 #include "fp_contract.h"  // first: no compiler-fused multiply-adds in this file
 #include "model_reader.h"
@@ -17,37 +18,6 @@ using core::LoadU16;
 using core::LoadU32;
 using core::LoadU64;
 using f::SectionType;
-
-bool CheckValue(Reader& r, f::Support s, const char* field, std::uint32_t at, Status reserved,
-                Status unknown) {
-  if (s == f::Support::kSupported) return true;
-  return r.Fail(s == f::Support::kReserved ? reserved : unknown, field, at);
-}
-
-bool CheckFinite(Reader& r, const float* p, std::uint64_t n, const char* field) {
-  for (std::uint64_t i = 0; i < n; ++i)
-    if (!IsFinite(p[i])) return r.Fail(Status::kBadValue, field, r.Offset(p + i));
-  return true;
-}
-
-bool CheckWeights(Reader& r, const WeightsView& w, std::uint64_t rows, std::uint64_t cols,
-                  const char* field, const char* scale_field) {
-  const std::uint64_t n = rows * cols;
-  if (w.type == WeightType::kF32) return CheckFinite(r, static_cast<const float*>(w.data), n, field);
-  if (w.type == WeightType::kF16) {
-    const auto* h = static_cast<const std::uint16_t*>(w.data);
-    for (std::uint64_t i = 0; i < n; ++i)
-      if ((h[i] & 0x7C00u) == 0x7C00u) return r.Fail(Status::kBadValue, field, r.Offset(h + i));
-    return true;
-  }
-  const auto* q = static_cast<const std::int8_t*>(w.data);
-  for (std::uint64_t i = 0; i < n; ++i)
-    if (q[i] == -128) return r.Fail(Status::kBadValue, field, r.Offset(q + i));
-  for (std::uint64_t i = 0; i < rows; ++i)
-    if (!IsFinite(w.scale[i]) || !(w.scale[i] > 0.0f))
-      return r.Fail(Status::kBadValue, scale_field, r.Offset(w.scale + i));
-  return true;
-}
 
 namespace {
 
@@ -417,42 +387,9 @@ bool CheckHead(Reader& r) {
   return true;
 }
 
-// The field names of a section of strings (labels, feature_names) for error reports.
-struct StringFields {
-  const char* size;
-  const char* count;
-  const char* offsets;
-  const char* pool;
-};
 constexpr StringFields kLabelFields = {"labels.size", "labels.count", "labels.offsets", "labels.pool"};
 constexpr StringFields kNameFields = {"feature_names.size", "feature_names.count", "feature_names.offsets",
                                       "feature_names.pool"};
-
-// 12b. A section of strings (the labels layout): `want` strings; offsets start at 0, grow strictly
-// (each string at least its NUL) and end at the pool's end; each string ends in its NUL. On
-// success *offsets and *pool point into the section.
-bool CheckStrings(Reader& r, const Section& s, std::uint32_t want, const StringFields& name,
-                  const std::uint8_t** offsets, const char** pool) {
-  if (s.size < f::labels::kOffsets) return r.Fail(Status::kBadSectionSize, name.size, s.size_at());
-  const std::uint8_t* p = r.Data(s);
-  const std::uint32_t c = LoadU32(p + f::labels::kCount);
-  if (c != want) return r.Fail(Status::kBadValue, name.count, s.offset + f::labels::kCount);
-  const std::uint64_t pool_start = f::labels::kOffsets + (std::uint64_t{c} + 1) * 4;
-  if (pool_start > s.size) return r.Fail(Status::kBadSectionSize, name.size, s.size_at());
-  const std::uint64_t pool_size = s.size - pool_start;
-  std::uint32_t prev = 0;
-  for (std::uint32_t i = 0; i <= c; ++i) {
-    const std::uint32_t o = LoadU32(p + f::labels::kOffsets + 4 * i);
-    if ((i == 0 && o != 0) || (i > 0 && o <= prev) || o > pool_size || (i == c && o != pool_size))
-      return r.Fail(Status::kBadValue, name.offsets, s.offset + f::labels::kOffsets + 4 * i);
-    if (i > 0 && p[pool_start + o - 1] != 0)
-      return r.Fail(Status::kBadValue, name.pool, static_cast<std::uint32_t>(s.offset + pool_start + o - 1));
-    prev = o;
-  }
-  *offsets = p + f::labels::kOffsets;
-  *pool = reinterpret_cast<const char*>(p + pool_start);
-  return true;
-}
 
 // 12. labels: with classification only; C = 2 (binary) or K; the offsets and the pool.
 bool CheckLabels(Reader& r) {
@@ -474,13 +411,71 @@ bool CheckLaterArraysFinite(Reader& r) {
          CheckFinite(r, m.head_bias, m.num_outputs, "head");
 }
 
-// 15. feature_names (optional): d + 1 names in the labels layout.
+// 15. impute (optional): size 16 + 4 d, a known method, count = d, finite values.
+bool CheckImpute(Reader& r) {
+  namespace im = f::impute;
+  const Section& s = r[SectionType::kImpute];
+  if (!s.present()) return true;
+  if (s.size < im::kHeaderBytes) return r.Fail(Status::kBadSectionSize, "impute.size", s.size_at());
+  const std::uint8_t* p = r.Data(s);
+  const std::uint32_t method = LoadU32(p + im::kMethod);
+  if (f::SupportOf<f::ImputeMethod>(method) == f::Support::kUnknown)
+    return r.Fail(Status::kBadValue, "impute.method", s.offset + im::kMethod);
+  if (LoadU32(p + im::kCount) != r.m.input_dim) return r.Fail(Status::kBadValue, "impute.count", s.offset + im::kCount);
+  if (s.size != im::kHeaderBytes + std::uint64_t{r.m.input_dim} * 4)
+    return r.Fail(Status::kBadSectionSize, "impute.size", s.size_at());
+  const float* values = reinterpret_cast<const float*>(p + im::kHeaderBytes);
+  if (!CheckFinite(r, values, r.m.input_dim, "impute")) return false;
+  r.m.impute = values;
+  r.m.impute_method = static_cast<f::ImputeMethod>(method);
+  return true;
+}
+
+// 16. feature_names (optional): d + 1 names in the labels layout.
 bool CheckFeatureNames(Reader& r) {
   const Section& s = r[SectionType::kFeatureNames];
   if (!s.present()) return true;
   const std::uint32_t want = r.m.input_dim + 1;
   if (!CheckStrings(r, s, want, kNameFields, &r.m.name_offsets, &r.m.name_pool)) return false;
   r.m.num_names = want;
+  return true;
+}
+
+// 17. calibration (optional): classification only, a method of the task (binary: platt or
+// platt-cubic; multiclass: softmax-temperature or softmax-vector), K = the head's, the size the
+// method and K give, every parameter finite; B = 0 for softmax-temperature, A <= 0 and C <= 0 for
+// platt-cubic, every a_k >= 0 for softmax-vector (signs tested on the bits: no float compare,
+// which is a soft-float call on Cortex-M3).
+bool CheckCalibration(Reader& r) {
+  namespace ca = f::calibration;
+  using M = f::CalibrationMethod;
+  const Section& s = r[SectionType::kCalibration];
+  if (!s.present()) return true;
+  if (r.m.task == f::Task::kRegression) return r.Fail(Status::kBadValue, "calibration", s.entry);
+  if (s.size < 8) return r.Fail(Status::kBadSectionSize, "calibration.size", s.size_at());
+  const std::uint8_t* p = r.Data(s);
+  const auto method = static_cast<M>(LoadU32(p + ca::kMethod));
+  const bool binary = r.m.task == f::Task::kBinary;
+  if (binary ? method != M::kPlatt && method != M::kPlattCubic : method != M::kSoftmax && method != M::kSoftmaxVector)
+    return r.Fail(Status::kBadValue, "calibration.method", s.offset + ca::kMethod);
+  const std::uint32_t K = LoadU32(p + ca::kNumOutputs);
+  if (K != r.m.num_outputs) return r.Fail(Status::kBadValue, "calibration.num_outputs", s.offset + ca::kNumOutputs);
+  if (s.size != ca::Bytes(static_cast<std::uint32_t>(method), K))
+    return r.Fail(Status::kBadSectionSize, "calibration.size", s.size_at());
+  static constexpr const char* kNames[3] = {"calibration.scale", "calibration.bias", "calibration.cubic"};
+  for (std::uint32_t i = 0, at = 8; at < s.size; ++i, at += 4) {
+    const std::uint32_t bits = LoadU32(p + at);
+    const bool nonzero = (bits & 0x7FFFFFFFu) != 0, negative = (bits >> 31) != 0;
+    bool bad = (bits & 0x7F800000u) == 0x7F800000u;                      // inf or NaN
+    if (method == M::kPlattCubic && i != 1) bad = bad || (nonzero && !negative);  // A, C <= 0
+    if (method == M::kSoftmax && i == 1) bad = bad || nonzero;                    // B = 0
+    if (method == M::kSoftmaxVector && i < K) bad = bad || (nonzero && negative);  // a_k >= 0
+    if (bad)
+      return r.Fail(Status::kBadValue, method != M::kSoftmaxVector ? kNames[i] : i < K ? "calibration.a" : "calibration.b",
+                    s.offset + at);
+  }
+  r.m.calibration_method = static_cast<std::uint32_t>(method);
+  r.m.calibration_params = p + 8;
   return true;
 }
 

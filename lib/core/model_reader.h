@@ -1,4 +1,4 @@
-// The state OpenModel's validators share (lib/core/model_open.cc, model_open_inputs.cc): the blob,
+// The state OpenModel's validators share (lib/core/model_open.cc, model_open_arrays.cc): the blob,
 // where the section table put each known section, the Model being filled, and the failure report.
 // Internal to the core: no allocation, no exceptions.
 #pragma once
@@ -73,10 +73,22 @@ bool CheckFinite(Reader& r, const float* p, std::uint64_t n, const char* field);
 bool CheckWeights(Reader& r, const WeightsView& w, std::uint64_t rows, std::uint64_t cols,
                   const char* field, const char* scale_field);
 
-// The validators of model_open_inputs.cc, numbered as in docs/FORMAT.md's "Limits and checks".
+// The field names of a section of strings (labels, feature_names) for error reports.
+struct StringFields {
+  const char* size;
+  const char* count;
+  const char* offsets;
+  const char* pool;
+};
+
+// A section of strings (the labels layout): `want` strings; offsets start at 0, grow strictly
+// (each string at least its NUL) and end at the pool's end; each string ends in its NUL. On
+// success *offsets and *pool point into the section.
+bool CheckStrings(Reader& r, const Section& s, std::uint32_t want, const StringFields& name,
+                  const std::uint8_t** offsets, const char** pool);
+
+// The standardize section's validators (model_open_arrays.cc), numbered as in docs/FORMAT.md.
 bool CheckStandardize(Reader& r);        // 11
 bool CheckStandardizeFinite(Reader& r);  // 14, its first part
-bool CheckImpute(Reader& r);             // 15
-bool CheckCalibration(Reader& r);        // 17
 
 }  // namespace rfk::open

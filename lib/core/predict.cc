@@ -40,8 +40,8 @@ bool ImputeInput(const Model& m, const float* x, float* xs) {
 // xs = x standardised through kt with the vectors as the model stores them (f32, or f16 widened
 // as read); x may be xs. Only for standardised models (IsStandardized).
 void StandardizeInput(const Model& m, const KernelTable& kt, const float* x, float* xs) {
-  if (m.standardize_f16 != nullptr)
-    kt.StandardizeF16(x, m.standardize_f16, m.standardize_f16 + m.input_dim, m.input_dim, xs);
+  if (const std::uint16_t* h = StandardizeF16Values(m))
+    kt.StandardizeF16(x, h, h + m.input_dim, m.input_dim, xs);
   else
     kt.Standardize(x, m.mean, m.inv_scale, m.input_dim, xs);
 }

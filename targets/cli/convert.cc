@@ -85,7 +85,7 @@ int RunConvert(const ConvertArgs& a) {
   if (a.no_metadata) out = host::WithoutSection(reopened, rfk::format::SectionType::kMetadata);
   WriteModelAtomically(a.output, out);
   const bool has_w = m.projection_weights.data != nullptr || m.fastfood.dp != 0;
-  const char* standardization = !IsStandardized(reopened) ? "" : reopened.standardize_f16 ? ", standardisation f16" : ", standardisation f32";
+  const char* standardization = !IsStandardized(reopened) ? "" : reopened.standardize_f16_at ? ", standardisation f16" : ", standardisation f32";
   std::fprintf(stderr, "rfk: wrote %s (%s, %.3gx of %s): %s %s, head %s%s%s%s\n", a.output.c_str(),
                HumanBytes(double(out.size())).c_str(), double(out.size()) / double(m.total_bytes),
                HumanBytes(double(m.total_bytes)).c_str(), m.fastfood.dp ? "G and S" : "W",

@@ -67,10 +67,10 @@ std::vector<WeightInfo> Weights(const rfk::Model& m) {
     add("fastfood.S", "S", m.projection_storage, rfk::FastfoodDiagonal(m.fastfood, m.fastfood.S), m.fastfood.blocks, m.fastfood.dp, m.fastfood.blocks);
   }
   if (rfk::IsStandardized(m)) {  // mean and inv_scale: a 2 x d matrix, f32 or f16
-    const bool half = m.standardize_f16 != nullptr;
+    const bool half = m.standardize_f16_at != 0;
     add("standardize", "standardize", half ? f::Storage::kF16 : f::Storage::kF32,
         rfk::WeightsView{half ? rfk::WeightType::kF16 : rfk::WeightType::kF32,
-                         half ? static_cast<const void*>(m.standardize_f16) : m.mean, nullptr},
+                         half ? static_cast<const void*>(rfk::StandardizeF16Values(m)) : m.mean, nullptr},
         2, m.input_dim, 0);
   }
   add("head", "head", m.head_storage, m.head, m.num_outputs, m.num_features, m.num_outputs);

@@ -32,11 +32,23 @@
 # without FPU 13,392 B (+296), M0 16,236 B (+356). Stack: M4F 480 B, M3 556 B, M0 632 B.
 # Budgets: those plus about 150 B. Getting a minimal build back under 8 KiB means leaving unused
 # maps and sections out at compile time (not done yet).
-set(RFK_FLASH_BUDGET_cortex-m4 12350)  # was 11780: + Fastfood's quantized G and S (568 B)
+# f16 standardisation and Fastfood's packed permutation indices (issue 16, 2026-11-26, footprint
+# test of each preset): the standardize section's storage word and checks (CheckStandardize
+# 116 B, its finite check 76 B on the M4F), the StandardizeF16 scalar kernel (68 B) and its
+# dispatch, FastfoodScale out of line (the f32 gather no longer fuses G: the indices are unpacked
+# first, 210 B), the validators' shared checks moved to model_open_arrays.cc (about +100 B:
+# no cross-file inlining) and, on the cores with an FPU, HalfToFloat always inlined (+256 B: with
+# a fifth caller GCC had stopped inlining it, and the f16 models became 8-10 % dearer):
+# M4F 12,740 B (+540), M7 12,676 B (+540), M33 12,732 B (+532); soft float (HalfToFloat out of
+# line): M3 and M33 without FPU 13,800 B (+408), M0 16,604 B (+368). Stack bounds (rfk_predict,
+# rfk_open): M4F 488 B, 448 B; M3 572 B; M0 648 B, 504 B (a pointer for the f16 vectors in Model
+# had taken it past 256 B on 32-bit cores and OpenModel's frame from 304 to 544 B: Model holds
+# their offset instead).
+set(RFK_FLASH_BUDGET_cortex-m4 12890)  # was 12350: + f16 standardisation, packed indices (540 B)
 set(RFK_STACK_BUDGET_cortex-m4 768)
-set(RFK_FLASH_BUDGET_cortex-m7 12350)  # was 11780: + Fastfood's quantized G and S (504 B)
+set(RFK_FLASH_BUDGET_cortex-m7 12830)  # was 12350: + f16 standardisation, packed indices (540 B)
 set(RFK_STACK_BUDGET_cortex-m7 768)
-set(RFK_FLASH_BUDGET_cortex-m3 13540)  # was 13240: + Fastfood's quantized G and S (296 B)
+set(RFK_FLASH_BUDGET_cortex-m3 13950)  # was 13540: + f16 standardisation, packed indices (408 B)
 set(RFK_STACK_BUDGET_cortex-m3 768)
 # Cortex-M0 (Armv6-M, soft float; micro:bit) and Cortex-M33 with and without FPU (MPS2 AN505),
 # first measured 2026-11-23 with the same core: M0 15,228 B flash (3,272 B of it libgcc's float
@@ -45,11 +57,11 @@ set(RFK_STACK_BUDGET_cortex-m3 768)
 # 292 B on the M33 (11,020 B) and 604 B without FPU (12,884 B); the monotone calibration methods
 # 188 B on the M0 (15,772 B; stack bound 616 B), 208 B on the M33 (11,228 B) and without FPU
 # (13,092 B).
-set(RFK_FLASH_BUDGET_cortex-m0 16280)  # was 15920: + Fastfood's quantized G and S (356 B: 16,236 B)
+set(RFK_FLASH_BUDGET_cortex-m0 16750)  # was 16280: + f16 standardisation, packed indices (368 B: 16,604 B)
 set(RFK_STACK_BUDGET_cortex-m0 768)
 # Cortex-M33 with FPU 10,728 B, stack 448 B (the M4F's core within 36 B); without FPU 12,280 B
 # (1,212 B libgcc), stack 564 B, the M3's figures. Budgets: the M4F's and the M3's.
-set(RFK_FLASH_BUDGET_cortex-m33 12360)  # was 11790: + Fastfood's quantized G and S (560 B)
+set(RFK_FLASH_BUDGET_cortex-m33 12880)  # was 12360: + f16 standardisation, packed indices (532 B)
 set(RFK_STACK_BUDGET_cortex-m33 768)
-set(RFK_FLASH_BUDGET_cortex-m33+nofp 13540)  # was 13240: + Fastfood's quantized G and S (296 B)
+set(RFK_FLASH_BUDGET_cortex-m33+nofp 13950)  # was 13540: + f16 standardisation, packed indices (408 B)
 set(RFK_STACK_BUDGET_cortex-m33+nofp 768)
