@@ -79,7 +79,8 @@ seeds_model() {
   "$rfk" train --train "$tmp/h.csv" -D 16 --missing median -o "$tmp/seeds/model/seed-names-impute.rfk" >/dev/null
   "$rfk" train --train "$tmp/h.csv" --map binning -P 4 --missing mean --no-standardize \
     -o "$tmp/seeds/model/seed-names-impute-binning.rfk" >/dev/null
-  # Quantized storage (f16, int8 W and head, with scales), in both forms, with binning, row by row.
+  # Quantized storage (f16, int8 W and head, with scales), in both forms, with binning, row by row;
+  # the Fourier-only ones carry an f16 standardize section (the table entry's storage word).
   "$rfk" train --train "$tmp/m.csv" -D 16 --storage int8 -o "$tmp/seeds/model/seed-int8.rfk" >/dev/null
   "$rfk" train --train "$tmp/c.csv" -D 16 --map fourier-phase --storage f16 -o "$tmp/seeds/model/seed-f16.rfk" >/dev/null
   "$rfk" train --train "$tmp/r.csv" --map orf+binning -D 8 -P 3 --storage f16 --head-storage int8 \
@@ -93,6 +94,9 @@ seeds_model() {
     -o "$tmp/seeds/model/seed-fixed-phase.rfk" 2>/dev/null
   "$rfk" convert -m "$tmp/seeds/model/seed-int8.rfk" --fixed --calibrate "$tmp/m.csv" -q \
     -o "$tmp/seeds/model/seed-fixed-int8.rfk" 2>/dev/null
+  # Without the optional metadata section (rfk convert --no-metadata).
+  "$rfk" convert -m "$tmp/seeds/model/seed-fastfood-int8.rfk" --no-metadata -q \
+    -o "$tmp/seeds/model/seed-fastfood-int8-no-metadata.rfk" 2>/dev/null
 }
 
 # The C API reads the same models; bytes after a model become the inputs it predicts.

@@ -206,7 +206,7 @@ rfk::ModelError Corrupted(const std::vector<std::uint8_t>& bytes, Edit edit) {
 TEST_CASE("fastfood: each corrupted field of the section gives its status, field and offset") {
   namespace ff = f::fastfood;
   const auto bytes = rfk::host::SerializeModel(Spec(f::MapKind::kFastfood, 64, 5, 0.3, 2));  // d' = 8, 4 blocks
-  const std::uint32_t N = 32, perm = ff::kHeaderBytes + 8 * N;
+  const std::uint32_t N = 32, perm = ff::kHeaderBytes + 8 * N;  // 3-bit indices: 12 bytes
   struct Case {
     const char* what;
     std::uint32_t at;  // offset in the section of the field changed
@@ -218,8 +218,8 @@ TEST_CASE("fastfood: each corrupted field of the section gives its status, field
   const Case cases[] = {
       {"padded_dim not d'", ff::kPaddedDim, 16, false, Status::kBadValue, "fastfood.padded_dim"},
       {"num_blocks", ff::kNumBlocks, 5, false, Status::kBadValue, "fastfood.num_blocks"},
-      {"index_bytes", ff::kIndexBytes, 2, false, Status::kBadValue, "fastfood.index_bytes"},
-      {"index past d'", perm + 3, 8, true, Status::kBadValue, "fastfood.perm"},
+      {"index_bits: the u8 layout's 1", ff::kIndexBits, 1, false, Status::kBadValue, "fastfood.index_bits"},
+      {"index_bits 8", ff::kIndexBits, 8, false, Status::kBadValue, "fastfood.index_bits"},
   };
   for (const Case& c : cases) {
     const std::string what = c.what;
@@ -237,15 +237,29 @@ TEST_CASE("fastfood: each corrupted field of the section gives its status, field
     CHECK(std::string(err.field) == c.field);
     CHECK(err.offset == section + c.at);
   }
-  SUBCASE("a repeated index: the block is no permutation (reported at the repeat)") {
-    std::uint32_t section = 0;
-    const rfk::ModelError err = Corrupted(bytes, [&](rfk_test::Blob& b, std::uint32_t s) {
-      section = s;
-      b.data()[s + perm + 9] = b.data()[s + perm + 8];  // block 1's entries 0 and 1
-    });
-    CHECK(err.status == Status::kBadValue);
-    CHECK(std::string(err.field) == "fastfood.perm");
-    CHECK(err.offset == section + perm + 9);
+  SUBCASE("a repeated index: the block is no permutation (reported at the byte of the repeat's first bit)") {
+    rfk_test::Blob ok(bytes);
+    rfk::Model m;
+    REQUIRE(ok.Open(&m) == Status::kOk);
+    REQUIRE(m.fastfood.index_bits == 3);
+    // Block 1's entry 2 (index 10: bits 30..32, across bytes 3 and 4) set to its entry 0's value, and
+    // entry 1's (bits 27..29) to entry 0's: the first repeat in block order is then index 9.
+    for (std::uint32_t k : {10u, 9u}) {
+      std::uint32_t section = 0;
+      const rfk::ModelError err = Corrupted(bytes, [&](rfk_test::Blob& b, std::uint32_t s) {
+        section = s;
+        const std::uint32_t v = rfk::FastfoodIndex(m.fastfood, 8);
+        for (std::uint32_t i = 0; i < 3; ++i) {
+          const std::uint32_t bit = k * 3 + i;
+          std::uint8_t& byte = b.data()[s + perm + bit / 8];
+          byte = static_cast<std::uint8_t>((byte & ~(1u << (bit % 8))) | (((v >> i) & 1u) << (bit % 8)));
+        }
+      });
+      CAPTURE(k);
+      CHECK(err.status == Status::kBadValue);
+      CHECK(std::string(err.field) == "fastfood.perm");
+      CHECK(err.offset == section + perm + k * 3 / 8);
+    }
   }
   SUBCASE("a non-finite G or S") {
     std::uint32_t section = 0;
@@ -329,4 +343,46 @@ TEST_CASE("fastfood: bytes flipped in its map behind a recomputed checksum never
   }
   CHECK(opened > 0);   // flips in G, S and the signs still open
   CHECK(refused > 0);  // flips in the header, the indices, the exponents of G and S do not
+}
+
+TEST_CASE("fastfood: permutation indices packed in ceil(log2 d') bits, read back by FastfoodIndex and Predict") {
+  namespace ff = f::fastfood;
+  CHECK(ff::IndexBits(1) == 0);
+  CHECK(ff::IndexBits(2) == 1);
+  CHECK(ff::IndexBits(64) == 6);
+  CHECK(ff::IndexBits(65536) == 16);
+  CHECK(ff::PermBytes(64, 512) == 384);  // the (54, 1024) binary model: 512 B as u8
+  // Every width, indices i * 40503 mod 2^w, packed LSB first, then read back.
+  for (std::uint32_t w = 0; w <= 16; ++w) {
+    const std::uint32_t dp = 1u << w, N = 3 * 37;
+    std::vector<std::uint8_t> packed(ff::PermBytes(dp, N) + 3, 0xA5);  // bytes after the last must not matter
+    for (std::size_t i = 0; i < ff::PermBytes(dp, N); ++i) packed[i] = 0;
+    for (std::uint32_t k = 0; k < N; ++k)
+      for (std::uint32_t i = 0; i < w; ++i)
+        if (((k * 40503u) >> i) & 1u) packed[(k * w + i) / 8] |= static_cast<std::uint8_t>(1u << ((k * w + i) % 8));
+    rfk::FastfoodArrays a;
+    a.dp = dp;
+    a.index_bits = w;
+    a.perm = packed.data();
+    CAPTURE(w);
+    for (std::uint32_t k = 0; k < N; ++k) CHECK(rfk::FastfoodIndex(a, k) == ((k * 40503u) & (dp - 1)));
+  }
+  // d' = 1 (one input, 0-bit indices) and d' = 2 through the whole path: the features of V x.
+  for (std::uint32_t d : {1u, 2u}) {
+    rfk_test::Blob blob(rfk::host::SerializeModel(Spec(f::MapKind::kFastfood, 8, d, 0.5, 4)));
+    rfk::Model m;
+    REQUIRE(blob.Open(&m) == Status::kOk);
+    CHECK(m.fastfood.index_bits == ff::IndexBits(d));
+    const std::vector<double> W = EffectiveW(m);
+    const float x[2] = {0.7f, -1.3f};
+    rfk::host::AlignedBytes scratch(rfk::ScratchBytes(m));
+    std::vector<float> z(m.num_features);
+    REQUIRE(rfk::ComputeFeatures(m, x, d, scratch.data(), scratch.size(), z.data(), z.size()) == Status::kOk);
+    for (std::uint32_t j = 0; j < m.num_frequencies; ++j) {
+      double arg = 0;
+      for (std::uint32_t c = 0; c < d; ++c) arg += W[std::size_t{j} * d + c] * x[c];
+      CAPTURE(d);
+      CHECK(std::fabs(z[j] - m.feature_scale * std::cos(arg)) <= 1e-5);
+    }
+  }
 }

@@ -72,6 +72,11 @@ std::vector<std::uint8_t> WidenedF32(const std::vector<std::uint8_t>& quantized)
                                    reinterpret_cast<const std::uint8_t*>(widened.data() + 2 * N));
 }
 
+// Entry i of the standardisation's 2d values (means, then inverse scales), widened from f32 or f16.
+double Standardization(const rfk::Model& m, std::uint32_t i) {
+  return m.standardize_f16_at ? rfk::HalfToFloat(rfk::StandardizeF16Values(m)[i]) : i < m.input_dim ? m.mean[i] : m.inv_scale[i - m.input_dim];
+}
+
 // u = S H G Pi H B [x'; 0] of every frequency, in double from the widened arrays (x' standardised).
 std::vector<double> Arguments(const rfk::Model& m, const float* x) {
   const rfk::FastfoodArrays& a = m.fastfood;
@@ -91,7 +96,7 @@ std::vector<double> Arguments(const rfk::Model& m, const float* x) {
     std::vector<double> t(dp, 0.0), v(dp);
     for (std::uint32_t c = 0; c < d; ++c) {
       const std::uint32_t k = b * dp + c;
-      const double xs = m.mean ? (double(x[c]) - m.mean[c]) * m.inv_scale[c] : x[c];
+      const double xs = rfk::IsStandardized(m) ? (double(x[c]) - Standardization(m, c)) * Standardization(m, d + c) : x[c];
       t[c] = (a.signs[k / 8] >> (k % 8)) & 1u ? -xs : xs;
     }
     fwht(t);
@@ -137,7 +142,7 @@ TEST_CASE("fastfood quantized: the section's size and layout per storage, f32 re
     CHECK(m.projection_storage == st);
     const std::uint32_t size = b.U32(b.Entry(f::SectionType::kFastfood) + f::entry::kSize);
     const std::uint32_t diag = st == f::Storage::kF32 ? 4 * N : st == f::Storage::kF16 ? 2 * N : N + 4 * blocks;
-    CHECK(size == 16 + 2 * diag + N + N / 8);  // G, S, u8 permutations, sign bits
+    CHECK(size == 16 + 2 * diag + 6 * N / 8 + N / 8);  // G, S, 6-bit permutation indices, sign bits
     CHECK(size == ff::SectionBytes(st, 64, blocks));
     CHECK(ff::DiagonalBytes(st, 64, blocks) == f::QuantMatrixBytes(st, blocks, 64));
     const std::uint32_t at = b.U32(b.Entry(f::SectionType::kFastfood) + f::entry::kOffset);
@@ -193,8 +198,17 @@ TEST_CASE("fastfood quantized: the features are the f32 path's on the widened di
         const std::uint32_t at = wb.U32(wb.Entry(f::SectionType::kFastfood) + f::entry::kOffset);
         const auto widened = WidenedF32(q);
         std::memcpy(wb.data() + at + ff::kHeaderBytes, widened.data(), widened.size());
-        wb.FixCrc();
         Blob qb(q);
+        rfk::Model qm;
+        REQUIRE(qb.Open(&qm) == Status::kOk);
+        if (qm.standardize_f16_at != 0) {  // and the standardisation by its widened f16 values
+          const std::uint32_t sat = wb.U32(wb.Entry(f::SectionType::kStandardize) + f::entry::kOffset);
+          for (std::uint32_t c = 0; c < 2 * d; ++c) {
+            const float v = rfk::HalfToFloat(rfk::StandardizeF16Values(qm)[c]);
+            std::memcpy(wb.data() + sat + 4 * c, &v, 4);
+          }
+        }
+        wb.FixCrc();
         const rfk::KernelTable& active = rfk::ActiveKernels();
         const std::string name = std::string(active.backend) + "-" + active.target;
         REQUIRE(rfk::SelectKernels("scalar"));

@@ -286,6 +286,6 @@ TEST_CASE("BlobView on null, garbage and absurd tables reads nothing beyond the 
   CHECK_FALSE(v.table_readable());  // section_count 0xFFFEFDFC-ish
   const rfk::SectionEntryView e = v.Entry(3);  // table offset far beyond 64 bytes
   CHECK_FALSE(e.type.readable);
-  CHECK_FALSE(e.reserved.readable);
+  CHECK_FALSE(e.storage.readable);
   CHECK(e.offset.value == 0);
 }

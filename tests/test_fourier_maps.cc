@@ -187,7 +187,9 @@ TEST_CASE("fourier maps (a), quantization-aware: a map drawn for an f16 or int8 
         const rfk::host::Dataset data = Inputs(37, sparse, 9);
         for (const auto standardize : {rfk::host::Standardization::kOff, rfk::host::Standardization::kCentred,
                                        rfk::host::Standardization::kUncentred}) {
-          const rfk::host::InputScaling scaling = rfk::host::ComputeStandardization(data, standardize);
+          rfk::host::InputScaling scaling = rfk::host::ComputeStandardization(data, standardize);
+          // Rounded to f16 where the model stores it so, as the trainer does (DescribeData).
+          rfk::host::StandardizationStorage(storage, true, &scaling.mean, &scaling.inv_scale);
           CAPTURE(static_cast<int>(map));
           CAPTURE(static_cast<int>(storage));
           CAPTURE(sparse);

@@ -64,10 +64,12 @@ constexpr Shape kShapes[] = {{16, 128}, {54, 512}, {123, 250}, {784, 1000}, {7, 
 void ParityStandardize(const KernelTable& t) {
   for (std::uint32_t d : {1u, 7u, 54u, 123u, 784u}) {
     const auto x = Normal(d, 3, 1), mean = Normal(d, 1, 2), inv = Normal(d, 1, 3);
-    std::vector<float> a(d), b(d);
+    std::vector<float> a(d), b(d), inplace = x;
     t.Standardize(x.data(), mean.data(), inv.data(), d, a.data());
     rfk::ScalarKernels().Standardize(x.data(), mean.data(), inv.data(), d, b.data());
+    t.Standardize(inplace.data(), mean.data(), inv.data(), d, inplace.data());
     CHECK(a == b);  // same operations per element: exact
+    CHECK(inplace == b);
   }
 }
 
@@ -225,6 +227,31 @@ QuantWeights Quantized(std::size_t rows, std::size_t cols, double sd, std::uint6
   }
   for (float& v : w.scale) v = static_cast<float>(sd * (0.5 + rs.Uniform()) / 40);
   return w;
+}
+
+// StandardizeF16: every table against the scalar table and against StandardizeRef on the widened
+// vectors (bit for bit), with subnormal, zero, signed-zero and largest-finite halves among the
+// normal ones; in place (out = x) too.
+void ParityStandardizeF16(const KernelTable& t) {
+  for (std::uint32_t d : {1u, 7u, 54u, 123u, 784u}) {
+    QuantWeights h = Quantized(2, d, 2.0, 34);
+    const std::uint16_t special[] = {0x0001u, 0x03FFu, 0x0000u, 0x8000u, 0x7BFFu, 0x8401u, 0x0400u};
+    for (std::uint32_t i = 0; i < 2 * d; i += 3) h.half[i] = special[(i / 3) % 7];
+    const auto x = Normal(d, 3, 35);
+    std::vector<float> mean(d), inv(d), want(d), a(d), b(d), inplace = x;
+    for (std::uint32_t c = 0; c < d; ++c) {
+      mean[c] = rfk::HalfToFloat(h.half[c]);
+      inv[c] = rfk::HalfToFloat(h.half[d + c]);
+    }
+    rfk::StandardizeRef(x.data(), mean.data(), inv.data(), d, want.data());
+    t.StandardizeF16(x.data(), h.half.data(), h.half.data() + d, d, a.data());
+    rfk::ScalarKernels().StandardizeF16(x.data(), h.half.data(), h.half.data() + d, d, b.data());
+    t.StandardizeF16(inplace.data(), h.half.data(), h.half.data() + d, d, inplace.data());
+    CAPTURE(d);
+    CHECK(std::memcmp(a.data(), want.data(), 4 * d) == 0);
+    CHECK(std::memcmp(b.data(), want.data(), 4 * d) == 0);
+    CHECK(std::memcmp(inplace.data(), want.data(), 4 * d) == 0);
+  }
 }
 
 // FourierQuant: every table against the scalar reference, f16 and int8, panels and row-major,

@@ -128,6 +128,10 @@ def measure(a, ds, files, mp, opts, gamma, lam):
         run(cmd + opts + ["--lambda", lam, "--storage", "int8", "-o", base + ".int8qat.rfk"])
         r["int8qat"] = evaluate(a, ds, base + ".int8qat.rfk", files["test"])
         r["int8cal"] = convert_eval(a, ds, base, files["test"], "int8", ["--calibrate", files["train"]], ".cal")
+    if mp == "fastfood":  # issue 16's 3 KB is for the model as a device stores it: without the optional metadata
+        out = base + ".int8.nometa.rfk"
+        run([a.rfk, "convert", "-m", base + ".f32.rfk", "--storage", "int8", "--no-metadata", "-o", out, "-q"])
+        r["int8_nometa_bytes"] = os.path.getsize(out)
     return r
 
 
@@ -162,7 +166,8 @@ def misses(ds, mp, r):
         for st, lim in (("int8", INT8_BYTES), ("f16", F16_BYTES)):
             if "bytes" in r[st] and r[st]["bytes"] > lim * r["f32"]["bytes"]:
                 out.append(f"{st} bytes")
-    if mp == "fastfood" and r.get("d") == 54 and r.get("D") == 1024 and r["int8"].get("bytes", 1 << 30) > 3000:
+    if mp == "fastfood" and r.get("d") == 54 and r.get("D") == 1024 and \
+            r.get("int8_nometa_bytes", r["int8"].get("bytes", 1 << 30)) > 3072:
         out.append("int8 > 3 KB")
     return out
 
@@ -252,7 +257,8 @@ def table(res, fast, argv, env):
           "*int8 error* is the plain conversion's) at most 0.5 points worse than its "
           "f32 model (regression: RMSE at most 5 % worse), f16 at most 0.05 points (regression: taken here as 0.5 % "
           "worse, the same tenfold tightening); bytes (dense maps, Fourier and orthogonal, only): int8 at most 0.27x, "
-          "f16 at most 0.52x of f32; the (54, 1024) binary Fastfood model with int8 head at most 3 KB."]
+          "f16 at most 0.52x of f32; the (54, 1024) binary Fastfood model with int8 head at most 3 KB (3,072 B, "
+          "written by `rfk convert --storage int8 --no-metadata`)."]
     L += [x for n in notes for x in ("", "‡ " + n)]
     small = [f"{title[ds]} {r['label']}: d = {r['d']}, W alone {(r['d'] + 4) / (4 * r['d']):.3f}x"
              for ds, maps in res.items() for mp, r in maps.items() if "int8 bytes" in misses(ds, mp, r) and r.get("d")]

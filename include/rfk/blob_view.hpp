@@ -23,7 +23,7 @@ struct BlobField {
 struct SectionEntryView {
   std::uint32_t at = 0;  // byte offset of the entry in the blob
   BlobField<std::uint16_t> type, flags;
-  BlobField<std::uint32_t> offset, size, reserved;
+  BlobField<std::uint32_t> offset, size, storage;
 };
 
 enum class CrcCheck { kUnverifiable, kOk, kMismatch };
@@ -71,7 +71,7 @@ class BlobView {
     v.flags = U16(e + format::entry::kFlags);
     v.offset = U32(e + format::entry::kOffset);
     v.size = U32(e + format::entry::kSize);
-    v.reserved = U32(e + format::entry::kReserved);
+    v.storage = U32(e + format::entry::kStorage);
     return v;
   }
 

@@ -38,13 +38,15 @@ inline constexpr std::uint32_t kOffSectionTable = 24;  // u32  offset of the tab
 inline constexpr std::uint32_t kOffFlags = 28;         // u32  reserved, 0
 inline constexpr std::uint32_t kCrcStart = 16;  // the CRC covers everything after itself
 
-// Section table entry: u16 type, u16 flags, u32 offset, u32 size (bytes), u32 reserved (0).
+// Section table entry: u16 type, u16 flags, u32 offset, u32 size (bytes), u32 storage.
 namespace entry {
 inline constexpr std::uint32_t kType = 0;      // u16 SectionType
 inline constexpr std::uint32_t kFlags = 2;     // u16 kSectionRequired or 0
 inline constexpr std::uint32_t kOffset = 4;    // u32 offset of the data, multiple of kAlignment
 inline constexpr std::uint32_t kSize = 8;      // u32 bytes of data
-inline constexpr std::uint32_t kReserved = 12; // u32 0
+// u32 the Storage of a section whose layout has no storage field of its own: kStandardize (0 or
+// kF32, kF16); written 0 for every other section, and not checked there (it was reserved before).
+inline constexpr std::uint32_t kStorage = 12;
 }  // namespace entry
 inline constexpr std::uint16_t kSectionRequired = 0x0001;  // flag: unknown => reader must fail
 
@@ -69,7 +71,7 @@ inline constexpr std::uint16_t kSectionRequired = 0x0001;  // flag: unknown => r
   X(kMapParams, 1, "map_params", kRequired, 48)        /* map_params namespace below */           \
   X(kProjection, 2, "projection", kRequired, kVariable) /* W: F x d in map_params.storage, layout */ \
   X(kPhase, 3, "phase", kRequired, kVariable)          /* b: F f32 in [0, 2 pi) (phase form) */   \
-  X(kStandardize, 4, "standardize", kRequired, kVariable) /* mean[d] f32 then inv_scale[d] f32 */ \
+  X(kStandardize, 4, "standardize", kRequired, kVariable) /* mean[d], inv_scale[d]: entry storage */ \
   X(kHead, 5, "head", kRequired, kVariable)            /* head namespace below */                 \
   X(kLabels, 6, "labels", kRequired, kVariable)        /* labels namespace below */               \
   X(kMetadata, 7, "metadata", kOptional, kVariable)    /* UTF-8 "key=value\n" lines */            \
@@ -348,14 +350,16 @@ constexpr std::uint64_t KeysOffset(std::uint32_t P) { return ((std::uint64_t{P} 
 // num_blocks * d'): G, then S (the scale 1/(sigma sqrt d') and the chi norms folded in), each a
 // num_blocks x d' matrix in map_params.storage as QuantMatrixBytes lays it out (f32: N f32; f16:
 // N binary16 and padding to 4 bytes; int8: N bytes, padding, then one f32 scale per block), then
-// perm[N] indices of index_bytes each (little-endian; each block a permutation of [0, d')), then
-// the sign bits of B, ceil(N / 8) bytes (bit k at byte k / 8, bit k % 8; set: -1). Block b is
+// perm[N] packed in index_bits w = IndexBits(d') bits each, PermBytes = ceil(N w / 8) bytes (index
+// k is bits [k w, k w + w) of the stream whose bit i is bit i % 8 of byte i / 8; each block a
+// permutation of [0, d')), then the sign bits of B, ceil(N / 8) bytes (bit k at byte k / 8, bit
+// k % 8; set: -1). Block b is
 // frequencies [b d', b d' + d') (the last one truncated to F): u = S H G Pi H B [x; 0].
 namespace fastfood {
 inline constexpr std::uint32_t kHeaderBytes = 16;
 inline constexpr std::uint32_t kPaddedDim = 0;   // u32 d' = PaddedDim(d)
 inline constexpr std::uint32_t kNumBlocks = 4;   // u32 ceil(F / d')
-inline constexpr std::uint32_t kIndexBytes = 8;  // u32 IndexBytes(d')
+inline constexpr std::uint32_t kIndexBits = 8;   // u32 IndexBits(d')
 inline constexpr std::uint32_t kReserved = 12;   // u32 0
 inline constexpr std::uint32_t kMaxPaddedDim = 1u << 16;  // indices fit in u16
 // d' = the smallest power of two >= d.
@@ -364,8 +368,15 @@ constexpr std::uint32_t PaddedDim(std::uint32_t d) {
   while (p < d && p < (1u << 31)) p *= 2;
   return p;
 }
-// Bytes per permutation index: 1 while d' <= 256, else 2.
-constexpr std::uint32_t IndexBytes(std::uint32_t dp) { return dp <= 256 ? 1u : 2u; }
+// Bits per permutation index: ceil(log2 d'), 0 for d' = 1 (6 for d' = 64, 16 for d' = 65536).
+constexpr std::uint32_t IndexBits(std::uint32_t dp) {
+  std::uint32_t w = 0;
+  while (w < 31 && (1u << w) < dp) ++w;
+  return w;
+}
+// Bytes of the packed permutations of N indices: ceil(N IndexBits(d') / 8), in 32 bits for N <
+// 2^24 + 2^17 (a reader bounds d' and F first).
+constexpr std::uint32_t PermBytes(std::uint32_t dp, std::uint32_t N) { return (N * IndexBits(dp) + 7) / 8; }
 }  // namespace fastfood
 
 // Limits a reader enforces before trusting any count (they bound every product in u64).
@@ -400,11 +411,11 @@ namespace fastfood {
 constexpr std::uint32_t DiagonalBytes(Storage s, std::uint32_t dp, std::uint32_t blocks) {
   return (dp * blocks * ElementBytes(s) + 3) / 4 * 4 + (s == Storage::kInt8 ? 4 * blocks : 0);
 }
-// The section's size (f32: 16 + (8 + w) N + ceil(N / 8)); in 32 bits for d' <= kMaxPaddedDim and
-// blocks = ceil(F / d'), F <= 2^24 (N <= 2^24 + 2^16: below 2^30), which a reader checks first.
+// The section's size (f32: 16 + 8 N + ceil(N w / 8) + ceil(N / 8)); in 32 bits for d' <=
+// kMaxPaddedDim and blocks = ceil(F / d'), F <= 2^24 (N <= 2^24 + 2^16), which a reader checks first.
 constexpr std::uint32_t SectionBytes(Storage s, std::uint32_t dp, std::uint32_t blocks) {
   const std::uint32_t N = dp * blocks;
-  return kHeaderBytes + 2 * DiagonalBytes(s, dp, blocks) + IndexBytes(dp) * N + (N + 7) / 8;
+  return kHeaderBytes + 2 * DiagonalBytes(s, dp, blocks) + PermBytes(dp, N) + (N + 7) / 8;
 }
 }  // namespace fastfood
 

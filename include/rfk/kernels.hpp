@@ -56,7 +56,17 @@ struct WeightsView {
 
 // binary16 bits -> float, exact for every finite value (subnormals included), +-inf and NaN kept;
 // integer operations only (no F16C / FP16 instructions: cores without them run it too).
-inline float HalfToFloat(std::uint16_t h) noexcept {
+// Always inlined where floats are hardware operations: its callers widen weight by weight in loops,
+// and once StandardizeF16 became a fifth caller GCC -Os stopped inlining it (a call per weight: the
+// f16 models 8-10 % dearer on the Cortex-M4F, a9a_f16 320,820 -> 353,090 instructions). The
+// soft-float size-first builds (lib/core/fp_contract.h's RFK_CORE_PLAIN_LOOPS condition), where each
+// float operation is a call anyway, keep one out-of-line copy (144 B less on the Cortex-M0).
+#if defined(__OPTIMIZE_SIZE__) && (defined(__SOFTFP__) || defined(__riscv_float_abi_soft))
+#define RFK_WIDEN_INLINE_ inline
+#else
+#define RFK_WIDEN_INLINE_ [[gnu::always_inline]] inline
+#endif
+RFK_WIDEN_INLINE_ float HalfToFloat(std::uint16_t h) noexcept {
   const std::uint32_t sign = std::uint32_t{h & 0x8000u} << 16;
   std::uint32_t exp = (h >> 10) & 0x1Fu, mant = h & 0x3FFu, bits;
   if (exp == 0x1Fu) {
@@ -90,10 +100,10 @@ inline float WeightAt(const WeightsView& w, std::uint64_t i, std::uint64_t row) 
 // The arrays of a Fastfood map as they lie in the model (format::fastfood): blocks of dp = d'
 // entries; G and S in `storage`, each a blocks x dp matrix as format::QuantMatrixBytes lays it out
 // (int8: the N = blocks dp bytes, zero padding to 4 bytes, one f32 scale per block); perm indices
-// of index_bytes (1 or 2) bytes, signs bits. dp = 0: none. (`storage` sits in the padding after
+// packed in index_bits (ceil(log2 dp)) bits each, signs bits. dp = 0: none. (`storage` sits in the padding after
 // the counts: rfk_model's fixed size has no room for more.)
 struct FastfoodArrays {
-  std::uint32_t dp = 0, blocks = 0, index_bytes = 0;
+  std::uint32_t dp = 0, blocks = 0, index_bits = 0;
   WeightType storage = WeightType::kF32;  // of G and S
   const void* G = nullptr;
   const void* S = nullptr;
@@ -109,9 +119,13 @@ inline WeightsView FastfoodDiagonal(const FastfoodArrays& a, const void* data) n
                                              ((std::size_t{a.dp} * a.blocks + 3) / 4 * 4));
   return w;
 }
-// Entry k of perm (k < blocks * dp <= 2^24 + 2^16), little-endian.
+// Entry k of perm (k < blocks * dp <= 2^24 + 2^16): bits [k w, k w + w) of the packed stream, w =
+// index_bits <= 16, from the (at most 3) bytes that hold them and no byte past them.
 inline std::uint32_t FastfoodIndex(const FastfoodArrays& a, std::uint32_t k) noexcept {
-  return a.index_bytes == 1 ? a.perm[k] : a.perm[2 * k] | (std::uint32_t{a.perm[2 * k + 1]} << 8);
+  const std::uint32_t w = a.index_bits, p = k * w;
+  std::uint32_t v = 0;
+  for (std::uint32_t i = p / 8, shift = 0; i * 8 < p + w; ++i, shift += 8) v |= std::uint32_t{a.perm[i]} << shift;
+  return (v >> (p % 8)) & ((1u << w) - 1u);
 }
 
 // Floats of scratch FastfoodFeatures needs for F frequencies: one block's input, and every
@@ -159,7 +173,10 @@ inline std::uint32_t HashedColumn(std::uint64_t key, std::uint32_t p, std::uint3
 // StoredFrequencies(F) rows; F need not be a multiple of the panel width. All kernels: no
 // allocation, no exceptions; pointers need natural float alignment only.
 //
-//   Standardize        out[c] = (x[c] - mean[c]) * inv_scale[c]
+//   Standardize        out[c] = (x[c] - mean[c]) * inv_scale[c] (out may be x)
+//   StandardizeF16     the same with mean and inv_scale stored as binary16 bits, each widened
+//                      exactly as it is read (HalfToFloat): the bits Standardize gives on the
+//                      widened vectors (out may be x)
 //   FourierPhase       z[j] = scale cos(W_j.x + b_j), j < F
 //   FourierPair        z[j] = scale cos(W_j.x), z[F + j] = scale sin(W_j.x), j < F
 //   Fourier*HeadBatch  batch prediction: out[i*K + k] = bias[k] + H[k*Df .. +Df) . z(X_i) for n
@@ -178,6 +195,8 @@ inline std::uint32_t HashedColumn(std::uint64_t key, std::uint32_t p, std::uint3
 #define RFK_KERNEL_LIST(X)                                                                      \
   X(Standardize, (const float* x, const float* mean, const float* inv_scale, std::uint32_t d,  \
                   float* out))                                                                 \
+  X(StandardizeF16, (const float* x, const std::uint16_t* mean, const std::uint16_t* inv_scale, \
+                     std::uint32_t d, float* out))                                             \
   X(FourierPhase, (const float* Wp, const float* b, const float* x, std::uint32_t F,           \
                    std::uint32_t d, float scale, float* z))                                    \
   X(FourierPair, (const float* Wp, const float* x, std::uint32_t F, std::uint32_t d,           \

@@ -37,8 +37,13 @@ struct Model {
   float feature_scale = 0.0f;
   std::uint64_t seed = 0;
   format::Layout layout = format::Layout::kRowMajor;
+  // The f16 standardisation's byte offset in `bytes` (StandardizeF16Values), 0 when it is f32 or
+  // absent. An offset in what was padding: a pointer would take Model past rfk_model's 384 bytes on
+  // 64-bit hosts, and past 256 bytes on 32-bit ones, where GCC then builds OpenModel's Model{} on
+  // the stack (240 B more of rfk_open's stack on the Cortex-M).
+  std::uint32_t standardize_f16_at = 0;
   const float* projection = nullptr;  // W in `layout` (see format.hpp) when stored f32, else null
-  format::Storage projection_storage = format::Storage::kF32;
+  format::Storage projection_storage = format::Storage::kF32;  // of W, or of Fastfood's G and S
   WeightsView projection_weights;     // W as stored, any storage (data null without W)
   const float* phase = nullptr;       // F, or null for the pair form
   FastfoodArrays fastfood;            // Fastfood kinds (projection null); dp = 0 otherwise
@@ -55,8 +60,10 @@ struct Model {
   const std::uint8_t* bin_grid_start = nullptr;  // exact: (P + 1) little-endian u32
   const std::uint64_t* bin_keys = nullptr;       // exact: sorted within each grid
 
-  const float* mean = nullptr;        // d, or null when not standardised
-  const float* inv_scale = nullptr;   // d, or null when not standardised
+  // Standardisation (format: `standardize`) in f32: mean and inv_scale, d each; null when it is f16
+  // (standardize_f16_at above) or absent (IsStandardized).
+  const float* mean = nullptr;
+  const float* inv_scale = nullptr;
 
   format::Task task = format::Task::kRegression;
   std::uint32_t num_outputs = 0;      // K
@@ -88,6 +95,13 @@ struct Model {
   // softmax-temperature A, 0; platt-cubic A, B, C; softmax-vector a[K] then b[K].
   const std::uint8_t* calibration_params = nullptr;
 };
+
+// The binary16 bits of an f16 standardisation, mean[d] then inv_scale[d]; null when it is f32 or absent.
+inline const std::uint16_t* StandardizeF16Values(const Model& m) noexcept {
+  return m.standardize_f16_at != 0 ? reinterpret_cast<const std::uint16_t*>(m.bytes + m.standardize_f16_at) : nullptr;
+}
+// Whether the model standardises its inputs (a `standardize` section, f32 or f16).
+inline bool IsStandardized(const Model& m) noexcept { return m.mean != nullptr || m.standardize_f16_at != 0; }
 
 // Where OpenModel found a problem: the field name and its byte offset within the blob. The
 // validators and the order they run in are listed in docs/FORMAT.md ("Limits and checks"); to

@@ -247,6 +247,11 @@ void ScalarStandardize(const float* x, const float* mean, const float* inv_scale
   StandardizeRef(x, mean, inv_scale, d, out);
 }
 
+void ScalarStandardizeF16(const float* x, const std::uint16_t* mean, const std::uint16_t* inv_scale,
+                          std::uint32_t d, float* out) noexcept {
+  for (std::uint32_t c = 0; c < d; ++c) out[c] = (x[c] - HalfToFloat(mean[c])) * HalfToFloat(inv_scale[c]);
+}
+
 // Both Fourier forms in one function (b given: phase; b null: pair), for flash on Cortex-M.
 __attribute__((noinline)) void Features(const float* Wp, const float* b, const float* x,
                                         std::uint32_t F, std::uint32_t d, float scale, float* z) {

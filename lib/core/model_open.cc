@@ -1,18 +1,19 @@
 // Model validation, once, at open: OpenModel runs one small validator per step, in the order of
 // docs/FORMAT.md's "Limits and checks, in the order a reader applies them". Each validator reads
 // its section where the table put it, checks it, fills its part of the Model, and on a problem
-// records the status, the field and its byte offset (ModelError) and returns false.
+// records the status, the field and its byte offset (ModelError) and returns false. The checks
+// several validators share (enum values, finite floats, weight matrices, string tables) and the
+// standardize section's validators are in model_open_arrays.cc; the state they share in
+// model_reader.h.
 // No allocation, no exceptions; the sections are located once, in a fixed-size table on the stack.
 #include "fp_contract.h"  // first: no compiler-fused multiply-adds in this file
-#include "bytes.h"
 #include "core_config.h"
 #include "model_fixed.h"
-#include "rfk/model.hpp"
+#include "model_reader.h"
 
 namespace rfk {
-namespace {
+namespace open {
 
-namespace f = format;
 using core::IsFinite;
 using core::LoadF32;
 using core::LoadU16;
@@ -20,91 +21,7 @@ using core::LoadU32;
 using core::LoadU64;
 using f::SectionType;
 
-// One slot per known section type, in the order of the format's table (RFK_FORMAT_SECTIONS).
-#define RFK_SLOT_(e, ...) e,
-enum class Slot : std::uint8_t { RFK_FORMAT_SECTIONS(RFK_SLOT_) kCount };
-#undef RFK_SLOT_
-constexpr int SlotOf(std::uint16_t type) {
-  switch (type) {
-#define RFK_SLOT_CASE_(e, n, ...) \
-  case n:                         \
-    return static_cast<int>(Slot::e);
-    RFK_FORMAT_SECTIONS(RFK_SLOT_CASE_)
-#undef RFK_SLOT_CASE_
-    default:
-      return -1;  // a type this reader does not know
-  }
-}
-
-struct Section {
-  std::uint32_t offset = 0;
-  std::uint32_t size = 0;
-  std::uint32_t entry = 0;  // offset of its table entry, for error reports; 0: absent
-  bool present() const { return entry != 0; }  // entries lie after the 32-byte header
-  std::uint32_t size_at() const { return entry + f::entry::kSize; }  // where a bad size is reported
-};
-
-// The state of one OpenModel call: the blob, the sections the table names, the model being filled.
-struct Reader {
-  const std::uint8_t* b;
-  Model& m;
-  ModelError* err;
-  Status status = Status::kOk;
-  Section sec[static_cast<int>(Slot::kCount)] = {};
-
-  const Section& operator[](SectionType t) const { return sec[SlotOf(static_cast<std::uint16_t>(t))]; }
-  const std::uint8_t* Data(const Section& s) const { return b + s.offset; }
-  std::uint32_t Offset(const void* p) const {
-    return static_cast<std::uint32_t>(static_cast<const std::uint8_t*>(p) - b);
-  }
-  // Out of line: some 50 failure sites each call it instead of repeating its stores (saves flash).
-  [[gnu::noinline]] bool Fail(Status s, const char* field, std::uint32_t offset) {
-    status = s;
-    if (err) *err = ModelError{s, field, offset};
-    return false;
-  }
-};
-
-// An enum field: `unknown` (kBadValue for most fields) for a number the format does not define,
-// `reserved` for a value it defines but this reader does not support.
-bool CheckValue(Reader& r, f::Support s, const char* field, std::uint32_t at, Status reserved,
-                Status unknown = Status::kBadValue) {
-  if (s == f::Support::kSupported) return true;
-  return r.Fail(s == f::Support::kReserved ? reserved : unknown, field, at);
-}
-
-// n floats at p are finite, else kBadValue at the first that is not (`field` names the section).
-bool CheckFinite(Reader& r, const float* p, std::uint64_t n, const char* field) {
-  for (std::uint64_t i = 0; i < n; ++i)
-    if (!IsFinite(p[i])) return r.Fail(Status::kBadValue, field, r.Offset(p + i));
-  return true;
-}
-
-constexpr WeightType TypeOf(f::Storage s) {
-  return s == f::Storage::kF16 ? WeightType::kF16 : s == f::Storage::kInt8 ? WeightType::kInt8 : WeightType::kF32;
-}
-
-// A weight matrix of rows x cols in storage `st` (format.hpp, QuantMatrixBytes) at `view`: f32
-// finite, f16 not inf/NaN (exponent 31), int8 not -128; int8 scales finite and > 0. Failures are
-// kBadValue at the element (`field`) or the scale (`scale_field`).
-bool CheckWeights(Reader& r, const WeightsView& w, std::uint64_t rows, std::uint64_t cols,
-                  const char* field, const char* scale_field) {
-  const std::uint64_t n = rows * cols;
-  if (w.type == WeightType::kF32) return CheckFinite(r, static_cast<const float*>(w.data), n, field);
-  if (w.type == WeightType::kF16) {
-    const auto* h = static_cast<const std::uint16_t*>(w.data);
-    for (std::uint64_t i = 0; i < n; ++i)
-      if ((h[i] & 0x7C00u) == 0x7C00u) return r.Fail(Status::kBadValue, field, r.Offset(h + i));
-    return true;
-  }
-  const auto* q = static_cast<const std::int8_t*>(w.data);
-  for (std::uint64_t i = 0; i < n; ++i)
-    if (q[i] == -128) return r.Fail(Status::kBadValue, field, r.Offset(q + i));
-  for (std::uint64_t i = 0; i < rows; ++i)
-    if (!IsFinite(w.scale[i]) || !core::IsPositive(w.scale[i]))
-      return r.Fail(Status::kBadValue, scale_field, r.Offset(w.scale + i));
-  return true;
-}
+namespace {
 
 // 1. Header: base alignment, at least 32 bytes, magic, major version, total_bytes within the
 // buffer, header_bytes, CRC-32. (The same fields rfk/blob_view.hpp reads for tools; here each size
@@ -289,8 +206,7 @@ bool CheckFastfoodPermutations(Reader& r, std::uint32_t perm_at) {
         const std::uint32_t k = b * a.dp + i;  // < 2^24 + 2^16
         const std::uint32_t v = FastfoodIndex(a, k), bit = v - lo;
         if (v >= a.dp || (bit < 256 && ((seen[bit / 32] >> (bit % 32)) & 1u) != 0))
-          return r.Fail(Status::kBadValue, "fastfood.perm",
-                        perm_at + k * a.index_bytes);
+          return r.Fail(Status::kBadValue, "fastfood.perm", perm_at + k * a.index_bits / 8);  // its first bit's byte
         if (bit < 256) seen[bit / 32] |= 1u << (bit % 32);
       }
     }
@@ -298,7 +214,7 @@ bool CheckFastfoodPermutations(Reader& r, std::uint32_t perm_at) {
 }
 
 // 5b. fastfood: present exactly with a Fastfood map kind; d' = PaddedDim(d) within
-// kMaxPaddedDim, num_blocks = ceil(F / d'), index_bytes, the size; the permutations.
+// kMaxPaddedDim, num_blocks = ceil(F / d'), index_bits, the size; the permutations.
 bool CheckFastfood(Reader& r) {
   namespace ff = f::fastfood;
   const Section& s = r[SectionType::kFastfood];
@@ -312,8 +228,8 @@ bool CheckFastfood(Reader& r) {
     return r.Fail(Status::kBadValue, "fastfood.padded_dim", s.offset + ff::kPaddedDim);
   if (blocks != (r.m.num_frequencies - 1) / dp + 1)
     return r.Fail(Status::kBadValue, "fastfood.num_blocks", s.offset + ff::kNumBlocks);
-  if (LoadU32(p + ff::kIndexBytes) != ff::IndexBytes(dp))
-    return r.Fail(Status::kBadValue, "fastfood.index_bytes", s.offset + ff::kIndexBytes);
+  if (LoadU32(p + ff::kIndexBits) != ff::IndexBits(dp))
+    return r.Fail(Status::kBadValue, "fastfood.index_bits", s.offset + ff::kIndexBits);
   const f::Storage st = r.m.projection_storage;  // of G and S
   if (s.size != ff::SectionBytes(st, dp, blocks))
     return r.Fail(Status::kBadSectionSize, "fastfood.size", s.size_at());
@@ -322,12 +238,12 @@ bool CheckFastfood(Reader& r) {
   FastfoodArrays& a = r.m.fastfood;
   a.dp = dp;
   a.blocks = blocks;
-  a.index_bytes = ff::IndexBytes(dp);
+  a.index_bits = ff::IndexBits(dp);
   a.storage = TypeOf(st);
   a.G = p + ff::kHeaderBytes;
   a.S = p + ff::kHeaderBytes + diag;
   a.perm = p + ff::kHeaderBytes + 2 * diag;
-  a.signs = a.perm + a.index_bytes * N;
+  a.signs = a.perm + ff::PermBytes(dp, N);
   return CheckFastfoodPermutations(r, s.offset + ff::kHeaderBytes + 2 * diag);
 }
 
@@ -450,17 +366,6 @@ bool CheckMapArraysFinite(Reader& r) {
          CheckFinite(r, m.bin_inv_width, m.bin_inv_width ? 2ull * m.num_grids * m.input_dim : 0, "bin_grids");
 }
 
-// 10. standardize: mean then inv_scale, d floats each.
-bool CheckStandardize(Reader& r) {
-  const Section& s = r[SectionType::kStandardize];
-  if (!s.present()) return true;
-  if (s.size != 2ull * r.m.input_dim * sizeof(float))
-    return r.Fail(Status::kBadSectionSize, "standardize.size", s.size_at());
-  r.m.mean = reinterpret_cast<const float*>(r.Data(s));
-  r.m.inv_scale = r.m.mean + r.m.input_dim;
-  return true;
-}
-
 // 11. head: task, K (1, or the classes), D = D_F + D_B, storage (0: f32), size 16 +
 // QuantMatrixBytes(storage, K, D) + 4 K.
 bool CheckHead(Reader& r) {
@@ -500,42 +405,9 @@ bool CheckHead(Reader& r) {
   return true;
 }
 
-// The field names of a section of strings (labels, feature_names) for error reports.
-struct StringFields {
-  const char* size;
-  const char* count;
-  const char* offsets;
-  const char* pool;
-};
 constexpr StringFields kLabelFields = {"labels.size", "labels.count", "labels.offsets", "labels.pool"};
 constexpr StringFields kNameFields = {"feature_names.size", "feature_names.count", "feature_names.offsets",
                                       "feature_names.pool"};
-
-// 12b. A section of strings (the labels layout): `want` strings; offsets start at 0, grow strictly
-// (each string at least its NUL) and end at the pool's end; each string ends in its NUL. On
-// success *offsets and *pool point into the section.
-bool CheckStrings(Reader& r, const Section& s, std::uint32_t want, const StringFields& name,
-                  const std::uint8_t** offsets, const char** pool) {
-  if (s.size < f::labels::kOffsets) return r.Fail(Status::kBadSectionSize, name.size, s.size_at());
-  const std::uint8_t* p = r.Data(s);
-  const std::uint32_t c = LoadU32(p + f::labels::kCount);
-  if (c != want) return r.Fail(Status::kBadValue, name.count, s.offset + f::labels::kCount);
-  const std::uint64_t pool_start = f::labels::kOffsets + (std::uint64_t{c} + 1) * 4;
-  if (pool_start > s.size) return r.Fail(Status::kBadSectionSize, name.size, s.size_at());
-  const std::uint64_t pool_size = s.size - pool_start;
-  std::uint32_t prev = 0;
-  for (std::uint32_t i = 0; i <= c; ++i) {
-    const std::uint32_t o = LoadU32(p + f::labels::kOffsets + 4 * i);
-    if ((i == 0 && o != 0) || (i > 0 && o <= prev) || o > pool_size || (i == c && o != pool_size))
-      return r.Fail(Status::kBadValue, name.offsets, s.offset + f::labels::kOffsets + 4 * i);
-    if (i > 0 && p[pool_start + o - 1] != 0)
-      return r.Fail(Status::kBadValue, name.pool, static_cast<std::uint32_t>(s.offset + pool_start + o - 1));
-    prev = o;
-  }
-  *offsets = p + f::labels::kOffsets;
-  *pool = reinterpret_cast<const char*>(p + pool_start);
-  return true;
-}
 
 // 12. labels: with classification only; C = 2 (binary) or K; the offsets and the pool.
 bool CheckLabels(Reader& r) {
@@ -549,15 +421,15 @@ bool CheckLabels(Reader& r) {
   return true;
 }
 
-// 13. standardize and the head (weights and biases) hold finite numbers.
+// 14. standardize and the head (weights and biases) hold finite numbers.
 bool CheckLaterArraysFinite(Reader& r) {
   const Model& m = r.m;
-  return CheckFinite(r, m.mean, m.mean ? 2ull * m.input_dim : 0, "standardize") &&
+  return CheckStandardizeFinite(r) &&
          CheckWeights(r, m.head, m.num_outputs, m.num_features, "head", "head.scale") &&
          CheckFinite(r, m.head_bias, m.num_outputs, "head");
 }
 
-// 14. impute (optional): size 16 + 4 d, a known method, count = d, finite values.
+// 15. impute (optional): size 16 + 4 d, a known method, count = d, finite values.
 bool CheckImpute(Reader& r) {
   namespace im = f::impute;
   const Section& s = r[SectionType::kImpute];
@@ -577,7 +449,7 @@ bool CheckImpute(Reader& r) {
   return true;
 }
 
-// 15. feature_names (optional): d + 1 names in the labels layout.
+// 16. feature_names (optional): d + 1 names in the labels layout.
 bool CheckFeatureNames(Reader& r) {
   const Section& s = r[SectionType::kFeatureNames];
   if (!s.present()) return true;
@@ -587,7 +459,7 @@ bool CheckFeatureNames(Reader& r) {
   return true;
 }
 
-// 16. calibration (optional): classification only, a method of the task (binary: platt or
+// 17. calibration (optional): classification only, a method of the task (binary: platt or
 // platt-cubic; multiclass: softmax-temperature or softmax-vector), K = the head's, the size the
 // method and K give, every parameter finite; B = 0 for softmax-temperature, A <= 0 and C <= 0 for
 // platt-cubic, every a_k >= 0 for softmax-vector (signs tested on the bits: no float compare,
@@ -663,20 +535,21 @@ void ReadMetadata(Reader& r) {
 }
 
 }  // namespace
+}  // namespace open
 
 Status OpenModel(const void* bytes, std::size_t size, Model* model, ModelError* error) noexcept {
   if (error) *error = ModelError{};
-  if (model != nullptr) Clear(model);
+  if (model != nullptr) open::Clear(model);
   if (model == nullptr || bytes == nullptr) {
     if (error) *error = ModelError{Status::kNullArgument, model == nullptr ? "model" : "bytes", 0};
     return Status::kNullArgument;
   }
-  Section fixed;
-  Status s = ReadModel(bytes, size, model, error, &fixed);
+  open::Section fixed;
+  Status s = open::ReadModel(bytes, size, model, error, &fixed);
   if (core::kCoreFixed && s == Status::kOk && fixed.present())
     s = core::CheckFixedSection(static_cast<const std::uint8_t*>(bytes), fixed.offset, fixed.size, fixed.entry, *model,
                                 error);
-  if (s != Status::kOk) Clear(model);  // left empty on failure
+  if (s != Status::kOk) open::Clear(model);  // left empty on failure
   return s;
 }
 

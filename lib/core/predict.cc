@@ -23,9 +23,9 @@ bool AllFinite(const float* p, std::size_t n) {
   return bad == 0;
 }
 
-// x with each NaN (a missing value) replaced by the model's impute value, then standardised as
-// Standardize does (the same operations, so the same bits), into xs. False when x holds an
-// infinity, which is not a missing value. Only for models with an impute section.
+// x with each NaN (a missing value) replaced by the model's impute value, into xs (not yet
+// standardised). False when x holds an infinity, which is not a missing value. Only for models
+// with an impute section.
 bool ImputeInput(const Model& m, const float* x, float* xs) {
   for (std::uint32_t i = 0; i < m.input_dim; ++i) {
     float v = x[i];
@@ -33,9 +33,18 @@ bool ImputeInput(const Model& m, const float* x, float* xs) {
       if (!core::IsNaN(v)) return false;
       v = m.impute[i];
     }
-    xs[i] = m.mean != nullptr ? (v - m.mean[i]) * m.inv_scale[i] : v;
+    xs[i] = v;
   }
   return true;
+}
+
+// xs = x standardised through kt with the vectors as the model stores them (f32, or f16 widened
+// as read); x may be xs. Only for standardised models (IsStandardized).
+void StandardizeInput(const Model& m, const KernelTable& kt, const float* x, float* xs) {
+  if (const std::uint16_t* h = StandardizeF16Values(m))
+    kt.StandardizeF16(x, h, h + m.input_dim, m.input_dim, xs);
+  else
+    kt.Standardize(x, m.mean, m.inv_scale, m.input_dim, xs);
 }
 
 }  // namespace
@@ -102,8 +111,9 @@ Status Features(const Model& m, const float* x, std::size_t x_len, void* scratch
   if (!AllFinite(x, m.input_dim)) {
     if (m.impute == nullptr || !ImputeInput(m, x, xs)) return Status::kNonFiniteInput;
     input = xs;
-  } else if (m.mean != nullptr) {
-    kt.Standardize(x, m.mean, m.inv_scale, m.input_dim, xs);
+  }
+  if (IsStandardized(m)) {
+    StandardizeInput(m, kt, input, xs);
     input = xs;
   }
   if (m.fastfood.dp != 0) {
@@ -169,25 +179,26 @@ void FastfoodScale(const FastfoodArrays& a, const void* diag, std::uint32_t j0, 
   for (std::uint32_t i = 0; i < a.dp; ++i) ub[i] = WeightAt(D, j0 + i, j0 / a.dp) * ub[i];
 }
 
-// Fastfood's G Pi for the block at j0: ub[i] = G[j0 + i] * t[perm[j0 + i]]. An f32 G outside the
-// size-first builds (RFK_CORE_PLAIN_LOOPS): one fused loop per index width, which compilers
-// vectorise. Otherwise the gather, one loop for either width, then G as FastfoodScale applies a
-// diagonal: the same product, so the same bits.
+// Fastfood's G Pi for the block at j0: ub[i] = G[j0 + i] * t[perm[j0 + i]]: the gather, then G as
+// FastfoodScale applies a diagonal. The block's packed indices (FastfoodIndex's) are read as one
+// stream, LSB first, a byte at a time as the next index needs it (never a byte past the last).
 void FastfoodGather(const FastfoodArrays& a, std::uint32_t j0, const float* t, float* ub) {
-#if !defined(RFK_CORE_PLAIN_LOOPS)
-  if (a.storage == WeightType::kF32) {
-    const float* G = static_cast<const float*>(a.G) + j0;
-    if (a.index_bytes == 1) {
-      const std::uint8_t* p = a.perm + j0;
-      for (std::uint32_t i = 0; i < a.dp; ++i) ub[i] = G[i] * t[p[i]];
-    } else {
-      const std::uint8_t* p = a.perm + 2 * std::size_t{j0};
-      for (std::uint32_t i = 0; i < a.dp; ++i) ub[i] = G[i] * t[core::LoadU16(p + 2 * i)];
-    }
-    return;
+  const std::uint32_t w = a.index_bits, mask = (1u << w) - 1u, start = j0 * w;  // < 2^31
+  const std::uint8_t* p = a.perm + start / 8;
+  std::uint32_t bits = 0, have = 0;  // buffered bits, the next index's at the bottom
+  if (w != 0) {
+    bits = std::uint32_t{*p++} >> (start % 8);
+    have = 8 - start % 8;
   }
-#endif
-  for (std::uint32_t i = 0; i < a.dp; ++i) ub[i] = t[FastfoodIndex(a, j0 + i)];
+  for (std::uint32_t i = 0; i < a.dp; ++i) {
+    while (have < w) {
+      bits |= std::uint32_t{*p++} << have;
+      have += 8;
+    }
+    ub[i] = t[bits & mask];
+    bits >>= w;
+    have -= w;
+  }
   FastfoodScale(a, a.G, j0, ub);
 }
 
@@ -374,13 +385,12 @@ Status PredictBatch(const Model& m, const float* X, std::size_t n, std::size_t x
         imputed |= std::uint64_t{1} << r;
       }
     const float* input = xb;
-    if (m.mean != nullptr || imputed != 0) {
+    if (IsStandardized(m) || imputed != 0) {
       for (std::uint32_t r = 0; r < bn; ++r) {
-        const float* row = xb + std::size_t{r} * d;
+        const float* row = (imputed >> r) & 1u ? xs + std::size_t{r} * d : xb + std::size_t{r} * d;
         float* out_row = xs + std::size_t{r} * d;
-        if ((imputed >> r) & 1u) continue;
-        if (m.mean != nullptr) kt.Standardize(row, m.mean, m.inv_scale, d, out_row);
-        else for (std::uint32_t c = 0; c < d; ++c) out_row[c] = row[c];
+        if (IsStandardized(m)) StandardizeInput(m, kt, row, out_row);
+        else if (row != out_row) for (std::uint32_t c = 0; c < d; ++c) out_row[c] = row[c];
       }
       input = xs;
     }

@@ -31,7 +31,7 @@ struct FastfoodUnitDraws {
   std::uint32_t dp = 0;
   std::vector<float> G;
   std::vector<double> S;             // s_i / (||G_block|| sqrt(d')), s_i ~ chi(d')
-  std::vector<std::uint8_t> perm;    // packed as stored (ff::IndexBytes(dp) bytes each)
+  std::vector<std::uint8_t> perm;    // packed as stored (ff::IndexBits(dp) bits each, LSB first)
   std::vector<std::uint8_t> signs;   // packed as stored (bits, LSB first; set: -1)
   std::vector<float> phase;          // phase form only
 };
@@ -39,7 +39,7 @@ struct FastfoodUnitDraws {
 // Block b from stream kFastfoodStream + b: d' sign bits, a Fisher-Yates permutation, d' normals
 // for G, then d' chi(d') norms (each the root of d' squared normals).
 void DrawBlock(std::uint32_t b, std::uint64_t seed, FastfoodUnitDraws* u) {
-  const std::uint32_t dp = u->dp, w = ff::IndexBytes(dp);
+  const std::uint32_t dp = u->dp, w = ff::IndexBits(dp);
   const std::size_t o = std::size_t{b} * dp;
   RandomStream rs(seed, kFastfoodStream + b);
   for (std::uint32_t i = 0; i < dp; ++i)
@@ -50,9 +50,13 @@ void DrawBlock(std::uint32_t b, std::uint64_t seed, FastfoodUnitDraws* u) {
     const auto k = static_cast<std::uint32_t>(((rs.Bits() >> 32) * i) >> 32);
     std::swap(perm[i - 1], perm[k]);
   }
+  // Index o + i at bits [(o + i) w, (o + i) w + w), LSB first. A block starts on a byte when d' >= 8
+  // (d' w is then a multiple of 8): blocks drawn on different threads share no byte.
   for (std::uint32_t i = 0; i < dp; ++i)
-    for (std::uint32_t k = 0; k < w; ++k)  // little-endian, w bytes
-      u->perm[(o + i) * w + k] = static_cast<std::uint8_t>(perm[i] >> (8 * k));
+    for (std::uint32_t k = 0; k < w; ++k) {
+      const std::size_t bit = (o + i) * w + k;
+      if ((perm[i] >> k) & 1u) u->perm[bit / 8] |= static_cast<std::uint8_t>(1u << (bit % 8));
+    }
   double g2 = 0.0;
   for (std::uint32_t i = 0; i < dp; ++i) {
     u->G[o + i] = static_cast<float>(rs.Normal());
@@ -132,7 +136,7 @@ class FastfoodMap final : public FourierMap {
 
  private:
   FastfoodArrays Arrays() const {
-    return FastfoodArrays{u_.dp, static_cast<std::uint32_t>(u_.G.size() / u_.dp), ff::IndexBytes(u_.dp),
+    return FastfoodArrays{u_.dp, static_cast<std::uint32_t>(u_.G.size() / u_.dp), ff::IndexBits(u_.dp),
                           WeightType::kF32, G_used_.data(), S_used_.data(), u_.perm.data(), u_.signs.data()};
   }
 
@@ -158,9 +162,9 @@ std::unique_ptr<FourierDraws> DrawFastfood(const FourierMapParams& p) {
   const std::size_t N = std::size_t{blocks} * u.dp;
   u.G.assign(N, 0.0f);
   u.S.assign(N, 0.0);
-  u.perm.assign(N * ff::IndexBytes(u.dp), 0);
+  u.perm.assign(ff::PermBytes(u.dp, static_cast<std::uint32_t>(N)), 0);
   u.signs.assign((N + 7) / 8, 0);
-  // Blocks write disjoint bytes of signs only when d' >= 8; smaller blocks are drawn on one thread.
+  // Blocks write disjoint bytes of signs and perm only when d' >= 8; smaller ones are drawn on one thread.
   const unsigned threads = u.dp >= 8 ? p.threads : 1;
   Parallel(threads, [&](unsigned t) {
     for (std::uint32_t b = t; b < blocks; b += threads) DrawBlock(b, p.seed, &u);

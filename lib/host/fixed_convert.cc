@@ -9,6 +9,7 @@
 #include <string>
 
 #include "rfk/fixed.hpp"
+#include "rfk/kernels.hpp"
 #include "rfk/host/model_writer.hpp"
 #include "rfk/host/quantize.hpp"
 
@@ -61,17 +62,20 @@ void FoldMap(const Model& m, const std::vector<float>& offset, const std::vector
              std::vector<std::uint8_t>& out, FixedReport* rep) {
   const std::uint64_t d = m.input_dim, F = m.num_frequencies;
   const bool panels = m.layout == f::Layout::kPanels;
-  std::vector<double> a(d);
+  std::vector<double> a(d), mean(d, 0.0), inv(d, 1.0);  // the standardisation as stored, widened
+  const std::uint16_t* half = StandardizeF16Values(m);
+  for (std::uint64_t c = 0; c < d && IsStandardized(m); ++c) {
+    mean[c] = half ? double(HalfToFloat(half[c])) : double(m.mean[c]);
+    inv[c] = half ? double(HalfToFloat(half[d + c])) : double(m.inv_scale[c]);
+  }
   for (std::uint64_t j = 0; j < F; ++j) {
     double amax = 0, bias = m.phase != nullptr ? double(m.phase[j]) : 0.0;
     for (std::uint64_t c = 0; c < d; ++c) {
       const std::uint64_t i = panels ? (j / f::kPanelWidth) * f::kPanelWidth * d + c * f::kPanelWidth + j % f::kPanelWidth
                                      : j * d + c;
       const double w = WeightAt(m.projection_weights, i, j);
-      const double mean = m.mean != nullptr ? double(m.mean[c]) : 0.0;
-      const double inv = m.inv_scale != nullptr ? double(m.inv_scale[c]) : 1.0;
-      a[c] = w * inv / double(scale[c]) * kTurnsPerRadian;  // turns per input unit
-      bias += w * inv * (double(offset[c]) - mean);
+      a[c] = w * inv[c] / double(scale[c]) * kTurnsPerRadian;  // turns per input unit
+      bias += w * inv[c] * (double(offset[c]) - mean[c]);
       amax = std::max(amax, std::fabs(a[c]));
     }
     std::uint32_t shift = 0;
@@ -205,19 +209,11 @@ float StoreHead(const Head8& h, const Model& m, const fp::Layout& l, std::vector
 // fixed section.
 std::vector<std::uint8_t> WithSection(const Model& m, const std::vector<std::uint8_t>& sec, bool fixed_only = false) {
   std::vector<RawSection> sections;
-  const std::uint32_t count = Load32(m.bytes + f::kOffSectionCount), table = Load32(m.bytes + f::kOffSectionTable);
-  for (std::uint32_t i = 0; i < count; ++i) {
-    const std::uint8_t* e = m.bytes + table + i * f::kSectionEntryBytes;
-    RawSection s;
-    std::memcpy(&s.type, e + f::entry::kType, 2);
-    std::memcpy(&s.flags, e + f::entry::kFlags, 2);
+  for (RawSection& s : SectionsOf(m)) {
     const auto type = static_cast<f::SectionType>(s.type);
-    if (fixed_only && (type == f::SectionType::kProjection || type == f::SectionType::kPhase ||
-                       type == f::SectionType::kStandardize))
-      continue;
-    const std::uint8_t* p = m.bytes + Load32(e + f::entry::kOffset);
-    s.payload.assign(p, p + Load32(e + f::entry::kSize));
-    sections.push_back(std::move(s));
+    if (!fixed_only || (type != f::SectionType::kProjection && type != f::SectionType::kPhase &&
+                        type != f::SectionType::kStandardize))
+      sections.push_back(std::move(s));
   }
   sections.push_back(RawSection{static_cast<std::uint16_t>(f::SectionType::kFixed), f::kSectionRequired, sec});
   return AssembleModel(sections);

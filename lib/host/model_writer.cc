@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -38,7 +39,7 @@ void CheckSpec(const ModelSpec& s) {
     const std::uint64_t dp = s.fastfood_dim, N = dp == 0 ? 0 : (F + dp - 1) / dp * dp;
     Require(s.projection.empty() && dp == f::fastfood::PaddedDim(s.input_dim), "fastfood: W given, or d' != PaddedDim(d)");
     Require(s.fastfood_g.size() == N && s.fastfood_s.size() == N &&
-                s.fastfood_perm.size() == N * f::fastfood::IndexBytes(s.fastfood_dim) &&
+                s.fastfood_perm.size() == f::fastfood::PermBytes(s.fastfood_dim, static_cast<std::uint32_t>(N)) &&
                 s.fastfood_signs.size() == (N + 7) / 8,
             "fastfood arrays != blocks x d'");
   } else {
@@ -118,7 +119,7 @@ bool Fastfood(const ModelSpec& s, Payload* p) {
   p->assign(ff::kHeaderBytes, 0);
   PutAt(p, ff::kPaddedDim, s.fastfood_dim);
   PutAt(p, ff::kNumBlocks, (s.num_frequencies - 1) / s.fastfood_dim + 1);
-  PutAt(p, ff::kIndexBytes, ff::IndexBytes(s.fastfood_dim));
+  PutAt(p, ff::kIndexBits, ff::IndexBits(s.fastfood_dim));
   AppendPod(p, s.fastfood_g.data(), s.fastfood_g.size());
   AppendPod(p, s.fastfood_s.data(), s.fastfood_s.size());
   AppendPod(p, s.fastfood_perm.data(), s.fastfood_perm.size());
@@ -245,6 +246,7 @@ std::vector<std::uint8_t> AssembleModel(const std::vector<RawSection>& sections)
     PutAt(&blob, e + f::entry::kFlags, sections[i].flags);
     PutAt(&blob, e + f::entry::kOffset, off);
     PutAt(&blob, e + f::entry::kSize, static_cast<std::uint32_t>(sections[i].payload.size()));
+    PutAt(&blob, e + f::entry::kStorage, sections[i].storage);
   }
   align();
   Require(blob.size() <= 0xFFFFFFFFull, "model larger than 4 GiB");
@@ -257,6 +259,36 @@ std::vector<std::uint8_t> AssembleModel(const std::vector<RawSection>& sections)
   PutAt(&blob, f::kOffSectionTable, table);
   PutAt(&blob, f::kOffCrc32, Crc32(blob.data() + f::kCrcStart, blob.size() - f::kCrcStart));
   return blob;
+}
+
+std::vector<RawSection> SectionsOf(const Model& m) {
+  const std::uint8_t* b = m.bytes;
+  auto load32 = [](const std::uint8_t* p) {
+    std::uint32_t v;
+    std::memcpy(&v, p, 4);
+    return v;
+  };
+  std::vector<RawSection> sections;
+  const std::uint32_t count = load32(b + f::kOffSectionCount), table = load32(b + f::kOffSectionTable);
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const std::uint8_t* e = b + table + i * f::kSectionEntryBytes;
+    RawSection s;
+    std::memcpy(&s.type, e + f::entry::kType, 2);
+    std::memcpy(&s.flags, e + f::entry::kFlags, 2);
+    s.storage = load32(e + f::entry::kStorage);
+    const std::uint8_t* p = b + load32(e + f::entry::kOffset);
+    s.payload.assign(p, p + load32(e + f::entry::kSize));
+    sections.push_back(std::move(s));
+  }
+  return sections;
+}
+
+std::vector<std::uint8_t> WithoutSection(const Model& m, f::SectionType type) {
+  std::vector<RawSection> sections = SectionsOf(m);
+  sections.erase(std::remove_if(sections.begin(), sections.end(),
+                                [type](const RawSection& s) { return s.type == static_cast<std::uint16_t>(type); }),
+                 sections.end());
+  return AssembleModel(sections);
 }
 
 std::vector<std::uint8_t> SerializeModel(const ModelSpec& s) {

@@ -79,7 +79,7 @@ std::vector<std::uint8_t> FastfoodSection(const Model& m, const std::uint8_t* p,
     }
     out.insert(out.end(), enc.begin(), enc.end());
   }
-  out.insert(out.end(), a.perm, a.perm + N * a.index_bytes);
+  out.insert(out.end(), a.perm, a.perm + f::fastfood::PermBytes(a.dp, static_cast<std::uint32_t>(N)));
   out.insert(out.end(), a.signs, a.signs + (N + 7) / 8);
   return out;
 }
@@ -124,7 +124,45 @@ std::vector<std::uint8_t> Head(const Model& m, const std::uint8_t* p, f::Storage
   return out;
 }
 
+// The standardize section for a model whose map weights go to `w_storage`: f16 (and *storage set)
+// when StandardizationStorage chooses it for an f32 section, else the section as it is (an f16
+// one included).
+std::vector<std::uint8_t> StandardizeSection(const Model& m, const std::uint8_t* p, std::uint32_t size,
+                                             f::Storage w_storage, std::uint32_t* storage) {
+  const std::uint32_t d = m.input_dim;
+  const bool fourier_only = (m.projection_weights.data != nullptr || m.fastfood.dp != 0) && m.num_grids == 0;
+  if (m.mean != nullptr) {
+    std::vector<float> mean(m.mean, m.mean + d), inv(m.inv_scale, m.inv_scale + d);
+    if (StandardizationStorage(w_storage, fourier_only, &mean, &inv) == f::Storage::kF16) {
+      mean.insert(mean.end(), inv.begin(), inv.end());
+      *storage = static_cast<std::uint32_t>(f::Storage::kF16);
+      return EncodeMatrix(f::Storage::kF16, mean, 2, d, RowMajorIndex);
+    }
+  }
+  return std::vector<std::uint8_t>(p, p + size);
+}
+
 }  // namespace
+
+f::Storage StandardizationStorage(f::Storage w_storage, bool fourier_only, std::vector<float>* mean,
+                                  std::vector<float>* inv_scale) {
+  if (w_storage == f::Storage::kF32 || !fourier_only || mean->empty()) return f::Storage::kF32;
+  auto round = [](float v, float* out) {
+    if (!(std::fabs(v) <= 65504.0f)) return false;  // beyond f16's largest value (or NaN)
+    const float r = HalfToFloat(FloatToHalf(v));
+    *out = r;
+    return r == 0.0f || std::fabs(r) >= 0.00006103515625f;  // 0, or normal (>= 2^-14)
+  };
+  const std::size_t d = mean->size();
+  std::vector<float> m(d), s(d);
+  for (std::size_t c = 0; c < d; ++c)
+    if (!round((*mean)[c], &m[c]) || !round((*inv_scale)[c], &s[c]) ||
+        !(std::fabs(m[c]) * std::fabs(s[c]) <= kStandardizeF16MaxOffset))
+      return f::Storage::kF32;
+  *mean = std::move(m);
+  *inv_scale = std::move(s);
+  return f::Storage::kF16;
+}
 
 std::uint16_t FloatToHalf(float v) {
   std::uint32_t bits;
@@ -211,6 +249,7 @@ std::vector<std::uint8_t> RequantizeModel(const Model& m, f::Storage w_storage, 
     RawSection s;
     s.type = Load16(e + f::entry::kType);
     s.flags = Load16(e + f::entry::kFlags);
+    s.storage = Load32(e + f::entry::kStorage);
     const std::uint8_t* p = b + Load32(e + f::entry::kOffset);
     const std::uint32_t size = Load32(e + f::entry::kSize);
     if ((has_w || has_ff) && s.type == static_cast<std::uint16_t>(f::SectionType::kMapParams))
@@ -221,6 +260,8 @@ std::vector<std::uint8_t> RequantizeModel(const Model& m, f::Storage w_storage, 
       s.payload = FastfoodSection(m, p, w_storage);
     else if (s.type == static_cast<std::uint16_t>(f::SectionType::kHead))
       s.payload = Head(m, p, head_storage, head);
+    else if (s.type == static_cast<std::uint16_t>(f::SectionType::kStandardize))
+      s.payload = StandardizeSection(m, p, size, w_storage, &s.storage);
     else
       s.payload.assign(p, p + size);
     sections.push_back(std::move(s));

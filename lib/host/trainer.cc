@@ -86,6 +86,9 @@ InputScaling DescribeData(const ColumnStats& columns, const TrainOptions& opt, c
   rep->rows = columns.rows;
   rep->nonzero_fraction = NonZeroFraction(columns);
   InputScaling scaling = ComputeStandardization(columns, ChooseStandardization(columns, opt.standardize));
+  // Rounded to f16 where the model will store it so (quantized Fourier-type maps): training then
+  // computes the device's features.
+  StandardizationStorage(opt.w_storage, opt.fourier && opt.grids == 0, &scaling.mean, &scaling.inv_scale);
   rep->standardized = !scaling.empty();
   rep->centred = scaling.centred;
   return scaling;

@@ -19,7 +19,7 @@ namespace {
 struct ConvertArgs {
   std::string model, output, storage, head_storage, calibrate;
   unsigned threads = 0;
-  bool quiet = false, fixed = false, fixed_only = false;
+  bool quiet = false, fixed = false, fixed_only = false, no_metadata = false;
   DataArgs data;
 };
 
@@ -91,16 +91,26 @@ std::vector<std::uint8_t> ConvertFixed(const ConvertArgs& a, const rfk::Model& m
 int RunConvert(const ConvertArgs& a) {
   if (a.fixed || a.fixed_only) {
     const LoadedModel lm = LoadModel(a.model);
-    const std::vector<std::uint8_t> out = ConvertFixed(a, lm.model);
+    std::vector<std::uint8_t> out = ConvertFixed(a, lm.model);
+    if (a.no_metadata) {
+      host::AlignedBytes bytes(out.size());
+      std::copy(out.begin(), out.end(), bytes.data());
+      rfk::Model fixed;
+      if (rfk::OpenModel(bytes.data(), bytes.size(), &fixed, nullptr) != rfk::Status::kOk)
+        throw std::logic_error("convert --fixed produced a model that does not open");
+      out = host::WithoutSection(fixed, rfk::format::SectionType::kMetadata);
+    }
     WriteModelAtomically(a.output, out);
-    std::fprintf(stderr, "rfk: wrote %s (%s, %.3gx of %s): %s\n", a.output.c_str(), HumanBytes(double(out.size())).c_str(),
+    std::fprintf(stderr, "rfk: wrote %s (%s, %.3gx of %s): %s%s\n", a.output.c_str(), HumanBytes(double(out.size())).c_str(),
                  double(out.size()) / double(lm.model.total_bytes), HumanBytes(double(lm.model.total_bytes)).c_str(),
                  a.fixed_only ? "the integer (fixed) section, without the float W (integer prediction only)"
-                              : "the float model and its integer (fixed) section");
+                              : "the float model and its integer (fixed) section",
+                 a.no_metadata ? ", no metadata" : "");
     return 0;
   }
-  if (a.storage.empty() && a.head_storage.empty())
-    throw CliError("nothing to convert: give --storage (W and the head) and/or --head-storage");
+  const bool restore = !a.storage.empty() || !a.head_storage.empty();
+  if (!restore && !a.no_metadata)
+    throw CliError("nothing to convert: give --storage (W and the head), --head-storage, --fixed / --fixed-only and/or --no-metadata");
   const LoadedModel lm = LoadModel(a.model);
   const rfk::Model& m = lm.model;
   rfk::format::Storage w = m.projection_storage, h = m.head_storage;
@@ -110,7 +120,7 @@ int RunConvert(const ConvertArgs& a) {
   } catch (const std::invalid_argument& e) {
     throw CliError(std::string("--storage / --head-storage: ") + e.what());
   }
-  const std::vector<std::uint8_t> out = Convert(a, m, w, h);
+  std::vector<std::uint8_t> out = restore ? Convert(a, m, w, h) : std::vector<std::uint8_t>(m.bytes, m.bytes + m.total_bytes);
   // What was written must open: the converter and the reader agree on the layout.
   host::AlignedBytes check(out.size());
   std::copy(out.begin(), out.end(), check.data());
@@ -118,13 +128,15 @@ int RunConvert(const ConvertArgs& a) {
   rfk::ModelError err;
   if (rfk::OpenModel(check.data(), check.size(), &reopened, &err) != rfk::Status::kOk)
     throw std::logic_error(std::string("convert produced a model that does not open: ") + err.field);
+  if (a.no_metadata) out = host::WithoutSection(reopened, rfk::format::SectionType::kMetadata);
   WriteModelAtomically(a.output, out);
   const bool has_w = m.projection_weights.data != nullptr || m.fastfood.dp != 0;
-  std::fprintf(stderr, "rfk: wrote %s (%s, %.3gx of %s): %s %s, head %s%s\n", a.output.c_str(),
+  const char* standardization = !IsStandardized(reopened) ? "" : reopened.standardize_f16_at ? ", standardisation f16" : ", standardisation f32";
+  std::fprintf(stderr, "rfk: wrote %s (%s, %.3gx of %s): %s %s, head %s%s%s%s\n", a.output.c_str(),
                HumanBytes(double(out.size())).c_str(), double(out.size()) / double(m.total_bytes),
                HumanBytes(double(m.total_bytes)).c_str(), m.fastfood.dp ? "G and S" : "W",
                has_w ? rfk::format::NameOf(w) : "none", rfk::format::NameOf(h),
-               a.calibrate.empty() ? "" : " (calibrated)");
+               a.calibrate.empty() ? "" : " (calibrated)", standardization, a.no_metadata ? ", no metadata" : "");
   if (a.calibrate.empty() && h == rfk::format::Storage::kInt8 && m.num_grids == 0 && !a.quiet)
     std::fprintf(stderr, "rfk: note: the int8 head is rounded weight by weight; --calibrate FILE (e.g. the "
                          "training data) refits it to the stored W and rounds it for its outputs\n");
@@ -157,6 +169,9 @@ Command AddConvert(CLI::App& app) {
                 "smallest model, which only the integer path predicts");
   cmd->add_option("--threads", a->threads, "Worker threads for --calibrate (0 = all cores; the model does not depend on it)")
       ->capture_default_str();
+  cmd->add_flag("--no-metadata", a->no_metadata,
+                "Leave out the optional metadata section (producer, kernel, gamma, lambda, seed, rows: "
+                "informational; --calibrate needs its lambda)");
   cmd->add_flag("-q,--quiet", a->quiet, "No notes (errors still on stderr)");
   a->data.Add(cmd);
   return {cmd, [a] { return RunConvert(*a); }};

@@ -66,6 +66,13 @@ std::vector<WeightInfo> Weights(const rfk::Model& m) {
     add("fastfood.G", "G", m.projection_storage, rfk::FastfoodDiagonal(m.fastfood, m.fastfood.G), m.fastfood.blocks, m.fastfood.dp, m.fastfood.blocks);
     add("fastfood.S", "S", m.projection_storage, rfk::FastfoodDiagonal(m.fastfood, m.fastfood.S), m.fastfood.blocks, m.fastfood.dp, m.fastfood.blocks);
   }
+  if (rfk::IsStandardized(m)) {  // mean and inv_scale: a 2 x d matrix, f32 or f16
+    const bool half = m.standardize_f16_at != 0;
+    add("standardize", "standardize", half ? f::Storage::kF16 : f::Storage::kF32,
+        rfk::WeightsView{half ? rfk::WeightType::kF16 : rfk::WeightType::kF32,
+                         half ? static_cast<const void*>(rfk::StandardizeF16Values(m)) : m.mean, nullptr},
+        2, m.input_dim, 0);
+  }
   add("head", "head", m.head_storage, m.head, m.num_outputs, m.num_features, m.num_outputs);
   return out;
 }
@@ -95,7 +102,7 @@ void JsonHeader(const Inspected& in, std::ostringstream& js) {
 
 void JsonModel(const rfk::Model& m, std::ostringstream& js) {
   js << ", \"input_dim\": " << m.input_dim << ", \"num_features\": " << m.num_features
-     << ", \"standardized\": " << (m.mean ? "true" : "false");
+     << ", \"standardized\": " << (rfk::IsStandardized(m) ? "true" : "false");
   if (m.fourier_features)
     js << ", \"map\": {\"kind\": \"" << host::MapName(m.map) << "\", \"kernel\": \"" << host::KernelName(m.kernel)
        << "\", \"num_features\": " << m.fourier_features << ", \"num_frequencies\": " << m.num_frequencies
@@ -103,7 +110,7 @@ void JsonModel(const rfk::Model& m, std::ostringstream& js) {
        << ", \"seed\": " << m.seed << "}";
   if (m.fastfood.dp)
     js << ", \"fastfood\": {\"padded_dim\": " << m.fastfood.dp << ", \"num_blocks\": "
-       << m.fastfood.blocks << ", \"index_bytes\": " << m.fastfood.index_bytes << "}";
+       << m.fastfood.blocks << ", \"index_bits\": " << m.fastfood.index_bits << "}";
   if (m.num_grids)
     js << ", \"binning\": {\"grids\": " << m.num_grids << ", \"mode\": \"" << f::NameOf(m.bin_mode)
        << "\", \"buckets\": " << m.bin_buckets << ", \"columns\": " << m.bin_features
@@ -180,9 +187,9 @@ void TextMaps(const rfk::Model& m) {
                 host::MapName(m.map), host::KernelName(m.kernel), double(m.gamma), m.num_frequencies,
                 double(m.feature_scale), static_cast<unsigned long long>(m.seed));
   if (m.fastfood.dp)
-    std::printf("fastfood:        %u blocks of d' = %u (the last %u), permutation indices u%u, G and S %s\n",
+    std::printf("fastfood:        %u blocks of d' = %u (the last %u), permutation indices %u bits, G and S %s\n",
                 m.fastfood.blocks, m.fastfood.dp, m.num_frequencies - (m.fastfood.blocks - 1) * m.fastfood.dp,
-                8 * m.fastfood.index_bytes, f::NameOf(m.projection_storage));
+                m.fastfood.index_bits, f::NameOf(m.projection_storage));
   if (!m.num_grids) return;
   const std::string mode = m.bin_mode == f::BinMode::kHashed ? "hashed, B = " + std::to_string(m.bin_buckets)
                                                              : "exact, " + std::to_string(m.bin_features) + " bins";
@@ -236,7 +243,7 @@ std::string TextImpute(const rfk::Model& m) {
 
 void TextModel(const rfk::Model& m) {
   TextMaps(m);
-  std::printf("standardized:    %s\nhead:            %s, K = %u outputs\n", m.mean ? "yes" : "no",
+  std::printf("standardized:    %s\nhead:            %s, K = %u outputs\n", rfk::IsStandardized(m) ? "yes" : "no",
               host::TaskName(m.task), m.num_outputs);
   for (const WeightInfo& w : Weights(m)) {
     std::printf("%-17s%s, %llu bytes", (std::string(w.label) + " storage:").c_str(),

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "rfk/format.hpp"
+#include "rfk/model.hpp"
 
 namespace rfk::host {
 
@@ -33,7 +34,7 @@ struct ModelSpec {
   // fastfood namespace), for ceil(F / d') blocks of d' = fastfood_dim entries.
   std::uint32_t fastfood_dim = 0;
   std::vector<float> fastfood_g, fastfood_s;
-  std::vector<std::uint8_t> fastfood_perm;   // IndexBytes(d') bytes per index, little-endian
+  std::vector<std::uint8_t> fastfood_perm;   // packed, IndexBits(d') bits per index (format::fastfood)
   std::vector<std::uint8_t> fastfood_signs;  // bits, LSB first; set: -1
   std::uint32_t num_grids = 0;                    // P
   format::BinMode bin_mode = format::BinMode::kExact;
@@ -84,11 +85,20 @@ struct RawSection {
   std::uint16_t type = 0;
   std::uint16_t flags = 0;
   std::vector<std::uint8_t> payload;
+  std::uint32_t storage = 0;  // the entry's storage word (format::entry::kStorage): 0 but for standardize in f16
 };
 // Lays out a 32-byte header, the section table and the sections in this order (each 16-byte
 // aligned, zero padding between), and fills in the sizes and the CRC. Used by SerializeModel and to
 // rewrite sections of an existing model (RequantizeModel).
 std::vector<std::uint8_t> AssembleModel(const std::vector<RawSection>& sections);
+
+// An opened model's sections in table order: each entry's type, flags and storage word, and its bytes.
+std::vector<RawSection> SectionsOf(const rfk::Model& m);
+// An opened model laid out again without its section of type `type` (every other section, its
+// entry's flags and storage word included, copied as it is, in the same order); the model as it is
+// when it has none. For optional sections (`rfk convert --no-metadata`): dropping a required one
+// makes a model that does not open.
+std::vector<std::uint8_t> WithoutSection(const rfk::Model& m, format::SectionType type);
 
 // Writes `bytes` to `path` atomically: a temporary file ".rfk-tmp-XXXXXX" in the same directory,
 // fsync, rename. On any failure the temporary is removed and an existing `path` is left

@@ -64,9 +64,10 @@ void RoundInt8Gptq(const std::vector<double>& w, std::uint32_t rows, std::uint32
                    std::vector<double>* err = nullptr);
 
 // A copy of an opened model whose map weights -- W (projection) of a dense Fourier map, or G and S
-// of a Fastfood map (one int8 scale per block of d') -- are stored in `w_storage` and whose head
-// is stored in `head_storage`; every other section is copied byte for byte (unknown optional ones
-// too), in the same order. The weights are widened from the source's storage and quantized again.
+// of a Fastfood map (one int8 scale per block of d') -- are stored in `w_storage`, whose
+// standardisation is stored as StandardizationStorage decides (an f16 one is kept as it is), and
+// whose head is stored in `head_storage`; every other section is copied byte for byte (unknown
+// optional ones too, with their entries' storage word), in the same order. The weights are widened from the source's storage and quantized again.
 // Throws QuantizeError when a target storage is wider than the source's (precision lost earlier is
 // not restored: convert from the f32 model instead), or a value does not fit. A model without a
 // Fourier map ignores w_storage.
@@ -108,6 +109,20 @@ struct CalibrationReport {
 };
 std::vector<std::uint8_t> CalibratedInt8Model(const Model& m, format::Storage w_storage, const Dataset& calibration,
                                               double lambda, unsigned threads, CalibrationReport* report = nullptr);
+
+// The storage of the standardisation (mean, inv_scale: d each) in a model whose map weights (W,
+// or Fastfood's G and S) are stored in `w_storage`, for `fourier_only` models (a Fourier-type map,
+// no binning: the bin grids read standardised inputs in f32 and stay exact only with f32 vectors).
+// f16 when w_storage is f16 or int8 and, once rounded to f16 (to nearest even), every value is 0
+// or a normal half (2^-14 <= |v| <= 65504: full precision, subnormals would lose bits) and every
+// column has |mean| * inv_scale <= kStandardizeF16MaxOffset (the mean's rounding then moves a
+// standardised input by at most 2^-11 * 8 = 2^-8 of its training deviation); then mean and
+// inv_scale are replaced by their rounded values (so a host computing the device's features uses
+// the f16 vectors exactly). Otherwise f32, the vectors unchanged. int8 is never chosen: with one
+// scale per vector, covtype's inverse scales (0.0006 to 1.0) made the test error 51 %.
+inline constexpr float kStandardizeF16MaxOffset = 8.0f;
+format::Storage StandardizationStorage(format::Storage w_storage, bool fourier_only, std::vector<float>* mean,
+                                       std::vector<float>* inv_scale);
 
 // "f32", "f16", "int8" -> the storage; throws std::invalid_argument naming the choices otherwise.
 format::Storage ParseStorage(const std::string& name);

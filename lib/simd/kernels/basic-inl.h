@@ -1,4 +1,4 @@
-// Standardize, LinearHead and BinKeys. Part of the single-source kernels: see
+// Standardize, StandardizeF16, LinearHead and BinKeys. Part of the single-source kernels: see
 // lib/simd/kernels-inl.h.
 
 void Standardize(const float* x, const float* mean, const float* inv_scale, std::uint32_t d,
@@ -11,6 +11,18 @@ void Standardize(const float* x, const float* mean, const float* inv_scale, std:
                        hn::LoadU(df, inv_scale + c)),
                df, out + c);
   for (; c < d; ++c) out[c] = (x[c] - mean[c]) * inv_scale[c];  // same operations as the lanes
+}
+
+// Widened exactly by the backend's WidenF16, then Standardize's operations: the scalar bits.
+void StandardizeF16(const float* x, const std::uint16_t* mean, const std::uint16_t* inv_scale,
+                    std::uint32_t d, float* out) noexcept {
+  const DF df;
+  const std::size_t L = hn::Lanes(df);
+  std::size_t c = 0;
+  for (; c + L <= d; c += L)
+    hn::StoreU(hn::Mul(hn::Sub(hn::LoadU(df, x + c), WidenF16(df, mean + c)), WidenF16(df, inv_scale + c)),
+               df, out + c);
+  for (; c < d; ++c) out[c] = (x[c] - HalfToFloat(mean[c])) * HalfToFloat(inv_scale[c]);
 }
 
 void LinearHead(const float* H, std::uint32_t stride, const float* bias, const float* z,

@@ -1,0 +1,105 @@
+// OpenModel's checks of arrays that several validators share -- enum values, finite floats, weight
+// matrices in any storage, string tables -- and the standardize section's validators (numbered as
+// in docs/FORMAT.md's "Limits and checks"; the others are in model_open.cc). Kept out of line in
+// this file: each is called from several places (or is new), so none loses inlining into OpenModel.
+// No allocation, no exceptions.
+#include "fp_contract.h"  // first: no compiler-fused multiply-adds in this file
+#include "model_reader.h"
+
+namespace rfk::open {
+
+using core::IsFinite;
+using core::LoadU32;
+using f::SectionType;
+
+bool CheckValue(Reader& r, f::Support s, const char* field, std::uint32_t at, Status reserved,
+                Status unknown) {
+  if (s == f::Support::kSupported) return true;
+  return r.Fail(s == f::Support::kReserved ? reserved : unknown, field, at);
+}
+
+bool CheckFinite(Reader& r, const float* p, std::uint64_t n, const char* field) {
+  for (std::uint64_t i = 0; i < n; ++i)
+    if (!IsFinite(p[i])) return r.Fail(Status::kBadValue, field, r.Offset(p + i));
+  return true;
+}
+
+bool CheckWeights(Reader& r, const WeightsView& w, std::uint64_t rows, std::uint64_t cols,
+                  const char* field, const char* scale_field) {
+  const std::uint64_t n = rows * cols;
+  if (w.type == WeightType::kF32) return CheckFinite(r, static_cast<const float*>(w.data), n, field);
+  if (w.type == WeightType::kF16) {
+    const auto* h = static_cast<const std::uint16_t*>(w.data);
+    for (std::uint64_t i = 0; i < n; ++i)
+      if ((h[i] & 0x7C00u) == 0x7C00u) return r.Fail(Status::kBadValue, field, r.Offset(h + i));
+    return true;
+  }
+  const auto* q = static_cast<const std::int8_t*>(w.data);
+  for (std::uint64_t i = 0; i < n; ++i)
+    if (q[i] == -128) return r.Fail(Status::kBadValue, field, r.Offset(q + i));
+  for (std::uint64_t i = 0; i < rows; ++i)
+    if (!IsFinite(w.scale[i]) || !core::IsPositive(w.scale[i]))
+      return r.Fail(Status::kBadValue, scale_field, r.Offset(w.scale + i));
+  return true;
+}
+
+// 12b. A section of strings (the labels layout): `want` strings; offsets start at 0, grow strictly
+// (each string at least its NUL) and end at the pool's end; each string ends in its NUL. On
+// success *offsets and *pool point into the section.
+bool CheckStrings(Reader& r, const Section& s, std::uint32_t want, const StringFields& name,
+                  const std::uint8_t** offsets, const char** pool) {
+  if (s.size < f::labels::kOffsets) return r.Fail(Status::kBadSectionSize, name.size, s.size_at());
+  const std::uint8_t* p = r.Data(s);
+  const std::uint32_t c = LoadU32(p + f::labels::kCount);
+  if (c != want) return r.Fail(Status::kBadValue, name.count, s.offset + f::labels::kCount);
+  const std::uint64_t pool_start = f::labels::kOffsets + (std::uint64_t{c} + 1) * 4;
+  if (pool_start > s.size) return r.Fail(Status::kBadSectionSize, name.size, s.size_at());
+  const std::uint64_t pool_size = s.size - pool_start;
+  std::uint32_t prev = 0;
+  for (std::uint32_t i = 0; i <= c; ++i) {
+    const std::uint32_t o = LoadU32(p + f::labels::kOffsets + 4 * i);
+    if ((i == 0 && o != 0) || (i > 0 && o <= prev) || o > pool_size || (i == c && o != pool_size))
+      return r.Fail(Status::kBadValue, name.offsets, s.offset + f::labels::kOffsets + 4 * i);
+    if (i > 0 && p[pool_start + o - 1] != 0)
+      return r.Fail(Status::kBadValue, name.pool, static_cast<std::uint32_t>(s.offset + pool_start + o - 1));
+    prev = o;
+  }
+  *offsets = p + f::labels::kOffsets;
+  *pool = reinterpret_cast<const char*>(p + pool_start);
+  return true;
+}
+
+
+// 11. standardize: mean[d] then inv_scale[d], a 2 x d matrix in the storage its table entry names
+// (entry.storage: 0 or f32, f16; int8 and any other supported storage are kUnsupportedStorage for
+// this section, an unknown number kBadValue): QuantMatrixBytes(storage, 2, d) bytes.
+bool CheckStandardize(Reader& r) {
+  const Section& s = r[SectionType::kStandardize];
+  if (!s.present()) return true;
+  const std::uint32_t at = s.entry + f::entry::kStorage, storage = LoadU32(r.b + at);
+  const bool half = storage == static_cast<std::uint32_t>(f::Storage::kF16);
+  if (storage > static_cast<std::uint32_t>(f::Storage::kF16))
+    return r.Fail(f::SupportOf<f::Storage>(storage) == f::Support::kUnknown ? Status::kBadValue
+                                                                            : Status::kUnsupportedStorage,
+                  "standardize.storage", at);
+  if (s.size != (half ? 4u : 8u) * r.m.input_dim)  // QuantMatrixBytes(storage, 2, d); d <= 2^24
+    return r.Fail(Status::kBadSectionSize, "standardize.size", s.size_at());
+  if (half) {
+    r.m.standardize_f16_at = s.offset;  // >= 32: after the header
+  } else {
+    r.m.mean = reinterpret_cast<const float*>(r.Data(s));
+    r.m.inv_scale = r.m.mean + r.m.input_dim;
+  }
+  return true;
+}
+
+// 14, first part: standardize's values are finite (f16: no exponent 31), at the first that is not.
+bool CheckStandardizeFinite(Reader& r) {
+  const Model& m = r.m;
+  const bool half = m.standardize_f16_at != 0;
+  const WeightsView v{half ? WeightType::kF16 : WeightType::kF32,
+                      half ? static_cast<const void*>(StandardizeF16Values(m)) : m.mean, nullptr};
+  return !IsStandardized(m) || CheckWeights(r, v, 2, m.input_dim, "standardize", "standardize");
+}
+
+}  // namespace rfk::open
