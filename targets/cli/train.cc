@@ -247,7 +247,16 @@ int RunTrainMpi(const TrainArgs& a) {
   try {
     return RunTrain(a, ranks.get());
   } catch (const host::RanksError& e) {
-    if (ranks->rank() == 0) throw;
+    // Rank 0 reports, then releases the others, which wait for its broadcast: a rank that ended
+    // first would have mpirun stop the job before rank 0 printed (and MPI_Finalize, when the ranks
+    // are destroyed, must not come before the message either).
+    if (ranks->rank() == 0) {
+      std::fflush(stdout);
+      std::fprintf(stderr, "rfk: error: %s\n", e.what());
+      std::fflush(stderr);
+    }
+    double reported = 0;
+    ranks->Broadcast(&reported, 1, 0);
     return 1;
   } catch (const std::exception& e) {
     if (ranks->size() == 1) throw;
