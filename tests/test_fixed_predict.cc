@@ -477,6 +477,17 @@ TEST_CASE("fixed: a fixed-only model has the same section and integers, and the 
           rfk::Status::kUnsupportedStorage);
     CHECK(rfk::PredictBatch(b.m, ds.dense.data(), 3, 9, scratch.data(), rfk::BatchScratchBytes(b.m), out.data(),
                             out.size()) == rfk::Status::kUnsupportedStorage);
+    // The float model beside a fixed section still needs its phases (found by the model fuzzer: the
+    // float path read the phase form as pairs and wrote past its scratch).
+    if (map == f::MapKind::kFourierPhase) {
+      Fx c(full);
+      const std::size_t phase = c.b.Entry(f::SectionType::kPhase);
+      c.b.SetU16(phase + f::entry::kType, 30);
+      c.b.SetU16(phase + f::entry::kFlags, 0);
+      const rfk::ModelError missing = c.Reopen();
+      CHECK(missing.status == rfk::Status::kMissingSection);
+      CHECK(std::string(missing.field) == "phase");
+    }
     // Without its fixed section the same model is missing W (the section's table entry retyped to
     // an unknown optional type, so the rest of the table still reads).
     b.b.SetU16(b.entry + f::entry::kType, 30);

@@ -181,12 +181,14 @@ bool CheckProjection(Reader& r) {
   return true;
 }
 
-// 5. phase (b): with the phase form only (optional with a fixed section); F floats.
+// 5. phase (b): with the phase form only (absent, with W, in a fixed-only model); F floats.
 bool CheckPhase(Reader& r) {
   const Section& s = r[SectionType::kPhase];
   if (!r[SectionType::kMapParams].present() || !f::IsPhaseForm(r.m.map))
     return !s.present() || r.Fail(Status::kBadValue, "phase", s.entry);  // the pair form has none
-  if (core::kCoreFixed && !s.present() && r[SectionType::kFixed].present()) return true;  // fixed-only: no float b
+  // A fixed-only model has neither W nor b; with W, the float path reads b.
+  if (core::kCoreFixed && !s.present() && r[SectionType::kFixed].present() && !r[SectionType::kProjection].present())
+    return true;
   if (!s.present()) return r.Fail(Status::kMissingSection, "phase", 0);
   if (s.size != std::uint64_t{r.m.num_frequencies} * sizeof(float))
     return r.Fail(Status::kBadSectionSize, "phase.size", s.size_at());
