@@ -88,18 +88,25 @@ std::vector<std::uint8_t> ConvertFixed(const ConvertArgs& a, const rfk::Model& m
   return out;
 }
 
+// What a converter wrote, opened (in aligned storage that lives as long as this): it must open,
+// the converter and the reader agreeing on the layout.
+struct Reopened {
+  explicit Reopened(const std::vector<std::uint8_t>& out) : bytes(out.size()) {
+    std::copy(out.begin(), out.end(), bytes.data());
+    rfk::ModelError err;
+    if (rfk::OpenModel(bytes.data(), bytes.size(), &m, &err) != rfk::Status::kOk)
+      throw std::logic_error(std::string("convert produced a model that does not open: ") + err.field);
+  }
+  host::AlignedBytes bytes;
+  rfk::Model m;
+};
+
 int RunConvert(const ConvertArgs& a) {
   if (a.fixed || a.fixed_only) {
     const LoadedModel lm = LoadModel(a.model);
     std::vector<std::uint8_t> out = ConvertFixed(a, lm.model);
-    if (a.no_metadata) {
-      host::AlignedBytes bytes(out.size());
-      std::copy(out.begin(), out.end(), bytes.data());
-      rfk::Model fixed;
-      if (rfk::OpenModel(bytes.data(), bytes.size(), &fixed, nullptr) != rfk::Status::kOk)
-        throw std::logic_error("convert --fixed produced a model that does not open");
-      out = host::WithoutSection(fixed, rfk::format::SectionType::kMetadata);
-    }
+    const Reopened fixed(out);
+    if (a.no_metadata) out = host::WithoutSection(fixed.m, rfk::format::SectionType::kMetadata);
     WriteModelAtomically(a.output, out);
     std::fprintf(stderr, "rfk: wrote %s (%s, %.3gx of %s): %s%s\n", a.output.c_str(), HumanBytes(double(out.size())).c_str(),
                  double(out.size()) / double(lm.model.total_bytes), HumanBytes(double(lm.model.total_bytes)).c_str(),
@@ -121,13 +128,8 @@ int RunConvert(const ConvertArgs& a) {
     throw CliError(std::string("--storage / --head-storage: ") + e.what());
   }
   std::vector<std::uint8_t> out = restore ? Convert(a, m, w, h) : std::vector<std::uint8_t>(m.bytes, m.bytes + m.total_bytes);
-  // What was written must open: the converter and the reader agree on the layout.
-  host::AlignedBytes check(out.size());
-  std::copy(out.begin(), out.end(), check.data());
-  rfk::Model reopened;
-  rfk::ModelError err;
-  if (rfk::OpenModel(check.data(), check.size(), &reopened, &err) != rfk::Status::kOk)
-    throw std::logic_error(std::string("convert produced a model that does not open: ") + err.field);
+  const Reopened check(out);
+  const rfk::Model& reopened = check.m;
   if (a.no_metadata) out = host::WithoutSection(reopened, rfk::format::SectionType::kMetadata);
   WriteModelAtomically(a.output, out);
   const bool has_w = m.projection_weights.data != nullptr || m.fastfood.dp != 0;
