@@ -10,7 +10,11 @@ ridge on +-1 targets with an unpenalised intercept on both sides.
 
 Timed, per side, as whole processes from spawn to the fitted model:
   rfk          -- the whole `rfk train --threads T` process: reading the .gz files, standardisation,
-                  features, Z'Z, the solve, the training-error sample and writing the model;
+                  features, Z'Z, the solve, the calibration (class probabilities from 3-fold held-out
+                  outputs: a second pass of features and three more solves), the training-error
+                  sample and writing the model;
+  rfk --no-calibration -- the same without the calibration: the work RidgeClassifier does (it
+                  gives no probabilities), the like-for-like figure (--no-like-for-like leaves it out);
   scikit-learn -- a fresh python3 process with OPENBLAS_NUM_THREADS = OMP_NUM_THREADS = T: start-up,
                   imports, reading the .gz files, fit (the child reports when its fit returned).
 The test accuracy is measured afterwards and not timed (rfk eval; the child's own predict).
@@ -19,6 +23,7 @@ reported, with every run and the load average before it (the machine may be shar
 
 usage: bench/fashion_vs_sklearn.py [--rfk build/release/bin/rfk] [--repeats 5] [--threads 1,2]
                                    [--features 4000] [--lambda 1e-6] [--gamma G] [--json out.json]
+                                   [--no-like-for-like]
 Needs OpenBLAS under NumPy for an honest peer: `scripts/install-deps.sh --bench`.
 """
 import argparse
@@ -85,14 +90,14 @@ def run_sklearn(a, threads, seed):
     return r
 
 
-def rfk_cmd(a, threads, model, gamma=None):
+def rfk_cmd(a, threads, model, gamma=None, calibrate=True):
     cmd = [a.rfk, "train", "--train", os.path.join(a.data, "train-images-idx3-ubyte.gz"), "-o", model,
            "--kernel", "gaussian", "-D", str(a.features), "--lambda", repr(a.lam), "--threads", str(threads)]
-    return cmd + (["--gamma", repr(gamma)] if gamma else [])
+    return cmd + (["--gamma", repr(gamma)] if gamma else []) + ([] if calibrate else ["--no-calibration"])
 
 
-def run_rfk(a, threads, model):
-    cmd = rfk_cmd(a, threads, model, a.gamma)
+def run_rfk(a, threads, model, calibrate=True):
+    cmd = rfk_cmd(a, threads, model, a.gamma, calibrate)
     t0 = time.time()
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     seconds = time.time() - t0
@@ -123,12 +128,15 @@ def main():
     ap.add_argument("--threads", default=f"1,{os.cpu_count()}")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", help="also write every run here")
+    ap.add_argument("--no-like-for-like", dest="like", action="store_false",
+                    help="leave out the rfk --no-calibration runs")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.child:
         return child(a)
     threads = sorted({int(t) for t in a.threads.split(",")})
-    runs = {(side, t): [] for side in ("rfk", "sklearn") for t in threads}
+    sides = ("rfk", "rfk-nocal", "sklearn") if a.like else ("rfk", "sklearn")
+    runs = {(side, t): [] for side in sides for t in threads}
     with tempfile.TemporaryDirectory() as tmp:
         model = os.path.join(tmp, "fashion.rfk")
         if not a.gamma:  # rfk's data-scale default, from a first (untimed, cache-warming) run
@@ -136,9 +144,10 @@ def main():
             a.gamma = float(re.search(r"^gamma:\s+([-\d.e+]+)", out, re.M).group(1))
         for r in range(a.repeats):
             for t in threads:
-                for side in ("rfk", "sklearn") if r % 2 == 0 else ("sklearn", "rfk"):
+                for side in sides[r % len(sides):] + sides[:r % len(sides)]:  # each side first in turn
                     load = os.getloadavg()[0]
-                    res = run_rfk(a, t, model) if side == "rfk" else run_sklearn(a, t, a.seed + r)
+                    res = (run_sklearn(a, t, a.seed + r) if side == "sklearn"
+                           else run_rfk(a, t, model, calibrate=side == "rfk"))
                     res["load_before"] = load
                     runs[(side, t)].append(res)
                     print(f"# repeat {r + 1}, {t} thread(s), {side}: {res['seconds']:.2f} s, accuracy "
@@ -158,18 +167,25 @@ def report(a, threads, runs):
     print(f"scikit-learn's BLAS: {sk['blas']}; coefficients {sk['dtype']}")
     print(f"rfk: {' '.join(os.path.relpath(c, ROOT) if c.startswith(ROOT + os.sep) else c for c in rfk_cmd(a, 'T', 'fashion.rfk', a.gamma))}")
     print()
-    print("| threads | rfk train (whole process) | scikit-learn (whole process) | of which fit | rfk / sklearn | "
-          "rfk accuracy | sklearn accuracy | all runs rfk / sklearn (s) |")
-    print("|---|---|---|---|---|---|---|---|")
+    like = any(side == "rfk-nocal" for side, _ in runs)
+    head = "| threads | rfk train (whole process) | "
+    head += "rfk --no-calibration | " if like else ""
+    head += "scikit-learn (whole process) | of which fit | rfk / sklearn | "
+    head += "rfk --no-calibration / sklearn | " if like else ""
+    head += "rfk accuracy | sklearn accuracy | all runs rfk / sklearn (s) |"
+    print(head)
+    print("|---" * (head.count("|") - 1) + "|")
+    med = lambda v, key="seconds": statistics.median(x[key] for x in v)
     for t in threads:
         r, s = runs[("rfk", t)], runs[("sklearn", t)]
-        rm, sm = statistics.median(x["seconds"] for x in r), statistics.median(x["seconds"] for x in s)
-        fit = statistics.median(x["fit_s"] for x in s)
-        print(f"| {t} | {rm:.2f} s | {sm:.2f} s | {fit:.2f} s | {rm / sm:.2f} | "
-              f"{100 * statistics.median(x['accuracy'] for x in r):.2f} % | "
-              f"{100 * statistics.median(x['accuracy'] for x in s):.2f} % | "
-              f"{', '.join(f'{x:.1f}' for x in (v['seconds'] for v in r))} / "
-              f"{', '.join(f'{x:.1f}' for x in (v['seconds'] for v in s))} |")
+        n = runs.get(("rfk-nocal", t))
+        rm, sm = med(r), med(s)
+        row = f"| {t} | {rm:.2f} s | " + (f"{med(n):.2f} s | " if n else "")
+        row += f"{sm:.2f} s | {med(s, 'fit_s'):.2f} s | {rm / sm:.2f} | " + (f"{med(n) / sm:.2f} | " if n else "")
+        row += (f"{100 * med(r, 'accuracy'):.2f} % | {100 * med(s, 'accuracy'):.2f} % | "
+                f"{', '.join(f'{x:.1f}' for x in (v['seconds'] for v in r))} / "
+                f"{', '.join(f'{x:.1f}' for x in (v['seconds'] for v in s))} |")
+        print(row)
     loads = [x["load_before"] for v in runs.values() for x in v]
     print()
     print(f"load average (1 min) before the runs: {min(loads):.2f} to {max(loads):.2f}")
