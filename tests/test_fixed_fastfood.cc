@@ -16,6 +16,7 @@
 #include "../core/fixed_fastfood.h"
 #include "rfk/fixed.hpp"
 #include "rfk/host/fixed.hpp"
+#include "rfk/host/model_writer.hpp"
 #include "rfk/host/train.hpp"
 #include "rfk/rfk.h"
 #include "test_util.h"
@@ -422,4 +423,49 @@ TEST_CASE("fixed fastfood: the integer features and outputs follow the f32 model
     CHECK(std::sqrt(err2 / ref2) < 0.05);  // the int8 head dominates: measured 3.7 %, 0.07 %
     if (classes == 2) CHECK(agree >= int(ds.rows) - 4);
   }
+}
+
+TEST_CASE("fixed fastfood: rfk convert --fixed-only --calibrate, then eval, predict and export") {
+  rfk_test::TempDir tmp;
+  const std::string cli = RFK_CLI, train = tmp.Path("t.csv"), model = tmp.Path("m.rfk"), only = tmp.Path("only.rfk");
+  const rfk::host::Dataset ds = Data(3, 200, 2);
+  std::string csv;
+  for (std::size_t r = 0; r < ds.rows; ++r)
+    csv += std::to_string(ds.dense[3 * r]) + "," + std::to_string(ds.dense[3 * r + 1]) + "," +
+           std::to_string(ds.dense[3 * r + 2]) + "," + ds.labels[r] + "\n";
+  rfk_test::WriteText(train, csv);
+  REQUIRE(rfk_test::Run(cli + " train --train " + train + " --map fastfood -D 32 -o " + model).status == 0);
+  rfk_test::CommandResult r =
+      rfk_test::Run(cli + " convert -m " + model + " --fixed-only --calibrate " + train + " -o " + only);
+  REQUIRE(r.status == 0);
+  CHECK(r.err.find("0 of 600 input values saturated") != std::string::npos);
+  r = rfk_test::Run(cli + " eval -m " + only + " " + train + " --json");
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("\"fixed_point\": true, \"saturated_inputs\": 0") != std::string::npos);
+  CHECK(rfk_test::Run(cli + " inspect " + only).status == 0);
+  // rfk predict's labels are the integer path's decisions, row by row.
+  r = rfk_test::Run(cli + " predict -m " + only + " " + train);
+  REQUIRE(r.status == 0);
+  const rfk::host::AlignedBytes bytes = rfk::host::ReadFileBytes(only);
+  rfk::Model m;
+  REQUIRE(rfk::OpenModel(bytes.data(), bytes.size(), &m) == rfk::Status::kOk);
+  REQUIRE(f::IsFastfood(m.map));
+  std::string want;
+  for (std::size_t row = 0; row < ds.rows; ++row) {
+    float x[3];
+    for (int c = 0; c < 3; ++c) x[c] = std::stof(std::to_string(ds.dense[3 * row + c]));
+    std::vector<std::int16_t> xq(3);
+    REQUIRE(rfk::QuantizeInput(m, x, 3, xq.data(), 3) == rfk::Status::kOk);
+    want += std::string(rfk::ClassLabel(m, rfk::DecideClassFixed(m, Predict(m, xq).data()))) + "\n";
+  }
+  CHECK(r.out == want);
+  // export to C: the model, the int16 vectors and the host's integers, and the fixed scratch (K
+  // accumulators rounded to 16 B, then 2 d' = 8 int32).
+  r = rfk_test::Run(cli + " export -m " + only + " --c-header " + tmp.Path("only.h") + " --name ffx --vectors " + train +
+                    " --count 3");
+  CHECK(r.status == 0);
+  const std::string h = rfk_test::ReadText(tmp.Path("only.h"));
+  CHECK(h.find("ffx_outputs_q[3]") != std::string::npos);
+  CHECK(h.find("ffx_inputs_q[9]") != std::string::npos);
+  CHECK(h.find("#define FFX_FIXED_SCRATCH_BYTES 48u") != std::string::npos);
 }

@@ -53,15 +53,16 @@ bool FiniteBits(std::uint32_t bits, bool positive) {
   return Status::kOk;
 }
 
-// The input quantization (offsets finite, scales finite and > 0) and W's shifts (<= 31).
-[[gnu::noinline]] Status CheckFixedMap(const FixedReader& r, const fp::Layout& l, const Model& m) {
+// The input quantization (offsets finite, scales finite and > 0) and W's shifts (<= 31; a Fastfood
+// map has none: `dense` false).
+[[gnu::noinline]] Status CheckFixedMap(const FixedReader& r, const fp::Layout& l, const Model& m, bool dense) {
   for (std::uint32_t c = 0; c < m.input_dim; ++c) {
     if (!FiniteBits(r.U32(l.offset + 4 * c), false))
       return r.Fail(Status::kBadValue, "fixed.input_offset", r.at + l.offset + 4 * c);
     if (!FiniteBits(r.U32(l.scale + 4 * c), true))
       return r.Fail(Status::kBadValue, "fixed.input_scale", r.at + l.scale + 4 * c);
   }
-  for (std::uint32_t j = 0; j < m.num_frequencies && l.shift != l.phase; ++j)  // none for Fastfood
+  for (std::uint32_t j = 0; dense && j < m.num_frequencies; ++j)
     if (r.b[r.at + l.shift + j] > 31) return r.Fail(Status::kBadValue, "fixed.shift", r.at + l.shift + j);
   return Status::kOk;
 }
@@ -106,7 +107,7 @@ Status CheckFixedSection(const std::uint8_t* blob, std::uint32_t offset, std::ui
     return r.Fail(Status::kBadValue, "fixed.input_dim", r.at + fp::kInputDim);
   const fp::FastfoodTail tail = fp::FastfoodTailOf(l.bytes, m.input_dim, m.num_frequencies);
   if (size != (ff ? tail.bytes : l.bytes)) return r.Fail(Status::kBadSectionSize, "fixed.size", entry + f::entry::kSize);
-  s = CheckFixedMap(r, l, m);
+  s = CheckFixedMap(r, l, m, !ff);
   if (s == Status::kOk) s = CheckFixedHead(r, l, m);
   if constexpr (kFixedFastfood)
     if (s == Status::kOk && ff) s = CheckFixedFastfood(blob, offset, tail, m.input_dim, m.num_frequencies, err);
