@@ -41,10 +41,26 @@ void FwhtI32(std::int32_t* t, std::uint32_t n) noexcept;
 void FixedFastfoodTurns(const FixedFastfoodView& a, const std::int16_t* x, std::uint32_t b, std::int32_t* t,
                         std::uint32_t* turns) noexcept;
 
-// Checks a Fastfood tail (d' <= kMaxFastfoodPaddedDim is the caller's check): g != -32768, g_shift within its block's bound,
-// s_mult != -2^31, s_shift <= 62, every block of perm a permutation. `at`: the section's offset in
-// the blob (for the error offsets). On failure fills *err (if not null) with field and offset.
-Status CheckFixedFastfood(const std::uint8_t* blob, std::uint32_t at, const format::fixed_params::FastfoodTail& ff,
-                          std::uint32_t d, std::uint32_t F, ModelError* err);
+// One block of a fixed section `sec` (its Fastfood tail at `tail_at` = LayoutOf(..., false).bytes,
+// its phases at `phase_at`): FixedFastfoodTurns on the view FastfoodTailOf gives. PredictFixed's
+// entry, so that the tail's 64-bit layout arithmetic stays in this translation unit.
+void FixedFastfoodBlock(const std::uint8_t* sec, std::uint32_t tail_at, std::uint32_t phase_at, std::uint32_t d,
+                        std::uint32_t F, const std::int16_t* x, std::uint32_t b, std::int32_t* t,
+                        std::uint32_t* turns) noexcept;
+
+// format::fixed_params::FastfoodTailOf, out of line (its 64-bit arithmetic is library calls on
+// 32-bit cores: one copy for the validator and PredictFixed).
+format::fixed_params::FastfoodTail FixedFastfoodTail(std::uint64_t tail_at, std::uint32_t d, std::uint32_t F) noexcept;
+
+// The size of a fixed section whose Fastfood tail starts at `tail_at`, or 0 when d' = PaddedDim(d)
+// exceeds kMaxFastfoodPaddedDim (the validator's fixed.input_dim).
+std::uint64_t FixedFastfoodBytes(std::uint64_t tail_at, std::uint32_t d, std::uint32_t F) noexcept;
+
+// Checks the Fastfood tail of the section at blob + at (its size already checked against
+// FixedFastfoodBytes): g != -32768, g_shift within its block's bound (<= 62 and d' ((32768 d
+// max|g| + h) >> g_shift) <= 2^31 - 1), s_mult != -2^31, s_shift <= 62, every block of perm a
+// permutation. On failure fills *err (if not null) with the field and its offset in the blob.
+Status CheckFixedFastfood(const std::uint8_t* blob, std::uint32_t at, std::uint32_t tail_at, std::uint32_t d,
+                          std::uint32_t F, ModelError* err);
 
 }  // namespace rfk::core

@@ -62,7 +62,7 @@ bool FiniteBits(std::uint32_t bits, bool positive) {
     if (!FiniteBits(r.U32(l.scale + 4 * c), true))
       return r.Fail(Status::kBadValue, "fixed.input_scale", r.at + l.scale + 4 * c);
   }
-  for (std::uint32_t j = 0; dense && j < m.num_frequencies; ++j)
+  for (std::uint32_t j = 0; (!kFixedFastfood || dense) && j < m.num_frequencies; ++j)
     if (r.b[r.at + l.shift + j] > 31) return r.Fail(Status::kBadValue, "fixed.shift", r.at + l.shift + j);
   return Status::kOk;
 }
@@ -103,14 +103,18 @@ Status CheckFixedSection(const std::uint8_t* blob, std::uint32_t offset, std::ui
   if (s != Status::kOk) return s;
   const bool ff = kFixedFastfood && f::IsFastfood(m.map);
   const fp::Layout l = fp::LayoutOf(m.input_dim, m.num_frequencies, m.num_outputs, m.num_features, !ff);
-  if (ff && f::fastfood::PaddedDim(m.input_dim) > fp::kMaxFastfoodPaddedDim)
-    return r.Fail(Status::kBadValue, "fixed.input_dim", r.at + fp::kInputDim);
-  const fp::FastfoodTail tail = fp::FastfoodTailOf(l.bytes, m.input_dim, m.num_frequencies);
-  if (size != (ff ? tail.bytes : l.bytes)) return r.Fail(Status::kBadSectionSize, "fixed.size", entry + f::entry::kSize);
+  std::uint64_t bytes = l.bytes;
+  if constexpr (kFixedFastfood) {
+    if (ff) bytes = FixedFastfoodBytes(l.bytes, m.input_dim, m.num_frequencies);
+    if (bytes == 0) return r.Fail(Status::kBadValue, "fixed.input_dim", r.at + fp::kInputDim);  // d' > 2^15
+  }
+  if (size != bytes) return r.Fail(Status::kBadSectionSize, "fixed.size", entry + f::entry::kSize);
+  // From here the section's size (< 2^32) is the layout's: every offset fits in 32 bits.
   s = CheckFixedMap(r, l, m, !ff);
   if (s == Status::kOk) s = CheckFixedHead(r, l, m);
   if constexpr (kFixedFastfood)
-    if (s == Status::kOk && ff) s = CheckFixedFastfood(blob, offset, tail, m.input_dim, m.num_frequencies, err);
+    if (s == Status::kOk && ff)
+      s = CheckFixedFastfood(blob, offset, static_cast<std::uint32_t>(l.bytes), m.input_dim, m.num_frequencies, err);
   if (s == Status::kOk) m.fixed_offset = offset;
   return s;
 }

@@ -65,8 +65,9 @@ struct TailReader {
 
 }  // namespace
 
-Status CheckFixedFastfood(const std::uint8_t* blob, std::uint32_t at, const fp::FastfoodTail& ff, std::uint32_t d,
+Status CheckFixedFastfood(const std::uint8_t* blob, std::uint32_t at, std::uint32_t tail_at, std::uint32_t d,
                           std::uint32_t F, ModelError* err) {
+  const fp::FastfoodTail ff = FixedFastfoodTail(tail_at, d, F);
   const TailReader r{blob + at, at, err};
   for (std::uint32_t b = 0; b < ff.blocks; ++b) {
     const Status s = CheckBlock(r, ff, d, b);

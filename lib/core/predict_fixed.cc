@@ -46,6 +46,28 @@ inline void Accumulate(std::int64_t* acc, const std::int8_t* q, std::uint32_t K,
   for (std::uint32_t k = 0; k < K; ++k) acc[k] += static_cast<std::int32_t>(q[k * D + column]) * z;
 }
 
+// Frequency j's features at phase t: cos t as column j and, pair form, sin t as column F + j (the
+// Fastfood loop's; the dense loop keeps its own copy, so a core without Fastfood is as before).
+inline void AddFrequency(std::int64_t* acc, const std::int8_t* q, std::uint32_t K, std::uint32_t D,
+                         std::uint32_t F, std::uint32_t j, std::uint32_t t, bool pairs) {
+  Accumulate(acc, q, K, D, j, fixed::CosTurns(t));
+  if (pairs) Accumulate(acc, q, K, D, F + j, fixed::SinTurns(t));
+}
+
+// A Fastfood map's features, block by block (t and turns: d' int32 each of scratch). Out of line,
+// so that its frame is not on the dense path's stack.
+[[gnu::noinline]] void AccumulateFastfood(const std::uint8_t* sec, const format::fixed_params::Layout& l,
+                                          const std::int16_t* x, std::uint32_t d, std::uint32_t F, std::uint32_t K,
+                                          std::uint32_t D, bool pairs, std::int64_t* acc, std::int32_t* t) {
+  const auto* q = reinterpret_cast<const std::int8_t*>(sec + l.head);
+  const std::uint32_t dp = format::fastfood::PaddedDim(d);
+  auto* turns = reinterpret_cast<std::uint32_t*>(t + dp);
+  for (std::uint32_t b = 0, j0 = 0; j0 < F; ++b, j0 += dp) {  // block b: frequencies [j0, j0 + d')
+    core::FixedFastfoodBlock(sec, static_cast<std::uint32_t>(l.bytes), l.phase, d, F, x, b, t, turns);
+    for (std::uint32_t j = j0; j < F && j - j0 < dp; ++j) AddFrequency(acc, q, K, D, F, j, turns[j - j0], pairs);
+  }
+}
+
 }  // namespace
 
 // K int64 accumulators, then (Fastfood) t and turns, d' int32 each.
@@ -60,7 +82,7 @@ Status PredictFixed(const Model& m, const std::int16_t* x, std::size_t x_len, vo
   const Status s = CheckFixedArgs(m, x, x_len, scratch, scratch_bytes, out, out_len);
   if (s != Status::kOk) return s;
   const std::uint32_t d = m.input_dim, F = m.num_frequencies, K = m.num_outputs, D = m.num_features;
-  const fp::Layout l = fp::LayoutOf(d, F, K, D, !format::IsFastfood(m.map));
+  const fp::Layout l = fp::LayoutOf(d, F, K, D, !(core::kFixedFastfood && format::IsFastfood(m.map)));
   const std::uint8_t* sec = FixedSection(m);
   const auto* q = reinterpret_cast<const std::int8_t*>(sec + l.head);
   const bool pairs = !format::IsPhaseForm(m.map);
@@ -70,18 +92,9 @@ Status PredictFixed(const Model& m, const std::int16_t* x, std::size_t x_len, vo
   if constexpr (core::kFixedFastfood) {  // compiled out, OpenModel refuses Fastfood fixed models
     if (format::IsFastfood(m.map)) {
       done = true;
-      const fp::FastfoodTail tail = fp::FastfoodTailOf(l.bytes, d, F);
-      const core::FixedFastfoodView ff = core::FixedFastfoodOf(sec, l, tail, d, F);
-      auto* t = reinterpret_cast<std::int32_t*>(static_cast<std::uint8_t*>(scratch) +
-                                                core::RoundUp(std::size_t{8} * (K > 0 ? K : 1), kScratchAlignment));
-      auto* turns = reinterpret_cast<std::uint32_t*>(t + tail.dp);
-      for (std::uint32_t b = 0, j0 = 0; j0 < F; ++b, j0 += tail.dp) {  // block b: frequencies [j0, j0 + d')
-        core::FixedFastfoodTurns(ff, x, b, t, turns);
-        for (std::uint32_t j = j0; j < F && j - j0 < tail.dp; ++j) {
-          Accumulate(acc, q, K, D, j, fixed::CosTurns(turns[j - j0]));
-          if (pairs) Accumulate(acc, q, K, D, F + j, fixed::SinTurns(turns[j - j0]));
-        }
-      }
+      AccumulateFastfood(sec, l, x, d, F, K, D, pairs, acc,
+                         reinterpret_cast<std::int32_t*>(static_cast<std::uint8_t*>(scratch) +
+                                                         core::RoundUp(std::size_t{8} * (K > 0 ? K : 1), kScratchAlignment)));
     }
   }
   if (!done) {
