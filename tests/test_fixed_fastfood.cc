@@ -375,6 +375,21 @@ TEST_CASE("fixed fastfood: every tail field corrupted is refused with its name a
     CHECK(std::string(err.field) == "fixed.size");
     CHECK(err.offset == fx.entry + f::entry::kSize);
   }
+  // d' over 2^15 (d = 32769, map_params' and the section's alike): fixed.input_dim, checked before
+  // the size, which such a d could not have here.
+  {
+    Fx fx(good);
+    const std::size_t map_at = fx.b.U32(fx.b.Entry(f::SectionType::kMapParams) + f::entry::kOffset);
+    fx.b.SetU32(map_at + f::map_params::kInputDim, 32769);
+    fx.Set<std::uint32_t>(fp::kInputDim, 32769);
+    const rfk::ModelError err = fx.Reopen();
+    CHECK(err.status == rfk::Status::kBadValue);
+    CHECK(std::string(err.field) == "fixed.input_dim");
+    CHECK(err.offset == fx.at + fp::kInputDim);
+    fx.b.SetU32(map_at + f::map_params::kInputDim, 32768);  // d' = 2^15: accepted so far, then the size
+    fx.Set<std::uint32_t>(fp::kInputDim, 32768);
+    CHECK(std::string(fx.Reopen().field) == "fixed.size");
+  }
   // B's signs take any bits: flipping one is a different, valid model.
   Fx fx(good);
   fx.Set<std::uint8_t>(fx.t.signs, static_cast<std::uint8_t>(fx.Get<std::uint8_t>(fx.t.signs) ^ 1u));
