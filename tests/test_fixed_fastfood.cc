@@ -484,3 +484,25 @@ TEST_CASE("fixed fastfood: rfk convert --fixed-only --calibrate, then eval, pred
   CHECK(h.find("ffx_inputs_q[9]") != std::string::npos);
   CHECK(h.find("#define FFX_FIXED_SCRATCH_BYTES 48u") != std::string::npos);
 }
+
+TEST_CASE("fixed fastfood: a column constant in training stays 0 in the integer input") {
+  rfk::host::Dataset ds = Data(3, 200, 2, 21);
+  for (std::size_t r = 0; r < ds.rows; ++r) ds.dense[3 * r + 1] = 5.0f;  // column 1 constant
+  std::vector<std::uint8_t> source;
+  Fx fx(FixedFastfood(ds, f::MapKind::kFastfood, 32, true, f::Storage::kF32, &source));
+  Blob src(source);
+  rfk::Model m0;
+  REQUIRE(src.Open(&m0) == rfk::Status::kOk);
+  std::vector<std::uint64_t> s0(rfk::ScratchBytes(m0) / 8 + 2);
+  int agree = 0;
+  for (std::size_t r = 0; r < ds.rows; ++r) {
+    float x[3] = {ds.dense[3 * r], r % 2 ? 1e6f : -3.0f, ds.dense[3 * r + 2]};  // column 1 far off
+    std::vector<std::int16_t> xq(3);
+    REQUIRE(rfk::QuantizeInput(fx.m, x, 3, xq.data(), 3) == rfk::Status::kOk);
+    CHECK(xq[1] == 0);
+    float o0 = 0;
+    REQUIRE(rfk::Predict(m0, x, 3, s0.data(), rfk::ScratchBytes(m0), &o0, 1) == rfk::Status::kOk);
+    agree += (Predict(fx.m, xq)[0] > 0) == (o0 > 0);
+  }
+  CHECK(agree >= int(ds.rows) - 4);
+}

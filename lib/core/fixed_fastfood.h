@@ -1,7 +1,8 @@
 // Fastfood on the integer path (format::fixed_params::FastfoodTail; docs/FORMAT.md "fixed"):
 // the device's per-block transform, its view of a fixed section's Fastfood arrays, and the
 // validator of those arrays. Internal to lib/core (tests/test_fixed_fastfood.cc drives it
-// directly); compiled in only with RFK_FIXED_FASTFOOD (core_config.h).
+// directly). OpenModel and PredictFixed reach it only with RFK_FIXED_FASTFOOD (core_config.h); a
+// core built without it links none of it.
 #pragma once
 
 #include <cstdint>

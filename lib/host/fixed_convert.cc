@@ -109,8 +109,8 @@ void Standardisation(const Model& m, std::vector<double>* mean, std::vector<doub
 
 // Fastfood's input quantization: H mixes the columns, so every column gets the same scale s_in in
 // standardised units, x_q = round(s_in (x - mean) / sd): offset = mean, scale = s_in / sd, with s_in
-// = 32767 / (the calibration rows' largest |standardised value|), so no calibration value clamps.
-// Returns s_in.
+// = 32767 / (the calibration rows' largest |standardised value|), so no calibration value clamps
+// (a column the standardisation zeroes keeps x_q = 0). Returns s_in.
 double FastfoodInputQuantization(const Model& m, const Dataset& data, std::vector<float>* offset,
                                  std::vector<float>* scale) {
   const std::size_t d = m.input_dim;
@@ -131,6 +131,9 @@ double FastfoodInputQuantization(const Model& m, const Dataset& data, std::vecto
   for (std::size_t c = 0; c < d; ++c) {
     (*offset)[c] = static_cast<float>(mean[c]);
     (*scale)[c] = static_cast<float>(s_in * inv[c]);
+    // A column the standardisation zeroes (inverse scale 0: constant in training) must stay 0: a
+    // scale of 2^-126 (the format wants one > 0) rounds every |x - mean| < 2^125 to 0.
+    if (!((*scale)[c] > 0.0f) || !std::isfinite((*scale)[c])) (*scale)[c] = std::ldexp(1.0f, -126);
   }
   return s_in;
 }
