@@ -94,6 +94,15 @@ seeds_model() {
     -o "$tmp/seeds/model/seed-fixed-phase.rfk" 2>/dev/null
   "$rfk" convert -m "$tmp/seeds/model/seed-int8.rfk" --fixed --calibrate "$tmp/m.csv" -q \
     -o "$tmp/seeds/model/seed-fixed-int8.rfk" 2>/dev/null
+  # Fastfood on the integer path (the fixed section's Fastfood tail): pairs fixed-only (no fastfood
+  # section), int8 G and S beside their integers, and the phase form multiclass.
+  "$rfk" convert -m "$tmp/seeds/model/seed-fastfood-int8.rfk" --fixed-only --calibrate "$tmp/c.csv" -q \
+    -o "$tmp/seeds/model/seed-fixed-fastfood-only.rfk" 2>/dev/null
+  "$rfk" convert -m "$tmp/seeds/model/seed-fastfood-int8.rfk" --fixed --calibrate "$tmp/c.csv" -q \
+    -o "$tmp/seeds/model/seed-fixed-fastfood-int8.rfk" 2>/dev/null
+  "$rfk" train --train "$tmp/m.csv" -D 12 --map fastfood-phase -o "$tmp/fastfood-phase.rfk" >/dev/null
+  "$rfk" convert -m "$tmp/fastfood-phase.rfk" --fixed-only --calibrate "$tmp/m.csv" -q \
+    -o "$tmp/seeds/model/seed-fixed-fastfood-phase.rfk" 2>/dev/null
   # Without the optional metadata section (rfk convert --no-metadata).
   "$rfk" convert -m "$tmp/seeds/model/seed-fastfood-int8.rfk" --no-metadata -q \
     -o "$tmp/seeds/model/seed-fastfood-int8-no-metadata.rfk" 2>/dev/null

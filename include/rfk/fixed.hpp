@@ -42,8 +42,8 @@ std::uint32_t PhaseTurns(const std::int16_t* w, const std::int16_t* x, std::uint
 namespace rfk {
 
 // ---- Prediction of a fixed-point model (one with a `fixed` section: FixedSection(model) != null;
-// docs/FORMAT.md "fixed", docs/EMBEDDED.md "The integer path"). Dense Fourier and orthogonal maps,
-// pair and phase forms. From int16 inputs to int32 outputs every operation is an integer one: no
+// docs/FORMAT.md "fixed", docs/EMBEDDED.md "The integer path"). Dense Fourier, orthogonal and
+// (cores built with RFK_FIXED_FASTFOOD, the default) Fastfood maps, pair and phase forms. From int16 inputs to int32 outputs every operation is an integer one: no
 // float instruction and no soft-float call, and the same integers on every target and build (one
 // scalar implementation; the kernel tables are not used).
 
@@ -52,12 +52,15 @@ inline const std::uint8_t* FixedSection(const Model& model) noexcept {
   return model.fixed_offset != 0 ? model.bytes + model.fixed_offset : nullptr;
 }
 
-// Scratch PredictFixed needs: K int64 accumulators, rounded up to kScratchAlignment.
+// Scratch PredictFixed needs: K int64 accumulators, rounded up to kScratchAlignment; for a
+// Fastfood map then 2 d' int32 (one block's transform and its phases), rounded up the same way.
 std::size_t FixedScratchBytes(const Model& model) noexcept;
 
 // The K outputs of the int16 input x (x_len == d, as QuantizeInput makes it) in units of the
 // model's output scale (FixedOutputScale): output k's real value is out[k] * scale. Per
-// frequency j: the phase t_j = phase[j] + (sum_c W[j][c] x[c]) 2^shift[j] mod 2^32 (PhaseTurns),
+// frequency j: the phase t_j = phase[j] + (sum_c W[j][c] x[c]) 2^shift[j] mod 2^32 (PhaseTurns;
+// Fastfood: phase[j] + round(s_mult[j] (H G Pi H B x)_j / 2^s_shift[j]) in integers, per block of
+// d' frequencies, docs/FORMAT.md "fixed"),
 // c_j = CosTurns(t_j) (and, pair form, s_j = SinTurns(t_j) for feature F + j); then out[k] =
 // bias[k] + round(mult[k] * sum_j q[k][j] z_j / 2^rshift[k]), rounding half up, with the sum in
 // int64. Every intermediate is bounded (the proof is at the definition; OpenModel checks the

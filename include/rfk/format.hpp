@@ -434,6 +434,19 @@ constexpr std::uint32_t StoredFrequencies(Layout layout, std::uint32_t F) {
 // rshift[K] u32 (<= 62) and bias[K] i32: output k = bias + round(mult * sum_j q[k][j] c_j /
 // 2^rshift) in units of output_scale, c_j the q15 features. Type 23 is taken from the
 // structured-map range: the section is required (a fixed model's integers are its reference).
+// A Fastfood map (map_params.map fastfood or fastfood-phase) has no W and no shift (both 0 bytes:
+// LayoutOf(..., dense = false)); its integers follow bias[K] (FastfoodTailOf): with d' =
+// fastfood::PaddedDim(d), blocks = ceil(F / d'), N = blocks d', g[N] int16 (G's block b entry i,
+// which multiplies the gathered t[perm[b d' + i]]), padding to 4, s_mult[F] i32 (-2^31 invalid),
+// s_shift[F] u8 (<= 62), padding to 4, g_shift[blocks] u8, padding to 4, perm packed as the
+// fastfood section packs it (PermBytes(d', N) bytes, IndexBits(d') bits each, each block a
+// permutation of [0, d')), then B's signs ceil(N / 8) bytes (bit k at byte k / 8, bit k % 8; set:
+// -1), padding to 4. Per block the device computes, in integers (lib/core/predict_fixed_fastfood.cc):
+// t = H B [x; 0] (int32), v_i = round(g_i t[perm_i] / 2^g_shift[b]) (int32), u = H v (int32), and
+// the phase of frequency j = b d' + i is phase[j] + round(s_mult[j] u_i / 2^s_shift[j]) mod 2^32.
+// The validator accepts d' <= kMaxFastfoodPaddedDim only, and g_shift[b] only if d' ((max_i |g|
+// 32768 d + 2^(g_shift - 1)) >> g_shift) <= 2^31 - 1, which bounds every value of the block in
+// int32 for any int16 input (the proof: lib/core/predict_fixed_fastfood.cc).
 namespace fixed_params {
 inline constexpr std::uint32_t kHeaderBytes = 32;
 inline constexpr std::uint32_t kInputDim = 0;        // u32 d, = map_params.input_dim
@@ -446,20 +459,43 @@ inline constexpr std::uint32_t kReserved = 24;       // u32[2] 0
 inline constexpr std::uint32_t kMaxMult = 1u << 15;
 inline constexpr std::uint32_t kMaxRshift = 62;
 inline constexpr std::int32_t kMaxBias = 1 << 30;
+inline constexpr std::uint32_t kMaxSShift = 62;  // Fastfood's s_shift and g_shift
+inline constexpr std::uint32_t kMaxFastfoodPaddedDim = 1u << 15;  // Fastfood's d' (|H B x| <= 2^30)
 // Byte offsets of the arrays from the section's start, and its size. The size is computed in 64
 // bits (counts up to 2^24 cannot overflow it); the offsets are meaningful once size == bytes,
-// which a u32 section size bounds below 2^32 (u32 keeps the device's stack small).
+// which a u32 section size bounds below 2^32 (u32 keeps the device's stack small). `dense`: the map
+// has W (dense Fourier, orthogonal); false for Fastfood, whose W and shift take no bytes and whose
+// integers follow at `bytes` (FastfoodTailOf).
 struct Layout {
   std::uint32_t offset, scale, w, shift, phase, head, mult, rshift, bias;
   std::uint64_t bytes;
 };
-constexpr Layout LayoutOf(std::uint64_t d, std::uint64_t F, std::uint64_t K, std::uint64_t D) {
-  const std::uint64_t w = kHeaderBytes + 8 * d, shift = w + Round4(2 * F * d), phase = shift + Round4(F),
+constexpr Layout LayoutOf(std::uint64_t d, std::uint64_t F, std::uint64_t K, std::uint64_t D, bool dense = true) {
+  const std::uint64_t rows = dense ? F : 0;
+  const std::uint64_t w = kHeaderBytes + 8 * d, shift = w + Round4(2 * rows * d), phase = shift + Round4(rows),
                       head = phase + 4 * F, mult = head + Round4(K * D);
   return Layout{kHeaderBytes, static_cast<std::uint32_t>(kHeaderBytes + 4 * d), static_cast<std::uint32_t>(w),
                 static_cast<std::uint32_t>(shift), static_cast<std::uint32_t>(phase), static_cast<std::uint32_t>(head),
                 static_cast<std::uint32_t>(mult), static_cast<std::uint32_t>(mult + 4 * K),
                 static_cast<std::uint32_t>(mult + 8 * K), mult + 12 * K};
+}
+// A Fastfood model's tail (above), starting at `at` (= LayoutOf(..., false).bytes), for input
+// width d and F frequencies: its arrays' offsets from the section's start, and the section's size
+// (64 bits; d' <= kMaxFastfoodPaddedDim and F <= 2^24, which the validator checks first, keep
+// every array below 2^27 bytes).
+struct FastfoodTail {
+  std::uint32_t dp, blocks, g, s_mult, s_shift, g_shift, perm, signs;
+  std::uint64_t bytes;
+};
+constexpr FastfoodTail FastfoodTailOf(std::uint64_t at, std::uint32_t d, std::uint32_t F) {
+  const std::uint32_t dp = fastfood::PaddedDim(d), blocks = F == 0 ? 0 : (F - 1) / dp + 1;
+  const std::uint64_t N = std::uint64_t{dp} * blocks;
+  const std::uint64_t s_mult = at + Round4(2 * N), s_shift = s_mult + 4 * std::uint64_t{F},
+                      g_shift = s_shift + Round4(F), perm = g_shift + Round4(blocks),
+                      signs = perm + (N * fastfood::IndexBits(dp) + 7) / 8, end = Round4(signs + (N + 7) / 8);
+  return FastfoodTail{dp, blocks, static_cast<std::uint32_t>(at), static_cast<std::uint32_t>(s_mult),
+                      static_cast<std::uint32_t>(s_shift), static_cast<std::uint32_t>(g_shift),
+                      static_cast<std::uint32_t>(perm), static_cast<std::uint32_t>(signs), end};
 }
 }  // namespace fixed_params
 

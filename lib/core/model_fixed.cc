@@ -6,6 +6,8 @@
 #include "model_fixed.h"
 
 #include "bytes.h"
+#include "core_config.h"
+#include "fixed_fastfood.h"
 
 namespace rfk::core {
 namespace {
@@ -33,8 +35,8 @@ bool FiniteBits(std::uint32_t bits, bool positive) {
 // Header: the map is one the integer path computes, the counts are the model's, u and the input
 // width are valid. (The helpers stay out of line: inlined, their frames would add up under OpenModel's.)
 [[gnu::noinline]] Status CheckFixedHeader(const FixedReader& r, std::uint32_t size, std::uint32_t entry, const Model& m) {
-  if (m.fourier_features == 0 || f::IsFastfood(m.map) || m.bin_features != 0)
-    return r.Fail(Status::kUnsupportedMap, "fixed", entry);  // dense Fourier maps only, no binning
+  if (m.fourier_features == 0 || (f::IsFastfood(m.map) && !kFixedFastfood) || m.bin_features != 0)
+    return r.Fail(Status::kUnsupportedMap, "fixed", entry);  // Fourier maps (Fastfood if built in), no binning
   if (size < fp::kHeaderBytes) return r.Fail(Status::kBadSectionSize, "fixed.size", entry + f::entry::kSize);
   if (r.U32(fp::kInputDim) != m.input_dim) return r.Fail(Status::kBadValue, "fixed.input_dim", r.at + fp::kInputDim);
   if (r.U32(fp::kNumFrequencies) != m.num_frequencies)
@@ -51,15 +53,16 @@ bool FiniteBits(std::uint32_t bits, bool positive) {
   return Status::kOk;
 }
 
-// The input quantization (offsets finite, scales finite and > 0) and W's shifts (<= 31).
-[[gnu::noinline]] Status CheckFixedMap(const FixedReader& r, const fp::Layout& l, const Model& m) {
+// The input quantization (offsets finite, scales finite and > 0) and W's shifts (<= 31; a Fastfood
+// map has none: `dense` false).
+[[gnu::noinline]] Status CheckFixedMap(const FixedReader& r, const fp::Layout& l, const Model& m, bool dense) {
   for (std::uint32_t c = 0; c < m.input_dim; ++c) {
     if (!FiniteBits(r.U32(l.offset + 4 * c), false))
       return r.Fail(Status::kBadValue, "fixed.input_offset", r.at + l.offset + 4 * c);
     if (!FiniteBits(r.U32(l.scale + 4 * c), true))
       return r.Fail(Status::kBadValue, "fixed.input_scale", r.at + l.scale + 4 * c);
   }
-  for (std::uint32_t j = 0; j < m.num_frequencies; ++j)
+  for (std::uint32_t j = 0; (!kFixedFastfood || dense) && j < m.num_frequencies; ++j)
     if (r.b[r.at + l.shift + j] > 31) return r.Fail(Status::kBadValue, "fixed.shift", r.at + l.shift + j);
   return Status::kOk;
 }
@@ -98,10 +101,20 @@ Status CheckFixedSection(const std::uint8_t* blob, std::uint32_t offset, std::ui
   const FixedReader r{blob, offset, err};
   Status s = CheckFixedHeader(r, size, entry, m);
   if (s != Status::kOk) return s;
-  const fp::Layout l = fp::LayoutOf(m.input_dim, m.num_frequencies, m.num_outputs, m.num_features);
-  if (size != l.bytes) return r.Fail(Status::kBadSectionSize, "fixed.size", entry + f::entry::kSize);
-  s = CheckFixedMap(r, l, m);
+  const bool ff = kFixedFastfood && f::IsFastfood(m.map);
+  const fp::Layout l = fp::LayoutOf(m.input_dim, m.num_frequencies, m.num_outputs, m.num_features, !ff);
+  std::uint64_t bytes = l.bytes;
+  if constexpr (kFixedFastfood) {
+    if (ff) bytes = FixedFastfoodBytes(l.bytes, m.input_dim, m.num_frequencies);
+    if (bytes == 0) return r.Fail(Status::kBadValue, "fixed.input_dim", r.at + fp::kInputDim);  // d' > 2^15
+  }
+  if (size != bytes) return r.Fail(Status::kBadSectionSize, "fixed.size", entry + f::entry::kSize);
+  // From here the section's size (< 2^32) is the layout's: every offset fits in 32 bits.
+  s = CheckFixedMap(r, l, m, !ff);
   if (s == Status::kOk) s = CheckFixedHead(r, l, m);
+  if constexpr (kFixedFastfood)
+    if (s == Status::kOk && ff)
+      s = CheckFixedFastfood(blob, offset, static_cast<std::uint32_t>(l.bytes), m.input_dim, m.num_frequencies, err);
   if (s == Status::kOk) m.fixed_offset = offset;
   return s;
 }

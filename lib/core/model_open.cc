@@ -215,13 +215,15 @@ bool CheckFastfoodPermutations(Reader& r, std::uint32_t perm_at) {
   return true;
 }
 
-// 5b. fastfood: present exactly with a Fastfood map kind; d' = PaddedDim(d) within
+// 5b. fastfood: present exactly with a Fastfood map kind (optional with a fixed section: a
+// fixed-only model keeps its integers there); d' = PaddedDim(d) within
 // kMaxPaddedDim, num_blocks = ceil(F / d'), index_bits, the size; the permutations.
 bool CheckFastfood(Reader& r) {
   namespace ff = f::fastfood;
   const Section& s = r[SectionType::kFastfood];
   if (!r[SectionType::kMapParams].present() || !f::IsFastfood(r.m.map))
     return !s.present() || r.Fail(Status::kBadValue, "fastfood", s.entry);
+  if (core::kCoreFixed && !s.present() && r[SectionType::kFixed].present()) return true;  // fixed-only: in `fixed`
   if (!s.present()) return r.Fail(Status::kMissingSection, "fastfood", 0);
   if (s.size < ff::kHeaderBytes) return r.Fail(Status::kBadSectionSize, "fastfood.size", s.size_at());
   const std::uint8_t* p = r.Data(s);

@@ -1,6 +1,7 @@
 // Prediction of fixed-point models (contract: include/rfk/fixed.hpp; layout: format::fixed_params).
 // Integer operations only, one scalar implementation for every target: the same outputs
 // everywhere. (Right shifts of negative int64 values are arithmetic, as GCC and Clang define them.)
+// Fastfood maps' phases come from lib/core/predict_fixed_fastfood.cc (its own bounds there).
 //
 // Overflow bounds, for any int16 input and any section OpenModel accepts:
 // - phase: each product W[j][c] x[c] has |.| <= 2^15 * 2^15 = 2^30 (int32); the sum and the shift
@@ -13,6 +14,8 @@
 //   int32 output is exact (tests/test_fixed_predict.cc drives every term to its extreme).
 #include "fp_contract.h"  // first, as in every core source
 #include "bytes.h"
+#include "core_config.h"
+#include "fixed_fastfood.h"
 #include "rfk/fixed.hpp"
 
 namespace rfk {
@@ -43,10 +46,35 @@ inline void Accumulate(std::int64_t* acc, const std::int8_t* q, std::uint32_t K,
   for (std::uint32_t k = 0; k < K; ++k) acc[k] += static_cast<std::int32_t>(q[k * D + column]) * z;
 }
 
+// Frequency j's features at phase t: cos t as column j and, pair form, sin t as column F + j (the
+// Fastfood loop's; the dense loop keeps its own copy, so a core without Fastfood is as before).
+inline void AddFrequency(std::int64_t* acc, const std::int8_t* q, std::uint32_t K, std::uint32_t D,
+                         std::uint32_t F, std::uint32_t j, std::uint32_t t, bool pairs) {
+  Accumulate(acc, q, K, D, j, fixed::CosTurns(t));
+  if (pairs) Accumulate(acc, q, K, D, F + j, fixed::SinTurns(t));
+}
+
+// A Fastfood map's features, block by block (t and turns: d' int32 each of scratch). Out of line,
+// so that its frame is not on the dense path's stack.
+[[gnu::noinline]] void AccumulateFastfood(const std::uint8_t* sec, const format::fixed_params::Layout& l,
+                                          const std::int16_t* x, std::uint32_t d, std::uint32_t F, std::uint32_t K,
+                                          std::uint32_t D, bool pairs, std::int64_t* acc, std::int32_t* t) {
+  const auto* q = reinterpret_cast<const std::int8_t*>(sec + l.head);
+  const std::uint32_t dp = format::fastfood::PaddedDim(d);
+  auto* turns = reinterpret_cast<std::uint32_t*>(t + dp);
+  for (std::uint32_t b = 0, j0 = 0; j0 < F; ++b, j0 += dp) {  // block b: frequencies [j0, j0 + d')
+    core::FixedFastfoodBlock(sec, static_cast<std::uint32_t>(l.bytes), l.phase, d, F, x, b, t, turns);
+    for (std::uint32_t j = j0; j < F && j - j0 < dp; ++j) AddFrequency(acc, q, K, D, F, j, turns[j - j0], pairs);
+  }
+}
+
 }  // namespace
 
+// K int64 accumulators, then (Fastfood) t and turns, d' int32 each.
 std::size_t FixedScratchBytes(const Model& m) noexcept {
-  return core::RoundUp(std::size_t{8} * (m.num_outputs > 0 ? m.num_outputs : 1), kScratchAlignment);
+  const std::size_t acc = core::RoundUp(std::size_t{8} * (m.num_outputs > 0 ? m.num_outputs : 1), kScratchAlignment);
+  if (!core::kFixedFastfood || !format::IsFastfood(m.map)) return acc;
+  return acc + core::RoundUp(std::size_t{8} * format::fastfood::PaddedDim(m.input_dim), kScratchAlignment);
 }
 
 Status PredictFixed(const Model& m, const std::int16_t* x, std::size_t x_len, void* scratch,
@@ -54,18 +82,30 @@ Status PredictFixed(const Model& m, const std::int16_t* x, std::size_t x_len, vo
   const Status s = CheckFixedArgs(m, x, x_len, scratch, scratch_bytes, out, out_len);
   if (s != Status::kOk) return s;
   const std::uint32_t d = m.input_dim, F = m.num_frequencies, K = m.num_outputs, D = m.num_features;
-  const fp::Layout l = fp::LayoutOf(d, F, K, D);
+  const fp::Layout l = fp::LayoutOf(d, F, K, D, !(core::kFixedFastfood && format::IsFastfood(m.map)));
   const std::uint8_t* sec = FixedSection(m);
-  const auto* W = reinterpret_cast<const std::int16_t*>(sec + l.w);  // 4-aligned in the blob
-  const std::uint8_t* shift = sec + l.shift;
   const auto* q = reinterpret_cast<const std::int8_t*>(sec + l.head);
   const bool pairs = !format::IsPhaseForm(m.map);
   auto* acc = static_cast<std::int64_t*>(scratch);
   for (std::uint32_t k = 0; k < K; ++k) acc[k] = 0;
-  for (std::uint32_t j = 0; j < F; ++j) {
-    const std::uint32_t t = fixed::PhaseTurns(W + std::size_t{j} * d, x, d, shift[j], core::LoadU32(sec + l.phase + 4 * j));
-    Accumulate(acc, q, K, D, j, fixed::CosTurns(t));
-    if (pairs) Accumulate(acc, q, K, D, F + j, fixed::SinTurns(t));
+  bool done = false;
+  if constexpr (core::kFixedFastfood) {  // compiled out, OpenModel refuses Fastfood fixed models
+    if (format::IsFastfood(m.map)) {
+      done = true;
+      AccumulateFastfood(sec, l, x, d, F, K, D, pairs, acc,
+                         reinterpret_cast<std::int32_t*>(static_cast<std::uint8_t*>(scratch) +
+                                                         core::RoundUp(std::size_t{8} * (K > 0 ? K : 1), kScratchAlignment)));
+    }
+  }
+  if (!done) {
+    const auto* W = reinterpret_cast<const std::int16_t*>(sec + l.w);  // 4-aligned in the blob
+    const std::uint8_t* shift = sec + l.shift;
+    for (std::uint32_t j = 0; j < F; ++j) {
+      const std::uint32_t t =
+          fixed::PhaseTurns(W + std::size_t{j} * d, x, d, shift[j], core::LoadU32(sec + l.phase + 4 * j));
+      Accumulate(acc, q, K, D, j, fixed::CosTurns(t));
+      if (pairs) Accumulate(acc, q, K, D, F + j, fixed::SinTurns(t));
+    }
   }
   for (std::uint32_t k = 0; k < K; ++k) {
     const auto mult = static_cast<std::int64_t>(core::LoadU32(sec + l.mult + 4 * k));

@@ -8,6 +8,7 @@
 #include <limits>
 #include <string>
 
+#include "../core/fixed_fastfood.h"
 #include "rfk/fixed.hpp"
 #include "rfk/kernels.hpp"
 #include "rfk/host/model_writer.hpp"
@@ -94,6 +95,99 @@ void FoldMap(const Model& m, const std::vector<float>& offset, const std::vector
   }
 }
 
+// The standardisation as stored, widened (mean 0, inverse scale 1 without one).
+void Standardisation(const Model& m, std::vector<double>* mean, std::vector<double>* inv) {
+  const std::uint64_t d = m.input_dim;
+  mean->assign(d, 0.0);
+  inv->assign(d, 1.0);
+  const std::uint16_t* half = StandardizeF16Values(m);
+  for (std::uint64_t c = 0; c < d && IsStandardized(m); ++c) {
+    (*mean)[c] = half ? double(HalfToFloat(half[c])) : double(m.mean[c]);
+    (*inv)[c] = half ? double(HalfToFloat(half[d + c])) : double(m.inv_scale[c]);
+  }
+}
+
+// Fastfood's input quantization: H mixes the columns, so every column gets the same scale s_in in
+// standardised units, x_q = round(s_in (x - mean) / sd): offset = mean, scale = s_in / sd, with s_in
+// = 32767 / (the calibration rows' largest |standardised value|), so no calibration value clamps
+// (a column the standardisation zeroes keeps x_q = 0). Returns s_in.
+double FastfoodInputQuantization(const Model& m, const Dataset& data, std::vector<float>* offset,
+                                 std::vector<float>* scale) {
+  const std::size_t d = m.input_dim;
+  std::vector<double> mean, inv;
+  Standardisation(m, &mean, &inv);
+  std::vector<float> x(d);
+  double amax = 0;
+  for (std::size_t r = 0; r < data.rows; ++r) {
+    DenseRow(data, r, x.data(), d);
+    for (std::size_t c = 0; c < d; ++c) {
+      const float v = std::isnan(x[c]) && m.impute != nullptr ? m.impute[c] : x[c];
+      if (std::isfinite(v)) amax = std::max(amax, std::fabs((double(v) - mean[c]) * inv[c]));
+    }
+  }
+  const double s_in = amax > 0 ? 32767.0 / amax : 1.0;
+  offset->resize(d);
+  scale->resize(d);
+  for (std::size_t c = 0; c < d; ++c) {
+    (*offset)[c] = static_cast<float>(mean[c]);
+    (*scale)[c] = static_cast<float>(s_in * inv[c]);
+    // A column the standardisation zeroes (inverse scale 0: constant in training) must stay 0: a
+    // scale of 2^-126 (the format wants one > 0) rounds every |x - mean| < 2^125 to 0.
+    if (!((*scale)[c] > 0.0f) || !std::isfinite((*scale)[c])) (*scale)[c] = std::ldexp(1.0f, -126);
+  }
+  return s_in;
+}
+
+// Fastfood's integers (format::fixed_params::FastfoodTail): per block, g = round(G / sigma_b) with
+// sigma_b = max_i |G_bi| / 32767 and the smallest g_shift the validator's bound allows; per
+// frequency the real turns per unit of the integer u, c_j = S_j sigma_b 2^g_shift / s_in * 2^32 /
+// (2 pi), as s_mult / 2^s_shift with the largest s_shift <= 62 that keeps |s_mult| <= 2^31 - 1;
+// phase[j] = b_j in turns (0 for pairs); perm and B's signs copied. The errors this adds to the
+// float map: g's rounding (0.5 / 32767 of the block's largest |G|, relative), v's rounding (half a
+// unit of 2^g_shift), s_mult's (2^-31 relative, at least) and the input's (half a step of 1 / s_in).
+void FoldFastfood(const Model& m, double s_in, const fp::Layout& l, const fp::FastfoodTail& ff,
+                  std::vector<std::uint8_t>& out) {
+  const FastfoodArrays& a = m.fastfood;
+  const std::uint32_t d = m.input_dim, F = m.num_frequencies, dp = ff.dp;
+  if (a.dp != dp || a.blocks != ff.blocks)
+    throw QuantizeError("the model's fastfood section does not match its input width and frequencies");
+  const WeightsView G = FastfoodDiagonal(a, a.G), S = FastfoodDiagonal(a, a.S);
+  for (std::uint32_t b = 0; b < ff.blocks; ++b) {
+    double gmax = 0;
+    for (std::uint32_t i = 0; i < dp; ++i) gmax = std::max(gmax, std::fabs(double(WeightAt(G, b * dp + i, b))));
+    const double sigma = gmax > 0 ? gmax / 32767.0 : 1.0;
+    std::uint32_t qmax = 0;
+    for (std::uint32_t i = 0; i < dp; ++i) {
+      const double q = std::clamp(std::round(double(WeightAt(G, b * dp + i, b)) / sigma), -32767.0, 32767.0);
+      Put(out, ff.g + 2 * (std::uint64_t{b} * dp + i), static_cast<std::int16_t>(q));
+      qmax = std::max(qmax, static_cast<std::uint32_t>(std::fabs(q)));
+    }
+    std::uint32_t gs = 0;
+    for (;; ++gs) {
+      const std::uint64_t h = gs == 0 ? 0 : std::uint64_t{1} << (gs - 1);
+      if (((std::uint64_t{32768} * d * qmax + h) >> gs) * dp <= 0x7FFFFFFFu) break;
+    }
+    out[ff.g_shift + b] = static_cast<std::uint8_t>(gs);
+    for (std::uint32_t i = 0; i < dp && b * dp + i < F; ++i) {
+      const std::uint32_t j = b * dp + i;
+      const double c = double(WeightAt(S, j, b)) * sigma * std::ldexp(1.0, int(gs)) / s_in * kTurnsPerRadian;
+      if (!(std::fabs(c) <= 2147483647.0))
+        throw QuantizeError("a Fastfood frequency turns more than half a period per step of the integer transform");
+      std::uint32_t ss = 0;
+      while (ss < fp::kMaxSShift && std::fabs(std::round(c * std::ldexp(1.0, int(ss) + 1))) <= 2147483647.0) ++ss;
+      Put(out, ff.s_mult + 4 * std::uint64_t{j}, static_cast<std::int32_t>(std::round(c * std::ldexp(1.0, int(ss)))));
+      out[ff.s_shift + j] = static_cast<std::uint8_t>(ss);
+      double turns = (m.phase != nullptr ? double(m.phase[j]) : 0.0) / kTwoPi;
+      turns -= std::floor(turns);  // [0, 1]
+      Put(out, l.phase + 4 * std::uint64_t{j},
+          static_cast<std::uint32_t>(static_cast<std::uint64_t>(std::llround(turns * 4294967296.0))));
+    }
+  }
+  const std::uint64_t N = std::uint64_t{dp} * ff.blocks;
+  std::memcpy(out.data() + ff.perm, a.perm, ff.signs - ff.perm);  // the fastfood section's packing
+  std::memcpy(out.data() + ff.signs, a.signs, (N + 7) / 8);
+}
+
 // An int8 head: q (K x D), the real value of a step per output, the biases.
 struct Head8 {
   std::vector<std::int8_t> q;
@@ -135,8 +229,13 @@ constexpr double kGptqDamping = 0.01;
 constexpr std::uint32_t kGptqMaxFeatures = 2048;  // beyond, O(D^3) rounding is minutes: plain rounding
 Head8 GptqHead(const Model& m, const Model& fixed, const Dataset& data) {
   const std::uint32_t d = m.input_dim, F = m.num_frequencies, K = m.num_outputs, D = m.num_features;
-  const fp::Layout l = fp::LayoutOf(d, F, K, D);
+  const bool dense = !f::IsFastfood(m.map);
+  const fp::Layout l = fp::LayoutOf(d, F, K, D, dense);
   const std::uint8_t* sec = FixedSection(fixed);
+  const fp::FastfoodTail tail = fp::FastfoodTailOf(l.bytes, d, F);
+  const core::FixedFastfoodView ffv = core::FixedFastfoodOf(sec, l, tail, d, F);
+  std::vector<std::int32_t> t(tail.dp);
+  std::vector<std::uint32_t> turns(dense ? F : std::uint64_t{tail.dp} * tail.blocks);
   const std::size_t stride = std::max<std::size_t>(1, data.rows / kGptqRows);
   std::vector<double> mu(D, 0.0), A(std::size_t{D} * D, 0.0), z(D);
   std::vector<float> x(d);
@@ -145,11 +244,14 @@ Head8 GptqHead(const Model& m, const Model& fixed, const Dataset& data) {
   for (std::size_t r = 0; r < data.rows; r += stride) {
     DenseRow(data, r, x.data(), d);
     if (QuantizeInput(fixed, x.data(), d, xq.data(), d) != Status::kOk) continue;
+    for (std::uint32_t j = 0; dense && j < F; ++j)
+      turns[j] = fixed::PhaseTurns(reinterpret_cast<const std::int16_t*>(sec + l.w) + std::size_t{j} * d, xq.data(), d,
+                                   sec[l.shift + j], Load32(sec + l.phase + 4 * j));
+    for (std::uint32_t b = 0; !dense && b < tail.blocks; ++b)
+      core::FixedFastfoodTurns(ffv, xq.data(), b, t.data(), turns.data() + std::size_t{b} * tail.dp);
     for (std::uint32_t j = 0; j < F; ++j) {
-      const std::uint32_t t = fixed::PhaseTurns(reinterpret_cast<const std::int16_t*>(sec + l.w) + std::size_t{j} * d,
-                                                xq.data(), d, sec[l.shift + j], Load32(sec + l.phase + 4 * j));
-      z[j] = fixed::CosTurns(t) / 32767.0;
-      if (D == 2 * F) z[F + j] = fixed::SinTurns(t) / 32767.0;
+      z[j] = fixed::CosTurns(turns[j]) / 32767.0;
+      if (D == 2 * F) z[F + j] = fixed::SinTurns(turns[j]) / 32767.0;
     }
     for (std::uint32_t i = 0; i < D; ++i) {
       mu[i] += z[i];
@@ -212,7 +314,7 @@ std::vector<std::uint8_t> WithSection(const Model& m, const std::vector<std::uin
   for (RawSection& s : SectionsOf(m)) {
     const auto type = static_cast<f::SectionType>(s.type);
     if (!fixed_only || (type != f::SectionType::kProjection && type != f::SectionType::kPhase &&
-                        type != f::SectionType::kStandardize))
+                        type != f::SectionType::kStandardize && type != f::SectionType::kFastfood))
       sections.push_back(std::move(s));
   }
   sections.push_back(RawSection{static_cast<std::uint16_t>(f::SectionType::kFixed), f::kSectionRequired, sec});
@@ -235,15 +337,21 @@ struct Opened {
 
 std::vector<std::uint8_t> FixedModel(const Model& m, const Dataset& data, FixedReport* report, bool fixed_only) {
   if (FixedSection(m) != nullptr) throw QuantizeError("the model is already a fixed-point model");
-  if (m.fourier_features == 0 || f::IsFastfood(m.map) || m.num_grids != 0)
-    throw QuantizeError("the integer path computes dense Fourier maps (fourier, orf and their phase forms) without "
-                        "binning; this model's map is not one");
+  if (m.fourier_features == 0 || m.num_grids != 0)
+    throw QuantizeError("the integer path computes Fourier maps (fourier, orf, fastfood and their phase forms) "
+                        "without binning; this model's map is not one");
   if (data.rows == 0) throw QuantizeError("no calibration rows");
+  const bool dense = !f::IsFastfood(m.map);
+  if (!dense && f::fastfood::PaddedDim(m.input_dim) > fp::kMaxFastfoodPaddedDim)
+    throw QuantizeError("Fastfood on the integer path takes d' <= 32768");
   FixedReport rep;
   std::vector<float> offset, scale;
-  InputQuantization(m, data, &offset, &scale);
-  const fp::Layout l = fp::LayoutOf(m.input_dim, m.num_frequencies, m.num_outputs, m.num_features);
-  std::vector<std::uint8_t> sec(l.bytes, 0);
+  double s_in = 0;
+  if (dense) InputQuantization(m, data, &offset, &scale);
+  else s_in = FastfoodInputQuantization(m, data, &offset, &scale);
+  const fp::Layout l = fp::LayoutOf(m.input_dim, m.num_frequencies, m.num_outputs, m.num_features, dense);
+  const fp::FastfoodTail tail = fp::FastfoodTailOf(l.bytes, m.input_dim, m.num_frequencies);
+  std::vector<std::uint8_t> sec(dense ? l.bytes : tail.bytes, 0);
   Put(sec, fp::kInputDim, m.input_dim);
   Put(sec, fp::kNumFrequencies, m.num_frequencies);
   Put(sec, fp::kNumOutputs, m.num_outputs);
@@ -251,7 +359,8 @@ std::vector<std::uint8_t> FixedModel(const Model& m, const Dataset& data, FixedR
   Put(sec, fp::kInputBits, std::uint32_t{16});
   std::memcpy(sec.data() + l.offset, offset.data(), 4 * offset.size());
   std::memcpy(sec.data() + l.scale, scale.data(), 4 * scale.size());
-  FoldMap(m, offset, scale, l, sec, &rep);
+  if (dense) FoldMap(m, offset, scale, l, sec, &rep);
+  else FoldFastfood(m, s_in, l, tail, sec);
   rep.output_scale = StoreHead(PlainHead(m), m, l, sec);
   Put(sec, fp::kOutputScale, rep.output_scale);
   std::vector<std::uint8_t> blob = WithSection(m, sec);

@@ -10,7 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "covtype_fixed.h" /* the integer path's fixtures (tests/embedded/fixtures.cmake) */
+#include "covtype_ff_fixed.h" /* the integer path's fixtures (tests/embedded/fixtures.cmake) */
+#include "covtype_fixed.h"
 #include "fixtures.h"
 #ifdef RFK_COST_COVTYPE
 #include "covtype_phase.h"
@@ -175,6 +176,10 @@ int main(void) {
   failed |= MeasureFixed("house_fixed", house_fixed, HOUSE_FIXED_BYTES, house_fixed_inputs_q, 16, per_tick);
 #ifdef RFK_COST_COVTYPE_FIXED
   failed |= MeasureFixed("covtype_fixed", covtype_fixed, COVTYPE_FIXED_BYTES, covtype_fixed_inputs_q, 16, per_tick);
+#endif
+#ifdef RFK_COST_FIXED_ONLY /* Fastfood on the integer path: compare with cost's covtype_fastfood_binary line */
+  failed |= MeasureFixed("covtype_ff_fixed", covtype_ff_fixed, COVTYPE_FF_FIXED_BYTES, covtype_ff_fixed_inputs_q, 16,
+                         per_tick);
 #endif
   return failed;
 }

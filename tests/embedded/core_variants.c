@@ -4,10 +4,12 @@
  * the whole core does (the host's outputs for the first test vector) and refuse the kind it left
  * out at open, with kUnsupportedStorage at the field "fixed": a fixed-only core refuses a model
  * without a fixed section (offset 0), a float-only core one with it (at its table entry). Returns
- * the number of failed checks. */
+ * the number of failed checks. The fixed-only variant is also built without Fastfood on the integer
+ * path (RFK_FIXED_FASTFOOD=0) and must refuse such a model with kUnsupportedMap. */
 #include <stdio.h>
 #include <string.h>
 
+#include "covtype_ff_fixed.h"
 #include "house_fixed.h"
 #include "house_pair.h"
 #include "rfk/rfk.h"
@@ -41,6 +43,14 @@ int main(void) {
   check(rfk_predict(&model, house_fixed_inputs, HOUSE_FIXED_INPUT_DIM, scratch, sizeof scratch, fout, 1) ==
             RFK_UNSUPPORTED_STORAGE,
         "fixed-only core: rfk_predict answers kUnsupportedStorage");
+  {
+    /* This variant is built without RFK_FIXED_FASTFOOD (the 16 KiB image's core): a Fastfood
+     * fixed model is refused at open, kUnsupportedMap at "fixed" (its table entry). */
+    rfk_model_error err;
+    const rfk_status s = rfk_open(&model, covtype_ff_fixed, COVTYPE_FF_FIXED_BYTES, &err);
+    check(s == RFK_UNSUPPORTED_MAP && strcmp(err.field, "fixed") == 0 && err.offset != 0,
+          "fixed-only core without RFK_FIXED_FASTFOOD: a Fastfood fixed model is refused (kUnsupportedMap, fixed)");
+  }
 #else
   float out[1];
   refused(house_fixed, HOUSE_FIXED_BYTES, 1, "float-only core: a fixed model is refused (kUnsupportedStorage, fixed)");

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <vector>
 
+#include "rfk/fixed.hpp"
 #include "rfk/format.hpp"
 #include "rfk/model.hpp"
 #include "rfk/rfk.h"
@@ -37,6 +38,10 @@ void Exercise(const std::uint8_t* bytes, std::size_t size, const std::uint8_t* d
   rfk::Model cpp;  // the same bytes through the C++ API: does the model impute missing inputs?
   FUZZ_CHECK(rfk::OpenModel(bytes, size, &cpp, nullptr) == rfk::Status::kOk);
   const bool imputes = cpp.impute != nullptr;
+  // A fixed-only model (a fixed section, no float W or Fastfood diagonals): the float path refuses
+  // it before it looks at the input.
+  const bool fixed_only = rfk::FixedSection(cpp) != nullptr && cpp.fourier_features != 0 &&
+                          cpp.projection_weights.data == nullptr && cpp.fastfood.dp == 0;
   std::vector<std::uint64_t> store(scratch_bytes / 8 + 4);
   void* scratch = store.data();
   // Two inputs: the fuzz data's bytes as floats (wrapping around), and a plain pattern.
@@ -58,7 +63,9 @@ void Exercise(const std::uint8_t* bytes, std::size_t size, const std::uint8_t* d
     // NaN is a missing value: a model with an impute section fills it in and goes on as for a
     // complete input (which may still be out of range), one without refuses it; an infinity is
     // refused always.
-    FUZZ_CHECK(finite_in || ((any_inf || !imputes) ? p == RFK_NON_FINITE_INPUT : p != RFK_NON_FINITE_INPUT));
+    FUZZ_CHECK(!fixed_only || p == RFK_UNSUPPORTED_STORAGE);
+    FUZZ_CHECK(finite_in || fixed_only ||
+               ((any_inf || !imputes) ? p == RFK_NON_FINITE_INPUT : p != RFK_NON_FINITE_INPUT));
     if (p == RFK_OK) {
       (void)rfk_decide_class(&m, single.data());
       // Class probabilities: a model with a calibration section gives C values in [0, 1] summing

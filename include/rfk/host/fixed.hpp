@@ -28,16 +28,19 @@ struct FixedReport {
 // 32767 / ((hi - lo) / 2) (1 for a constant column), so every calibration value fits. W is folded
 // with the standardisation and the input scale into turns per input unit, per row the smallest
 // shift <= 31 that fits the row in int16 (rounded to nearest), the phase bias and the offsets into
-// phase[j] turns. The head (its weights times feature_scale) is int8 with scale max|w| / 127 per
+// phase[j] turns. A Fastfood map instead shares one input scale in standardised units (offset =
+// the mean, scale = s_in / sd, s_in = 32767 / the largest |standardised value| of the rows) and
+// stores G per block as int16, S with the scales as s_mult / 2^s_shift turns per unit of the integer
+// transform, perm and B's signs (docs/FORMAT.md "fixed"). The head (its weights times feature_scale) is int8 with scale max|w| / 127 per
 // output, rounded to nearest; the output unit u = max_k (|bias_k| + scale_k sum_j |q_kj|) / 2^30,
 // so every output fits in int32 with a factor 2 to spare; mult_k / 2^rshift_k = scale_k / (32767 u)
 // with mult in [2^14, 2^15]. Up to 2,048 features the head is then rounded again for its outputs:
 // RoundInt8Gptq on the covariance of the integer path's features over up to 4,096 evenly strided
 // calibration rows (damped by 1 % of its mean diagonal), the biases corrected for the features'
 // mean (as GptqInt8Head does). Throws QuantizeError (rfk/host/quantize.hpp) for a map the integer
-// path does not compute (Fastfood, binning), a model that already has the section, or no rows.
-// With fixed_only, the model keeps only what the integer path and the tools need: the projection,
-// phase and standardize sections are left out and the (unused) float head is stored int8; the
+// path does not compute (binning; Fastfood with d' > 2^15), a model that already has the section,
+// or no rows. With fixed_only, the model keeps only what the integer path and the tools need: the
+// projection, phase, standardize and fastfood sections are left out and the (unused) float head is stored int8; the
 // fixed section is the same bytes, so PredictFixed gives the same integers, and the float path
 // refuses the model (kUnsupportedStorage).
 std::vector<std::uint8_t> FixedModel(const Model& m, const Dataset& calibration, FixedReport* report = nullptr,

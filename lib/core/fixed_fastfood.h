@@ -1,0 +1,67 @@
+// Fastfood on the integer path (format::fixed_params::FastfoodTail; docs/FORMAT.md "fixed"):
+// the device's per-block transform, its view of a fixed section's Fastfood arrays, and the
+// validator of those arrays. Internal to lib/core (tests/test_fixed_fastfood.cc drives it
+// directly). OpenModel and PredictFixed reach it only with RFK_FIXED_FASTFOOD (core_config.h); a
+// core built without it links none of it.
+#pragma once
+
+#include <cstdint>
+
+#include "rfk/format.hpp"
+#include "rfk/model.hpp"
+
+namespace rfk::core {
+
+// The arrays of one fixed section's Fastfood tail (pointers into the section, whose offset in the
+// blob is a multiple of 4 and whose arrays start at multiples of 4: g and s_mult are read as int16
+// and int32 in place). d: the model's input width; F its frequencies; dp = PaddedDim(d) <= 2^15.
+struct FixedFastfoodView {
+  const std::int16_t* g;        // N = blocks dp entries, each in [-32767, 32767]
+  const std::int32_t* s_mult;   // F entries, none -2^31
+  const std::uint8_t* s_shift;  // F entries, each <= 62
+  const std::uint8_t* g_shift;  // blocks entries, each <= 62 and within the block's bound (below)
+  const std::uint8_t* perm;     // packed, IndexBits(dp) bits each; each block a permutation of [0, dp)
+  const std::uint8_t* signs;    // N bits, set: -1
+  const std::uint8_t* phase;    // F u32 turns
+  std::uint32_t d, F, dp, index_bits;
+};
+
+FixedFastfoodView FixedFastfoodOf(const std::uint8_t* section, const format::fixed_params::Layout& l,
+                                  const format::fixed_params::FastfoodTail& ff, std::uint32_t d, std::uint32_t F);
+
+// t <- H t in place (the unnormalised Walsh-Hadamard transform of FwhtRef, same order of
+// butterflies), n a power of two. Exact, with no int32 overflow, when n max_i |t_i| <= 2^31 - 1:
+// after stage s every value is a +-sum of 2^s inputs, so it is bounded by the final bound.
+void FwhtI32(std::int32_t* t, std::uint32_t n) noexcept;
+
+// Block b's phases, turns[i] for the frequencies j = b dp + i < F (i < dp): t = H B [x; 0];
+// v_i = round(g[b dp + i] t[perm[b dp + i]] / 2^g_shift[b]), halves up; u = H v; turns[i] =
+// phase[j] + round(s_mult[j] u_i / 2^s_shift[j]) modulo 2^32. t and turns: dp entries each of
+// scratch (turns holds u first). Overflow-free for every int16 x and every tail
+// CheckFixedFastfood accepts (the proof is in the definition's comment). No allocation, no float.
+void FixedFastfoodTurns(const FixedFastfoodView& a, const std::int16_t* x, std::uint32_t b, std::int32_t* t,
+                        std::uint32_t* turns) noexcept;
+
+// One block of a fixed section `sec` (its Fastfood tail at `tail_at` = LayoutOf(..., false).bytes,
+// its phases at `phase_at`): FixedFastfoodTurns on the view FastfoodTailOf gives. PredictFixed's
+// entry, so that the tail's 64-bit layout arithmetic stays in this translation unit.
+void FixedFastfoodBlock(const std::uint8_t* sec, std::uint32_t tail_at, std::uint32_t phase_at, std::uint32_t d,
+                        std::uint32_t F, const std::int16_t* x, std::uint32_t b, std::int32_t* t,
+                        std::uint32_t* turns) noexcept;
+
+// format::fixed_params::FastfoodTailOf, out of line (its 64-bit arithmetic is library calls on
+// 32-bit cores: one copy for the validator and PredictFixed).
+format::fixed_params::FastfoodTail FixedFastfoodTail(std::uint64_t tail_at, std::uint32_t d, std::uint32_t F) noexcept;
+
+// The size of a fixed section whose Fastfood tail starts at `tail_at`, or 0 when d' = PaddedDim(d)
+// exceeds kMaxFastfoodPaddedDim (the validator's fixed.input_dim).
+std::uint64_t FixedFastfoodBytes(std::uint64_t tail_at, std::uint32_t d, std::uint32_t F) noexcept;
+
+// Checks the Fastfood tail of the section at blob + at (its size already checked against
+// FixedFastfoodBytes): g != -32768, g_shift within its block's bound (<= 62 and d' ((32768 d
+// max|g| + h) >> g_shift) <= 2^31 - 1), s_mult != -2^31, s_shift <= 62, every block of perm a
+// permutation. On failure fills *err (if not null) with the field and its offset in the blob.
+Status CheckFixedFastfood(const std::uint8_t* blob, std::uint32_t at, std::uint32_t tail_at, std::uint32_t d,
+                          std::uint32_t F, ModelError* err);
+
+}  // namespace rfk::core
