@@ -13,11 +13,18 @@
 #ifndef RFK_CORE_FIXED
 #define RFK_CORE_FIXED 1
 #endif
+// Within the integer path: binning maps (fixed_binning.cc, model_fixed_binning.cc), 1 unless the
+// build says 0 (rfk_core_variant's extra definitions: the 16 KB Cortex-M0 image leaves it out). A
+// fixed model with grids is then refused at open: kUnsupportedMap at `fixed`.
+#ifndef RFK_FIXED_BINNING
+#define RFK_FIXED_BINNING 1
+#endif
 
 namespace rfk::core {
 
 inline constexpr bool kCoreFloat = RFK_CORE_FLOAT != 0;  // float models: Predict, every map and storage
 inline constexpr bool kCoreFixed = RFK_CORE_FIXED != 0;  // fixed-point models: the fixed section, PredictFixed
+inline constexpr bool kFixedBinning = kCoreFixed && RFK_FIXED_BINNING != 0;  // binning on the integer path
 static_assert(kCoreFloat || kCoreFixed, "rfk core: RFK_CORE_FLOAT and RFK_CORE_FIXED are both 0");
 
 }  // namespace rfk::core

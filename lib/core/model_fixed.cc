@@ -6,23 +6,14 @@
 #include "model_fixed.h"
 
 #include "bytes.h"
+#include "core_config.h"
+#include "rfk/fixed.hpp"
 
 namespace rfk::core {
 namespace {
 
 namespace f = format;
 namespace fp = format::fixed_params;
-
-struct FixedReader {
-  const std::uint8_t* b;
-  std::uint32_t at;  // the section's offset
-  ModelError* err;
-  [[gnu::noinline]] Status Fail(Status s, const char* field, std::uint32_t offset) const {
-    if (err) *err = ModelError{s, field, offset};
-    return s;
-  }
-  std::uint32_t U32(std::uint32_t rel) const { return LoadU32(b + at + rel); }
-};
 
 // A finite f32 (bits), and with `positive` also > 0 (not -0, not +0, not negative).
 bool FiniteBits(std::uint32_t bits, bool positive) {
@@ -33,8 +24,9 @@ bool FiniteBits(std::uint32_t bits, bool positive) {
 // Header: the map is one the integer path computes, the counts are the model's, u and the input
 // width are valid. (The helpers stay out of line: inlined, their frames would add up under OpenModel's.)
 [[gnu::noinline]] Status CheckFixedHeader(const FixedReader& r, std::uint32_t size, std::uint32_t entry, const Model& m) {
-  if (m.fourier_features == 0 || f::IsFastfood(m.map) || m.bin_features != 0)
-    return r.Fail(Status::kUnsupportedMap, "fixed", entry);  // dense Fourier maps only, no binning
+  // Dense Fourier maps, binning (built with kFixedBinning) or both; not Fastfood.
+  if (f::IsFastfood(m.map) || (m.fourier_features == 0 && m.num_grids == 0) || (m.num_grids != 0 && !kFixedBinning))
+    return r.Fail(Status::kUnsupportedMap, "fixed", entry);
   if (size < fp::kHeaderBytes) return r.Fail(Status::kBadSectionSize, "fixed.size", entry + f::entry::kSize);
   if (r.U32(fp::kInputDim) != m.input_dim) return r.Fail(Status::kBadValue, "fixed.input_dim", r.at + fp::kInputDim);
   if (r.U32(fp::kNumFrequencies) != m.num_frequencies)
@@ -99,9 +91,11 @@ Status CheckFixedSection(const std::uint8_t* blob, std::uint32_t offset, std::ui
   Status s = CheckFixedHeader(r, size, entry, m);
   if (s != Status::kOk) return s;
   const fp::Layout l = fp::LayoutOf(m.input_dim, m.num_frequencies, m.num_outputs, m.num_features);
-  if (size != l.bytes) return r.Fail(Status::kBadSectionSize, "fixed.size", entry + f::entry::kSize);
+  if (size != (m.num_grids != 0 ? fixed::BinningLayout(m).bytes : l.bytes))
+    return r.Fail(Status::kBadSectionSize, "fixed.size", entry + f::entry::kSize);
   s = CheckFixedMap(r, l, m);
   if (s == Status::kOk) s = CheckFixedHead(r, l, m);
+  if (kFixedBinning && s == Status::kOk && m.num_grids != 0) s = CheckFixedBinning(r, m);
   if (s == Status::kOk) m.fixed_offset = offset;
   return s;
 }

@@ -18,6 +18,7 @@ namespace {
 
 namespace f = format;
 namespace fp = format::fixed_params;
+namespace fb = format::fixed_params::binning;
 
 constexpr double kTwoPi = 6.283185307179586476925286766559;
 constexpr double kTurnsPerRadian = 4294967296.0 / kTwoPi;
@@ -57,17 +58,25 @@ void InputQuantization(const Model& m, const Dataset& data, std::vector<float>* 
   }
 }
 
+// The standardisation as stored (f32 or f16), widened: mean 0 and 1/scale 1 without one.
+void Standardization(const Model& m, std::vector<double>* mean, std::vector<double>* inv) {
+  const std::uint64_t d = m.input_dim;
+  mean->assign(d, 0.0);
+  inv->assign(d, 1.0);
+  const std::uint16_t* half = StandardizeF16Values(m);
+  for (std::uint64_t c = 0; c < d && IsStandardized(m); ++c) {
+    (*mean)[c] = half ? double(HalfToFloat(half[c])) : double(m.mean[c]);
+    (*inv)[c] = half ? double(HalfToFloat(half[d + c])) : double(m.inv_scale[c]);
+  }
+}
+
 // W folded into turns per int16 input unit, stored as q * 2^shift per row; the phases in turns.
 void FoldMap(const Model& m, const std::vector<float>& offset, const std::vector<float>& scale, const fp::Layout& l,
              std::vector<std::uint8_t>& out, FixedReport* rep) {
   const std::uint64_t d = m.input_dim, F = m.num_frequencies;
   const bool panels = m.layout == f::Layout::kPanels;
-  std::vector<double> a(d), mean(d, 0.0), inv(d, 1.0);  // the standardisation as stored, widened
-  const std::uint16_t* half = StandardizeF16Values(m);
-  for (std::uint64_t c = 0; c < d && IsStandardized(m); ++c) {
-    mean[c] = half ? double(HalfToFloat(half[c])) : double(m.mean[c]);
-    inv[c] = half ? double(HalfToFloat(half[d + c])) : double(m.inv_scale[c]);
-  }
+  std::vector<double> a(d), mean, inv;
+  Standardization(m, &mean, &inv);
   for (std::uint64_t j = 0; j < F; ++j) {
     double amax = 0, bias = m.phase != nullptr ? double(m.phase[j]) : 0.0;
     for (std::uint64_t c = 0; c < d; ++c) {
@@ -94,17 +103,52 @@ void FoldMap(const Model& m, const std::vector<float>& offset, const std::vector
   }
 }
 
+// The grids folded into the int16 input's units. The float bin of column c in grid g is
+// floor((x_std - u) / delta), x_std = (x - mean) inv; with x = offset + x_q / scale it is
+// floor(a x_q + b0), a = inv / (delta scale) bins per input unit, b0 its bin at x_q = 0. Stored as
+// mult / 2^shift = a (the largest shift <= 30 with mult <= 2^15, rounded to nearest) and
+// base + frac / 2^shift = b0 (base = floor, frac rounded): each boundary moves by at most about
+// one input unit (fixed::BinIndex; docs/EMBEDDED.md "The integer path").
+void FoldBins(const Model& m, const std::vector<float>& offset, const std::vector<float>& scale, const fb::Layout& t,
+              std::vector<std::uint8_t>& out, FixedReport* rep) {
+  const std::uint64_t d = m.input_dim, P = m.num_grids;
+  std::vector<double> mean, inv;
+  Standardization(m, &mean, &inv);
+  Put(out, t.at + fb::kNumGrids, m.num_grids);
+  Put(out, t.at + fb::kBinFeatures, m.bin_features);
+  for (std::uint64_t i = 0; i < P * d; ++i) {
+    const std::uint64_t c = i % d;
+    const double iw = double(m.bin_inv_width[i]), a = inv[c] * iw / double(scale[c]);
+    const double b0 = ((double(offset[c]) - mean[c]) * inv[c] - double(m.bin_offset[i])) * iw;
+    std::uint32_t shift = fb::kMaxShift;
+    while (shift > 0 && std::round(std::ldexp(a, int(shift))) > fb::kMaxMult) --shift;
+    double mult = std::round(std::ldexp(a, int(shift)));
+    if (mult > fb::kMaxMult && rep) ++rep->clamped_bins;  // more than 2^15 bins per input unit
+    mult = std::min(mult, double(fb::kMaxMult));
+    double base = std::floor(b0), frac = std::round(std::ldexp(b0 - base, int(shift)));
+    if (frac >= std::ldexp(1.0, int(shift))) base += 1, frac = 0;
+    if (std::fabs(base) > fb::kMaxBase && rep) ++rep->clamped_bins;
+    base = std::clamp(base, -double(fb::kMaxBase), double(fb::kMaxBase));
+    Put(out, t.mult + 2 * i, static_cast<std::uint16_t>(mult));
+    out[t.shift + i] = static_cast<std::uint8_t>(shift);
+    Put(out, t.frac + 4 * i, static_cast<std::uint32_t>(frac));
+    Put(out, t.base + 4 * i, static_cast<std::int32_t>(base));
+  }
+}
+
 // An int8 head: q (K x D), the real value of a step per output, the biases.
 struct Head8 {
   std::vector<std::int8_t> q;
   std::vector<double> sigma, bias;
 };
 
-// The head's weights times feature_scale (the real weights of the features in [-1, 1]), K x D.
+// The head's weights times feature_scale, and the bins' times bin_scale (the real weights of the
+// features in [-1, 1], a bin's feature 1), K x D.
 std::vector<double> RealHead(const Model& m) {
   const std::uint64_t K = m.num_outputs, D = m.num_features;
   std::vector<double> w(K * D);
-  for (std::uint64_t i = 0; i < K * D; ++i) w[i] = double(WeightAt(m.head, i, i / D)) * double(m.feature_scale);
+  for (std::uint64_t i = 0; i < K * D; ++i)
+    w[i] = double(WeightAt(m.head, i, i / D)) * double(i % D < m.fourier_features ? m.feature_scale : m.bin_scale);
   return w;
 }
 
@@ -134,7 +178,8 @@ constexpr std::size_t kGptqRows = 4096;
 constexpr double kGptqDamping = 0.01;
 constexpr std::uint32_t kGptqMaxFeatures = 2048;  // beyond, O(D^3) rounding is minutes: plain rounding
 Head8 GptqHead(const Model& m, const Model& fixed, const Dataset& data) {
-  const std::uint32_t d = m.input_dim, F = m.num_frequencies, K = m.num_outputs, D = m.num_features;
+  const std::uint32_t d = m.input_dim, F = m.num_frequencies, K = m.num_outputs, D = m.num_features,
+                      Df = m.fourier_features;
   const fp::Layout l = fp::LayoutOf(d, F, K, D);
   const std::uint8_t* sec = FixedSection(fixed);
   const std::size_t stride = std::max<std::size_t>(1, data.rows / kGptqRows);
@@ -149,7 +194,12 @@ Head8 GptqHead(const Model& m, const Model& fixed, const Dataset& data) {
       const std::uint32_t t = fixed::PhaseTurns(reinterpret_cast<const std::int16_t*>(sec + l.w) + std::size_t{j} * d,
                                                 xq.data(), d, sec[l.shift + j], Load32(sec + l.phase + 4 * j));
       z[j] = fixed::CosTurns(t) / 32767.0;
-      if (D == 2 * F) z[F + j] = fixed::SinTurns(t) / 32767.0;
+      if (Df == 2 * F) z[F + j] = fixed::SinTurns(t) / 32767.0;
+    }
+    std::fill(z.begin() + Df, z.end(), 0.0);
+    for (std::uint32_t p = 0; p < fixed.num_grids; ++p) {  // a bin's feature: 1 (its weight holds 1/sqrt(P))
+      const std::uint32_t col = FixedBinColumn(fixed, xq.data(), p);
+      if (col != kNoColumn) z[Df + col] = 1.0;
     }
     for (std::uint32_t i = 0; i < D; ++i) {
       mu[i] += z[i];
@@ -212,7 +262,7 @@ std::vector<std::uint8_t> WithSection(const Model& m, const std::vector<std::uin
   for (RawSection& s : SectionsOf(m)) {
     const auto type = static_cast<f::SectionType>(s.type);
     if (!fixed_only || (type != f::SectionType::kProjection && type != f::SectionType::kPhase &&
-                        type != f::SectionType::kStandardize))
+                        type != f::SectionType::kStandardize && type != f::SectionType::kBinGrids))
       sections.push_back(std::move(s));
   }
   sections.push_back(RawSection{static_cast<std::uint16_t>(f::SectionType::kFixed), f::kSectionRequired, sec});
@@ -235,15 +285,16 @@ struct Opened {
 
 std::vector<std::uint8_t> FixedModel(const Model& m, const Dataset& data, FixedReport* report, bool fixed_only) {
   if (FixedSection(m) != nullptr) throw QuantizeError("the model is already a fixed-point model");
-  if (m.fourier_features == 0 || f::IsFastfood(m.map) || m.num_grids != 0)
-    throw QuantizeError("the integer path computes dense Fourier maps (fourier, orf and their phase forms) without "
+  if (f::IsFastfood(m.map))
+    throw QuantizeError("the integer path computes dense Fourier maps (fourier, orf and their phase forms) and "
                         "binning; this model's map is not one");
   if (data.rows == 0) throw QuantizeError("no calibration rows");
   FixedReport rep;
   std::vector<float> offset, scale;
   InputQuantization(m, data, &offset, &scale);
   const fp::Layout l = fp::LayoutOf(m.input_dim, m.num_frequencies, m.num_outputs, m.num_features);
-  std::vector<std::uint8_t> sec(l.bytes, 0);
+  const fb::Layout t = fb::LayoutOf(l.bytes, m.num_grids, m.input_dim);
+  std::vector<std::uint8_t> sec(m.num_grids != 0 ? t.bytes : l.bytes, 0);
   Put(sec, fp::kInputDim, m.input_dim);
   Put(sec, fp::kNumFrequencies, m.num_frequencies);
   Put(sec, fp::kNumOutputs, m.num_outputs);
@@ -252,6 +303,7 @@ std::vector<std::uint8_t> FixedModel(const Model& m, const Dataset& data, FixedR
   std::memcpy(sec.data() + l.offset, offset.data(), 4 * offset.size());
   std::memcpy(sec.data() + l.scale, scale.data(), 4 * scale.size());
   FoldMap(m, offset, scale, l, sec, &rep);
+  if (m.num_grids != 0) FoldBins(m, offset, scale, t, sec, &rep);
   rep.output_scale = StoreHead(PlainHead(m), m, l, sec);
   Put(sec, fp::kOutputScale, rep.output_scale);
   std::vector<std::uint8_t> blob = WithSection(m, sec);

@@ -10,7 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "covtype_fixed.h" /* the integer path's fixtures (tests/embedded/fixtures.cmake) */
+#include "a9a_hashed_fixed.h" /* the integer path's fixtures (tests/embedded/fixtures.cmake) */
+#include "covtype_fixed.h"
 #include "fixtures.h"
 #ifdef RFK_COST_COVTYPE
 #include "covtype_phase.h"
@@ -173,6 +174,8 @@ int main(void) {
   }
 #endif
   failed |= MeasureFixed("house_fixed", house_fixed, HOUSE_FIXED_BYTES, house_fixed_inputs_q, 16, per_tick);
+  failed |= MeasureFixed("a9a_hashed_fix", a9a_hashed_fixed, A9A_HASHED_FIXED_BYTES, a9a_hashed_fixed_inputs_q, 16,
+                         per_tick);
 #ifdef RFK_COST_COVTYPE_FIXED
   failed |= MeasureFixed("covtype_fixed", covtype_fixed, COVTYPE_FIXED_BYTES, covtype_fixed_inputs_q, 16, per_tick);
 #endif

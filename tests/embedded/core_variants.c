@@ -1,13 +1,16 @@
 /* The reduced cores (lib/core/core_config.h, docs/EMBEDDED.md "Choosing what the core reads"),
- * built twice from this file: RFK_TEST_FIXED_ONLY links rfk_core_fixed_only (RFK_CORE_FLOAT=0),
- * otherwise rfk_core_float_only (RFK_CORE_FIXED=0). Each must read the kind it keeps exactly as
- * the whole core does (the host's outputs for the first test vector) and refuse the kind it left
- * out at open, with kUnsupportedStorage at the field "fixed": a fixed-only core refuses a model
- * without a fixed section (offset 0), a float-only core one with it (at its table entry). Returns
- * the number of failed checks. */
+ * built three times from this file: RFK_TEST_FIXED_ONLY links rfk_core_fixed_only (RFK_CORE_FLOAT=0),
+ * with RFK_TEST_FIXED_MIN too rfk_core_fixed_min (also RFK_FIXED_BINNING=0), otherwise
+ * rfk_core_float_only (RFK_CORE_FIXED=0). Each must read the kind it keeps exactly as the whole
+ * core does (the host's outputs for the first test vector) and refuse the kind it left out at
+ * open, with kUnsupportedStorage at the field "fixed": a fixed-only core refuses a model without a
+ * fixed section (offset 0), a float-only core one with it (at its table entry); the core without
+ * binning refuses a fixed binning model with kUnsupportedMap at "fixed" (its table entry), the
+ * fixed-only core reads it. Returns the number of failed checks. */
 #include <stdio.h>
 #include <string.h>
 
+#include "a9a_hashed_fixed.h"
 #include "house_fixed.h"
 #include "house_pair.h"
 #include "rfk/rfk.h"
@@ -41,6 +44,20 @@ int main(void) {
   check(rfk_predict(&model, house_fixed_inputs, HOUSE_FIXED_INPUT_DIM, scratch, sizeof scratch, fout, 1) ==
             RFK_UNSUPPORTED_STORAGE,
         "fixed-only core: rfk_predict answers kUnsupportedStorage");
+#if defined(RFK_TEST_FIXED_MIN)
+  {
+    rfk_model_error err;
+    check(rfk_open(&model, a9a_hashed_fixed, A9A_HASHED_FIXED_BYTES, &err) == RFK_UNSUPPORTED_MAP &&
+              strcmp(err.field, "fixed") == 0 && err.offset != 0,
+          "core without binning: a fixed binning model is refused (kUnsupportedMap, fixed)");
+  }
+#else
+  check(rfk_open(&model, a9a_hashed_fixed, A9A_HASHED_FIXED_BYTES, NULL) == RFK_OK &&
+            rfk_predict_fixed(&model, a9a_hashed_fixed_inputs_q, A9A_HASHED_FIXED_INPUT_DIM, scratch, sizeof scratch,
+                              out, 1) == RFK_OK &&
+            out[0] == a9a_hashed_fixed_outputs_q[0],
+        "fixed-only core: a fixed binning model gives the host's integers");
+#endif
 #else
   float out[1];
   refused(house_fixed, HOUSE_FIXED_BYTES, 1, "float-only core: a fixed model is refused (kUnsupportedStorage, fixed)");

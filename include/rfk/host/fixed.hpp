@@ -19,6 +19,8 @@ struct FixedReport {
   std::uint64_t clamped_weights = 0;   // weights of W beyond 32767 * 2^31 / 2^32 = 16,383 periods
                                        //   per step of the int16 input (such a feature is noise),
                                        //   stored clamped
+  std::uint64_t clamped_bins = 0;      // (grid, column) pairs whose bins were stored clamped: more
+                                       //   than 2^15 bins per input unit, or a base beyond 2^30
   float output_scale = 0;              // the real value of one output unit
 };
 
@@ -34,10 +36,13 @@ struct FixedReport {
 // with mult in [2^14, 2^15]. Up to 2,048 features the head is then rounded again for its outputs:
 // RoundInt8Gptq on the covariance of the integer path's features over up to 4,096 evenly strided
 // calibration rows (damped by 1 % of its mean diagonal), the biases corrected for the features'
-// mean (as GptqInt8Head does). Throws QuantizeError (rfk/host/quantize.hpp) for a map the integer
-// path does not compute (Fastfood, binning), a model that already has the section, or no rows.
-// With fixed_only, the model keeps only what the integer path and the tools need: the projection,
-// phase and standardize sections are left out and the (unused) float head is stored int8; the
+// mean (as GptqInt8Head does). Binning grids (alone or beside a dense map) are folded into
+// integer slopes and offsets per (grid, column) in the int16 input's units (format::fixed_params::
+// binning; the bins' weights times bin_scale join the head's, one scale per output). Throws
+// QuantizeError (rfk/host/quantize.hpp) for a map the integer path does not compute (Fastfood),
+// a model that already has the section, or no rows. With fixed_only, the model keeps only what
+// the integer path and the tools need: the projection, phase, standardize and bin_grids sections
+// are left out and the (unused) float head is stored int8; the
 // fixed section is the same bytes, so PredictFixed gives the same integers, and the float path
 // refuses the model (kUnsupportedStorage).
 std::vector<std::uint8_t> FixedModel(const Model& m, const Dataset& calibration, FixedReport* report = nullptr,
