@@ -25,7 +25,8 @@ bool FiniteBits(std::uint32_t bits, bool positive) {
 // width are valid. (The helpers stay out of line: inlined, their frames would add up under OpenModel's.)
 [[gnu::noinline]] Status CheckFixedHeader(const FixedReader& r, std::uint32_t size, std::uint32_t entry, const Model& m) {
   // Dense Fourier maps, binning (built with kFixedBinning) or both; not Fastfood.
-  if (f::IsFastfood(m.map) || (m.fourier_features == 0 && m.num_grids == 0) || (m.num_grids != 0 && !kFixedBinning))
+  if (f::IsFastfood(m.map) ||
+      (kFixedBinning ? m.fourier_features == 0 && m.num_grids == 0 : m.fourier_features == 0 || m.num_grids != 0))
     return r.Fail(Status::kUnsupportedMap, "fixed", entry);
   if (size < fp::kHeaderBytes) return r.Fail(Status::kBadSectionSize, "fixed.size", entry + f::entry::kSize);
   if (r.U32(fp::kInputDim) != m.input_dim) return r.Fail(Status::kBadValue, "fixed.input_dim", r.at + fp::kInputDim);
@@ -91,11 +92,12 @@ Status CheckFixedSection(const std::uint8_t* blob, std::uint32_t offset, std::ui
   Status s = CheckFixedHeader(r, size, entry, m);
   if (s != Status::kOk) return s;
   const fp::Layout l = fp::LayoutOf(m.input_dim, m.num_frequencies, m.num_outputs, m.num_features);
-  if (size != (m.num_grids != 0 ? fixed::BinningLayout(m).bytes : l.bytes))
+  const bool bins = kFixedBinning && m.num_grids != 0;  // a binning tail after bias[K]
+  if (size != (bins ? fp::binning::LayoutOf(l.bytes, m.num_grids, m.input_dim).bytes : l.bytes))
     return r.Fail(Status::kBadSectionSize, "fixed.size", entry + f::entry::kSize);
   s = CheckFixedMap(r, l, m);
   if (s == Status::kOk) s = CheckFixedHead(r, l, m);
-  if (kFixedBinning && s == Status::kOk && m.num_grids != 0) s = CheckFixedBinning(r, m);
+  if (bins && s == Status::kOk) s = CheckFixedBinning(r, m);
   if (s == Status::kOk) m.fixed_offset = offset;
   return s;
 }
