@@ -10,6 +10,7 @@
 #include <cstring>
 #include <vector>
 
+#include "rfk/fixed.hpp"
 #include "rfk/format.hpp"
 #include "rfk/model.hpp"
 #include "rfk/rfk.h"
@@ -57,8 +58,10 @@ void Exercise(const std::uint8_t* bytes, std::size_t size, const std::uint8_t* d
     }
     // NaN is a missing value: a model with an impute section fills it in and goes on as for a
     // complete input (which may still be out of range), one without refuses it; an infinity is
-    // refused always.
-    FUZZ_CHECK(finite_in || ((any_inf || !imputes) ? p == RFK_NON_FINITE_INPUT : p != RFK_NON_FINITE_INPUT));
+    // refused always. A fixed-only model (no float W or bin grids) is refused whatever the input.
+    const bool fixed_only = rfk::FixedSection(cpp) != nullptr && p == RFK_UNSUPPORTED_STORAGE;
+    FUZZ_CHECK(fixed_only || finite_in ||
+               ((any_inf || !imputes) ? p == RFK_NON_FINITE_INPUT : p != RFK_NON_FINITE_INPUT));
     if (p == RFK_OK) {
       (void)rfk_decide_class(&m, single.data());
       // Class probabilities: a model with a calibration section gives C values in [0, 1] summing
