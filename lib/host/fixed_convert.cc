@@ -107,8 +107,9 @@ void FoldMap(const Model& m, const std::vector<float>& offset, const std::vector
 // floor((x_std - u) / delta), x_std = (x - mean) inv; with x = offset + x_q / scale it is
 // floor(a x_q + b0), a = inv / (delta scale) bins per input unit, b0 its bin at x_q = 0. Stored as
 // mult / 2^shift = a (the largest shift <= 30 with mult <= 2^15, rounded to nearest) and
-// base + frac / 2^shift = b0 (base = floor, frac rounded): each boundary moves by at most about
-// one input unit (fixed::BinIndex; docs/EMBEDDED.md "The integer path").
+// base + frac / 2^shift = b0 (base = floor, frac rounded): over |x_q| <= 2^15 each boundary moves
+// by at most 2^14 / mult input units (one unit when mult has 15 bits, i.e. bins up to 2^16 units
+// wide; docs/EMBEDDED.md "Binning on the integer path").
 void FoldBins(const Model& m, const std::vector<float>& offset, const std::vector<float>& scale, const fb::Layout& t,
               std::vector<std::uint8_t>& out, FixedReport* rep) {
   const std::uint64_t d = m.input_dim, P = m.num_grids;
