@@ -331,3 +331,33 @@ TEST_CASE("fixed binning: rfk convert --fixed-only, then eval, predict and expor
   CHECK(h.find("#define BINS_GRIDS 8u") != std::string::npos);
   CHECK(h.find("bins_keys") == std::string::npos);  // the integer path has no float keys to export
 }
+
+TEST_CASE("fixed binning: a threshold (int16 range with at most one boundary) is the float bin exactly, rounded up to the input grid") {
+  // Every (grid, column) the converter stored as a threshold (mult 1, shift 16) must give
+  // floor(a x + b0) for every int16 x, a and b0 the float grid in the input's units computed here
+  // from the model's own sections (standardisation, input offset and scale, bin grids).
+  const rfk::host::Dataset ds = Data(3, 300, 2);
+  const std::vector<std::uint8_t> plain = Binned(ds, 12, 0, 0);
+  Fx fx(Fixed(plain, ds));
+  const rfk::Model& m = fx.m;
+  const fb::Layout t = rfk::fixed::BinningLayout(m);
+  const std::uint16_t* half = rfk::StandardizeF16Values(m);
+  const std::uint32_t d = m.input_dim;
+  std::size_t thresholds = 0, bad = 0;
+  for (std::uint32_t i = 0; i < m.num_grids * d; ++i) {
+    if (fx.Get<std::uint16_t>(t.mult + 2 * i) != 1 || fx.Get<std::uint8_t>(t.shift + i) != 16) continue;
+    ++thresholds;
+    const std::uint32_t c = i % d;
+    double mean = 0, inv = 1;
+    if (rfk::IsStandardized(m)) {
+      mean = half ? double(rfk::HalfToFloat(half[c])) : double(m.mean[c]);
+      inv = half ? double(rfk::HalfToFloat(half[d + c])) : double(m.inv_scale[c]);
+    }
+    const double off = fx.Get<float>(fx.l.offset + 4 * c), scale = fx.Get<float>(fx.l.scale + 4 * c);
+    const double iw = m.bin_inv_width[i], a = inv * iw / scale, b0 = ((off - mean) * inv - m.bin_offset[i]) * iw;
+    for (std::int32_t x = -32768; x <= 32767; ++x)
+      bad += BinRef(fx, i, static_cast<std::int16_t>(x)) != static_cast<std::int64_t>(std::floor(a * x + b0));
+  }
+  CHECK(thresholds > 0);
+  CHECK(bad == 0);
+}

@@ -43,7 +43,8 @@ std::uint32_t PhaseTurns(const std::int16_t* w, const std::int16_t* x, std::uint
 // checks) no step overflows: |mult x| <= 2^30, so mult x + frac lies in [-2^30, 2^31 - 2^15);
 // shifted, in [-2^30, 2^30 - 2^15] (shift 0 has frac 0) or [-2^29, 2^30) (shift >= 1); plus base,
 // in [-2^31, 2^31). The converter makes mult / 2^shift the float grid's 1/width in bins per input
-// unit and base + frac / 2^shift its bin at x = 0.
+// unit and base + frac / 2^shift its bin at x = 0, or, where the int16 range holds at most one of
+// the grid's boundaries, an exact threshold (mult 1, shift 16).
 inline std::int32_t BinIndex(std::int16_t x, std::uint32_t mult, std::uint32_t shift, std::uint32_t frac,
                              std::int32_t base) {
   const std::int32_t t = static_cast<std::int32_t>(mult) * x + static_cast<std::int32_t>(frac);

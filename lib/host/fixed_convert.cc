@@ -103,13 +103,51 @@ void FoldMap(const Model& m, const std::vector<float>& offset, const std::vector
   }
 }
 
+// One (grid, column)'s integer bin: base + ((mult x_q + frac) >> shift) (fixed::BinIndex).
+struct BinFold {
+  double mult = 0, frac = 0, base = 0;
+  std::uint32_t shift = 0;
+};
+
+// floor(a x_q + b0) as a slope: mult / 2^shift = a (the largest shift <= 30 with mult <= 2^15,
+// rounded to nearest) and base + frac / 2^shift = b0 (base = floor, frac rounded). Over
+// |x_q| <= 2^15 a boundary moves by at most 2^14 / mult input units. Counts what it clamps.
+BinFold SlopeFold(double a, double b0, FixedReport* rep) {
+  BinFold b;
+  b.shift = fb::kMaxShift;
+  while (b.shift > 0 && std::round(std::ldexp(a, int(b.shift))) > fb::kMaxMult) --b.shift;
+  b.mult = std::round(std::ldexp(a, int(b.shift)));
+  if (b.mult > fb::kMaxMult && rep) ++rep->clamped_bins;  // more than 2^15 bins per input unit
+  b.mult = std::min(b.mult, double(fb::kMaxMult));
+  b.base = std::floor(b0);
+  b.frac = std::round(std::ldexp(b0 - b.base, int(b.shift)));
+  if (b.frac >= std::ldexp(1.0, int(b.shift))) b.base += 1, b.frac = 0;
+  return b;
+}
+
+// floor(a x_q + b0) over the int16 range when it takes at most two values (bins wider than the
+// range, the common case: SlopeFold's mult would have few bits): exactly, as a threshold. x_t, the
+// first x_q in the upper bin, becomes mult 1, shift 16 and frac 2^16 - x_t (x_t > 0, base the lower
+// bin) or -x_t (x_t <= 0, base the upper bin), so (x_q + frac) >> 16 steps by one at x_t alone.
+bool ThresholdFold(double a, double b0, BinFold* b) {
+  const double lo = std::floor(a * -32768.0 + b0), hi = std::floor(a * 32767.0 + b0);
+  if (hi - lo > 1) return false;
+  if (hi == lo) {
+    *b = BinFold{0, 0, lo, 0};
+    return true;
+  }
+  double xt = std::ceil((hi - b0) / a);  // the first x_q with a x_q + b0 >= hi
+  while (xt > -32768 && std::floor(a * (xt - 1) + b0) >= hi) --xt;  // (guards against the division's rounding)
+  while (xt <= 32767 && std::floor(a * xt + b0) < hi) ++xt;
+  *b = xt > 0 ? BinFold{1, 65536 - xt, lo, 16} : BinFold{1, -xt, hi, 16};
+  return true;
+}
+
 // The grids folded into the int16 input's units. The float bin of column c in grid g is
 // floor((x_std - u) / delta), x_std = (x - mean) inv; with x = offset + x_q / scale it is
-// floor(a x_q + b0), a = inv / (delta scale) bins per input unit, b0 its bin at x_q = 0. Stored as
-// mult / 2^shift = a (the largest shift <= 30 with mult <= 2^15, rounded to nearest) and
-// base + frac / 2^shift = b0 (base = floor, frac rounded): over |x_q| <= 2^15 each boundary moves
-// by at most 2^14 / mult input units (one unit when mult has 15 bits, i.e. bins up to 2^16 units
-// wide; docs/EMBEDDED.md "Binning on the integer path").
+// floor(a x_q + b0), a = inv / (delta scale) bins per input unit, b0 its bin at x_q = 0: exactly
+// as a threshold where the int16 range holds at most one boundary (ThresholdFold), else as a
+// rounded slope (SlopeFold; docs/EMBEDDED.md "Binning on the integer path").
 void FoldBins(const Model& m, const std::vector<float>& offset, const std::vector<float>& scale, const fb::Layout& t,
               std::vector<std::uint8_t>& out, FixedReport* rep) {
   const std::uint64_t d = m.input_dim, P = m.num_grids;
@@ -121,19 +159,14 @@ void FoldBins(const Model& m, const std::vector<float>& offset, const std::vecto
     const std::uint64_t c = i % d;
     const double iw = double(m.bin_inv_width[i]), a = inv[c] * iw / double(scale[c]);
     const double b0 = ((double(offset[c]) - mean[c]) * inv[c] - double(m.bin_offset[i])) * iw;
-    std::uint32_t shift = fb::kMaxShift;
-    while (shift > 0 && std::round(std::ldexp(a, int(shift))) > fb::kMaxMult) --shift;
-    double mult = std::round(std::ldexp(a, int(shift)));
-    if (mult > fb::kMaxMult && rep) ++rep->clamped_bins;  // more than 2^15 bins per input unit
-    mult = std::min(mult, double(fb::kMaxMult));
-    double base = std::floor(b0), frac = std::round(std::ldexp(b0 - base, int(shift)));
-    if (frac >= std::ldexp(1.0, int(shift))) base += 1, frac = 0;
-    if (std::fabs(base) > fb::kMaxBase && rep) ++rep->clamped_bins;
-    base = std::clamp(base, -double(fb::kMaxBase), double(fb::kMaxBase));
-    Put(out, t.mult + 2 * i, static_cast<std::uint16_t>(mult));
-    out[t.shift + i] = static_cast<std::uint8_t>(shift);
-    Put(out, t.frac + 4 * i, static_cast<std::uint32_t>(frac));
-    Put(out, t.base + 4 * i, static_cast<std::int32_t>(base));
+    BinFold b;
+    if (!ThresholdFold(a, b0, &b)) b = SlopeFold(a, b0, rep);
+    if (std::fabs(b.base) > fb::kMaxBase && rep) ++rep->clamped_bins;
+    b.base = std::clamp(b.base, -double(fb::kMaxBase), double(fb::kMaxBase));
+    Put(out, t.mult + 2 * i, static_cast<std::uint16_t>(b.mult));
+    out[t.shift + i] = static_cast<std::uint8_t>(b.shift);
+    Put(out, t.frac + 4 * i, static_cast<std::uint32_t>(b.frac));
+    Put(out, t.base + 4 * i, static_cast<std::int32_t>(b.base));
   }
 }
 

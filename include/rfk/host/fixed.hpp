@@ -36,8 +36,9 @@ struct FixedReport {
 // with mult in [2^14, 2^15]. Up to 2,048 features the head is then rounded again for its outputs:
 // RoundInt8Gptq on the covariance of the integer path's features over up to 4,096 evenly strided
 // calibration rows (damped by 1 % of its mean diagonal), the biases corrected for the features'
-// mean (as GptqInt8Head does). Binning grids (alone or beside a dense map) are folded into
-// integer slopes and offsets per (grid, column) in the int16 input's units (format::fixed_params::
+// mean (as GptqInt8Head does). Binning grids (alone or beside a dense map) are folded per (grid,
+// column) into the int16 input's units: an exact threshold where the int16 range holds at most
+// one boundary, else an integer slope and offset (format::fixed_params::
 // binning; the bins' weights times bin_scale join the head's, one scale per output). Throws
 // QuantizeError (rfk/host/quantize.hpp) for a map the integer path does not compute (Fastfood),
 // a model that already has the section, or no rows. With fixed_only, the model keeps only what
