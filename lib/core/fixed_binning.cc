@@ -20,12 +20,14 @@ namespace fb = format::fixed_params::binning;
 std::uint32_t GridColumn(const Model& m, const std::uint8_t* sec, const fb::Layout& t, const std::int16_t* x,
                          std::uint32_t p) {
   const std::uint32_t d = m.input_dim;
-  const auto* mult = reinterpret_cast<const std::uint16_t*>(sec + t.mult);  // 4-aligned in the blob
+  // The arrays start 4-aligned in the blob (sections are 16-aligned, the offsets multiples of 4):
+  // read in place (LoadU32 is a memcpy call per value on the Cortex-M0).
+  const auto* mult = reinterpret_cast<const std::uint16_t*>(sec + t.mult);
+  const auto* frac = reinterpret_cast<const std::uint32_t*>(sec + t.frac);
+  const auto* base = reinterpret_cast<const std::int32_t*>(sec + t.base);
   std::uint64_t h = bin_hash::Seed(m.bin_seed, p);
-  for (std::uint32_t c = 0, i = p * d; c < d; ++c, ++i) {
-    const auto base = static_cast<std::int32_t>(core::LoadU32(sec + t.base + 4 * i));
-    h = bin_hash::Step(h, fixed::BinIndex(x[c], mult[i], sec[t.shift + i], core::LoadU32(sec + t.frac + 4 * i), base));
-  }
+  for (std::uint32_t c = 0, i = p * d; c < d; ++c, ++i)
+    h = bin_hash::Step(h, fixed::BinIndex(x[c], mult[i], sec[t.shift + i], frac[i], base[i]));
   return core::BinColumn(m, p, bin_hash::Final(h));
 }
 
