@@ -103,6 +103,13 @@ seeds_model() {
   "$rfk" train --train "$tmp/m.csv" -D 12 --map fastfood-phase -o "$tmp/fastfood-phase.rfk" >/dev/null
   "$rfk" convert -m "$tmp/fastfood-phase.rfk" --fixed-only --calibrate "$tmp/m.csv" -q \
     -o "$tmp/seeds/model/seed-fixed-fastfood-phase.rfk" 2>/dev/null
+  # Binning on the integer path (the fixed section's binning tail): exact mode alone, fixed-only
+  # (no bin_grids); hashed mode beside a Fourier map, with the float sections kept.
+  "$rfk" convert -m "$tmp/seeds/model/seed6.rfk" --fixed-only --calibrate "$tmp/c.csv" -q \
+    -o "$tmp/seeds/model/seed-fixed-binning-exact.rfk" 2>/dev/null
+  "$rfk" train --train "$tmp/m.csv" --map fourier+binning -D 8 -P 3 -B 8 -o "$tmp/binned.rfk" >/dev/null
+  "$rfk" convert -m "$tmp/binned.rfk" --fixed --calibrate "$tmp/m.csv" -q \
+    -o "$tmp/seeds/model/seed-fixed-fourier-binning-hashed.rfk" 2>/dev/null
   # Without the optional metadata section (rfk convert --no-metadata).
   "$rfk" convert -m "$tmp/seeds/model/seed-fastfood-int8.rfk" --no-metadata -q \
     -o "$tmp/seeds/model/seed-fastfood-int8-no-metadata.rfk" 2>/dev/null

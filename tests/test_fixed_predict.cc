@@ -17,6 +17,7 @@
 #include "rfk/host/quantize.hpp"
 #include "rfk/host/train.hpp"
 #include "rfk/rfk.h"
+#include "fixed_util.h"
 #include "test_util.h"
 
 namespace {
@@ -24,131 +25,7 @@ namespace {
 namespace f = rfk::format;
 namespace fp = rfk::format::fixed_params;
 using rfk_test::Blob;
-__extension__ typedef __int128 Wide;  // the reference's head sums: no overflow whatever the bounds
-
-// Deterministic rows: d columns on different scales, labels from a nonlinear rule (classes = 0:
-// a real target).
-rfk::host::Dataset Data(std::size_t d, std::size_t rows, int classes, unsigned seed = 3) {
-  rfk::host::Dataset ds;
-  ds.source = "t";
-  ds.cols = d;
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-  for (std::size_t i = 0; i < rows; ++i) {
-    float s = 0;
-    for (std::size_t c = 0; c < d; ++c) {
-      const float v = u(gen) * float(c + 1) + float(c);
-      ds.dense.push_back(v);
-      s += std::sin(v / float(c + 1) * 2.0f);
-    }
-    ds.labels.push_back(classes == 0 ? std::to_string(s) : std::to_string(int(std::fabs(s) * 3) % classes));
-    ds.lines.push_back(i + 1);
-    ++ds.rows;
-  }
-  return ds;
-}
-
-std::vector<std::uint8_t> Trained(const rfk::host::Dataset& ds, f::MapKind map, std::uint32_t features,
-                                  f::Storage storage = f::Storage::kF32) {
-  rfk::host::TrainOptions o;
-  o.features = features;
-  o.map = map;
-  o.w_storage = o.head_storage = storage;
-  return rfk::host::Train(ds, o).model;
-}
-
-std::vector<std::uint8_t> Fixed(const std::vector<std::uint8_t>& bytes, const rfk::host::Dataset& ds,
-                                rfk::host::FixedReport* rep = nullptr) {
-  Blob b(bytes);
-  rfk::Model m;
-  REQUIRE(b.Open(&m) == rfk::Status::kOk);
-  return rfk::host::FixedModel(m, ds, rep);
-}
-
-// An opened fixed model in mutable storage, and where its section's arrays are.
-struct Fx {
-  explicit Fx(const std::vector<std::uint8_t>& bytes) : b(bytes) {
-    REQUIRE(b.Open(&m) == rfk::Status::kOk);
-    REQUIRE(rfk::FixedSection(m) != nullptr);
-    entry = b.Entry(f::SectionType::kFixed);
-    at = b.U32(entry + f::entry::kOffset);
-    l = fp::LayoutOf(m.input_dim, m.num_frequencies, m.num_outputs, m.num_features);
-  }
-  rfk::ModelError Reopen() {
-    b.FixCrc();
-    rfk::ModelError err;
-    (void)b.Open(&m, &err);
-    return err;
-  }
-  template <class T>
-  void Set(std::uint64_t rel, T v) { std::memcpy(b.data() + at + rel, &v, sizeof v); }
-  template <class T>
-  T Get(std::uint64_t rel) const {
-    T v;
-    std::memcpy(&v, b.storage.data() + at + rel, sizeof v);
-    return v;
-  }
-  Blob b;
-  rfk::Model m;
-  std::size_t entry = 0, at = 0;
-  fp::Layout l{};
-};
-
-// The outputs by other means than predict_fixed.cc: the phase as a signed 64-bit sum reduced
-// modulo 2^32 at the end, the features from CosTurns (tested on its own in test_fixed.cc), the head
-// sum in 128 bits and the rounding as a floor division of the exact product.
-std::vector<std::int64_t> Reference(const Fx& fx, const std::vector<std::int16_t>& x) {
-  const rfk::Model& m = fx.m;
-  const std::uint64_t d = m.input_dim, F = m.num_frequencies, K = m.num_outputs, D = m.num_features;
-  std::vector<std::int64_t> z(D);
-  for (std::uint64_t j = 0; j < F; ++j) {
-    std::int64_t sum = 0;
-    for (std::uint64_t c = 0; c < d; ++c) sum += std::int64_t{fx.Get<std::int16_t>(fx.l.w + 2 * (j * d + c))} * x[c];
-    const std::uint64_t scaled = static_cast<std::uint64_t>(sum) * (std::uint64_t{1} << fx.Get<std::uint8_t>(fx.l.shift + j));
-    const auto t = static_cast<std::uint32_t>((scaled + fx.Get<std::uint32_t>(fx.l.phase + 4 * j)) % (std::uint64_t{1} << 32));
-    z[j] = rfk::fixed::CosTurns(t);
-    if (D == 2 * F) z[F + j] = rfk::fixed::CosTurns(t - 0x40000000u);
-  }
-  std::vector<std::int64_t> out(K);
-  for (std::uint64_t k = 0; k < K; ++k) {
-    Wide acc = 0;
-    for (std::uint64_t j = 0; j < D; ++j) acc += Wide{fx.Get<std::int8_t>(fx.l.head + k * D + j)} * z[j];
-    const Wide v = acc * fx.Get<std::uint32_t>(fx.l.mult + 4 * k);
-    const std::uint32_t n = fx.Get<std::uint32_t>(fx.l.rshift + 4 * k);
-    const Wide den = Wide{1} << n, num = v + (n ? den / 2 : 0);
-    Wide q = num / den;
-    if (num % den != 0 && num < 0) --q;  // floor
-    out[k] = static_cast<std::int64_t>(q) + fx.Get<std::int32_t>(fx.l.bias + 4 * k);
-  }
-  return out;
-}
-
-std::vector<std::int32_t> Predict(const rfk::Model& m, const std::vector<std::int16_t>& x, rfk::Status want = rfk::Status::kOk) {
-  std::vector<std::uint64_t> scratch(rfk::FixedScratchBytes(m) / 8 + 2);
-  std::vector<std::int32_t> out(m.num_outputs, 0);
-  CHECK(rfk::PredictFixed(m, x.data(), x.size(), scratch.data(), rfk::FixedScratchBytes(m), out.data(), out.size()) == want);
-  return out;
-}
-
-// Inputs: the calibration rows converted, then random int16 values and the extremes.
-std::vector<std::vector<std::int16_t>> Inputs(const rfk::Model& m, const rfk::host::Dataset& ds) {
-  std::vector<std::vector<std::int16_t>> xs;
-  for (std::size_t r = 0; r < 20; ++r) {
-    std::vector<std::int16_t> xq(m.input_dim);
-    REQUIRE(rfk::QuantizeInput(m, ds.dense.data() + r * ds.cols, ds.cols, xq.data(), xq.size()) == rfk::Status::kOk);
-    xs.push_back(xq);
-  }
-  std::mt19937 gen(11);
-  std::uniform_int_distribution<int> u(-32768, 32767);
-  for (int r = 0; r < 20; ++r) {
-    std::vector<std::int16_t> xq(m.input_dim);
-    for (auto& v : xq) v = static_cast<std::int16_t>(u(gen));
-    xs.push_back(xq);
-  }
-  xs.emplace_back(m.input_dim, std::int16_t{-32768});
-  xs.emplace_back(m.input_dim, std::int16_t{32767});
-  return xs;
-}
+using namespace fixed_util;
 
 }  // namespace
 
@@ -496,9 +373,8 @@ TEST_CASE("fixed: a fixed-only model has the same section and integers, and the 
 }
 
 TEST_CASE("fixed: a fixed section beside a map the integer path does not compute is refused") {
-  // A valid section (from a dense model of the same d, F, K, D) appended to a dense model with
-  // binning: kUnsupportedMap at the section's table entry; to a Fastfood model, it lacks the
-  // Fastfood tail: kBadSectionSize at fixed.size.
+  // A valid section (from a dense model of the same d, F, K, D) appended to a Fastfood model: it
+  // lacks the Fastfood tail: kBadSectionSize at fixed.size. (Binning: test_fixed_binning.cc.)
   const rfk::host::Dataset ds = Data(3, 200, 2);
   Fx dense(Fixed(Trained(ds, f::MapKind::kFourier, 32), ds));
   const std::vector<std::uint8_t> section(rfk::FixedSection(dense.m), rfk::FixedSection(dense.m) + dense.l.bytes);
@@ -506,11 +382,7 @@ TEST_CASE("fixed: a fixed section beside a map the integer path does not compute
   o.features = 32;
   o.map = f::MapKind::kFastfood;
   const std::vector<std::uint8_t> fastfood = rfk::host::Train(ds, o).model;
-  o.map = f::MapKind::kFourier;
-  o.grids = 2;
-  o.buckets = 4;
-  const std::vector<std::uint8_t> binning = rfk::host::Train(ds, o).model;
-  for (const auto* bytes : {&fastfood, &binning}) {
+  for (const auto* bytes : {&fastfood}) {
     Blob src(*bytes);
     rfk::Model m;
     REQUIRE(src.Open(&m) == rfk::Status::kOk);

@@ -37,13 +37,36 @@ inline std::int16_t SinTurns(std::uint32_t phase) { return CosTurns(phase - kQua
 std::uint32_t PhaseTurns(const std::int16_t* w, const std::int16_t* x, std::uint32_t d,
                          std::uint32_t shift, std::uint32_t bias);
 
+// The bin of int16 input x in one (grid, column) of a binning tail (format::fixed_params::binning):
+// base + floor((mult x + frac) / 2^shift), the floor an arithmetic right shift (towards -inf, not
+// truncation). With mult <= 2^15, shift <= 30, frac < 2^shift and |base| <= 2^30 (what OpenModel
+// checks) no step overflows: |mult x| <= 2^30, so mult x + frac lies in [-2^30, 2^31 - 2^15);
+// shifted, in [-2^30, 2^30 - 2^15] (shift 0 has frac 0) or [-2^29, 2^30) (shift >= 1); plus base,
+// in [-2^31, 2^31). The converter makes mult / 2^shift the float grid's 1/width in bins per input
+// unit and base + frac / 2^shift its bin at x = 0, or, where the int16 range holds at most one of
+// the grid's boundaries, an exact threshold (mult 1, shift 16).
+inline std::int32_t BinIndex(std::int16_t x, std::uint32_t mult, std::uint32_t shift, std::uint32_t frac,
+                             std::int32_t base) {
+  const std::int32_t t = static_cast<std::int32_t>(mult) * x + static_cast<std::int32_t>(frac);
+  return base + (t >> shift);
+}
+
+// Where a model's binning tail lies in its fixed section: after bias[K] (and any other map's tail).
+inline format::fixed_params::binning::Layout BinningLayout(const Model& m) {
+  namespace fp = format::fixed_params;
+  return fp::binning::LayoutOf(fp::LayoutOf(m.input_dim, m.num_frequencies, m.num_outputs, m.num_features).bytes,
+                               m.num_grids, m.input_dim);
+}
+
 }  // namespace rfk::fixed
 
 namespace rfk {
 
 // ---- Prediction of a fixed-point model (one with a `fixed` section: FixedSection(model) != null;
 // docs/FORMAT.md "fixed", docs/EMBEDDED.md "The integer path"). Dense Fourier, orthogonal and
-// (cores built with RFK_FIXED_FASTFOOD, the default) Fastfood maps, pair and phase forms. From int16 inputs to int32 outputs every operation is an integer one: no
+// (cores built with RFK_FIXED_FASTFOOD, the default) Fastfood maps, pair and phase forms, and
+// random binning (RFK_FIXED_BINNING, the default; alone or beside a dense map, not beside
+// Fastfood). From int16 inputs to int32 outputs every operation is an integer one: no
 // float instruction and no soft-float call, and the same integers on every target and build (one
 // scalar implementation; the kernel tables are not used).
 
@@ -61,14 +84,22 @@ std::size_t FixedScratchBytes(const Model& model) noexcept;
 // frequency j: the phase t_j = phase[j] + (sum_c W[j][c] x[c]) 2^shift[j] mod 2^32 (PhaseTurns;
 // Fastfood: phase[j] + round(s_mult[j] (H G Pi H B x)_j / 2^s_shift[j]) in integers, per block of
 // d' frequencies, docs/FORMAT.md "fixed"),
-// c_j = CosTurns(t_j) (and, pair form, s_j = SinTurns(t_j) for feature F + j); then out[k] =
-// bias[k] + round(mult[k] * sum_j q[k][j] z_j / 2^rshift[k]), rounding half up, with the sum in
-// int64. Every intermediate is bounded (the proof is at the definition; OpenModel checks the
+// c_j = CosTurns(t_j) (and, pair form, s_j = SinTurns(t_j) for feature F + j); per grid p (models
+// with grids), z = 32767 at column D_F + FixedBinColumn(x, p), 0 at the grid's other columns; then
+// out[k] = bias[k] + round(mult[k] * sum_j q[k][j] z_j / 2^rshift[k]), rounding half up, with the
+// sum in int64. Every intermediate is bounded (the proof is at the definition; OpenModel checks the
 // ranges it assumes), so no overflow for any input. Statuses: kUnsupportedStorage for a model
 // without a fixed section; kNullArgument, kInputDimMismatch, kOutputTooSmall, kMisalignedScratch,
 // kScratchTooSmall as Predict. Allocation-free, reentrant.
 [[nodiscard]] Status PredictFixed(const Model& model, const std::int16_t* x, std::size_t x_len, void* scratch,
                                   std::size_t scratch_bytes, std::int32_t* out, std::size_t out_len) noexcept;
+
+// Grid p's column within the binning block (< D_B; the head's column D_F + it) for the int16 input
+// x of a fixed model with grids, or kNoColumn (exact mode: a bin not seen in training; also for a
+// model without a fixed section or p >= P). The bins are fixed::BinIndex's per column, hashed as
+// the float map hashes its bins (the same keys for the same bins). For hosts and tests; PredictFixed
+// computes the same. Built with the binning map (lib/core/core_config.h, RFK_FIXED_BINNING).
+std::uint32_t FixedBinColumn(const Model& model, const std::int16_t* x, std::uint32_t p) noexcept;
 
 // The class PredictFixed's outputs decide, on the integers: binary out[0] > 0; multi-class the
 // first maximum; 0 for regression (and for a model without a fixed section).

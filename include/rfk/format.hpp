@@ -432,7 +432,8 @@ constexpr std::uint32_t StoredFrequencies(Layout layout, std::uint32_t F) {
 // phase[F] u32 turns (the phase bias b and the offsets folded in, both forms), the head q[K x D]
 // int8 (row-major, -128 invalid), padding to 4, then per output mult[K] u32 (<= 2^15),
 // rshift[K] u32 (<= 62) and bias[K] i32: output k = bias + round(mult * sum_j q[k][j] c_j /
-// 2^rshift) in units of output_scale, c_j the q15 features. Type 23 is taken from the
+// 2^rshift) in units of output_scale, c_j the q15 features (bins: 32767 at their head columns).
+// Maps with grids append the binning tail (binning namespace below). Type 23 is taken from the
 // structured-map range: the section is required (a fixed model's integers are its reference).
 // A Fastfood map (map_params.map fastfood or fastfood-phase) has no W and no shift (both 0 bytes:
 // LayoutOf(..., dense = false)); its integers follow bias[K] (FastfoodTailOf): with d' =
@@ -452,7 +453,7 @@ inline constexpr std::uint32_t kHeaderBytes = 32;
 inline constexpr std::uint32_t kInputDim = 0;        // u32 d, = map_params.input_dim
 inline constexpr std::uint32_t kNumFrequencies = 4;  // u32 F, = map_params.num_frequencies
 inline constexpr std::uint32_t kNumOutputs = 8;      // u32 K, = head.num_outputs
-inline constexpr std::uint32_t kNumFeatures = 12;    // u32 D, = head.num_features (= D_F: no binning)
+inline constexpr std::uint32_t kNumFeatures = 12;    // u32 D, = head.num_features (D_F + D_B)
 inline constexpr std::uint32_t kOutputScale = 16;    // f32 u: an output's real value is o * u
 inline constexpr std::uint32_t kInputBits = 20;      // u32 16: int16 inputs (the only value)
 inline constexpr std::uint32_t kReserved = 24;       // u32[2] 0
@@ -497,6 +498,32 @@ constexpr FastfoodTail FastfoodTailOf(std::uint64_t at, std::uint32_t d, std::ui
                       static_cast<std::uint32_t>(s_shift), static_cast<std::uint32_t>(g_shift),
                       static_cast<std::uint32_t>(perm), static_cast<std::uint32_t>(signs), end};
 }
+
+// The binning tail (maps with grids, P = binning_params.num_grids > 0): after every other part of
+// the section (bias[K], then any other map's tail), at `start` (a multiple of 4). An 8-byte header
+// (u32 num_grids = P, u32 bin_features = D_B), then per grid g and input column c, grid-major
+// (index g * d + c): bin_mult[P x d] u16 (<= 2^15), zero padding to 4, bin_shift[P x d] u8 (<= 30),
+// zero padding to 4, bin_frac[P x d] u32 (< 2^bin_shift), bin_base[P x d] i32 (|.| <= 2^30). The
+// bin of the int16 input x_q in (g, c) is base + ((mult * x_q + frac) >> shift), an arithmetic
+// shift (a floor): fixed::BinIndex. The bins' feature value (1/sqrt(P) in the float map) is folded
+// into the head: a bin adds its head weight times 32767, the full scale of a Fourier feature.
+namespace binning {
+inline constexpr std::uint32_t kHeaderBytes = 8;
+inline constexpr std::uint32_t kNumGrids = 0;    // u32 P, = binning_params.num_grids
+inline constexpr std::uint32_t kBinFeatures = 4;  // u32 D_B, = binning_params.bin_features
+inline constexpr std::uint32_t kMaxMult = 1u << 15;
+inline constexpr std::uint32_t kMaxShift = 30;
+inline constexpr std::int32_t kMaxBase = 1 << 30;
+struct Layout {  // offsets from the section's start; meaningful once the section's size is bytes
+  std::uint32_t at, mult, shift, frac, base;
+  std::uint64_t bytes;  // the section's end
+};
+constexpr Layout LayoutOf(std::uint64_t start, std::uint64_t P, std::uint64_t d) {
+  const std::uint64_t n = P * d, mult = start + kHeaderBytes, shift = mult + Round4(2 * n), frac = shift + Round4(n);
+  return Layout{static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(mult), static_cast<std::uint32_t>(shift),
+                static_cast<std::uint32_t>(frac), static_cast<std::uint32_t>(frac + 4 * n), frac + 8 * n};
+}
+}  // namespace binning
 }  // namespace fixed_params
 
 }  // namespace rfk::format

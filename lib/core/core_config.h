@@ -14,11 +14,17 @@
 #define RFK_CORE_FIXED 1
 #endif
 // Fastfood maps on the integer path (lib/core/predict_fixed_fastfood.cc, model_fixed_fastfood.cc):
-// 1 unless the build says 0 (rfk_core_variant's fourth argument); the smallest fixed-only image
-// (targets/cortex-m fixed_image_limits: 16 KiB flash) is built with 0, and then a Fastfood fixed
-// model is refused at open with kUnsupportedMap at `fixed`.
+// 1 unless the build says 0 (rfk_core_variant's extra definitions); the smallest fixed-only image
+// (targets/cortex-m fixed_image_limits: 16 KiB flash, rfk_core_fixed_min) is built with 0, and
+// then a Fastfood fixed model is refused at open with kUnsupportedMap at `fixed`.
 #ifndef RFK_FIXED_FASTFOOD
 #define RFK_FIXED_FASTFOOD 1
+#endif
+// Within the integer path: binning maps (fixed_binning.cc, model_fixed_binning.cc), 1 unless the
+// build says 0 (rfk_core_variant's extra definitions: the 16 KB Cortex-M0 image leaves it out). A
+// fixed model with grids is then refused at open: kUnsupportedMap at `fixed`.
+#ifndef RFK_FIXED_BINNING
+#define RFK_FIXED_BINNING 1
 #endif
 
 namespace rfk::core {
@@ -26,6 +32,7 @@ namespace rfk::core {
 inline constexpr bool kCoreFloat = RFK_CORE_FLOAT != 0;  // float models: Predict, every map and storage
 inline constexpr bool kCoreFixed = RFK_CORE_FIXED != 0;  // fixed-point models: the fixed section, PredictFixed
 inline constexpr bool kFixedFastfood = kCoreFixed && RFK_FIXED_FASTFOOD != 0;  // Fastfood fixed models
+inline constexpr bool kFixedBinning = kCoreFixed && RFK_FIXED_BINNING != 0;  // binning on the integer path
 static_assert(kCoreFloat || kCoreFixed, "rfk core: RFK_CORE_FLOAT and RFK_CORE_FIXED are both 0");
 
 }  // namespace rfk::core

@@ -8,23 +8,13 @@
 #include "bytes.h"
 #include "core_config.h"
 #include "fixed_fastfood.h"
+#include "rfk/fixed.hpp"
 
 namespace rfk::core {
 namespace {
 
 namespace f = format;
 namespace fp = format::fixed_params;
-
-struct FixedReader {
-  const std::uint8_t* b;
-  std::uint32_t at;  // the section's offset
-  ModelError* err;
-  [[gnu::noinline]] Status Fail(Status s, const char* field, std::uint32_t offset) const {
-    if (err) *err = ModelError{s, field, offset};
-    return s;
-  }
-  std::uint32_t U32(std::uint32_t rel) const { return LoadU32(b + at + rel); }
-};
 
 // A finite f32 (bits), and with `positive` also > 0 (not -0, not +0, not negative).
 bool FiniteBits(std::uint32_t bits, bool positive) {
@@ -35,8 +25,11 @@ bool FiniteBits(std::uint32_t bits, bool positive) {
 // Header: the map is one the integer path computes, the counts are the model's, u and the input
 // width are valid. (The helpers stay out of line: inlined, their frames would add up under OpenModel's.)
 [[gnu::noinline]] Status CheckFixedHeader(const FixedReader& r, std::uint32_t size, std::uint32_t entry, const Model& m) {
-  if (m.fourier_features == 0 || (f::IsFastfood(m.map) && !kFixedFastfood) || m.bin_features != 0)
-    return r.Fail(Status::kUnsupportedMap, "fixed", entry);  // Fourier maps (Fastfood if built in), no binning
+  // Dense Fourier maps (Fastfood if built with kFixedFastfood), binning (built with kFixedBinning),
+  // or a dense map with binning; not Fastfood beside binning.
+  const bool ff_map = f::IsFastfood(m.map), grids = m.num_grids != 0;
+  if ((ff_map && (!kFixedFastfood || grids)) || (grids && !kFixedBinning) || (m.fourier_features == 0 && !grids))
+    return r.Fail(Status::kUnsupportedMap, "fixed", entry);
   if (size < fp::kHeaderBytes) return r.Fail(Status::kBadSectionSize, "fixed.size", entry + f::entry::kSize);
   if (r.U32(fp::kInputDim) != m.input_dim) return r.Fail(Status::kBadValue, "fixed.input_dim", r.at + fp::kInputDim);
   if (r.U32(fp::kNumFrequencies) != m.num_frequencies)
@@ -102,8 +95,9 @@ Status CheckFixedSection(const std::uint8_t* blob, std::uint32_t offset, std::ui
   Status s = CheckFixedHeader(r, size, entry, m);
   if (s != Status::kOk) return s;
   const bool ff = kFixedFastfood && f::IsFastfood(m.map);
+  const bool bins = kFixedBinning && m.num_grids != 0;  // a binning tail after bias[K] (never beside Fastfood)
   const fp::Layout l = fp::LayoutOf(m.input_dim, m.num_frequencies, m.num_outputs, m.num_features, !ff);
-  std::uint64_t bytes = l.bytes;
+  std::uint64_t bytes = bins ? fp::binning::LayoutOf(l.bytes, m.num_grids, m.input_dim).bytes : l.bytes;
   if constexpr (kFixedFastfood) {
     if (ff) bytes = FixedFastfoodBytes(l.bytes, m.input_dim, m.num_frequencies);
     if (bytes == 0) return r.Fail(Status::kBadValue, "fixed.input_dim", r.at + fp::kInputDim);  // d' > 2^15
@@ -115,6 +109,7 @@ Status CheckFixedSection(const std::uint8_t* blob, std::uint32_t offset, std::ui
   if constexpr (kFixedFastfood)
     if (s == Status::kOk && ff)
       s = CheckFixedFastfood(blob, offset, static_cast<std::uint32_t>(l.bytes), m.input_dim, m.num_frequencies, err);
+  if (bins && s == Status::kOk) s = CheckFixedBinning(r, m);
   if (s == Status::kOk) m.fixed_offset = offset;
   return s;
 }

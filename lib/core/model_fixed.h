@@ -4,14 +4,33 @@
 
 #include <cstdint>
 
+#include "bytes.h"
 #include "rfk/model.hpp"
 
 namespace rfk::core {
+
+// Reads a fixed section at b + at and reports failures with their field and blob offset.
+struct FixedReader {
+  const std::uint8_t* b;
+  std::uint32_t at;  // the section's offset
+  ModelError* err;
+  [[gnu::noinline]] Status Fail(Status s, const char* field, std::uint32_t offset) const {
+    if (err) *err = ModelError{s, field, offset};
+    return s;
+  }
+  std::uint32_t U32(std::uint32_t rel) const { return LoadU32(b + at + rel); }
+};
 
 // Checks the section at blob + offset (`size` bytes, its table entry at `entry`) against m, and on
 // success sets m.fixed_offset. On failure returns the status and fills *err (if not null) with the
 // field and its byte offset; m is left as it was. No allocation, no float operation.
 Status CheckFixedSection(const std::uint8_t* blob, std::uint32_t offset, std::uint32_t size,
                          std::uint32_t entry, Model& m, ModelError* err);
+
+// The binning tail (format::fixed_params::binning, model_fixed_binning.cc; built with
+// kFixedBinning): P and D_B equal to the model's, then every (grid, column)'s bin_mult, bin_shift,
+// bin_frac and bin_base in the ranges fixed::BinIndex's bounds assume. The section's size was
+// checked against the tail's end. Same contract as CheckFixedSection.
+Status CheckFixedBinning(const FixedReader& r, const Model& m);
 
 }  // namespace rfk::core

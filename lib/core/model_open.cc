@@ -136,13 +136,14 @@ bool CheckMapCounts(Reader& r, std::uint32_t at) {
 }
 
 // 3a. The kinds this build reads (core_config.h): a core without the integer path refuses a fixed
-// section, one without the float path every model without it, and binning (which has no integer
-// form): before any validator that the build leaves out could misread what it skipped.
+// section, one without the float path every model without it, and binning unless its integer
+// form is built (kFixedBinning): before any validator that the build leaves out could misread
+// what it skipped.
 bool CheckBuildAccepts(Reader& r) {
   const Section& fixed = r[SectionType::kFixed];
   if (!core::kCoreFixed && fixed.present()) return r.Fail(Status::kUnsupportedStorage, "fixed", fixed.entry);
   if (!core::kCoreFloat && !fixed.present()) return r.Fail(Status::kUnsupportedStorage, "fixed", 0);
-  if (!core::kCoreFloat && r[SectionType::kBinningParams].present())
+  if (!core::kCoreFloat && !core::kFixedBinning && r[SectionType::kBinningParams].present())
     return r.Fail(Status::kUnsupportedMap, "fixed", fixed.entry);
   return true;
 }
@@ -301,10 +302,12 @@ bool CheckBinningParams(Reader& r) {
   return CheckBinningValues(r, s.offset);
 }
 
-// 7. bin_grids: with binning_params; 1/delta then u, P x d floats each.
+// 7. bin_grids: with binning_params (optional with a fixed section: a fixed-only model); 1/delta
+// then u, P x d floats each.
 bool CheckBinGrids(Reader& r) {
   if (r.m.num_grids == 0) return true;
   const Section& s = r[SectionType::kBinGrids];
+  if (core::kCoreFixed && !s.present() && r[SectionType::kFixed].present()) return true;  // fixed-only: no float grids
   if (!s.present()) return r.Fail(Status::kMissingSection, "bin_grids", 0);
   if (s.size != 2ull * r.m.num_grids * r.m.input_dim * sizeof(float))
     return r.Fail(Status::kBadSectionSize, "bin_grids.size", s.size_at());
@@ -524,13 +527,14 @@ void ReadMetadata(Reader& r) {
 [[gnu::noinline]] Status ReadModel(const void* bytes, std::size_t size, Model* model, ModelError* error,
                                    Section* fixed) {
   Reader r{static_cast<const std::uint8_t*>(bytes), *model, error};
-  // A build without the float path (core_config.h) skips what only it reads: Fastfood, binning, the
-  // float arrays' values (CheckBuildAccepts has refused the models that would need them).
-  constexpr bool kFloat = core::kCoreFloat;
+  // A build without the float path (core_config.h) skips what only it reads: Fastfood, binning
+  // (unless the integer path has it), the float arrays' values (CheckBuildAccepts has refused the
+  // models that would need them).
+  constexpr bool kFloat = core::kCoreFloat, kBins = kFloat || core::kFixedBinning;
   const bool ok = CheckHeader(r, size) && ReadSectionTable(r) && CheckMapParams(r) &&
-                  CheckProjection(r) && CheckPhase(r) &&
-                  (!kFloat || (CheckFastfood(r) && CheckBinningParams(r) && CheckBinGrids(r) &&
-                               CheckBinKeys(r) && CheckMapArraysFinite(r))) &&
+                  CheckProjection(r) && CheckPhase(r) && (!kFloat || CheckFastfood(r)) &&
+                  (!kBins || (CheckBinningParams(r) && CheckBinGrids(r) && CheckBinKeys(r))) &&
+                  (!kFloat || CheckMapArraysFinite(r)) &&
                   CheckStandardize(r) && CheckHead(r) &&
                   CheckLabels(r) && (!kFloat || CheckLaterArraysFinite(r)) && CheckImpute(r) && CheckFeatureNames(r) &&
                   CheckCalibration(r) && CheckFixed(r, fixed);

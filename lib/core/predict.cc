@@ -2,6 +2,7 @@
 // sizing, feature computation (Fourier features through the kernel table, bin columns), the linear
 // head, class decisions and labels. No allocation, no exceptions; reentrant.
 #include "fp_contract.h"  // first: no compiler-fused multiply-adds in this file
+#include "bin_column.h"
 #include "bytes.h"
 #include "core_config.h"
 #include "rfk/kernels.hpp"
@@ -72,18 +73,7 @@ std::size_t ScratchBytes(const Model& model) noexcept { return Layout(model).tot
 
 namespace {
 
-// Grid p's column for `key`: binary search among the grid's sorted keys (exact mode), or the
-// bucket (hashed mode).
-std::uint32_t BinColumn(const Model& m, std::uint32_t p, std::uint64_t key) {
-  if (m.bin_mode == format::BinMode::kHashed) return HashedColumn(key, p, m.bin_buckets);
-  std::uint32_t lo = LoadU32(m.bin_grid_start + 4 * p), hi = LoadU32(m.bin_grid_start + 4 * p + 4);
-  while (lo < hi) {
-    const std::uint32_t mid = lo + (hi - lo) / 2;
-    if (m.bin_keys[mid] < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < LoadU32(m.bin_grid_start + 4 * p + 4) && m.bin_keys[lo] == key ? lo : kNoColumn;
-}
+using core::BinColumn;
 
 struct Computed {
   const float* z = nullptr;            // Fourier features
@@ -95,8 +85,9 @@ Status Features(const Model& m, const float* x, std::size_t x_len, void* scratch
                 std::size_t scratch_bytes, Computed* out) {
   if (!core::kCoreFloat) return Status::kUnsupportedStorage;  // float path compiled out (core_config.h)
   if (m.head.data == nullptr || x == nullptr || scratch == nullptr) return Status::kNullArgument;
-  if (core::kCoreFixed && m.fourier_features != 0 && m.fastfood.dp == 0 && m.projection_weights.data == nullptr)
-    return Status::kUnsupportedStorage;  // a fixed-only model: PredictFixed (rfk/fixed.hpp)
+  if (core::kCoreFixed && ((m.fourier_features != 0 && m.fastfood.dp == 0 && m.projection_weights.data == nullptr) ||
+                            (m.num_grids != 0 && m.bin_inv_width == nullptr)))
+    return Status::kUnsupportedStorage;  // a fixed-only model (no W, or no bin grids): PredictFixed (rfk/fixed.hpp)
   if (x_len != m.input_dim) return Status::kInputDimMismatch;
   if (reinterpret_cast<std::uintptr_t>(scratch) % kScratchAlignment != 0)
     return Status::kMisalignedScratch;

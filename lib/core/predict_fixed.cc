@@ -7,7 +7,8 @@
 // - phase: each product W[j][c] x[c] has |.| <= 2^15 * 2^15 = 2^30 (int32); the sum and the shift
 //   are taken modulo 2^32 in uint32, which is the phase's own modulus: wrapping is exact.
 // - features: |c_j|, |s_j| <= 32767 (CosTurns), |q| <= 127, so |q z| <= 4,161,409 < 2^22, and a
-//   sum of D <= 2^24 of them is below 2^46: int64 acc is exact.
+//   sum of D <= 2^24 of them is below 2^46: int64 acc is exact. A bin adds 32767 q once per grid
+//   to a column of its own (fixed_binning.cc), so the same bound covers D = D_F + D_B.
 // - scaling: |acc * mult| < 2^46 * 2^15 = 2^61; adding 2^(rshift - 1) <= 2^61 stays below 2^62.
 // - output: the validator checks |bias| + (32767 mult sum_j |q_kj| + 2^(rshift-1)) >> rshift
 //   <= 2^31 - 1 per output, and |round(acc mult / 2^rshift)| is at most that shifted term, so the
@@ -16,6 +17,7 @@
 #include "bytes.h"
 #include "core_config.h"
 #include "fixed_fastfood.h"
+#include "fixed_binning.h"
 #include "rfk/fixed.hpp"
 
 namespace rfk {
@@ -88,6 +90,7 @@ Status PredictFixed(const Model& m, const std::int16_t* x, std::size_t x_len, vo
   const bool pairs = !format::IsPhaseForm(m.map);
   auto* acc = static_cast<std::int64_t*>(scratch);
   for (std::uint32_t k = 0; k < K; ++k) acc[k] = 0;
+  if (core::kFixedBinning && m.num_grids != 0) core::AccumulateFixedBins(m, sec, x, acc);  // |acc| < 2^38
   bool done = false;
   if constexpr (core::kFixedFastfood) {  // compiled out, OpenModel refuses Fastfood fixed models
     if (format::IsFastfood(m.map)) {

@@ -19,6 +19,7 @@ namespace {
 
 namespace f = format;
 namespace fp = format::fixed_params;
+namespace fb = format::fixed_params::binning;
 
 constexpr double kTwoPi = 6.283185307179586476925286766559;
 constexpr double kTurnsPerRadian = 4294967296.0 / kTwoPi;
@@ -58,17 +59,25 @@ void InputQuantization(const Model& m, const Dataset& data, std::vector<float>* 
   }
 }
 
+// The standardisation as stored (f32 or f16), widened: mean 0 and 1/scale 1 without one.
+void Standardization(const Model& m, std::vector<double>* mean, std::vector<double>* inv) {
+  const std::uint64_t d = m.input_dim;
+  mean->assign(d, 0.0);
+  inv->assign(d, 1.0);
+  const std::uint16_t* half = StandardizeF16Values(m);
+  for (std::uint64_t c = 0; c < d && IsStandardized(m); ++c) {
+    (*mean)[c] = half ? double(HalfToFloat(half[c])) : double(m.mean[c]);
+    (*inv)[c] = half ? double(HalfToFloat(half[d + c])) : double(m.inv_scale[c]);
+  }
+}
+
 // W folded into turns per int16 input unit, stored as q * 2^shift per row; the phases in turns.
 void FoldMap(const Model& m, const std::vector<float>& offset, const std::vector<float>& scale, const fp::Layout& l,
              std::vector<std::uint8_t>& out, FixedReport* rep) {
   const std::uint64_t d = m.input_dim, F = m.num_frequencies;
   const bool panels = m.layout == f::Layout::kPanels;
-  std::vector<double> a(d), mean(d, 0.0), inv(d, 1.0);  // the standardisation as stored, widened
-  const std::uint16_t* half = StandardizeF16Values(m);
-  for (std::uint64_t c = 0; c < d && IsStandardized(m); ++c) {
-    mean[c] = half ? double(HalfToFloat(half[c])) : double(m.mean[c]);
-    inv[c] = half ? double(HalfToFloat(half[d + c])) : double(m.inv_scale[c]);
-  }
+  std::vector<double> a(d), mean, inv;
+  Standardization(m, &mean, &inv);
   for (std::uint64_t j = 0; j < F; ++j) {
     double amax = 0, bias = m.phase != nullptr ? double(m.phase[j]) : 0.0;
     for (std::uint64_t c = 0; c < d; ++c) {
@@ -95,18 +104,6 @@ void FoldMap(const Model& m, const std::vector<float>& offset, const std::vector
   }
 }
 
-// The standardisation as stored, widened (mean 0, inverse scale 1 without one).
-void Standardisation(const Model& m, std::vector<double>* mean, std::vector<double>* inv) {
-  const std::uint64_t d = m.input_dim;
-  mean->assign(d, 0.0);
-  inv->assign(d, 1.0);
-  const std::uint16_t* half = StandardizeF16Values(m);
-  for (std::uint64_t c = 0; c < d && IsStandardized(m); ++c) {
-    (*mean)[c] = half ? double(HalfToFloat(half[c])) : double(m.mean[c]);
-    (*inv)[c] = half ? double(HalfToFloat(half[d + c])) : double(m.inv_scale[c]);
-  }
-}
-
 // Fastfood's input quantization: H mixes the columns, so every column gets the same scale s_in in
 // standardised units, x_q = round(s_in (x - mean) / sd): offset = mean, scale = s_in / sd, with s_in
 // = 32767 / (the calibration rows' largest |standardised value|), so no calibration value clamps
@@ -115,7 +112,7 @@ double FastfoodInputQuantization(const Model& m, const Dataset& data, std::vecto
                                  std::vector<float>* scale) {
   const std::size_t d = m.input_dim;
   std::vector<double> mean, inv;
-  Standardisation(m, &mean, &inv);
+  Standardization(m, &mean, &inv);
   std::vector<float> x(d);
   double amax = 0;
   for (std::size_t r = 0; r < data.rows; ++r) {
@@ -188,17 +185,86 @@ void FoldFastfood(const Model& m, double s_in, const fp::Layout& l, const fp::Fa
   std::memcpy(out.data() + ff.signs, a.signs, (N + 7) / 8);
 }
 
+// One (grid, column)'s integer bin: base + ((mult x_q + frac) >> shift) (fixed::BinIndex).
+struct BinFold {
+  double mult = 0, frac = 0, base = 0;
+  std::uint32_t shift = 0;
+};
+
+// floor(a x_q + b0) as a slope: mult / 2^shift = a (the largest shift <= 30 with mult <= 2^15,
+// rounded to nearest) and base + frac / 2^shift = b0 (base = floor, frac rounded). Over
+// |x_q| <= 2^15 a boundary moves by at most 2^14 / mult input units. Counts what it clamps.
+BinFold SlopeFold(double a, double b0, FixedReport* rep) {
+  BinFold b;
+  b.shift = fb::kMaxShift;
+  while (b.shift > 0 && std::round(std::ldexp(a, int(b.shift))) > fb::kMaxMult) --b.shift;
+  b.mult = std::round(std::ldexp(a, int(b.shift)));
+  if (b.mult > fb::kMaxMult && rep) ++rep->clamped_bins;  // more than 2^15 bins per input unit
+  b.mult = std::min(b.mult, double(fb::kMaxMult));
+  b.base = std::floor(b0);
+  b.frac = std::round(std::ldexp(b0 - b.base, int(b.shift)));
+  if (b.frac >= std::ldexp(1.0, int(b.shift))) b.base += 1, b.frac = 0;
+  return b;
+}
+
+// floor(a x_q + b0) over the int16 range when it takes at most two values (bins wider than the
+// range, the common case: SlopeFold's mult would have few bits): exactly, as a threshold. x_t, the
+// first x_q in the upper bin, becomes mult 1, shift 16 and frac 2^16 - x_t (x_t > 0, base the lower
+// bin) or -x_t (x_t <= 0, base the upper bin), so (x_q + frac) >> 16 steps by one at x_t alone.
+bool ThresholdFold(double a, double b0, BinFold* b) {
+  const double lo = std::floor(a * -32768.0 + b0), hi = std::floor(a * 32767.0 + b0);
+  if (hi - lo > 1) return false;
+  if (hi == lo) {
+    *b = BinFold{0, 0, lo, 0};
+    return true;
+  }
+  double xt = std::ceil((hi - b0) / a);  // the first x_q with a x_q + b0 >= hi
+  while (xt > -32768 && std::floor(a * (xt - 1) + b0) >= hi) --xt;  // (guards against the division's rounding)
+  while (xt <= 32767 && std::floor(a * xt + b0) < hi) ++xt;
+  *b = xt > 0 ? BinFold{1, 65536 - xt, lo, 16} : BinFold{1, -xt, hi, 16};
+  return true;
+}
+
+// The grids folded into the int16 input's units. The float bin of column c in grid g is
+// floor((x_std - u) / delta), x_std = (x - mean) inv; with x = offset + x_q / scale it is
+// floor(a x_q + b0), a = inv / (delta scale) bins per input unit, b0 its bin at x_q = 0: exactly
+// as a threshold where the int16 range holds at most one boundary (ThresholdFold), else as a
+// rounded slope (SlopeFold; docs/EMBEDDED.md "Binning on the integer path").
+void FoldBins(const Model& m, const std::vector<float>& offset, const std::vector<float>& scale, const fb::Layout& t,
+              std::vector<std::uint8_t>& out, FixedReport* rep) {
+  const std::uint64_t d = m.input_dim, P = m.num_grids;
+  std::vector<double> mean, inv;
+  Standardization(m, &mean, &inv);
+  Put(out, t.at + fb::kNumGrids, m.num_grids);
+  Put(out, t.at + fb::kBinFeatures, m.bin_features);
+  for (std::uint64_t i = 0; i < P * d; ++i) {
+    const std::uint64_t c = i % d;
+    const double iw = double(m.bin_inv_width[i]), a = inv[c] * iw / double(scale[c]);
+    const double b0 = ((double(offset[c]) - mean[c]) * inv[c] - double(m.bin_offset[i])) * iw;
+    BinFold b;
+    if (!ThresholdFold(a, b0, &b)) b = SlopeFold(a, b0, rep);
+    if (std::fabs(b.base) > fb::kMaxBase && rep) ++rep->clamped_bins;
+    b.base = std::clamp(b.base, -double(fb::kMaxBase), double(fb::kMaxBase));
+    Put(out, t.mult + 2 * i, static_cast<std::uint16_t>(b.mult));
+    out[t.shift + i] = static_cast<std::uint8_t>(b.shift);
+    Put(out, t.frac + 4 * i, static_cast<std::uint32_t>(b.frac));
+    Put(out, t.base + 4 * i, static_cast<std::int32_t>(b.base));
+  }
+}
+
 // An int8 head: q (K x D), the real value of a step per output, the biases.
 struct Head8 {
   std::vector<std::int8_t> q;
   std::vector<double> sigma, bias;
 };
 
-// The head's weights times feature_scale (the real weights of the features in [-1, 1]), K x D.
+// The head's weights times feature_scale, and the bins' times bin_scale (the real weights of the
+// features in [-1, 1], a bin's feature 1), K x D.
 std::vector<double> RealHead(const Model& m) {
   const std::uint64_t K = m.num_outputs, D = m.num_features;
   std::vector<double> w(K * D);
-  for (std::uint64_t i = 0; i < K * D; ++i) w[i] = double(WeightAt(m.head, i, i / D)) * double(m.feature_scale);
+  for (std::uint64_t i = 0; i < K * D; ++i)
+    w[i] = double(WeightAt(m.head, i, i / D)) * double(i % D < m.fourier_features ? m.feature_scale : m.bin_scale);
   return w;
 }
 
@@ -228,7 +294,8 @@ constexpr std::size_t kGptqRows = 4096;
 constexpr double kGptqDamping = 0.01;
 constexpr std::uint32_t kGptqMaxFeatures = 2048;  // beyond, O(D^3) rounding is minutes: plain rounding
 Head8 GptqHead(const Model& m, const Model& fixed, const Dataset& data) {
-  const std::uint32_t d = m.input_dim, F = m.num_frequencies, K = m.num_outputs, D = m.num_features;
+  const std::uint32_t d = m.input_dim, F = m.num_frequencies, K = m.num_outputs, D = m.num_features,
+                      Df = m.fourier_features;
   const bool dense = !f::IsFastfood(m.map);
   const fp::Layout l = fp::LayoutOf(d, F, K, D, dense);
   const std::uint8_t* sec = FixedSection(fixed);
@@ -251,7 +318,12 @@ Head8 GptqHead(const Model& m, const Model& fixed, const Dataset& data) {
       core::FixedFastfoodTurns(ffv, xq.data(), b, t.data(), turns.data() + std::size_t{b} * tail.dp);
     for (std::uint32_t j = 0; j < F; ++j) {
       z[j] = fixed::CosTurns(turns[j]) / 32767.0;
-      if (D == 2 * F) z[F + j] = fixed::SinTurns(turns[j]) / 32767.0;
+      if (Df == 2 * F) z[F + j] = fixed::SinTurns(turns[j]) / 32767.0;
+    }
+    std::fill(z.begin() + Df, z.end(), 0.0);
+    for (std::uint32_t p = 0; p < fixed.num_grids; ++p) {  // a bin's feature: 1 (its weight holds 1/sqrt(P))
+      const std::uint32_t col = FixedBinColumn(fixed, xq.data(), p);
+      if (col != kNoColumn) z[Df + col] = 1.0;
     }
     for (std::uint32_t i = 0; i < D; ++i) {
       mu[i] += z[i];
@@ -314,7 +386,8 @@ std::vector<std::uint8_t> WithSection(const Model& m, const std::vector<std::uin
   for (RawSection& s : SectionsOf(m)) {
     const auto type = static_cast<f::SectionType>(s.type);
     if (!fixed_only || (type != f::SectionType::kProjection && type != f::SectionType::kPhase &&
-                        type != f::SectionType::kStandardize && type != f::SectionType::kFastfood))
+                        type != f::SectionType::kStandardize && type != f::SectionType::kFastfood &&
+                        type != f::SectionType::kBinGrids))
       sections.push_back(std::move(s));
   }
   sections.push_back(RawSection{static_cast<std::uint16_t>(f::SectionType::kFixed), f::kSectionRequired, sec});
@@ -337,9 +410,9 @@ struct Opened {
 
 std::vector<std::uint8_t> FixedModel(const Model& m, const Dataset& data, FixedReport* report, bool fixed_only) {
   if (FixedSection(m) != nullptr) throw QuantizeError("the model is already a fixed-point model");
-  if (m.fourier_features == 0 || m.num_grids != 0)
+  if (m.fourier_features == 0 ? m.num_grids == 0 : f::IsFastfood(m.map) && m.num_grids != 0)
     throw QuantizeError("the integer path computes Fourier maps (fourier, orf, fastfood and their phase forms) "
-                        "without binning; this model's map is not one");
+                        "and binning, alone or beside a dense map (not beside Fastfood); this model's map is not one");
   if (data.rows == 0) throw QuantizeError("no calibration rows");
   const bool dense = !f::IsFastfood(m.map);
   if (!dense && f::fastfood::PaddedDim(m.input_dim) > fp::kMaxFastfoodPaddedDim)
@@ -351,7 +424,8 @@ std::vector<std::uint8_t> FixedModel(const Model& m, const Dataset& data, FixedR
   else s_in = FastfoodInputQuantization(m, data, &offset, &scale);
   const fp::Layout l = fp::LayoutOf(m.input_dim, m.num_frequencies, m.num_outputs, m.num_features, dense);
   const fp::FastfoodTail tail = fp::FastfoodTailOf(l.bytes, m.input_dim, m.num_frequencies);
-  std::vector<std::uint8_t> sec(dense ? l.bytes : tail.bytes, 0);
+  const fb::Layout t = fb::LayoutOf(l.bytes, m.num_grids, m.input_dim);  // not beside Fastfood (refused above)
+  std::vector<std::uint8_t> sec(!dense ? tail.bytes : m.num_grids != 0 ? t.bytes : l.bytes, 0);
   Put(sec, fp::kInputDim, m.input_dim);
   Put(sec, fp::kNumFrequencies, m.num_frequencies);
   Put(sec, fp::kNumOutputs, m.num_outputs);
@@ -361,6 +435,7 @@ std::vector<std::uint8_t> FixedModel(const Model& m, const Dataset& data, FixedR
   std::memcpy(sec.data() + l.scale, scale.data(), 4 * scale.size());
   if (dense) FoldMap(m, offset, scale, l, sec, &rep);
   else FoldFastfood(m, s_in, l, tail, sec);
+  if (m.num_grids != 0) FoldBins(m, offset, scale, t, sec, &rep);
   rep.output_scale = StoreHead(PlainHead(m), m, l, sec);
   Put(sec, fp::kOutputScale, rep.output_scale);
   std::vector<std::uint8_t> blob = WithSection(m, sec);

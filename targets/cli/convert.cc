@@ -80,6 +80,10 @@ std::vector<std::uint8_t> ConvertFixed(const ConvertArgs& a, const rfk::Model& m
     std::fprintf(stderr, "rfk: warning: %llu weights of W exceed the integer path's range (an input step of more than "
                          "16,383 periods) and were clamped: those features are noise; standardise the inputs\n",
                  static_cast<unsigned long long>(rep.clamped_weights));
+  if (rep.clamped_bins != 0)
+    std::fprintf(stderr, "rfk: warning: %llu (grid, column) pairs of the bin grids exceed the integer path's range "
+                         "(more than 32,768 bins per input step, or a bin beyond 2^30) and were clamped\n",
+                 static_cast<unsigned long long>(rep.clamped_bins));
   if (!a.quiet)
     std::fprintf(stderr, "rfk: fixed point from %zu rows of %s: %llu of %llu input values saturated (clamped to "
                          "+-32767), %u rows of W with fewer than 15 significant bits, output unit %.6g\n",

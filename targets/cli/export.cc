@@ -45,24 +45,26 @@ host::TestVectors MakeVectors(const ExportArgs& a, const rfk::Model& m) {
   host::TestVectors v;
   v.input_dim = m.input_dim;
   v.num_outputs = m.num_outputs;
-  v.num_grids = m.num_grids;
+  // A fixed-only model (no float W or bin grids) has no float outputs or bin keys: its outputs are
+  // the integers' real values, and no keys are exported.
+  const bool float_path = (m.projection_weights.data != nullptr || m.fourier_features == 0 || m.fastfood.dp != 0) &&
+                          (m.num_grids == 0 || m.bin_inv_width != nullptr);
+  v.num_grids = float_path ? m.num_grids : 0;
   host::AlignedBytes scratch(rfk::ScratchBytes(m));
   std::vector<float> x(m.input_dim), out(m.num_outputs);
-  std::vector<std::uint64_t> keys(m.num_grids);
-  std::vector<std::uint32_t> cols(m.num_grids);
+  std::vector<std::uint64_t> keys(v.num_grids);
+  std::vector<std::uint32_t> cols(v.num_grids);
   for (std::size_t r = 0; r < data.rows && v.count < a.count; ++r) {
     host::DenseRow(data, r, x.data(), x.size());
     std::vector<float> real(m.num_outputs);
     if (rfk::FixedSection(m) != nullptr) AddFixedVector(a, m, x, data.lines[r], &v, &real);
-    // A fixed-only model (no float W) has no float outputs: its outputs are the integers' real values.
-    const bool float_path = m.projection_weights.data != nullptr || m.fourier_features == 0 || m.fastfood.dp != 0;
     const rfk::Status s = float_path ? rfk::Predict(m, x.data(), x.size(), scratch.data(), scratch.size(), out.data(),
                                                     out.size())
                                      : rfk::Status::kOk;
     if (!float_path) out = real;
     if (s != rfk::Status::kOk)
       throw CliError(a.vectors + ":" + std::to_string(data.lines[r]) + ": " + rfk::StatusMessage(s));
-    if (m.num_grids > 0 && rfk::ComputeBins(m, x.data(), x.size(), scratch.data(), scratch.size(), keys.data(),
+    if (v.num_grids > 0 && rfk::ComputeBins(m, x.data(), x.size(), scratch.data(), scratch.size(), keys.data(),
                                             cols.data(), keys.size()) != rfk::Status::kOk)
       throw CliError(a.vectors + ":" + std::to_string(data.lines[r]) + ": bin keys failed");
     v.inputs.insert(v.inputs.end(), x.begin(), x.end());

@@ -18,6 +18,9 @@
 #endif
 #include "house_fixed.h"
 #include "rfk/rfk.h"
+#ifdef RFK_COST_FIXED_ONLY
+#include "a9a_hashed_fixed.h" /* binning on the integer path: 44 KB, beside the float fixtures too much */
+#endif
 
 /* RFK_COST_FIXED_ONLY (the cost_fixed firmware): the fixed fixtures alone, so that the (54, 1024)
  * one fits a 256 KiB board beside them. Otherwise the float fixtures, then house_fixed, and
@@ -174,6 +177,10 @@ int main(void) {
   }
 #endif
   failed |= MeasureFixed("house_fixed", house_fixed, HOUSE_FIXED_BYTES, house_fixed_inputs_q, 16, per_tick);
+#ifdef RFK_COST_FIXED_ONLY
+  failed |= MeasureFixed("a9a_hashed_fix", a9a_hashed_fixed, A9A_HASHED_FIXED_BYTES, a9a_hashed_fixed_inputs_q, 16,
+                         per_tick);
+#endif
 #ifdef RFK_COST_COVTYPE_FIXED
   failed |= MeasureFixed("covtype_fixed", covtype_fixed, COVTYPE_FIXED_BYTES, covtype_fixed_inputs_q, 16, per_tick);
 #endif

@@ -1,14 +1,16 @@
 /* The reduced cores (lib/core/core_config.h, docs/EMBEDDED.md "Choosing what the core reads"),
- * built twice from this file: RFK_TEST_FIXED_ONLY links rfk_core_fixed_only (RFK_CORE_FLOAT=0),
- * otherwise rfk_core_float_only (RFK_CORE_FIXED=0). Each must read the kind it keeps exactly as
- * the whole core does (the host's outputs for the first test vector) and refuse the kind it left
- * out at open, with kUnsupportedStorage at the field "fixed": a fixed-only core refuses a model
- * without a fixed section (offset 0), a float-only core one with it (at its table entry). Returns
- * the number of failed checks. The fixed-only variant is also built without Fastfood on the integer
- * path (RFK_FIXED_FASTFOOD=0) and must refuse such a model with kUnsupportedMap. */
+ * built three times from this file: RFK_TEST_FIXED_ONLY links rfk_core_fixed_only (RFK_CORE_FLOAT=0),
+ * with RFK_TEST_FIXED_MIN too rfk_core_fixed_min (also RFK_FIXED_FASTFOOD=0 and RFK_FIXED_BINNING=0),
+ * otherwise rfk_core_float_only (RFK_CORE_FIXED=0). Each must read the kind it keeps exactly as the
+ * whole core does (the host's outputs for the first test vector) and refuse the kind it left out at
+ * open, with kUnsupportedStorage at the field "fixed": a fixed-only core refuses a model without a
+ * fixed section (offset 0), a float-only core one with it (at its table entry); the core without
+ * Fastfood and binning refuses a fixed Fastfood or binning model with kUnsupportedMap at "fixed"
+ * (its table entry), the fixed-only core reads both. Returns the number of failed checks. */
 #include <stdio.h>
 #include <string.h>
 
+#include "a9a_hashed_fixed.h"
 #include "covtype_ff_fixed.h"
 #include "house_fixed.h"
 #include "house_pair.h"
@@ -43,14 +45,29 @@ int main(void) {
   check(rfk_predict(&model, house_fixed_inputs, HOUSE_FIXED_INPUT_DIM, scratch, sizeof scratch, fout, 1) ==
             RFK_UNSUPPORTED_STORAGE,
         "fixed-only core: rfk_predict answers kUnsupportedStorage");
+#if defined(RFK_TEST_FIXED_MIN)
   {
-    /* This variant is built without RFK_FIXED_FASTFOOD (the 16 KiB image's core): a Fastfood
-     * fixed model is refused at open, kUnsupportedMap at "fixed" (its table entry). */
     rfk_model_error err;
-    const rfk_status s = rfk_open(&model, covtype_ff_fixed, COVTYPE_FF_FIXED_BYTES, &err);
-    check(s == RFK_UNSUPPORTED_MAP && strcmp(err.field, "fixed") == 0 && err.offset != 0,
-          "fixed-only core without RFK_FIXED_FASTFOOD: a Fastfood fixed model is refused (kUnsupportedMap, fixed)");
+    check(rfk_open(&model, a9a_hashed_fixed, A9A_HASHED_FIXED_BYTES, &err) == RFK_UNSUPPORTED_MAP &&
+              strcmp(err.field, "fixed") == 0 && err.offset != 0,
+          "core without binning: a fixed binning model is refused (kUnsupportedMap, fixed)");
+    check(rfk_open(&model, covtype_ff_fixed, COVTYPE_FF_FIXED_BYTES, &err) == RFK_UNSUPPORTED_MAP &&
+              strcmp(err.field, "fixed") == 0 && err.offset != 0,
+          "core without Fastfood: a Fastfood fixed model is refused (kUnsupportedMap, fixed)");
   }
+#else
+  check(rfk_open(&model, a9a_hashed_fixed, A9A_HASHED_FIXED_BYTES, NULL) == RFK_OK &&
+            rfk_predict_fixed(&model, a9a_hashed_fixed_inputs_q, A9A_HASHED_FIXED_INPUT_DIM, scratch, sizeof scratch,
+                              out, 1) == RFK_OK &&
+            out[0] == a9a_hashed_fixed_outputs_q[0],
+        "fixed-only core: a fixed binning model gives the host's integers");
+  check(rfk_open(&model, covtype_ff_fixed, COVTYPE_FF_FIXED_BYTES, NULL) == RFK_OK &&
+            rfk_fixed_scratch_bytes(&model) <= sizeof scratch &&
+            rfk_predict_fixed(&model, covtype_ff_fixed_inputs_q, COVTYPE_FF_FIXED_INPUT_DIM, scratch, sizeof scratch,
+                              out, 1) == RFK_OK &&
+            out[0] == covtype_ff_fixed_outputs_q[0],
+        "fixed-only core: a Fastfood fixed model gives the host's integers");
+#endif
 #else
   float out[1];
   refused(house_fixed, HOUSE_FIXED_BYTES, 1, "float-only core: a fixed model is refused (kUnsupportedStorage, fixed)");

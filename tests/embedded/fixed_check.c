@@ -1,7 +1,7 @@
 /* The integer path (fixed-point models, docs/EMBEDDED.md "The integer path") on this platform, in
  * C99 through the C API: every vector of each fixed fixture (house_fixed (16, 256),
- * covtype_fixed (54, 1024) and covtype_ff_fixed (54, 1024) Fastfood, binary, all made by
- * `rfk convert --fixed-only`, then
+ * covtype_fixed (54, 1024), covtype_ff_fixed (54, 1024) Fastfood, binary, and random binning on
+ * a9a, hashed (P = 30, B = 64) and exact (P = 10), all made by `rfk convert --fixed-only`, then
  * `rfk export --vectors`, which stores the int16 inputs and the host's int32 outputs) goes through
  * rfk_predict_fixed and must give the host's integers exactly, on every target. It calls only
  * rfk_open and the fixed entry points, and prints with puts (printf's float support would link
@@ -10,6 +10,8 @@
 #include <stdio.h>
 
 #include "covtype_ff_fixed.h"
+#include "a9a_exact_fixed.h"
+#include "a9a_hashed_fixed.h"
 #include "covtype_fixed.h"
 #include "house_fixed.h"
 #include "rfk/rfk.h"
@@ -24,9 +26,10 @@ typedef struct fixed_fixture {
 
 #define FIXED_FIXTURE(name, NAME) \
   {#name, name, NAME##_BYTES, NAME##_VECTORS, NAME##_INPUT_DIM, NAME##_OUTPUTS, name##_inputs_q, name##_outputs_q}
-static const fixed_fixture kFixtures[] = {FIXED_FIXTURE(house_fixed, HOUSE_FIXED),
-                                          FIXED_FIXTURE(covtype_fixed, COVTYPE_FIXED),
-                                          FIXED_FIXTURE(covtype_ff_fixed, COVTYPE_FF_FIXED)};
+static const fixed_fixture kFixtures[] = {
+    FIXED_FIXTURE(house_fixed, HOUSE_FIXED), FIXED_FIXTURE(covtype_fixed, COVTYPE_FIXED),
+    FIXED_FIXTURE(covtype_ff_fixed, COVTYPE_FF_FIXED), FIXED_FIXTURE(a9a_hashed_fixed, A9A_HASHED_FIXED),
+    FIXED_FIXTURE(a9a_exact_fixed, A9A_EXACT_FIXED)};
 
 static rfk_model model;
 static uint8_t scratch[COVTYPE_FF_FIXED_FIXED_SCRATCH_BYTES > 64 ? COVTYPE_FF_FIXED_FIXED_SCRATCH_BYTES : 64] RFK_ALIGNED;

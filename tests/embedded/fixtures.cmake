@@ -64,11 +64,14 @@ set(RFK_SMALL_BOARD_FIXTURES house_pair a9a_hashed a9a_exact house_orf covtype_f
 # Fixed-point fixtures (docs/EMBEDDED.md, "The integer path"): a fixture above converted with
 # `rfk convert --fixed --calibrate` on its training file; tests/embedded/fixed_check.c checks their
 # integers on every target. RFK_FIXED_<name>: the fixture it is converted from, then the convert
-# flag. All are fixed-only (no float W): the (54, 1024) one is 126 KB that way, and fits the
-# Cortex-M0's flash beside the small one in fixed_check and cost_fixed.
-set(RFK_FIXED_FIXTURES house_fixed covtype_fixed covtype_ff_fixed)
+# flag. All are fixed-only (no float W or bin grids): the (54, 1024) one is 126 KB that way, and fits the
+# Cortex-M0's flash beside the small ones in fixed_check and cost_fixed. The a9a ones are random
+# binning on the integer path (hashed: P = 30, B = 64; exact: P = 10, the keys kept), d = 123.
+set(RFK_FIXED_FIXTURES house_fixed covtype_fixed covtype_ff_fixed a9a_hashed_fixed a9a_exact_fixed)
 set(RFK_FIXED_house_fixed house_pair --fixed-only)
 set(RFK_FIXED_covtype_fixed covtype_phase --fixed-only)
 # The binary (54, 1024) Fastfood model on the integer path (d' = 64, 8 blocks of G, S, Pi, B in
-# the section's Fastfood tail): fixed_check's third fixture, cost_fixed's Fastfood line.
+# the section's Fastfood tail): fixed_check's Fastfood fixture, cost_fixed's Fastfood line.
 set(RFK_FIXED_covtype_ff_fixed covtype_fastfood_binary --fixed-only)
+set(RFK_FIXED_a9a_hashed_fixed a9a_hashed --fixed-only)
+set(RFK_FIXED_a9a_exact_fixed a9a_exact --fixed-only)

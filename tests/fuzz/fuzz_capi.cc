@@ -62,9 +62,11 @@ void Exercise(const std::uint8_t* bytes, std::size_t size, const std::uint8_t* d
     }
     // NaN is a missing value: a model with an impute section fills it in and goes on as for a
     // complete input (which may still be out of range), one without refuses it; an infinity is
-    // refused always.
+    // refused always. A fixed-only model is refused whatever the input: one without float W or
+    // Fastfood diagonals always (fixed_only), one without bin grids too (the float path reports it).
     FUZZ_CHECK(!fixed_only || p == RFK_UNSUPPORTED_STORAGE);
-    FUZZ_CHECK(finite_in || fixed_only ||
+    const bool refused_fixed = rfk::FixedSection(cpp) != nullptr && p == RFK_UNSUPPORTED_STORAGE;
+    FUZZ_CHECK(finite_in || refused_fixed ||
                ((any_inf || !imputes) ? p == RFK_NON_FINITE_INPUT : p != RFK_NON_FINITE_INPUT));
     if (p == RFK_OK) {
       (void)rfk_decide_class(&m, single.data());

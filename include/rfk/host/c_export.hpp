@@ -15,7 +15,7 @@ struct TestVectors {
   std::uint32_t count = 0;
   std::uint32_t input_dim = 0;       // d
   std::uint32_t num_outputs = 0;     // K
-  std::uint32_t num_grids = 0;       // P (0: no keys)
+  std::uint32_t num_grids = 0;       // P, or 0: no keys (also for a fixed-only model with grids)
   std::vector<float> inputs;         // count x d
   std::vector<float> outputs;        // count x K, computed by the scalar reference kernels
   std::vector<std::uint32_t> classes;  // count (classification models), else empty

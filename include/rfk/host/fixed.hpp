@@ -19,6 +19,8 @@ struct FixedReport {
   std::uint64_t clamped_weights = 0;   // weights of W beyond 32767 * 2^31 / 2^32 = 16,383 periods
                                        //   per step of the int16 input (such a feature is noise),
                                        //   stored clamped
+  std::uint64_t clamped_bins = 0;      // (grid, column) pairs whose bins were stored clamped: more
+                                       //   than 2^15 bins per input unit, or a base beyond 2^30
   float output_scale = 0;              // the real value of one output unit
 };
 
@@ -37,10 +39,15 @@ struct FixedReport {
 // with mult in [2^14, 2^15]. Up to 2,048 features the head is then rounded again for its outputs:
 // RoundInt8Gptq on the covariance of the integer path's features over up to 4,096 evenly strided
 // calibration rows (damped by 1 % of its mean diagonal), the biases corrected for the features'
-// mean (as GptqInt8Head does). Throws QuantizeError (rfk/host/quantize.hpp) for a map the integer
-// path does not compute (binning; Fastfood with d' > 2^15), a model that already has the section,
-// or no rows. With fixed_only, the model keeps only what the integer path and the tools need: the
-// projection, phase, standardize and fastfood sections are left out and the (unused) float head is stored int8; the
+// mean (as GptqInt8Head does). Binning grids (alone or beside a dense map) are folded per (grid,
+// column) into the int16 input's units: an exact threshold where the int16 range holds at most
+// one boundary, else an integer slope and offset (format::fixed_params::
+// binning; the bins' weights times bin_scale join the head's, one scale per output). Throws
+// QuantizeError (rfk/host/quantize.hpp) for a map the integer path does not compute (Fastfood
+// beside binning; Fastfood with d' > 2^15), a model that already has the section, or no rows.
+// With fixed_only, the model keeps only what the integer path and the tools need: the projection,
+// phase, standardize, fastfood and bin_grids sections are left out and the (unused) float head is
+// stored int8; the
 // fixed section is the same bytes, so PredictFixed gives the same integers, and the float path
 // refuses the model (kUnsupportedStorage).
 std::vector<std::uint8_t> FixedModel(const Model& m, const Dataset& calibration, FixedReport* report = nullptr,
