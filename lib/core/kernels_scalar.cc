@@ -152,10 +152,10 @@ inline float QuantDot(const WeightsView& W, std::uint64_t row, std::uint64_t row
     for (std::uint32_t c = 0; c < d; ++c) acc += static_cast<float>(q[c * step]) * x[c];
     return W.scale[row] * acc;
   }
-  if (W.type == WeightType::kF16) {
+  if (W.type == WeightType::kF16 || W.type == WeightType::kF16Scaled) {
     const auto* h = static_cast<const std::uint16_t*>(W.data) + row_start;
     for (std::uint32_t c = 0; c < d; ++c) acc += HalfToFloat(h[c * step]) * x[c];
-    return acc;
+    return W.type == WeightType::kF16Scaled ? W.scale[row] * acc : acc;
   }
   const auto* w = static_cast<const float*>(W.data) + row_start;
   for (std::uint32_t c = 0; c < d; ++c) acc += w[c * step] * x[c];
