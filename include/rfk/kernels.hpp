@@ -92,12 +92,11 @@ RFK_WIDEN_INLINE_ float HalfToFloat(std::uint16_t h) noexcept {
 // Element i of row `row` of w, widened: f32 as is, f16 exactly, int8 as scale[row] * q, f16-scaled
 // as scale[row] * h.
 inline float WeightAt(const WeightsView& w, std::uint64_t i, std::uint64_t row) noexcept {
-  switch (w.type) {
-    case WeightType::kF16: return HalfToFloat(static_cast<const std::uint16_t*>(w.data)[i]);
-    case WeightType::kInt8: return w.scale[row] * static_cast<float>(static_cast<const std::int8_t*>(w.data)[i]);
-    case WeightType::kF16Scaled: return w.scale[row] * HalfToFloat(static_cast<const std::uint16_t*>(w.data)[i]);
-    default: return static_cast<const float*>(w.data)[i];
-  }
+  if (w.type == WeightType::kF32) return static_cast<const float*>(w.data)[i];
+  if (w.type == WeightType::kInt8) return w.scale[row] * static_cast<float>(static_cast<const std::int8_t*>(w.data)[i]);
+  // f16, f16-scaled: one inlined HalfToFloat for both (flash on the cores with an FPU).
+  const float h = HalfToFloat(static_cast<const std::uint16_t*>(w.data)[i]);
+  return w.type == WeightType::kF16 ? h : w.scale[row] * h;
 }
 
 // The arrays of a Fastfood map as they lie in the model (format::fastfood): blocks of dp = d'
