@@ -236,7 +236,8 @@ TEST_CASE("rfk train / convert --storage f16 on a head beyond f16's range, and i
   r = rfk_test::Run(cli + " convert -m " + f32 + " --storage f16 -o " + h16);
   REQUIRE_MESSAGE(r.status == 0, r.err);
   CHECK(r.err.find("head f16-scaled") != std::string::npos);
-  r = rfk_test::Run(cli + " train --train " + data + " -D 100 --lambda 1e-9 -q --no-standardize --storage f16 -o " + t16);
+  r = rfk_test::Run(cli + " train --train " + data + " -D 100 --lambda 1e-9 -q --no-standardize --storage f16 -o " +
+                    t16);
   REQUIRE_MESSAGE(r.status == 0, r.err);
   for (const std::string& model : {h16, t16}) {
     r = rfk_test::Run(cli + " inspect " + model);

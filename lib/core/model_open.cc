@@ -371,8 +371,7 @@ bool CheckMapArraysFinite(Reader& r) {
 }
 
 // 11. head: task, K (1, or the classes), D = D_F + D_B, storage (0: f32; any supported one,
-// f16-scaled included), size 16 +
-// QuantMatrixBytes(storage, K, D) + 4 K.
+// f16-scaled included), size 16 + QuantMatrixBytes(storage, K, D) + 4 K.
 bool CheckHead(Reader& r) {
   namespace hf = f::head;
   Model& m = r.m;

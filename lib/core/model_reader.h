@@ -56,8 +56,8 @@ struct Reader {
 };
 
 constexpr WeightType TypeOf(f::Storage s) {
-  return s == f::Storage::kF16          ? WeightType::kF16
-         : s == f::Storage::kInt8       ? WeightType::kInt8
+  return s == f::Storage::kF16         ? WeightType::kF16
+         : s == f::Storage::kInt8      ? WeightType::kInt8
          : s == f::Storage::kF16Scaled ? WeightType::kF16Scaled
                                        : WeightType::kF32;
 }
@@ -72,8 +72,7 @@ bool CheckFinite(Reader& r, const float* p, std::uint64_t n, const char* field);
 
 // A weight matrix of rows x cols in storage `st` (format.hpp, QuantMatrixBytes) at `view`: f32
 // finite, f16 (and f16-scaled) not inf/NaN (exponent 31), int8 not -128; int8 and f16-scaled scales
-// finite and > 0. Failures are
-// kBadValue at the element (`field`) or the scale (`scale_field`).
+// finite and > 0. Failures are kBadValue at the element (`field`) or the scale (`scale_field`).
 bool CheckWeights(Reader& r, const WeightsView& w, std::uint64_t rows, std::uint64_t cols,
                   const char* field, const char* scale_field);
 

@@ -6,7 +6,8 @@
 // The arithmetic is the reference's (kernels.hpp) up to summation order and fused multiply-adds:
 // row j's products w_jc x_c summed over c (four frequency vectors at a time, one accumulator
 // each, c in order), int8 then times the row's scale, phase then + b_j; the head sums four
-// vectors of terms and then their lanes (int8 and f16-scaled then times the output's scale). Within the FourierPair/LinearHead tolerances.
+// vectors of terms and then their lanes (int8 and f16-scaled then times the output's scale).
+// Within the FourierPair/LinearHead tolerances.
 //
 // The widening loads are the backend's WidenI8 and WidenF16 (kernels-inl.h). A row-major W (format
 // 1.0 writers) and a vector length that does not divide a panel take the scalar reference.
