@@ -182,6 +182,19 @@ void BenchLinearHeadQuant(benchmark::State& s, const KernelTable& t, Inputs& in)
   }
   SetFlops(s, 2.0 * 2 * in.F);
 }
+// An f16 head (one output of D = 2F halves) plain or f16-scaled: the scaled one multiplies each
+// output's sum by its scale, one multiply per output (head/f16 and head/f16-scaled side by side).
+void BenchHeadF16(benchmark::State& s, const KernelTable& t, Inputs& in, bool scaled) {
+  const std::vector<std::uint16_t> h(std::size_t{2} * in.F, 0x3C00);  // 1.0: the speed does not depend on it
+  const float scale = 2.0f;
+  const rfk::WeightsView H{scaled ? rfk::WeightType::kF16Scaled : rfk::WeightType::kF16, h.data(),
+                           scaled ? &scale : nullptr};
+  for (auto _ : s) {
+    t.LinearHeadQuant(H, 2 * in.F, in.bias.data(), in.z.data(), 1, 2 * in.F, in.out.data());
+    benchmark::DoNotOptimize(in.out.data());
+  }
+  SetFlops(s, 2.0 * 2 * in.F);
+}
 void BenchBinKeys(benchmark::State& s, const KernelTable& t, Inputs& in) {
   for (auto _ : s) {
     t.BinKeys(in.iw.data(), in.off.data(), in.X.data(), 32, in.d, 7, in.keys.data());
@@ -358,6 +371,9 @@ int main(int argc, char** argv) {
                                [t, in](benchmark::State& s) { Bench##kernel(s, *t, *in); });
       RFK_KERNEL_LIST(RFK_BENCH)
 #undef RFK_BENCH
+      for (bool scaled : {false, true})
+        benchmark::RegisterBenchmark(("head/" + std::string(scaled ? "f16-scaled/" : "f16/") + tn + "/" + sn).c_str(),
+                                     [t, in, scaled](benchmark::State& s) { BenchHeadF16(s, *t, *in, scaled); });
       for (auto [map, form] : {std::pair{f::MapKind::kFourierPhase, "phase"}, std::pair{f::MapKind::kFourier, "pair"}}) {
         const Shape sh = kShapes[k];
         benchmark::RegisterBenchmark(("predict/" + std::string(form) + "/" + tn + "/" + sn).c_str(),

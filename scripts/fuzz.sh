@@ -89,6 +89,15 @@ seeds_model() {
   "$rfk" train --train "$tmp/c.csv" -D 24 --map fastfood --storage int8 -o "$tmp/seeds/model/seed-fastfood-int8.rfk" >/dev/null
   "$rfk" train --train "$tmp/m.csv" --map fastfood-phase+binning -D 5 -P 3 --storage f16 \
     -o "$tmp/seeds/model/seed-fastfood-f16-binning.rfk" >/dev/null
+  # f16-scaled heads (an f16 head whose weights pass 65504: one f32 scale per output), Fourier
+  # alone and with binning (whose bin columns widen their weights one by one), the first trained
+  # without its metadata section (train --no-metadata).
+  awk 'BEGIN { srand(10); for (i = 0; i < 120; i++) { a = rand(); printf "%.4f,%.4f,%.1f\n", a, rand(), 1e7 * a * a } }' \
+    > "$tmp/big.csv"
+  "$rfk" train --train "$tmp/big.csv" -D 16 --lambda 1e-9 --storage f16 --no-metadata -q \
+    -o "$tmp/seeds/model/seed-f16-scaled.rfk"
+  "$rfk" train --train "$tmp/big.csv" --map fourier+binning -D 8 -P 3 --lambda 1e-9 --storage f16 -q \
+    -o "$tmp/seeds/model/seed-f16-scaled-binning.rfk"
   # Fixed-point models (a fixed section): phase form binary, pair form multiclass, from int8 W.
   "$rfk" convert -m "$tmp/seeds/model/seed-f16.rfk" --fixed --calibrate "$tmp/c.csv" -q \
     -o "$tmp/seeds/model/seed-fixed-phase.rfk" 2>/dev/null

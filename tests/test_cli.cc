@@ -96,6 +96,31 @@ TEST_CASE("regression on CSV: rel_rmse is reported and predictions are numbers")
   CHECK(JsonNumber(ev.out, "rmse") > 0);
 }
 
+TEST_CASE("rfk train --no-metadata writes the model convert --no-metadata makes of the trained one") {
+  rfk_test::TempDir tmp;
+  std::string csv = "x1,x2,y\n";
+  for (int i = 0; i < 200; ++i)
+    csv += std::to_string((i % 20) / 10.0) + "," + std::to_string((i / 20) / 10.0) + "," + (i % 3 ? "a" : "b") + "\n";
+  rfk_test::WriteText(tmp.Path("d.csv"), csv);
+  for (const std::string storage : {"f32", "f16"}) {
+    CAPTURE(storage);
+    const std::string train = Cli() + " train --train " + tmp.Path("d.csv") + " -D 40 --lambda 1e-4 -q --storage " + storage;
+    auto r = rfk_test::Run(train + " -o " + tmp.Path("with.rfk"));
+    REQUIRE_MESSAGE(r.status == 0, r.err);
+    r = rfk_test::Run(train + " --no-metadata -o " + tmp.Path("without.rfk"));
+    REQUIRE_MESSAGE(r.status == 0, r.err);
+    r = rfk_test::Run(Cli() + " convert -m " + tmp.Path("with.rfk") + " --no-metadata -q -o " + tmp.Path("dropped.rfk"));
+    REQUIRE_MESSAGE(r.status == 0, r.err);
+    const std::string without = rfk_test::ReadText(tmp.Path("without.rfk"));
+    CHECK(without == rfk_test::ReadText(tmp.Path("dropped.rfk")));
+    CHECK(without.size() < rfk_test::ReadText(tmp.Path("with.rfk")).size());
+    r = rfk_test::Run(Cli() + " inspect --json " + tmp.Path("without.rfk"));
+    REQUIRE(r.status == 0);
+    CHECK(r.out.find("\"metadata\": \"\"") != std::string::npos);
+    CHECK(r.out.find("\"name\": \"metadata\"") == std::string::npos);
+  }
+}
+
 TEST_CASE("bad data is reported with file and line, and an existing model survives a failed run") {
   rfk_test::TempDir tmp;
   const std::string model = tmp.Path("keep.rfk");

@@ -211,6 +211,12 @@ TEST_CASE("every enum value of map_params gets the status its table row gives it
       CAPTURE(fd.name);
       CAPTURE(n);
       const rfk::ModelError err = WithMapField(bytes, fd.at, n);
+      if (fd.at == mp::kStorage && n == static_cast<std::uint32_t>(f::Storage::kF16Scaled)) {  // a head's only
+        CHECK(err.status == Status::kUnsupportedStorage);
+        CHECK(std::string(err.field) == fd.name);
+        CHECK(err.offset == section + fd.at);
+        continue;
+      }
       switch (fd.support(n)) {
         case f::Support::kSupported:  // may fail later (e.g. the phase form without b), not here
           CHECK(std::string(err.field) != fd.name);

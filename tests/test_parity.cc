@@ -204,7 +204,7 @@ struct QuantWeights {
   rfk::WeightsView View(rfk::WeightType type) const {
     rfk::WeightsView v;
     v.type = type;
-    v.data = type == rfk::WeightType::kF16 ? static_cast<const void*>(half.data()) : static_cast<const void*>(q.data());
+    v.data = type == rfk::WeightType::kInt8 ? static_cast<const void*>(q.data()) : static_cast<const void*>(half.data());
     v.scale = scale.data();
     return v;
   }
@@ -281,21 +281,47 @@ void ParityFourierQuant(const KernelTable& t) {
   }
 }
 
+// f16-scaled heads: per-output scales as rfk writes them (powers of two, 2^-6 .. 2^17: real weights
+// up to about 2^33, as a regression head past f16's range), checked within the head tolerance
+// relative to the row's sum_j |scale_k h_kj| (kernels.hpp), and the scalar oracle against
+// LinearHeadRef on the widened, scaled f32 weights bit for bit (a power of two commutes with rounding).
+void ParityF16ScaledHead(const KernelTable& t, std::uint32_t K, std::uint32_t D, QuantWeights H,
+                         const std::vector<float>& z, const std::vector<float>& bias) {
+  const std::uint32_t stride = D + 5;
+  for (std::uint32_t k = 0; k < K; ++k) H.scale[k] = std::ldexp(1.0f, int(k * 23 / 9) - 6);
+  const rfk::WeightsView view = H.View(rfk::WeightType::kF16Scaled);
+  std::vector<float> a(K), b(K), widened(std::size_t{K} * D), c(K);
+  t.LinearHeadQuant(view, stride, bias.data(), z.data(), K, D, a.data());
+  rfk::LinearHeadQuantRef(view, stride, bias.data(), z.data(), K, D, b.data());
+  for (std::uint32_t k = 0; k < K; ++k) {
+    double mass = 0;
+    for (std::uint32_t j = 0; j < D; ++j) {
+      widened[std::size_t{k} * D + j] = rfk::WeightAt(view, std::size_t{k} * stride + j, k);
+      mass += std::fabs(widened[std::size_t{k} * D + j]);
+    }
+    CAPTURE(k);
+    CHECK(std::fabs(double(a[k]) - b[k]) <= kFeatureTolerance * std::max(1.0, mass));
+  }
+  rfk::LinearHeadRef(widened.data(), bias.data(), z.data(), K, D, c.data());
+  CHECK(std::memcmp(b.data(), c.data(), 4 * K) == 0);
+}
+
 void ParityLinearHeadQuant(const KernelTable& t) {
   for (std::uint32_t K : {1u, 3u, 10u}) {
     for (std::uint32_t D : {1u, 37u, 500u, 2000u}) {
       const std::uint32_t stride = D + 5;
       const QuantWeights H = Quantized(K, stride, 0.1, 34);
       const auto z = Normal(D, 0.05, 35), bias = Normal(K, 1, 36);
+      CAPTURE(K);
+      CAPTURE(D);
       for (rfk::WeightType type : {rfk::WeightType::kF16, rfk::WeightType::kInt8}) {
-        CAPTURE(K);
-        CAPTURE(D);
         CAPTURE(static_cast<int>(type));
         std::vector<float> a(K), b(K);
         t.LinearHeadQuant(H.View(type), stride, bias.data(), z.data(), K, D, a.data());
         rfk::LinearHeadQuantRef(H.View(type), stride, bias.data(), z.data(), K, D, b.data());
         Near(a, b, kFeatureTolerance);
       }
+      ParityF16ScaledHead(t, K, D, H, z, bias);
     }
   }
 }

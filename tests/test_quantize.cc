@@ -293,7 +293,7 @@ TEST_CASE("the reader refuses bad quantized weights with the field and offset") 
     }
   }
   SUBCASE("head.storage: unknown, reserved, and one whose size does not match") {
-    for (std::uint32_t v : {5u, 31u, 77u, 4u, 1u, 2u}) {
+    for (std::uint32_t v : {6u, 31u, 77u, 4u, 1u, 2u, 5u}) {  // 5: f16-scaled
       CAPTURE(v);
       Blob b(i8);
       b.SetU32(head + f::head::kStorage, v);
@@ -301,7 +301,7 @@ TEST_CASE("the reader refuses bad quantized weights with the field and offset") 
       const Status s = b.Open(nullptr, &err);
       if (v == 4) {
         CHECK(s == Status::kUnsupportedStorage);
-      } else if (v == 1 || v == 2) {
+      } else if (v == 1 || v == 2 || v == 5) {
         CHECK(s == Status::kBadSectionSize);
         CHECK(std::string(err.field) == "head.size");
         CHECK(err.offset == b.Entry(f::SectionType::kHead) + f::entry::kSize);

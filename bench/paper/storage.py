@@ -229,7 +229,8 @@ def table(res, fast, argv, env):
                     pre = ""
                 d = s["error"] - e32
                 rel = f", {signed(100 * d / e32, 1)} %" if ds in REGRESSION and e32 else ""
-                return pre + f"{s['error']:.2f} % ({signed(d, 2)}{rel})" + ("]" if pre else "")
+                scaled = " §" if "f16-scaled" in s.get("parts", "") else ""  # the head stored f16-scaled
+                return pre + f"{s['error']:.2f} % ({signed(d, 2)}{rel})" + ("]" if pre else "") + scaled
 
             def variant(st):
                 s = r.get(st)
@@ -260,6 +261,14 @@ def table(res, fast, argv, env):
           "f16 at most 0.52x of f32; the (54, 1024) binary Fastfood model with int8 head at most 3 KB (3,072 B, "
           "written by `rfk convert --storage int8 --no-metadata`)."]
     L += [x for n in notes for x in ("", "‡ " + n)]
+    scaled = [f"{title[ds]}, {r['label']}" for ds, maps in res.items() for mp, r in maps.items()
+              if "f16-scaled" in r["f16"].get("parts", "")]
+    if scaled:
+        L += ["", "§ f16-scaled heads: " + "; ".join(scaled) + ". These heads have weights beyond f16's range "
+              "(|w| >= 65520), so `rfk convert --storage f16` stores them `f16-scaled`: halves with one power-of-two f32 "
+              "scale per output (docs/FORMAT.md, \"Quantized storage\"; 4 bytes per output more). The f16 model's parts: "
+              + "; ".join(f"{r['label']}: {r['f16']['parts']}" for ds, maps in res.items() for mp, r in maps.items()
+                          if "f16-scaled" in r["f16"].get("parts", "")) + "."]
     small = [f"{title[ds]} {r['label']}: d = {r['d']}, W alone {(r['d'] + 4) / (4 * r['d']):.3f}x"
              for ds, maps in res.items() for mp, r in maps.items() if "int8 bytes" in misses(ds, mp, r) and r.get("d")]
     if small:

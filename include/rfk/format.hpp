@@ -104,7 +104,8 @@ inline constexpr std::uint16_t kSectionRequired = 0x0001;  // flag: unknown => r
   X(kF32, 1, "f32", kSupported)            \
   X(kF16, 2, "f16", kSupported)  /* IEEE binary16, round to nearest even */ \
   X(kInt8, 3, "int8", kSupported) /* symmetric: real = scale q, q in [-127, 127], f32 scales */ \
-  X(kSeed, 4, "seed", kReserved) /* W regenerated from the seed on device */
+  X(kSeed, 4, "seed", kReserved) /* W regenerated from the seed on device */ \
+  X(kF16Scaled, 5, "f16-scaled", kSupported) /* head only: real = scale h, h binary16, f32 scales */
 
 // kPanels: panels of kPanelWidth frequencies, W[j][c] at (j/16)*16*d + c*16 + j%16, rows padded
 // with zeros to a multiple of 16: any SIMD vector of <= 16 lanes loads contiguously, and W streams
@@ -282,7 +283,7 @@ inline constexpr std::uint32_t kReserved = 40;      // u32[2] 0
 }  // namespace binning_params
 
 // kHead section layout: 16-byte header, then the weights K x D (row k = output k) in the head's
-// storage, zero padding to a multiple of 4 bytes, then (int8 only) scale K f32, then bias K f32.
+// storage, zero padding to a multiple of 4 bytes, then (int8, f16-scaled) scale K f32, then bias K f32.
 namespace head {
 inline constexpr std::uint32_t kHeaderBytes = 16;
 inline constexpr std::uint32_t kTask = 0;         // u32 Task
@@ -386,15 +387,21 @@ inline constexpr std::uint32_t kMaxOutputs = 1u << 16;
 inline constexpr std::uint32_t kMaxGrids = 1u << 16;
 inline constexpr std::uint32_t kPanelWidth = 16;  // frequencies per panel (Layout::kPanels)
 
-// Quantized storage (Storage::kF16, kInt8) of a matrix of `rows` x `cols` weights, as W (rows =
-// StoredFrequencies, one int8 scale per stored row) and the head's weights (rows = K) are stored:
-// the elements in the matrix's element order (f32 and f16: 4 and 2 bytes each, little-endian;
-// int8: one signed byte, -128 is invalid), zero padding to a multiple of 4 bytes, then for int8
-// the f32 scales, one per row (real value = scale[row] * q; finite and > 0).
+// Quantized storage (Storage::kF16, kInt8, kF16Scaled) of a matrix of `rows` x `cols` weights, as W
+// (rows = StoredFrequencies, one int8 scale per stored row) and the head's weights (rows = K) are
+// stored: the elements in the matrix's element order (f32 and f16: 4 and 2 bytes each,
+// little-endian; int8: one signed byte, -128 is invalid), zero padding to a multiple of 4 bytes,
+// then for int8 and f16-scaled (the head only) the f32 scales, one per row (real value =
+// scale[row] * element; finite and > 0).
 // ElementBytes is 0 for a storage that is not supported.
 constexpr std::uint32_t ElementBytes(Storage s) {
-  return s == Storage::kF32 ? 4u : s == Storage::kF16 ? 2u : s == Storage::kInt8 ? 1u : 0u;
+  return s == Storage::kF32 ? 4u
+         : s == Storage::kF16 || s == Storage::kF16Scaled ? 2u
+         : s == Storage::kInt8 ? 1u
+                               : 0u;
 }
+// Whether a matrix in storage `s` ends in one f32 scale per row.
+constexpr bool HasRowScales(Storage s) { return s == Storage::kInt8 || s == Storage::kF16Scaled; }
 constexpr std::uint64_t Round4(std::uint64_t n) { return (n + 3) / 4 * 4; }
 // Bytes of the elements and their padding: where an int8 matrix's scales start.
 constexpr std::uint64_t QuantValuesBytes(Storage s, std::uint64_t rows, std::uint64_t cols) {
@@ -402,7 +409,7 @@ constexpr std::uint64_t QuantValuesBytes(Storage s, std::uint64_t rows, std::uin
 }
 // Bytes of the whole matrix: the elements, the padding and (int8) the scales.
 constexpr std::uint64_t QuantMatrixBytes(Storage s, std::uint64_t rows, std::uint64_t cols) {
-  return QuantValuesBytes(s, rows, cols) + (s == Storage::kInt8 ? 4 * rows : 0);
+  return QuantValuesBytes(s, rows, cols) + (HasRowScales(s) ? 4 * rows : 0);
 }
 
 namespace fastfood {

@@ -45,13 +45,14 @@ void FwhtRef(float* x, std::uint32_t n) noexcept;
 
 // ---------------------------------------------------------------- quantized weights
 // A weight matrix as the model stores it (format::ElementBytes, QuantMatrixBytes): f32, IEEE
-// binary16 bits, or int8 with one f32 scale per row (real = scale[row] * q). The reference kernels
-// below widen each weight as they read it; no float copy of the matrix is ever made.
-enum class WeightType : std::uint8_t { kF32, kF16, kInt8 };
+// binary16 bits, int8 with one f32 scale per row (real = scale[row] * q), or binary16 bits with one
+// f32 scale per row (kF16Scaled, real = scale[row] * h: heads whose weights pass f16's range). The
+// reference kernels below widen each weight as they read it; no float copy of the matrix is made.
+enum class WeightType : std::uint8_t { kF32, kF16, kInt8, kF16Scaled };
 struct WeightsView {
   WeightType type = WeightType::kF32;
   const void* data = nullptr;     // the elements, naturally aligned for their type
-  const float* scale = nullptr;   // kInt8: one per row; otherwise unused
+  const float* scale = nullptr;   // kInt8, kF16Scaled: one per row; otherwise unused
 };
 
 // binary16 bits -> float, exact for every finite value (subnormals included), +-inf and NaN kept;
@@ -88,13 +89,14 @@ RFK_WIDEN_INLINE_ float HalfToFloat(std::uint16_t h) noexcept {
   return f;
 }
 
-// Element i of row `row` of w, widened: f32 as is, f16 exactly, int8 as scale[row] * q.
+// Element i of row `row` of w, widened: f32 as is, f16 exactly, int8 as scale[row] * q, f16-scaled
+// as scale[row] * h.
 inline float WeightAt(const WeightsView& w, std::uint64_t i, std::uint64_t row) noexcept {
-  switch (w.type) {
-    case WeightType::kF16: return HalfToFloat(static_cast<const std::uint16_t*>(w.data)[i]);
-    case WeightType::kInt8: return w.scale[row] * static_cast<float>(static_cast<const std::int8_t*>(w.data)[i]);
-    default: return static_cast<const float*>(w.data)[i];
-  }
+  if (w.type == WeightType::kF32) return static_cast<const float*>(w.data)[i];
+  if (w.type == WeightType::kInt8) return w.scale[row] * static_cast<float>(static_cast<const std::int8_t*>(w.data)[i]);
+  // f16, f16-scaled: one inlined HalfToFloat for both (flash on the cores with an FPU).
+  const float h = HalfToFloat(static_cast<const std::uint16_t*>(w.data)[i]);
+  return w.type == WeightType::kF16 ? h : w.scale[row] * h;
 }
 
 // The arrays of a Fastfood map as they lie in the model (format::fastfood): blocks of dp = d'
@@ -143,13 +145,15 @@ void LinearHeadRef(const float* H, const float* bias, const float* z, std::uint3
 // else row-major): as FourierPhaseRef / FourierPairRef, with the dot product of row j
 //   f32, f16: sum_c w_jc x_c, each weight widened exactly, in c order (so an f16 W gives the bits
 //             the f32 reference kernels give on the widened W);
-//   int8:     scale_j * (sum_c float(q_jc) x_c), the sum in c order, then one multiply.
+//   int8:     scale_j * (sum_c float(q_jc) x_c), the sum in c order, then one multiply;
+//   f16-scaled: scale_j * (sum_c h_jc x_c), each h widened exactly, the same order and multiply
+//             (a power-of-two scale, as rfk writes, makes this the f32 bits on scale_j * h_jc).
 void FourierPhaseQuantRef(const WeightsView& W, bool panels, const float* b, const float* x,
                           std::uint32_t F, std::uint32_t d, float scale, float* z) noexcept;
 void FourierPairQuantRef(const WeightsView& W, bool panels, const float* x, std::uint32_t F,
                          std::uint32_t d, float scale, float* z) noexcept;
 // out[k] = bias[k] + dot_k over z[0 .. D) of row k of H (rows `stride` elements apart), the dot
-// as above (int8: scale_k * sum_j float(q_kj) z_j).
+// as above (int8: scale_k * sum_j float(q_kj) z_j; f16-scaled: scale_k * sum_j h_kj z_j).
 void LinearHeadQuantRef(const WeightsView& H, std::uint32_t stride, const float* bias, const float* z,
                         std::uint32_t K, std::uint32_t D, float* out) noexcept;
 
@@ -187,7 +191,7 @@ inline std::uint32_t HashedColumn(std::uint64_t key, std::uint32_t p, std::uint3
 //   Fwht               as FwhtRef, in place (n a power of two; identical bits from every backend)
 //   FourierQuant       FourierPhaseQuantRef (b given) or FourierPairQuantRef (b null): W stored
 //                      f16 or int8 (panels or row-major), each weight widened as it is read
-//   LinearHeadQuant    as LinearHeadQuantRef: H stored f16 or int8
+//   LinearHeadQuant    as LinearHeadQuantRef: H stored f16, int8 or f16-scaled
 //
 // Accuracy against the scalar oracle: SIMD backends may fuse multiply-adds and sum in another
 // order; features agree within 1e-5 absolute, head outputs within 1e-5 * max(1, sum_j |H_kj|),

@@ -152,10 +152,14 @@ inline float QuantDot(const WeightsView& W, std::uint64_t row, std::uint64_t row
     for (std::uint32_t c = 0; c < d; ++c) acc += static_cast<float>(q[c * step]) * x[c];
     return W.scale[row] * acc;
   }
-  if (W.type == WeightType::kF16) {
+  if (W.type != WeightType::kF32) {  // f16, f16-scaled
+    // The scale read before the loop (1 for f16: s * acc is then acc exactly), so the type need
+    // not stay live through it (a register: the Cortex-M4F's f16 loop took one more instruction
+    // per weight, a9a_f16 320,830 -> 337,212 instructions).
+    const float s = W.type == WeightType::kF16Scaled ? W.scale[row] : 1.0f;
     const auto* h = static_cast<const std::uint16_t*>(W.data) + row_start;
     for (std::uint32_t c = 0; c < d; ++c) acc += HalfToFloat(h[c * step]) * x[c];
-    return acc;
+    return s * acc;
   }
   const auto* w = static_cast<const float*>(W.data) + row_start;
   for (std::uint32_t c = 0; c < d; ++c) acc += w[c * step] * x[c];

@@ -101,6 +101,8 @@ bool CheckMapKinds(Reader& r, std::uint32_t at) {
     return false;
   r.m.layout = static_cast<f::Layout>(layout);
   r.m.projection_storage = static_cast<f::Storage>(LoadU32(p + mp::kStorage));  // W's, or G and S's
+  if (r.m.projection_storage == f::Storage::kF16Scaled)  // a head's storage only
+    return r.Fail(Status::kUnsupportedStorage, "map_params.storage", at + mp::kStorage);
   if (LoadU32(p + mp::kPanelWidthField) != (r.m.layout == f::Layout::kPanels ? f::kPanelWidth : 0u))
     return r.Fail(Status::kBadValue, "map_params.panel_width", at + mp::kPanelWidthField);
   r.m.map = static_cast<f::MapKind>(LoadU32(p + mp::kMapKind));
@@ -373,8 +375,8 @@ bool CheckMapArraysFinite(Reader& r) {
          CheckFinite(r, m.bin_inv_width, m.bin_inv_width ? 2ull * m.num_grids * m.input_dim : 0, "bin_grids");
 }
 
-// 11. head: task, K (1, or the classes), D = D_F + D_B, storage (0: f32), size 16 +
-// QuantMatrixBytes(storage, K, D) + 4 K.
+// 11. head: task, K (1, or the classes), D = D_F + D_B, storage (0: f32; any supported one,
+// f16-scaled included), size 16 + QuantMatrixBytes(storage, K, D) + 4 K.
 bool CheckHead(Reader& r) {
   namespace hf = f::head;
   Model& m = r.m;
@@ -405,7 +407,7 @@ bool CheckHead(Reader& r) {
   m.head_storage = st;
   m.head.type = TypeOf(st);
   m.head.data = p + hf::kHeaderBytes;
-  if (st == f::Storage::kInt8)
+  if (f::HasRowScales(st))
     m.head.scale = reinterpret_cast<const float*>(p + hf::kHeaderBytes + f::QuantValuesBytes(st, K, D));
   if (st == f::Storage::kF32) m.head_weights = reinterpret_cast<const float*>(p + hf::kHeaderBytes);
   m.head_bias = reinterpret_cast<const float*>(p + hf::kHeaderBytes + f::QuantMatrixBytes(st, K, D));

@@ -28,15 +28,16 @@ bool CheckWeights(Reader& r, const WeightsView& w, std::uint64_t rows, std::uint
                   const char* field, const char* scale_field) {
   const std::uint64_t n = rows * cols;
   if (w.type == WeightType::kF32) return CheckFinite(r, static_cast<const float*>(w.data), n, field);
-  if (w.type == WeightType::kF16) {
+  if (w.type != WeightType::kInt8) {  // f16, f16-scaled
     const auto* h = static_cast<const std::uint16_t*>(w.data);
     for (std::uint64_t i = 0; i < n; ++i)
       if ((h[i] & 0x7C00u) == 0x7C00u) return r.Fail(Status::kBadValue, field, r.Offset(h + i));
-    return true;
+    if (w.type == WeightType::kF16) return true;
+  } else {
+    const auto* q = static_cast<const std::int8_t*>(w.data);
+    for (std::uint64_t i = 0; i < n; ++i)
+      if (q[i] == -128) return r.Fail(Status::kBadValue, field, r.Offset(q + i));
   }
-  const auto* q = static_cast<const std::int8_t*>(w.data);
-  for (std::uint64_t i = 0; i < n; ++i)
-    if (q[i] == -128) return r.Fail(Status::kBadValue, field, r.Offset(q + i));
   for (std::uint64_t i = 0; i < rows; ++i)
     if (!IsFinite(w.scale[i]) || !core::IsPositive(w.scale[i]))
       return r.Fail(Status::kBadValue, scale_field, r.Offset(w.scale + i));

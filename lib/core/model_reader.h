@@ -56,7 +56,10 @@ struct Reader {
 };
 
 constexpr WeightType TypeOf(f::Storage s) {
-  return s == f::Storage::kF16 ? WeightType::kF16 : s == f::Storage::kInt8 ? WeightType::kInt8 : WeightType::kF32;
+  return s == f::Storage::kF16         ? WeightType::kF16
+         : s == f::Storage::kInt8      ? WeightType::kInt8
+         : s == f::Storage::kF16Scaled ? WeightType::kF16Scaled
+                                       : WeightType::kF32;
 }
 
 // An enum field: `unknown` (kBadValue for most fields) for a number the format does not define,
@@ -68,8 +71,8 @@ bool CheckValue(Reader& r, f::Support s, const char* field, std::uint32_t at, St
 bool CheckFinite(Reader& r, const float* p, std::uint64_t n, const char* field);
 
 // A weight matrix of rows x cols in storage `st` (format.hpp, QuantMatrixBytes) at `view`: f32
-// finite, f16 not inf/NaN (exponent 31), int8 not -128; int8 scales finite and > 0. Failures are
-// kBadValue at the element (`field`) or the scale (`scale_field`).
+// finite, f16 (and f16-scaled) not inf/NaN (exponent 31), int8 not -128; int8 and f16-scaled scales
+// finite and > 0. Failures are kBadValue at the element (`field`) or the scale (`scale_field`).
 bool CheckWeights(Reader& r, const WeightsView& w, std::uint64_t rows, std::uint64_t cols,
                   const char* field, const char* scale_field);
 

@@ -94,8 +94,16 @@ std::vector<std::uint8_t> EncodeInt8Head(const Int8Head& head, std::uint64_t K, 
   return out;
 }
 
+// Whether every weight rounds to a finite binary16 (|w| < 65520; FloatToHalf's range).
+bool FitsF16(const std::vector<float>& w) {
+  for (float v : w)
+    if (!(std::fabs(v) < 65520.0f)) return false;
+  return true;
+}
+
 // The head: its header with the storage field (0 for f32, as rfk has always written it), the
-// weights re-encoded (or `given`'s, with its biases), the biases unchanged.
+// weights re-encoded (or `given`'s, with its biases), the biases unchanged. An f16 head with a
+// weight beyond f16's range is stored f16-scaled (one power-of-two scale per output, F16Scale).
 std::vector<std::uint8_t> Head(const Model& m, const std::uint8_t* p, f::Storage storage, const Int8Head* given) {
   const std::uint64_t K = m.num_outputs, D = m.num_features;
   std::vector<std::uint8_t> out(p, p + f::head::kHeaderBytes);
@@ -112,6 +120,11 @@ std::vector<std::uint8_t> Head(const Model& m, const std::uint8_t* p, f::Storage
   std::vector<float> w(K * D);
   for (std::uint64_t k = 0; k < K; ++k)
     for (std::uint64_t j = 0; j < D; ++j) w[k * D + j] = WeightAt(m.head, k * D + j, k);
+  if (storage == f::Storage::kF16 && !FitsF16(w)) {
+    storage = f::Storage::kF16Scaled;
+    const auto scaled = static_cast<std::uint32_t>(storage);
+    std::memcpy(out.data() + f::head::kStorage, &scaled, 4);
+  }
   std::vector<std::uint8_t> enc;
   try {
     enc = EncodeMatrix(storage, w, K, D, RowMajorIndex);
@@ -181,6 +194,17 @@ std::uint16_t FloatToHalf(float v) {
   return static_cast<std::uint16_t>(sign | ((r + 0xFFFu + ((r >> 13) & 1u)) >> 13));
 }
 
+float F16Scale(const float* w, std::size_t n) {
+  float mx = 0.0f;
+  for (std::size_t i = 0; i < n; ++i) mx = std::fabs(w[i]) > mx ? std::fabs(w[i]) : mx;
+  if (!(mx > 0.0f)) return 1.0f;
+  int e = 0;
+  std::frexp(mx, &e);  // mx = m 2^e, m in [0.5, 1): mx / 2^(e - 16) in [32768, 65536)
+  int s = e - 16;
+  if (std::ldexp(mx, -s) >= 65520.0f) ++s;  // would round to infinity: one binade lower
+  return std::ldexp(1.0f, s < -126 ? -126 : s);  // a normal f32
+}
+
 float Int8Scale(const float* w, std::size_t n) {
   float mx = 0.0f;
   for (std::size_t i = 0; i < n; ++i) mx = std::fabs(w[i]) > mx ? std::fabs(w[i]) : mx;
@@ -213,16 +237,18 @@ std::vector<std::uint8_t> EncodeMatrix(f::Storage storage, const std::vector<flo
   const std::uint32_t eb = f::ElementBytes(storage);
   if (eb == 0) throw QuantizeError("storage " + Name(storage) + " cannot be written");
   std::vector<std::uint8_t> out(f::QuantMatrixBytes(storage, rows, cols), 0);
-  std::vector<float> scales(storage == f::Storage::kInt8 ? rows : 0);
+  std::vector<float> scales(f::HasRowScales(storage) ? rows : 0);
   for (std::uint64_t j = 0; j < rows; ++j) {
     const float* row = w.data() + j * cols;
     if (storage == f::Storage::kInt8) scales[j] = Int8Scale(row, cols);
+    if (storage == f::Storage::kF16Scaled) scales[j] = F16Scale(row, cols);
     for (std::uint64_t c = 0; c < cols; ++c) {
       std::uint8_t* at = out.data() + index(j, c, cols) * eb;
       if (storage == f::Storage::kF32) {
         std::memcpy(at, &row[c], 4);
-      } else if (storage == f::Storage::kF16) {
-        const std::uint16_t h = FloatToHalf(row[c]);
+      } else if (storage == f::Storage::kF16 || storage == f::Storage::kF16Scaled) {
+        // A power-of-two scale divides exactly (but for f32 subnormals, below f16's reach).
+        const std::uint16_t h = FloatToHalf(storage == f::Storage::kF16 ? row[c] : row[c] / scales[j]);
         std::memcpy(at, &h, 2);
       } else {
         const std::int8_t q = Int8Quantize(row[c], scales[j]);

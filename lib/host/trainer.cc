@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -21,6 +22,8 @@
 #include "fourier_map.h"
 #include "gram.h"
 #include "model_assembly.h"
+#include "rfk/host/model_writer.hpp"
+#include "rfk/host/quantize.hpp"
 #include "rfk/host/train.hpp"
 #include "selection.h"
 #include "row_source.h"
@@ -29,6 +32,15 @@
 namespace rfk::host {
 
 namespace {
+
+// `blob` (a model as StoreQuantized returns it) without its metadata section (TrainOptions::metadata).
+std::vector<std::uint8_t> WithoutMetadata(const std::vector<std::uint8_t>& blob) {
+  AlignedBytes bytes(blob.size());
+  std::copy(blob.begin(), blob.end(), bytes.data());
+  Model m;
+  if (OpenModel(bytes.data(), bytes.size(), &m) != Status::kOk) throw std::logic_error("Train: the model does not open");
+  return WithoutSection(m, format::SectionType::kMetadata);
+}
 
 constexpr std::size_t kTrainErrorRows = 10000;
 // The stride of an evenly strided sample of at most `cap` of n rows.
@@ -237,6 +249,7 @@ TrainResult Train(RowSource& source, const TrainOptions& options) {
   if (calibrate) Calibrate(*design, choice.factor, rep.lambda, calibration, ctx);
   AssembledModel model = AssembleModel(*design, head, ctx);
   result.model = StoreQuantized(model.blob, opt.w_storage, opt.head_storage, design->RoundedHead());
+  if (!opt.metadata) result.model = WithoutMetadata(result.model);
   ctx.Step("training error");
   TrainingError(*design, model.stored, ctx);
   rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

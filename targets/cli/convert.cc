@@ -141,7 +141,7 @@ int RunConvert(const ConvertArgs& a) {
   std::fprintf(stderr, "rfk: wrote %s (%s, %.3gx of %s): %s %s, head %s%s%s%s\n", a.output.c_str(),
                HumanBytes(double(out.size())).c_str(), double(out.size()) / double(m.total_bytes),
                HumanBytes(double(m.total_bytes)).c_str(), m.fastfood.dp ? "G and S" : "W",
-               has_w ? rfk::format::NameOf(w) : "none", rfk::format::NameOf(h),
+               has_w ? rfk::format::NameOf(w) : "none", rfk::format::NameOf(reopened.head_storage),  // f16-scaled
                a.calibrate.empty() ? "" : " (calibrated)", standardization, a.no_metadata ? ", no metadata" : "");
   if (a.calibrate.empty() && h == rfk::format::Storage::kInt8 && m.num_grids == 0 && !a.quiet)
     std::fprintf(stderr, "rfk: note: the int8 head is rounded weight by weight; --calibrate FILE (e.g. the "

@@ -39,13 +39,13 @@ std::uint32_t GridBins(const rfk::Model& m, std::uint32_t p) {
   return a1 - a0;
 }
 
-// One weight matrix's storage: its bytes (elements, padding and int8 scales) and the scales' range.
+// One weight matrix's storage: its bytes (elements, padding and int8 or f16-scaled scales) and the scales' range.
 struct WeightInfo {
   const char* name;   // "projection", "fastfood.G", "fastfood.S", "head" (the JSON's "section")
   const char* label;  // the text's: "W", "G", "S", "head"
   f::Storage storage;
   std::uint64_t bytes;
-  float scale_min = 0, scale_max = 0;  // int8 only
+  float scale_min = 0, scale_max = 0;  // int8, f16-scaled only
 };
 std::vector<WeightInfo> Weights(const rfk::Model& m) {
   std::vector<WeightInfo> out;
@@ -123,7 +123,7 @@ void JsonModel(const rfk::Model& m, std::ostringstream& js) {
     const WeightInfo& w = weights[i];
     js << (i ? ", " : "") << "{\"section\": \"" << w.name << "\", \"storage\": \"" << f::NameOf(w.storage)
        << "\", \"bytes\": " << w.bytes;
-    if (w.storage == f::Storage::kInt8) js << ", \"scale_min\": " << Num(w.scale_min) << ", \"scale_max\": " << Num(w.scale_max);
+    if (f::HasRowScales(w.storage)) js << ", \"scale_min\": " << Num(w.scale_min) << ", \"scale_max\": " << Num(w.scale_max);
     js << "}";
   }
   js << "], \"labels\": [";
@@ -249,7 +249,7 @@ void TextModel(const rfk::Model& m) {
     std::printf("%-17s%s, %llu bytes", (std::string(w.label) + " storage:").c_str(),
                 f::NameOf(w.storage),
                 static_cast<unsigned long long>(w.bytes));
-    if (w.storage == f::Storage::kInt8)
+    if (f::HasRowScales(w.storage))
       std::printf(", scales %.9g .. %.9g", double(w.scale_min), double(w.scale_max));
     std::printf("\n");
   }

@@ -30,6 +30,7 @@ struct TrainArgs {
   bool progress = false, json = false, quiet = false, verbose = false, no_calibration = false;
   std::string missing = "refuse";
   std::string storage = "f32", head_storage;
+  bool no_metadata = false;
   bool stream = false;
   std::string chunk = "4M";
   bool mpi = false;
@@ -190,6 +191,7 @@ int RunTrain(const TrainArgs& a, host::Ranks* ranks) {
     opt.threads = std::max(1u, std::thread::hardware_concurrency() / static_cast<unsigned>(ranks->local_size()));
   opt.ranks = ranks;
   std::tie(opt.w_storage, opt.head_storage) = ParseStorages(a);
+  opt.metadata = !a.no_metadata;
   if (a.missing != "refuse" && a.missing != "mean" && a.missing != "median")
     throw CliError("--missing must be refuse, mean or median; got '" + a.missing + "'");
   const auto t0 = Clock::now();
@@ -268,6 +270,21 @@ int RunTrainMpi(const TrainArgs& a) {
   return 1;  // not reached: Abort ends the process
 }
 
+// What the model file holds: the storages (--storage, --head-storage) and --no-metadata.
+void AddModelFileOptions(CLI::App* cmd, TrainArgs* a) {
+  cmd->add_option("--storage", a->storage,
+                  "f32, f16 or int8: storage of the map's weights (W, or Fastfood's G and S) and the head (int8: "
+                  "symmetric, one f32 scale per row of W or of the head, per block of Fastfood's d'; an f16 head "
+                  "with a weight beyond f16's range gets one power-of-two f32 scale per output, f16-scaled). "
+                  "Quantization-aware: the head is fitted on the features of the stored W, and an int8 "
+                  "head (Fourier-type maps alone) is rounded to change its outputs least (GPTQ-style)")
+      ->capture_default_str();
+  cmd->add_option("--head-storage", a->head_storage, "f32, f16 or int8: the head's storage, overriding --storage");
+  cmd->add_flag("--no-metadata", a->no_metadata,
+                "Leave out the metadata section (the training options and statistics as text; prediction "
+                "does not read it, rfk convert --calibrate does)");
+}
+
 }  // namespace
 
 Command AddTrain(CLI::App& app) {
@@ -336,13 +353,7 @@ Command AddTrain(CLI::App& app) {
                   "Missing values (empty, NA, NaN, ?, ...): refuse (an error naming file:line), or fill them with "
                   "the column's mean or median, which the model stores and fills in at prediction too")
       ->capture_default_str();
-  cmd->add_option("--storage", a->storage,
-                  "f32, f16 or int8: storage of the map's weights (W, or Fastfood's G and S) and the head (int8: "
-                  "symmetric, one f32 scale per row of W or of the head, per block of Fastfood's d'). "
-                  "Quantization-aware: the head is fitted on the features of the stored W, and an int8 "
-                  "head (Fourier-type maps alone) is rounded to change its outputs least (GPTQ-style)")
-      ->capture_default_str();
-  cmd->add_option("--head-storage", a->head_storage, "f32, f16 or int8: the head's storage, overriding --storage");
+  AddModelFileOptions(cmd, a.get());
   CLI::Option* json = cmd->add_flag("--json", a->json, "Print the report as exactly one JSON object");
   cmd->add_flag("-q,--quiet", a->quiet, "No report and no notes (warnings and errors still on stderr)")->excludes(json);
   cmd->add_flag("-v,--verbose", a->verbose, "Print every cross-validation point, not only the chosen one");

@@ -145,6 +145,7 @@ rfk::host::TrainOptions Options(const py::dict& o) {
                                               : rfk::host::TaskChoice::kRegression;
   if (o["class_weight"].cast<std::string>() == "balanced") opt.class_weight = rfk::host::ClassWeight::kBalanced;
   opt.calibrate = o["calibrate"].cast<bool>();
+  opt.metadata = o["metadata"].cast<bool>();  // --no-metadata: false
   if (!o["sample_weight"].is_none()) opt.sample_weight = o["sample_weight"].cast<std::vector<double>>();
   return opt;
 }

@@ -27,10 +27,10 @@ set(RFK_FIXTURE_house_fastfood OFF OFF census_house16H/house_16h.csv.gz census_h
 set(RFK_FIXTURE_covtype_fastfood ON OFF @COVTYPE@/covtype.train.csv.gz @COVTYPE@/covtype.test.csv.gz
     --label-col 0 --map fastfood -D 1024 --gamma scale --lambda 1e-6)
 # Quantized storage (docs/FORMAT.md): W and the head stored as f16 or int8. house_16H's head
-# weights exceed f16's range (|w| > 65504), so its f16 model keeps an f32 head; a9a's f16 model
-# covers the f16 head.
+# weights exceed f16's range (|w| > 65504), so its f16 head is stored f16-scaled (one power-of-two
+# scale per output); a9a's f16 model covers the plain f16 head.
 set(RFK_FIXTURE_house_f16 OFF OFF census_house16H/house_16h.csv.gz census_house16H/house_16h.csv.gz
-    --map fourier -D 256 --gamma scale --lambda 1e-6 --storage f16 --head-storage f32)
+    --map fourier -D 256 --gamma scale --lambda 1e-6 --storage f16)
 set(RFK_FIXTURE_a9a_f16 ON OFF adult_a9a/a9a.gz adult_a9a/a9a.t.gz
     --map fourier -D 256 --gamma scale --lambda 1e-4 --storage f16)
 set(RFK_FIXTURE_house_int8 OFF OFF census_house16H/house_16h.csv.gz census_house16H/house_16h.csv.gz
@@ -46,12 +46,12 @@ set(RFK_FIXTURE_covtype_fastfood_binary ON OFF @COVTYPE@/covtype.binary.train.cs
     @COVTYPE@/covtype.binary.test.csv.gz --label-col 0 --map fastfood -D 1024 --gamma scale --lambda 1e-6)
 # Fastfood's diagonals G and S quantized (docs/FORMAT.md, "fastfood"): the binary (54, 1024) model
 # all int8 (G, S one scale per block of d' = 64, and the head), and house_16H's with f16 G and S
-# (its head keeps f32: its weights exceed f16's range, as for house_f16).
+# and an f16-scaled head (its weights exceed f16's range, as for house_f16).
 set(RFK_FIXTURE_covtype_fastfood_int8 ON OFF @COVTYPE@/covtype.binary.train.csv.gz
     @COVTYPE@/covtype.binary.test.csv.gz --label-col 0 --map fastfood -D 1024 --gamma scale --lambda 1e-6
     --storage int8)
 set(RFK_FIXTURE_house_fastfood_f16 OFF OFF census_house16H/house_16h.csv.gz census_house16H/house_16h.csv.gz
-    --map fastfood -D 256 --gamma scale --lambda 1e-6 --storage f16 --head-storage f32)
+    --map fastfood -D 256 --gamma scale --lambda 1e-6 --storage f16)
 set(RFK_FIXTURE_VECTORS 32)
 # The fixtures a board with 16 KiB of RAM and 256 KiB of flash (micro:bit, Cortex-M0) compiles in:
 # all but the dense (54, 1024) Forest Cover models, whose 254,816 bytes (f32 phase; 110 KB as

@@ -23,6 +23,12 @@ class QuantizeError : public std::runtime_error {
 // Throws QuantizeError for a non-finite v or one whose rounding exceeds 65504 (f16's largest).
 std::uint16_t FloatToHalf(float v);
 
+// Row `row` of an f16-scaled matrix (the head only): the power of two 2^s that maps max_c |w_c|
+// into f16's top binade, [32768, 65504] (one binade lower where the top one would round past
+// 65504); 1 for an all-zero row; s clamped to >= -126 (a normal f32). Element c is stored as
+// FloatToHalf(w_c / scale), an exact division, and read as scale * h.
+float F16Scale(const float* w, std::size_t n);
+
 // Row `row` of an int8 matrix: scale = max_c |w_c| / 127 (in f32; 1 for an all-zero row), q_c =
 // w_c / scale rounded half away from zero, clamped to [-127, 127].
 float Int8Scale(const float* w, std::size_t n);
@@ -30,7 +36,7 @@ std::int8_t Int8Quantize(float w, float scale);
 
 // The stored bytes (format::QuantMatrixBytes) of a rows x cols matrix given row-major in `w`, its
 // element (j, c) placed at index(j, c) of the stored element order (W's panels; identity for the
-// head), int8 scales per row j. f32 stores the floats unchanged.
+// head), int8 and f16-scaled scales per row j (Int8Scale, F16Scale). f32 stores the floats unchanged.
 std::vector<std::uint8_t> EncodeMatrix(format::Storage storage, const std::vector<float>& w, std::uint64_t rows,
                                        std::uint64_t cols, std::uint64_t (*index)(std::uint64_t j, std::uint64_t c,
                                                                                   std::uint64_t cols));
@@ -66,7 +72,9 @@ void RoundInt8Gptq(const std::vector<double>& w, std::uint32_t rows, std::uint32
 // A copy of an opened model whose map weights -- W (projection) of a dense Fourier map, or G and S
 // of a Fastfood map (one int8 scale per block of d') -- are stored in `w_storage`, whose
 // standardisation is stored as StandardizationStorage decides (an f16 one is kept as it is), and
-// whose head is stored in `head_storage`; every other section is copied byte for byte (unknown
+// whose head is stored in `head_storage` (f16: f16-scaled instead when a weight of the head is
+// beyond f16's range, |w| >= 65520; any other f16 head stays plain f16, byte for byte as before
+// f16-scaled existed); every other section is copied byte for byte (unknown
 // optional ones too, with their entries' storage word), in the same order. The weights are widened from the source's storage and quantized again.
 // Throws QuantizeError when a target storage is wider than the source's (precision lost earlier is
 // not restored: convert from the f32 model instead), or a value does not fit. A model without a

@@ -103,6 +103,10 @@ struct TrainOptions {
   // the weights (RoundInt8Gptq; its bias refitted); other heads are rounded plainly.
   format::Storage w_storage = format::Storage::kF32;
   format::Storage head_storage = format::Storage::kF32;
+  // false: the model has no metadata section (the training options and statistics as text,
+  // docs/FORMAT.md "metadata"; `rfk train --no-metadata`), as rfk::host::WithoutSection drops it.
+  // Nothing prediction reads is lost; `rfk convert --calibrate`, which reads lambda there, refuses it.
+  bool metadata = true;
   // Distributed training (rfk/host/ranks.hpp; null or one rank: this process alone). Every rank
   // calls Train with the same data and options; each reads every row once for the statistics
   // (labels, standardisation, default gamma: the same bits as one process) and then only its share

@@ -1,11 +1,13 @@
-// FourierQuant and LinearHeadQuant: W and the head stored as f16 or int8, each weight widened in
+// FourierQuant and LinearHeadQuant: W and the head stored as f16 or int8 (the head also as
+// f16-scaled: f16 elements, one scale per output applied after the sum), each weight widened in
 // a register as it is loaded (f16 -> f32 exactly; int8 -> int32 -> f32 exactly), never copied out
 // as floats. Part of the single-source kernels: see lib/simd/kernels-inl.h.
 //
 // The arithmetic is the reference's (kernels.hpp) up to summation order and fused multiply-adds:
 // row j's products w_jc x_c summed over c (four frequency vectors at a time, one accumulator
 // each, c in order), int8 then times the row's scale, phase then + b_j; the head sums four
-// vectors of terms and then their lanes. Within the FourierPair/LinearHead tolerances.
+// vectors of terms and then their lanes (int8 and f16-scaled then times the output's scale).
+// Within the FourierPair/LinearHead tolerances.
 //
 // The widening loads are the backend's WidenI8 and WidenF16 (kernels-inl.h). A row-major W (format
 // 1.0 writers) and a vector length that does not divide a panel take the scalar reference.
@@ -92,7 +94,7 @@ RFK_NOINLINE void QuantHead(const WeightsView& H, std::uint32_t stride, const fl
     } else {
       const auto* h = static_cast<const std::uint16_t*>(H.data) + row;
       for (; j < D; ++j) sum += HalfToFloat(h[j]) * z[j];
-      out[k] = bias[k] + sum;
+      out[k] = bias[k] + (kType == WeightType::kF16Scaled ? H.scale[k] * sum : sum);
     }
   }
 }
@@ -119,5 +121,6 @@ void LinearHeadQuant(const WeightsView& H, std::uint32_t stride, const float* bi
                      std::uint32_t K, std::uint32_t D, float* out) noexcept {
   if (H.type == WeightType::kInt8) return QuantHead<WeightType::kInt8>(H, stride, bias, z, K, D, out);
   if (H.type == WeightType::kF16) return QuantHead<WeightType::kF16>(H, stride, bias, z, K, D, out);
+  if (H.type == WeightType::kF16Scaled) return QuantHead<WeightType::kF16Scaled>(H, stride, bias, z, K, D, out);
   LinearHeadQuantRef(H, stride, bias, z, K, D, out);
 }

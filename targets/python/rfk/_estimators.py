@@ -189,6 +189,8 @@ class _ModelEstimator(_ModelBytes, BaseEstimator):
             bin_gamma = 0.0
         elif not (isinstance(bin_gamma, numbers.Real) and bin_gamma > 0):
             raise ValueError(f"bin_gamma must be a positive number or None; got {bin_gamma!r}")
+        if not isinstance(self.metadata, (bool, np.bool_)):
+            raise ValueError(f"metadata must be True or False; got {self.metadata!r}")
         standardize = {"auto": -1, True: 1, False: 0}.get(self.standardize)
         if standardize is None or not isinstance(self.standardize, (str, bool)):
             raise ValueError(f"standardize must be 'auto', True or False; got {self.standardize!r}")
@@ -213,6 +215,7 @@ class _ModelEstimator(_ModelBytes, BaseEstimator):
             "sample_weight": None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64).tolist(),
             "storage": str(self.storage),
             "head_storage": "" if self.head_storage is None else str(self.head_storage),
+            "metadata": bool(self.metadata),
         }
 
     def _train(self, X, labels, classification, sample_weight):
@@ -243,8 +246,9 @@ _COMMON_DOC = """
     gamma (None: 'default'; 'scale', 'auto' or a number), alpha (--lambda; None: 'default'),
     random_state (--seed; None: 1), n_jobs (--threads; None or -1: all cores), storage and
     head_storage, standardize ('auto', True, False), grids, bins_per_grid, bin_gamma, cv (--folds),
-    memory_limit (bytes; None: physical memory). The classifier's calibration (True; False:
-    --no-calibration) fits the model's calibration section, which predict_proba applies.
+    memory_limit (bytes; None: physical memory), metadata (True; False: --no-metadata, the model
+    without its metadata section). The classifier's calibration (True; False: --no-calibration)
+    fits the model's calibration section, which predict_proba applies.
 """
 
 
@@ -254,7 +258,7 @@ class RandomFeatureClassifier(ClassifierMixin, _ModelEstimator):
     def __init__(self, map="fourier", kernel="gaussian", n_features=1000, gamma=None, alpha=None,
                  random_state=None, n_jobs=None, storage="f32", head_storage=None, standardize="auto",
                  class_weight=None, grids=30, bins_per_grid=0, bin_gamma=None, cv=3, memory_limit=None,
-                 calibration=True):
+                 calibration=True, metadata=True):
         self.map = map
         self.kernel = kernel
         self.n_features = n_features
@@ -272,6 +276,7 @@ class RandomFeatureClassifier(ClassifierMixin, _ModelEstimator):
         self.cv = cv
         self.memory_limit = memory_limit
         self.calibration = calibration
+        self.metadata = metadata
 
     def fit(self, X, y, sample_weight=None):
         if not isinstance(self.calibration, (bool, np.bool_)):
@@ -357,7 +362,7 @@ class RandomFeatureRegressor(RegressorMixin, _ModelEstimator):
 
     def __init__(self, map="fourier", kernel="gaussian", n_features=1000, gamma=None, alpha=None,
                  random_state=None, n_jobs=None, storage="f32", head_storage=None, standardize="auto",
-                 grids=30, bins_per_grid=0, bin_gamma=None, cv=3, memory_limit=None):
+                 grids=30, bins_per_grid=0, bin_gamma=None, cv=3, memory_limit=None, metadata=True):
         self.map = map
         self.kernel = kernel
         self.n_features = n_features
@@ -373,6 +378,7 @@ class RandomFeatureRegressor(RegressorMixin, _ModelEstimator):
         self.bin_gamma = bin_gamma
         self.cv = cv
         self.memory_limit = memory_limit
+        self.metadata = metadata
 
     def fit(self, X, y, sample_weight=None):
         X, y = _validate_data(self, X, y, accept_sparse="csr", dtype=_DTYPES, y_numeric=True)

@@ -45,6 +45,8 @@ CASES = [
     (["--map", "fastfood", "--features", 64, "--class-weight", "balanced", "--gamma", "auto", "--lambda", "auto"],
      dict(map="fastfood", n_features=64, class_weight="balanced", gamma="auto", alpha="auto")),
     (["--features", 100, "--seed", 5, "--no-calibration"], dict(n_features=100, random_state=5, calibration=False)),
+    (["--features", 60, "--seed", 4, "--storage", "f16", "--no-metadata"],
+     dict(n_features=60, random_state=4, storage="f16", metadata=False)),
 ]
 
 
@@ -189,6 +191,26 @@ def test_regressor_matches_cli(tmp_path, rfk_cli):
     assert est.to_bytes() == (tmp_path / "cli.rfk").read_bytes()
     out = _cli(rfk_cli, "predict", "-m", tmp_path / "cli.rfk", "-q", csv).split()
     assert out == ["%.9g" % v for v in est.predict(X).astype(np.float32)]
+
+
+def test_metadata_false_drops_the_section(tmp_path, rfk_cli):
+    """metadata=False (--no-metadata): the model without its metadata section, predicting the same
+    scores; the regressor's bytes are the CLI's; a value that is not a bool is refused."""
+    X, y, t = _data()
+    with_md = rfk.RandomFeatureRegressor(n_features=80, random_state=2).fit(X, t)
+    without = rfk.RandomFeatureRegressor(n_features=80, random_state=2, metadata=False).fit(X, t)
+    assert "lambda=" in with_md.model_.metadata
+    assert without.model_.metadata == ""
+    assert len(without.to_bytes()) < len(with_md.to_bytes())
+    assert (without.predict(X) == with_md.predict(X)).all()
+    csv = tmp_path / "train.csv"
+    _write_csv(csv, X, ["%.17g" % v for v in t.astype(np.float32).astype(np.float64)])
+    _cli(rfk_cli, "train", "--train", csv, "-o", tmp_path / "cli.rfk", "--task", "regression", "-q",
+         "--features", 80, "--seed", 2, "--no-metadata")
+    est = rfk.RandomFeatureRegressor(n_features=80, random_state=2, metadata=False)
+    assert est.fit(X, t.astype(np.float32).astype(np.float64)).to_bytes() == (tmp_path / "cli.rfk").read_bytes()
+    with pytest.raises(ValueError, match="metadata must be True or False"):
+        rfk.RandomFeatureClassifier(metadata="no").fit(X, y)
 
 
 def test_sparse_fit_matches_cli_libsvm(tmp_path, rfk_cli):
