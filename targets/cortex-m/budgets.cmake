@@ -53,11 +53,9 @@
 # 2026-11-26 18:03 UTC, Fastfood on the integer path (RFK_FIXED_FASTFOOD) in the whole core:
 # M4F 15,068 B (+1,148 B), M7 15,004 B (+1,084), M3 and M33 without FPU 16,120 B (+1,100), M33
 # 15,052 B (+1,108); the M0's below. The fixed-only core is built without it (unchanged).
-set(RFK_FLASH_BUDGET_cortex-m4 15170)  # was 14030: + Fastfood on the integer path
 set(RFK_STACK_BUDGET_cortex-m4 768)
-set(RFK_FLASH_BUDGET_cortex-m7 15110)  # was 14030: + Fastfood on the integer path
 set(RFK_STACK_BUDGET_cortex-m7 768)
-set(RFK_FLASH_BUDGET_cortex-m3 16220)  # was 15120: + Fastfood on the integer path
+
 # Binning on the integer path (issue 17, 2026-11-26 18:23-18:30 UTC, `ctest -R footprint -V`, 2-core
 # AMD EPYC VM shared with two other builds; fixed_binning.cc, model_fixed_binning.cc): whole core
 # M4F 14,464 B (+544), M7 14,400 B (+480), M33 14,440 B (+496), M3 and M33 without FPU 15,508 B
@@ -66,11 +64,12 @@ set(RFK_FLASH_BUDGET_cortex-m3 16220)  # was 15120: + Fastfood on the integer pa
 # search and the integer bins): M4F and M7 9,608 B, M33 9,612 B, M3 9,600 B, M33 without FPU
 # 9,592 B, M0 11,396 B (+2.4 to +3.2 KB); stack 408-412 B, M0 544 B. The 16 KB M0 image links
 # rfk_core_fixed_min (RFK_FIXED_BINNING=0) instead: 16,296 B. Budgets: about 100 B over.
-set(RFK_FLASH_BUDGET_cortex-m4 14560)  # was 14030: + binning on the integer path
 set(RFK_STACK_BUDGET_cortex-m4 768)
-set(RFK_FLASH_BUDGET_cortex-m7 14500)  # was 14030: + binning on the integer path
 set(RFK_STACK_BUDGET_cortex-m7 768)
-set(RFK_FLASH_BUDGET_cortex-m3 15610)  # was 15120: + binning on the integer path
+
+# Merged (2026-11-26 19:25 UTC, `ctest -R footprint -V` per preset, this VM): the whole core has
+# Fastfood and binning on the integer path and f16-scaled heads; rfk_core_fixed_only (footprint_fixed)
+# has both integer maps; rfk_core_fixed_min (the 16 KiB image) neither. The set() lines below say the figures.
 # f16-scaled heads (issue 16, measured 2026-11-26 18:11 UTC, `ctest -R footprint -V` in each
 # preset's build; before: the merge's figures above): the storage's refusal in map_params, its
 # scales in CheckHead/CheckWeights, QuantDot's scale (+24 B on the M4F), WeightAt's case (one
@@ -80,11 +79,11 @@ set(RFK_FLASH_BUDGET_cortex-m3 15610)  # was 15120: + binning on the integer pat
 # FPU 13,880 B, M0 16,684 B (M4F +72 B); fixed-only M4F 7,176 B (+8: CheckHead is shared). Stack: rfk_open 496 -> 512 B on the M4F
 # (ReadModel's frame 312 -> 320 B), worst case 512 B (M4F, M7, M33), 572 B (M3), 648 B (M0).
 # Whole-core budgets raised to about 100 B over again.
-set(RFK_FLASH_BUDGET_cortex-m4 14090)  # was 14030: + f16-scaled heads
+set(RFK_FLASH_BUDGET_cortex-m4 15720)  # after the merge of Fastfood, binning and f16-scaled heads: 15,616 B measured
 set(RFK_STACK_BUDGET_cortex-m4 768)
-set(RFK_FLASH_BUDGET_cortex-m7 14090)  # was 14030: + f16-scaled heads
+set(RFK_FLASH_BUDGET_cortex-m7 15660)  # after the merge of Fastfood, binning and f16-scaled heads: 15,552 B measured
 set(RFK_STACK_BUDGET_cortex-m7 768)
-set(RFK_FLASH_BUDGET_cortex-m3 15180)  # was 15120: + f16-scaled heads
+set(RFK_FLASH_BUDGET_cortex-m3 16770)  # after the merge of Fastfood, binning and f16-scaled heads: 16,668 B measured
 set(RFK_STACK_BUDGET_cortex-m3 768)
 # Cortex-M0 (Armv6-M, soft float; micro:bit) and Cortex-M33 with and without FPU (MPS2 AN505),
 # first measured 2026-11-23 with the same core: M0 15,228 B flash (3,272 B of it libgcc's float
@@ -96,27 +95,21 @@ set(RFK_STACK_BUDGET_cortex-m3 768)
 # 2026-11-26 17:55 UTC, Fastfood on the integer path (RFK_FIXED_FASTFOOD: its validator and
 # transform) in the whole core: M0 19,324 B (+1,224 B on 18,100: the same sources before it,
 # linked alike); the fixed-only core (built without it) and the 16 KiB image are unchanged.
-set(RFK_FLASH_BUDGET_cortex-m0 19430)  # was 18200: + Fastfood on the integer path
 set(RFK_STACK_BUDGET_cortex-m0 768)
 # Cortex-M33 with FPU 10,728 B, stack 448 B (the M4F's core within 36 B); without FPU 12,280 B
 # (1,212 B libgcc), stack 564 B, the M3's figures. Budgets: the M4F's and the M3's.
-set(RFK_FLASH_BUDGET_cortex-m33 15150)  # was 14050: + Fastfood on the integer path
 set(RFK_STACK_BUDGET_cortex-m33 768)
-set(RFK_FLASH_BUDGET_cortex-m33+nofp 16220)  # was 15120: + Fastfood on the integer path
-set(RFK_FLASH_BUDGET_cortex-m0 19060)  # was 18200: + binning on the integer path
 set(RFK_STACK_BUDGET_cortex-m0 768)
 # Cortex-M33 with FPU 10,728 B, stack 448 B (the M4F's core within 36 B); without FPU 12,280 B
 # (1,212 B libgcc), stack 564 B, the M3's figures. Budgets: the M4F's and the M3's.
-set(RFK_FLASH_BUDGET_cortex-m33 14540)  # was 14050: + binning on the integer path
 set(RFK_STACK_BUDGET_cortex-m33 768)
-set(RFK_FLASH_BUDGET_cortex-m33+nofp 15610)  # was 15120: + binning on the integer path
-set(RFK_FLASH_BUDGET_cortex-m0 18260)  # was 18200: + f16-scaled heads (18,164 B measured)
+set(RFK_FLASH_BUDGET_cortex-m0 20380)  # after the merge of Fastfood, binning and f16-scaled heads: 20,276 B measured
 set(RFK_STACK_BUDGET_cortex-m0 768)
 # Cortex-M33 with FPU 10,728 B, stack 448 B (the M4F's core within 36 B); without FPU 12,280 B
 # (1,212 B libgcc), stack 564 B, the M3's figures. Budgets: the M4F's and the M3's.
-set(RFK_FLASH_BUDGET_cortex-m33 14100)  # was 14050: + f16-scaled heads (14,004 B measured)
+set(RFK_FLASH_BUDGET_cortex-m33 15710)  # after the merge of Fastfood, binning and f16-scaled heads: 15,608 B measured
 set(RFK_STACK_BUDGET_cortex-m33 768)
-set(RFK_FLASH_BUDGET_cortex-m33+nofp 15180)  # was 15120: + f16-scaled heads (15,080 B measured)
+set(RFK_FLASH_BUDGET_cortex-m33+nofp 16770)  # after the merge of Fastfood, binning and f16-scaled heads: 16,668 B measured
 set(RFK_STACK_BUDGET_cortex-m33+nofp 768)
 # The issue's M0 line (issue 17): a whole firmware with the fixed-only core and the (16, 256) fixed
 # model within 16 KiB of flash and 2 KiB of RAM, stack included (fixed_image_limits).
@@ -134,9 +127,9 @@ set(RFK_FLOAT_FLASH_BUDGET_cortex-m3 13950)
 set(RFK_FLOAT_FLASH_BUDGET_cortex-m0 16750)
 set(RFK_FLOAT_FLASH_BUDGET_cortex-m33 12880)
 set(RFK_FLOAT_FLASH_BUDGET_cortex-m33+nofp 13950)
-set(RFK_FIXED_FLASH_BUDGET_cortex-m4 9710)  # was 7270: + binning on the integer path
-set(RFK_FIXED_FLASH_BUDGET_cortex-m7 9710)  # was 7210: + binning on the integer path
-set(RFK_FIXED_FLASH_BUDGET_cortex-m3 9700)  # was 7250: + binning on the integer path
-set(RFK_FIXED_FLASH_BUDGET_cortex-m0 11500)  # was 8310: + binning on the integer path
-set(RFK_FIXED_FLASH_BUDGET_cortex-m33 9710)  # was 7260: + binning on the integer path
-set(RFK_FIXED_FLASH_BUDGET_cortex-m33+nofp 9700)  # was 7260: + binning on the integer path
+set(RFK_FIXED_FLASH_BUDGET_cortex-m4 11890)  # after the merge of Fastfood, binning and f16-scaled heads: 11,784 B measured
+set(RFK_FIXED_FLASH_BUDGET_cortex-m7 11820)  # after the merge of Fastfood, binning and f16-scaled heads: 11,720 B measured
+set(RFK_FIXED_FLASH_BUDGET_cortex-m3 11820)  # after the merge of Fastfood, binning and f16-scaled heads: 11,716 B measured
+set(RFK_FIXED_FLASH_BUDGET_cortex-m0 13820)  # after the merge of Fastfood, binning and f16-scaled heads: 13,716 B measured
+set(RFK_FIXED_FLASH_BUDGET_cortex-m33 11860)  # after the merge of Fastfood, binning and f16-scaled heads: 11,752 B measured
+set(RFK_FIXED_FLASH_BUDGET_cortex-m33+nofp 11820)  # after the merge of Fastfood, binning and f16-scaled heads: 11,716 B measured
