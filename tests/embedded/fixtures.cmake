@@ -58,8 +58,11 @@ set(RFK_FIXTURE_VECTORS 32)
 # binary pairs) fill most of that flash and whose int8 copy (62 KB) does not fit beside the others,
 # and a9a_f16 (32 KB of weights and 16 KB of test vectors). house_fastfood_f16 (about 4.5 KB with its
 # vectors) did not fit beside the others either (flash overflowed by 1,928 B): the M0 runs the int8
-# Fastfood model, whose diagonals take the same widening loop (WeightAt) as f16 ones there.
-set(RFK_SMALL_BOARD_FIXTURES house_pair a9a_hashed a9a_exact house_orf covtype_fastfood house_f16
+# Fastfood model, whose diagonals take the same widening loop (WeightAt) as f16 ones there. With
+# Fastfood and binning on the integer path and f16-scaled heads in the core (2026-11-26), selfcheck
+# overflowed the flash by 296 B: house_orf left too (an orthogonal W is a dense W to the device:
+# the same projection and kernels as house_pair, which stays; every other preset runs it).
+set(RFK_SMALL_BOARD_FIXTURES house_pair a9a_hashed a9a_exact covtype_fastfood house_f16
     house_int8 covtype_fastfood_binary house_fastfood covtype_fastfood_int8)
 # Fixed-point fixtures (docs/EMBEDDED.md, "The integer path"): a fixture above converted with
 # `rfk convert --fixed --calibrate` on its training file; tests/embedded/fixed_check.c checks their
