@@ -30,10 +30,12 @@ ExternalProject_Add(rfk_host_tools
 
 # fixtures.h for the device programs (tests/embedded, targets/cortex-m).
 set(RFK_DEVICE_FIXTURES ${RFK_FIXTURES})
+set(RFK_SMALL_BOARD OFF)  # a board with 16 KiB of RAM and 256 KiB of flash (the micro:bit)
 if(RFK_MEMORY)
   list(GET RFK_MEMORY 3 _ram)
   if(_ram STREQUAL "16K")
     set(RFK_DEVICE_FIXTURES ${RFK_SMALL_BOARD_FIXTURES})
+    set(RFK_SMALL_BOARD ON)
   endif()
 endif()
 set(_includes "")
