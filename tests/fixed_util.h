@@ -1,4 +1,4 @@
-// Shared by the fixed-point tests (test_fixed_predict.cc, test_fixed_binning.cc): data, trained
+// Shared by the fixed-point tests (test_fixed_predict.cc, test_fixed_binning.cc, test_fixed_fastfood.cc): data, trained
 // and converted models, an opened fixed model's section, and PredictFixed's outputs computed here by
 // other means (the reference).
 #pragma once
@@ -72,7 +72,7 @@ struct Fx {
     REQUIRE(rfk::FixedSection(m) != nullptr);
     entry = b.Entry(f::SectionType::kFixed);
     at = b.U32(entry + f::entry::kOffset);
-    l = fp::LayoutOf(m.input_dim, m.num_frequencies, m.num_outputs, m.num_features);
+    l = fp::LayoutOf(m.input_dim, m.num_frequencies, m.num_outputs, m.num_features, !f::IsFastfood(m.map));
   }
   rfk::ModelError Reopen() {
     b.FixCrc();

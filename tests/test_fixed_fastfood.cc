@@ -19,33 +19,19 @@
 #include "rfk/host/model_writer.hpp"
 #include "rfk/host/train.hpp"
 #include "rfk/rfk.h"
+#include "fixed_util.h"
 #include "test_util.h"
 
 namespace {
 
 namespace f = rfk::format;
 namespace fp = rfk::format::fixed_params;
+using fixed_util::Predict;
+using fixed_util::Wide;
 using rfk_test::Blob;
-__extension__ typedef __int128 Wide;
 
 rfk::host::Dataset Data(std::size_t d, std::size_t rows, int classes, unsigned seed = 5) {
-  rfk::host::Dataset ds;
-  ds.source = "t";
-  ds.cols = d;
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-  for (std::size_t i = 0; i < rows; ++i) {
-    float s = 0;
-    for (std::size_t c = 0; c < d; ++c) {
-      const float v = u(gen) * float(c + 1) + float(c);
-      ds.dense.push_back(v);
-      s += std::sin(v / float(c + 1) * 2.0f);
-    }
-    ds.labels.push_back(classes == 0 ? std::to_string(s) : std::to_string(int(std::fabs(s) * 3) % classes));
-    ds.lines.push_back(i + 1);
-    ++ds.rows;
-  }
-  return ds;
+  return fixed_util::Data(d, rows, classes, seed);
 }
 
 std::vector<std::uint8_t> FixedFastfood(const rfk::host::Dataset& ds, f::MapKind map, std::uint32_t features,
@@ -63,31 +49,12 @@ std::vector<std::uint8_t> FixedFastfood(const rfk::host::Dataset& ds, f::MapKind
   return rfk::host::FixedModel(m, ds, nullptr, fixed_only);
 }
 
-// An opened Fastfood fixed model in mutable storage, and where its arrays are.
-struct Fx {
-  explicit Fx(const std::vector<std::uint8_t>& bytes) : b(bytes) {
-    REQUIRE(b.Open(&m) == rfk::Status::kOk);
-    REQUIRE(rfk::FixedSection(m) != nullptr);
+// An opened Fastfood fixed model in mutable storage, where its arrays are, and its tail.
+struct Fx : fixed_util::Fx {
+  explicit Fx(const std::vector<std::uint8_t>& bytes) : fixed_util::Fx(bytes) {
     REQUIRE(f::IsFastfood(m.map));
-    entry = b.Entry(f::SectionType::kFixed);
-    at = b.U32(entry + f::entry::kOffset);
-    l = fp::LayoutOf(m.input_dim, m.num_frequencies, m.num_outputs, m.num_features, false);
     t = fp::FastfoodTailOf(l.bytes, m.input_dim, m.num_frequencies);
     REQUIRE(b.U32(entry + f::entry::kSize) == t.bytes);
-  }
-  rfk::ModelError Reopen() {
-    b.FixCrc();
-    rfk::ModelError err;
-    (void)b.Open(&m, &err);
-    return err;
-  }
-  template <class T>
-  void Set(std::uint64_t rel, T v) { std::memcpy(b.data() + at + rel, &v, sizeof v); }
-  template <class T>
-  T Get(std::uint64_t rel) const {
-    T v;
-    std::memcpy(&v, b.storage.data() + at + rel, sizeof v);
-    return v;
   }
   rfk::core::FixedFastfoodView View() const {
     return rfk::core::FixedFastfoodOf(b.storage.data() + at, l, t, m.input_dim, m.num_frequencies);
@@ -102,10 +69,6 @@ struct Fx {
     return v;
   }
   bool Negative(std::uint64_t k) const { return ((Get<std::uint8_t>(t.signs + k / 8) >> (k % 8)) & 1u) != 0; }
-  Blob b;
-  rfk::Model m;
-  std::size_t entry = 0, at = 0;
-  fp::Layout l{};
   fp::FastfoodTail t{};
 };
 
@@ -183,14 +146,6 @@ std::vector<std::int64_t> ReferenceOutputs(const Fx& fx, const std::vector<std::
     const Wide v = acc * fx.Get<std::uint32_t>(fx.l.mult + 4 * k) + (n ? Wide{1} << (n - 1) : 0);
     out[k] = static_cast<std::int64_t>(FloorDiv(v, n)) + fx.Get<std::int32_t>(fx.l.bias + 4 * k);
   }
-  return out;
-}
-
-std::vector<std::int32_t> Predict(const rfk::Model& m, const std::vector<std::int16_t>& x) {
-  std::vector<std::uint64_t> scratch(rfk::FixedScratchBytes(m) / 8 + 2);
-  std::vector<std::int32_t> out(m.num_outputs, 0);
-  CHECK(rfk::PredictFixed(m, x.data(), x.size(), scratch.data(), rfk::FixedScratchBytes(m), out.data(), out.size()) ==
-        rfk::Status::kOk);
   return out;
 }
 
