@@ -69,13 +69,18 @@ TEST_CASE("CholeskyUpper: the textbook algorithm's bits for any thread count, an
       for (std::size_t i = 0; i < n; ++i)
         for (std::size_t j = 0; j < n; ++j) A[i * n + j] += X[r * n + i] * X[r * n + j] / double(rows);
     for (std::size_t i = 0; i < n; ++i) A[i * n + i] += 0.01;
-    // Reference: right-looking, one rank-1 update at a time, plain loops.
+    // Reference: right-looking, one rank-1 update at a time, plain loops; each update one fma
+    // where the kernels fuse (CholeskyFused), else a rounded product and a rounded difference.
+    const bool fused = rfk::host::CholeskyFused();
     std::vector<double> ref = A;
     for (std::size_t q = 0; q < n; ++q) {
       ref[q * n + q] = std::sqrt(ref[q * n + q]);
       for (std::size_t j = q + 1; j < n; ++j) ref[q * n + j] /= ref[q * n + q];
       for (std::size_t i = q + 1; i < n; ++i)
-        for (std::size_t j = i; j < n; ++j) ref[i * n + j] -= ref[q * n + i] * ref[q * n + j];
+        for (std::size_t j = i; j < n; ++j) {
+          double& e = ref[i * n + j];
+          e = fused ? std::fma(-ref[q * n + i], ref[q * n + j], e) : e - ref[q * n + i] * ref[q * n + j];
+        }
     }
     for (unsigned threads : {1u, 3u}) {
       std::vector<double> U = A;
@@ -94,6 +99,41 @@ TEST_CASE("CholeskyUpper: the textbook algorithm's bits for any thread count, an
   }
   std::vector<double> indefinite = {1.0, 2.0, 2.0, 1.0};
   CHECK_FALSE(rfk::host::CholeskyUpper(indefinite.data(), 2, 1));
+}
+
+TEST_CASE("CholUpdateTile: each kernel against plain loops, full tiles and edges") {
+  using rfk::host::CholPath;
+  const std::size_t n = 80, R = 37, lda = n, ldt = R;
+  std::vector<double> P(R * n), Pt(n * R), A0(n * n);
+  for (std::size_t i = 0; i < P.size(); ++i) P[i] = std::sin(0.71 * double(i) + 0.3);
+  for (std::size_t i = 0; i < Pt.size(); ++i) Pt[i] = std::cos(0.53 * double(i) + 0.1);
+  for (std::size_t i = 0; i < A0.size(); ++i) A0[i] = std::sin(1.3 * double(i));
+  const bool fused_here = rfk::host::CholeskyFused();
+  int ran_fused = 0;
+  for (CholPath path : {CholPath::kSeparate, CholPath::kAvx2, CholPath::kAvx512}) {
+    const bool fused = path != CholPath::kSeparate;
+    // (i0, in, j0, jn): a full 4 x 32 tile, then partial rows and partial columns.
+    for (auto [i0, in, j0, jn] : {std::tuple<std::size_t, std::size_t, std::size_t, std::size_t>{4, 4, 8, 32},
+                                   {9, 3, 40, 32}, {12, 4, 50, 17}, {0, 1, 79, 1}}) {
+      std::vector<double> A = A0, ref = A0;
+      if (!rfk::host::CholUpdateTileOn(path, Pt.data(), ldt, P.data(), n, R, i0, in, j0, jn, A.data(), lda)) {
+        CHECK(std::memcmp(A.data(), A0.data(), A.size() * sizeof(double)) == 0);
+        continue;
+      }
+      for (std::size_t q = 0; q < in; ++q)
+        for (std::size_t j = j0; j < j0 + jn; ++j) {
+          double& e = ref[(i0 + q) * lda + j];
+          for (std::size_t r = 0; r < R; ++r) {
+            const double a = Pt[q * ldt + r], z = P[r * n + j];
+            e = fused ? std::fma(-a, z, e) : e - a * z;
+          }
+        }
+      REQUIRE(std::memcmp(A.data(), ref.data(), A.size() * sizeof(double)) == 0);
+      ran_fused += fused;
+    }
+  }
+  // A CPU that fuses runs at least the AVX2 kernel's four tiles; one that does not runs neither.
+  CHECK((ran_fused >= 4) == fused_here);
 }
 
 TEST_CASE("FourierFeatures: SinCosRef's bits for every argument, pairs and phase form") {

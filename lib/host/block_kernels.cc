@@ -19,6 +19,14 @@
 #define RFK_HOST_CLONES
 #endif
 
+// Fused multiply-adds for the Cholesky kernels on x86-64 CPUs that have them (CholeskyFused).
+#if defined(__x86_64__) && defined(__GNUC__)
+#define RFK_HOST_FMA 1
+#include <immintrin.h>
+#else
+#define RFK_HOST_FMA 0
+#endif
+
 namespace rfk::host {
 
 namespace {
@@ -90,10 +98,14 @@ __attribute__((always_inline)) inline void StoreV8d(double* p, V8d v) {
 
 namespace rfk::host {
 
+namespace {
+
+// The unfused kernels: one rounding per multiply and per subtraction (CPUs without FMA, other
+// architectures).
 RFK_HOST_CLONES
-void CholUpdateTile(const double* Pt, std::size_t ldt, const double* P, std::size_t ldp,
-                    std::size_t R, std::size_t i0, std::size_t in, std::size_t j0, std::size_t jn,
-                    double* A, std::size_t lda) {
+void CholUpdateTileSeparate(const double* Pt, std::size_t ldt, const double* P, std::size_t ldp,
+                            std::size_t R, std::size_t i0, std::size_t in, std::size_t j0,
+                            std::size_t jn, double* A, std::size_t lda) {
   if (in == kCholRows && jn == kCholCols) {
     // Register tile: 4 rows x 32 columns = 16 vectors of 8 doubles.
     V8d acc[kCholRows][4];
@@ -123,6 +135,8 @@ void CholUpdateTile(const double* Pt, std::size_t ldt, const double* P, std::siz
     }
   }
 }
+
+}  // namespace
 
 // Sixteen floats and sixteen int32s: one AVX-512 register, two AVX2 or four SSE2 ones.
 typedef float V16f __attribute__((vector_size(64)));
@@ -171,9 +185,143 @@ void FourierFeatures(const float* a, const float* b, std::uint32_t F, float scal
   }
 }
 
+namespace {
+
 RFK_HOST_CLONES
-void AxpyNeg(double a, const double* x, std::size_t n, double* y) {
+void AxpyNegSeparate(double a, const double* x, std::size_t n, double* y) {
   for (std::size_t j = 0; j < n; ++j) y[j] -= a * x[j];
+}
+
+#if RFK_HOST_FMA
+// The fused kernels: every y -= a * x is one fma(-a, x, y), a single rounding, in the same order
+// per element as the unfused ones. An FMA is exactly rounded, so the AVX-512 and the AVX2 kernels
+// give the same bits; only the register tiling differs.
+__attribute__((target("avx512f,fma"))) void CholUpdateTileAvx512(
+    const double* Pt, std::size_t ldt, const double* P, std::size_t ldp, std::size_t R,
+    std::size_t i0, std::size_t in, std::size_t j0, std::size_t jn, double* A, std::size_t lda) {
+  if (in == kCholRows && jn == kCholCols) {
+    __m512d acc[kCholRows][4];  // 4 rows x 32 columns: 16 of the 32 registers
+    for (std::uint32_t q = 0; q < kCholRows; ++q)
+      for (std::uint32_t v = 0; v < 4; ++v) acc[q][v] = _mm512_loadu_pd(A + (i0 + q) * lda + j0 + 8 * v);
+    for (std::size_t r = 0; r < R; ++r) {
+      const double* pr = P + r * ldp + j0;
+      const __m512d z0 = _mm512_loadu_pd(pr), z1 = _mm512_loadu_pd(pr + 8);
+      const __m512d z2 = _mm512_loadu_pd(pr + 16), z3 = _mm512_loadu_pd(pr + 24);
+      for (std::uint32_t q = 0; q < kCholRows; ++q) {
+        const __m512d a = _mm512_set1_pd(Pt[q * ldt + r]);
+        acc[q][0] = _mm512_fnmadd_pd(a, z0, acc[q][0]);
+        acc[q][1] = _mm512_fnmadd_pd(a, z1, acc[q][1]);
+        acc[q][2] = _mm512_fnmadd_pd(a, z2, acc[q][2]);
+        acc[q][3] = _mm512_fnmadd_pd(a, z3, acc[q][3]);
+      }
+    }
+    for (std::uint32_t q = 0; q < kCholRows; ++q)
+      for (std::uint32_t v = 0; v < 4; ++v) _mm512_storeu_pd(A + (i0 + q) * lda + j0 + 8 * v, acc[q][v]);
+    return;
+  }
+  for (std::size_t q = 0; q < in; ++q) {
+    double* a_row = A + (i0 + q) * lda + j0;
+    for (std::size_t r = 0; r < R; ++r) {
+      const double a = Pt[q * ldt + r];
+      const double* pr = P + r * ldp + j0;
+      for (std::size_t j = 0; j < jn; ++j) a_row[j] = __builtin_fma(-a, pr[j], a_row[j]);
+    }
+  }
+}
+
+__attribute__((target("avx2,fma"))) void CholUpdateTileAvx2(
+    const double* Pt, std::size_t ldt, const double* P, std::size_t ldp, std::size_t R,
+    std::size_t i0, std::size_t in, std::size_t j0, std::size_t jn, double* A, std::size_t lda) {
+  if (in == kCholRows && jn == kCholCols) {
+    // 4 rows x 8 columns per sweep (8 of the 16 registers), four sweeps for the tile's 32 columns.
+    for (std::size_t c = 0; c < kCholCols; c += 8) {
+      __m256d acc[kCholRows][2];
+      for (std::uint32_t q = 0; q < kCholRows; ++q)
+        for (std::uint32_t v = 0; v < 2; ++v) acc[q][v] = _mm256_loadu_pd(A + (i0 + q) * lda + j0 + c + 4 * v);
+      for (std::size_t r = 0; r < R; ++r) {
+        const double* pr = P + r * ldp + j0 + c;
+        const __m256d z0 = _mm256_loadu_pd(pr), z1 = _mm256_loadu_pd(pr + 4);
+        for (std::uint32_t q = 0; q < kCholRows; ++q) {
+          const __m256d a = _mm256_set1_pd(Pt[q * ldt + r]);
+          acc[q][0] = _mm256_fnmadd_pd(a, z0, acc[q][0]);
+          acc[q][1] = _mm256_fnmadd_pd(a, z1, acc[q][1]);
+        }
+      }
+      for (std::uint32_t q = 0; q < kCholRows; ++q)
+        for (std::uint32_t v = 0; v < 2; ++v) _mm256_storeu_pd(A + (i0 + q) * lda + j0 + c + 4 * v, acc[q][v]);
+    }
+    return;
+  }
+  for (std::size_t q = 0; q < in; ++q) {
+    double* a_row = A + (i0 + q) * lda + j0;
+    for (std::size_t r = 0; r < R; ++r) {
+      const double a = Pt[q * ldt + r];
+      const double* pr = P + r * ldp + j0;
+      for (std::size_t j = 0; j < jn; ++j) a_row[j] = __builtin_fma(-a, pr[j], a_row[j]);
+    }
+  }
+}
+
+__attribute__((target("avx2,fma"))) void AxpyNegFused(double a, const double* x, std::size_t n,
+                                                       double* y) {
+  for (std::size_t j = 0; j < n; ++j) y[j] = __builtin_fma(-a, x[j], y[j]);
+}
+
+enum class Fused { kNo, kAvx2, kAvx512 };
+Fused Detect() {
+  if (!__builtin_cpu_supports("fma") || !__builtin_cpu_supports("avx2")) return Fused::kNo;
+  return __builtin_cpu_supports("avx512f") ? Fused::kAvx512 : Fused::kAvx2;
+}
+const Fused kFused = Detect();
+#endif
+
+}  // namespace
+
+bool CholeskyFused() {
+#if RFK_HOST_FMA
+  return kFused != Fused::kNo;
+#else
+  return false;
+#endif
+}
+
+void CholUpdateTile(const double* Pt, std::size_t ldt, const double* P, std::size_t ldp,
+                    std::size_t R, std::size_t i0, std::size_t in, std::size_t j0, std::size_t jn,
+                    double* A, std::size_t lda) {
+#if RFK_HOST_FMA
+  if (kFused == Fused::kAvx512) return CholUpdateTileAvx512(Pt, ldt, P, ldp, R, i0, in, j0, jn, A, lda);
+  if (kFused == Fused::kAvx2) return CholUpdateTileAvx2(Pt, ldt, P, ldp, R, i0, in, j0, jn, A, lda);
+#endif
+  CholUpdateTileSeparate(Pt, ldt, P, ldp, R, i0, in, j0, jn, A, lda);
+}
+
+bool CholUpdateTileOn(CholPath path, const double* Pt, std::size_t ldt, const double* P,
+                      std::size_t ldp, std::size_t R, std::size_t i0, std::size_t in,
+                      std::size_t j0, std::size_t jn, double* A, std::size_t lda) {
+  switch (path) {
+    case CholPath::kSeparate:
+      CholUpdateTileSeparate(Pt, ldt, P, ldp, R, i0, in, j0, jn, A, lda);
+      return true;
+#if RFK_HOST_FMA
+    case CholPath::kAvx2:
+      if (kFused == Fused::kNo) return false;
+      CholUpdateTileAvx2(Pt, ldt, P, ldp, R, i0, in, j0, jn, A, lda);
+      return true;
+    case CholPath::kAvx512:
+      if (kFused != Fused::kAvx512) return false;
+      CholUpdateTileAvx512(Pt, ldt, P, ldp, R, i0, in, j0, jn, A, lda);
+      return true;
+#endif
+    default:
+      return false;
+  }
+}
+
+void AxpyNeg(double a, const double* x, std::size_t n, double* y) {
+#if RFK_HOST_FMA
+  if (kFused != Fused::kNo) return AxpyNegFused(a, x, n, y);
+#endif
+  AxpyNegSeparate(a, x, n, y);
 }
 
 }  // namespace rfk::host
