@@ -3,6 +3,7 @@
 // comes from a Cholesky solve of those statistics; selection accumulates one set per fold, so
 // every fold's training statistics are a subtraction and one pass serves the whole lambda grid.
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <numeric>
 #include <utility>
@@ -71,9 +72,12 @@ void SumOverRanks(const TrainContext& ctx, RidgeStats* st) {
 
 // Each group's ridge statistics (a fold's, or the one group of all rows) through map m, weighted
 // by the targets' row weights, in one pass. Memory: a set per group and O(kGramRows * D).
+// tap, if set, sees every block's features after they were added (FourierDesign::Fit keeps the
+// calibration sample's).
+using BlockTap = std::function<void(std::size_t g, const float* Z, const std::uint32_t* rb, std::size_t R)>;
 std::vector<RidgeStats> Accumulate(const TrainContext& ctx, const FourierMap& m, std::size_t groups,
                                    const RowBlocks::GroupOf& group_of, std::uint64_t* done,
-                                   std::uint64_t total, const std::string& what) {
+                                   std::uint64_t total, const std::string& what, const BlockTap& tap = nullptr) {
   const std::uint32_t D = m.features(), K = ctx.targets.K;
   const Targets& tg = ctx.targets;
   std::vector<RidgeStats> st(groups, RidgeStats(D, K));
@@ -86,6 +90,7 @@ std::vector<RidgeStats> Accumulate(const TrainContext& ctx, const FourierMap& m,
                               if (!wb.empty()) wb[r] = tg.w[rb[r]];
                             }
                             gram.Add(Z, R, Yb.data(), wb.empty() ? nullptr : wb.data(), &st[g]);
+                            if (tap) tap(g, Z, rb, R);
                           });
   for (RidgeStats& g : st) SumOverRanks(ctx, &g);
   return st;
@@ -107,9 +112,11 @@ struct FoldStats {
 };
 
 FoldStats AccumulateFolds(const TrainContext& ctx, const FourierMap& m, const Folds& folds,
-                          std::uint64_t* done, std::uint64_t total, const std::string& what) {
+                          std::uint64_t* done, std::uint64_t total, const std::string& what,
+                          const BlockTap& tap = nullptr) {
   FoldStats fs;
-  fs.fold = Accumulate(ctx, m, folds.count, [&folds](std::size_t row) { return folds.Of(row); }, done, total, what);
+  fs.fold = Accumulate(ctx, m, folds.count, [&folds](std::size_t row) { return folds.Of(row); }, done, total, what,
+                       tap);
   fs.total = RidgeStats(m.features(), ctx.targets.K);
   for (const RidgeStats& f : fs.fold) fs.total.Add(f, 1.0);
   return fs;
@@ -215,6 +222,34 @@ class FourierDesign final : public Design {
       int8_head_ = std::make_unique<Int8Head>(GptqInt8Head(stats, lambda, head, ctx_.threads));
   }
 
+  // Fit's features of the calibration sample (rows 0, stride, 2 stride, ... of this rank's share)
+  // where memory allows (KeepsCalibrationFeatures): the blocks HeldOutOutputs's own pass would cut
+  // -- each (window, fold) block of the fit restricted to the sample, in the fit's order -- so
+  // HeldOutOutputs gets the same outputs without computing the features again.
+  struct KeptFeatures {
+    std::size_t stride = 0;
+    std::vector<float> Z;                // every block's rows x D, one block after the other
+    std::vector<std::uint32_t> rows;     // their global rows
+    std::vector<std::pair<std::uint32_t, std::size_t>> blocks;  // (fold, rows) per block
+  };
+
+  // Fit's store for the calibration sample's features (KeptFeatures), or null where the training's
+  // memory estimate plus the sample's D floats a row would pass its limit (then HeldOutOutputs
+  // computes them again). The estimate then counts the store.
+  std::unique_ptr<KeptFeatures> KeepsCalibrationFeatures() {
+    TrainReport& rep = *ctx_.report;
+    const std::size_t n = ctx_.data.rows, stride = CalibrationStride(n), sampled = (n + stride - 1) / stride;
+    const std::size_t D = map_->features();
+    const double bytes = static_cast<double>(sampled) * (4.0 * static_cast<double>(D) + 4.0);
+    if (rep.memory_limit > 0 && rep.memory_estimate + bytes > rep.memory_limit) return nullptr;
+    rep.memory_estimate += bytes;
+    auto kf = std::make_unique<KeptFeatures>();
+    kf->stride = stride;
+    kf->Z.reserve(sampled * D);  // one allocation; a rank touches only its share's pages
+    kf->rows.reserve(sampled);
+    return kf;
+  }
+
   const TrainContext& ctx_;
   double base_;  // the map's gamma at factor 1
   std::unique_ptr<FourierDraws> draws_;
@@ -223,6 +258,7 @@ class FourierDesign final : public Design {
   RidgeStats best_total_;            // the best factor's
   bool selected_ = false;            // HeldOutLosses ran
   std::unique_ptr<FoldStats> calibration_stats_;  // Fit's, for HeldOutOutputs (without selection)
+  std::unique_ptr<KeptFeatures> calibration_features_;  // Fit's, for HeldOutOutputs
   std::size_t positive_rows_;                     // rows of weight > 0
   std::unique_ptr<Int8Head> int8_head_;           // Fit's int8 head (RoundHead)
 };
@@ -264,8 +300,24 @@ Head FourierDesign::Fit(double factor, double lambda, const Folds* calibration_f
   map_ = draws_->At(Gamma(factor));
   if (!selected_ && calibration_folds) {
     std::uint64_t done = 0;
+    calibration_features_ = KeepsCalibrationFeatures();
+    BlockTap tap;
+    if (calibration_features_) {
+      KeptFeatures& kf = *calibration_features_;
+      const std::size_t D = map_->features();
+      tap = [&kf, D](std::size_t g, const float* Z, const std::uint32_t* rb, std::size_t R) {
+        std::size_t kept = 0;
+        for (std::size_t r = 0; r < R; ++r) {
+          if (rb[r] % kf.stride != 0) continue;
+          kf.Z.insert(kf.Z.end(), Z + r * D, Z + (r + 1) * D);
+          kf.rows.push_back(rb[r]);
+          ++kept;
+        }
+        if (kept > 0) kf.blocks.emplace_back(static_cast<std::uint32_t>(g), kept);
+      };
+    }
     calibration_stats_ = std::make_unique<FoldStats>(
-        AccumulateFolds(ctx_, *map_, *calibration_folds, &done, ctx_.data.rows, "features + Z'Z (per fold)"));
+        AccumulateFolds(ctx_, *map_, *calibration_folds, &done, ctx_.data.rows, "features + Z'Z (per fold)", tap));
     Head head = SolveRidge(calibration_stats_->total, lambda, ctx_.threads);
     RoundHead(calibration_stats_->total, lambda, head);
     return head;
@@ -291,7 +343,10 @@ bool FourierDesign::HeldOutOutputs(double factor, double lambda, const Folds& fo
   const std::size_t nf = folds.count, n = ctx_.data.rows, sampled = (n + stride - 1) / stride;
   const std::string what = "calibration";
   const bool kept = calibration_stats_ && calibration_stats_->fold.size() == nf;
-  const std::uint64_t total = (kept ? 0ull : n) + sampled;
+  const std::unique_ptr<KeptFeatures> kf = kept ? std::move(calibration_features_) : nullptr;
+  calibration_features_.reset();
+  const bool kept_features = kf && kf->stride == stride;
+  const std::uint64_t total = (kept ? 0ull : n) + (kept_features ? 0ull : sampled);
   std::uint64_t done = 0;
   FoldStats fs = kept ? std::move(*calibration_stats_) : AccumulateFolds(ctx_, *m, folds, &done, total, what);
   calibration_stats_.reset();
@@ -302,6 +357,17 @@ bool FourierDesign::HeldOutOutputs(double factor, double lambda, const Folds& fo
   fs = FoldStats();  // freed before the scoring pass
   out->assign(sampled * std::size_t{K}, 0.0);
   std::vector<double> o(kGramRows * K);
+  if (kept_features) {  // Fit's blocks: the ones the pass below would cut, with the same features
+    std::size_t first = 0;
+    for (const auto& [f, R] : kf->blocks) {
+      HeadOutputs(kf->Z.data() + first * D, R, D, sh[f].W, sh[f].bias, ctx_.threads, o.data());
+      for (std::size_t r = 0; r < R; ++r)
+        std::copy(o.data() + r * K, o.data() + (r + 1) * K, out->data() + std::size_t{kf->rows[first + r]} / stride * K);
+      first += R;
+    }
+    ctx_.Sum(out);
+    return true;
+  }
   const auto group_of = [&folds, stride](std::size_t row) { return row % stride == 0 ? folds.Of(row) : -1; };
   BlockStream(ctx_, *m).Run(nf, group_of, &done, total, what,
                             [&](std::size_t f, const float* Z, const std::uint32_t* rb, std::size_t R) {

@@ -24,6 +24,9 @@ inline constexpr std::size_t kBlockRows = 512;
 // many rows (every row of smaller data): their n x K doubles would be the one per-row array of
 // the pipeline that grows with K, and a calibration of 2K - 1 parameters needs no more rows.
 inline constexpr std::size_t kCalibrationRows = 50000;
+// The sample's stride: rows 0, stride, 2 stride, ... of n (trainer.cc's Calibrate; a design that
+// keeps the sample's features from its fit, FourierDesign, needs the same rows).
+inline std::size_t CalibrationStride(std::size_t n) { return (n + kCalibrationRows - 1) / kCalibrationRows; }
 
 // A linear head in double: W (D x K, row-major) and bias (K). Ridge solves return it; selection
 // scores it; the model stores it rounded to float (model_assembly.h).

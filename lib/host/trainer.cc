@@ -132,7 +132,7 @@ void Calibrate(Design& design, double factor, double lambda, const Folds& folds,
   const Targets& tg = ctx.targets;
   const auto t0 = std::chrono::steady_clock::now();
   ctx.Step("calibration: " + std::to_string(folds.count) + "-fold held-out outputs");
-  const std::size_t stride = Stride(ctx.data.rows, kCalibrationRows);
+  const std::size_t stride = CalibrationStride(ctx.data.rows);
   std::vector<double> S;
   if (!design.HeldOutOutputs(factor, lambda, folds, stride, &S)) {
     rep.calibration_reason = "not computed for designs with random binning";
