@@ -3,6 +3,7 @@
 // comes from a Cholesky solve of those statistics; selection accumulates one set per fold, so
 // every fold's training statistics are a subtraction and one pass serves the whole lambda grid.
 #include <algorithm>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <numeric>
@@ -52,11 +53,25 @@ class BlockStream {
   std::size_t ranks_;
 };
 
-// Distributed training: a set of statistics summed over the ranks (TrainContext::Sum), G in place
-// (D^2 doubles: the reduction's size), the rest packed into one message.
+// Distributed training: a set of statistics summed over the ranks (TrainContext::Sum), G's upper
+// triangle in place (D (D + 1) / 2 doubles: the reduction's size; nothing reads G below its
+// diagonal, and GramAccumulator fills none of it), the rest packed into one message. Each element
+// is summed in rank order wherever it sits, so packing changes no bit.
 void SumOverRanks(const TrainContext& ctx, RidgeStats* st) {
   if (ctx.ranks == nullptr) return;
-  ctx.Sum(&st->G);
+  const std::size_t D = st->D;
+  double* g = st->G.data();
+  std::size_t at = 0;  // row i's part, g[i][i .. D), moves to g + at: left, past every packed row
+  for (std::size_t i = 0; i < D; ++i) {
+    std::memmove(g + at, g + i * D + i, (D - i) * sizeof(double));
+    at += D - i;
+  }
+  ctx.Sum(g, at);
+  for (std::size_t i = D; i-- > 0;) {  // back, last row first: each moves right of the rows before it
+    at -= D - i;
+    std::memmove(g + i * D + i, g + at, (D - i) * sizeof(double));
+    std::fill(g + i * D, g + i * D + i, 0.0);
+  }
   std::vector<double> v(st->h);
   v.insert(v.end(), st->s.begin(), st->s.end());
   v.insert(v.end(), st->ysum.begin(), st->ysum.end());
