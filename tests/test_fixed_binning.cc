@@ -308,6 +308,17 @@ TEST_CASE("fixed binning: rfk convert --fixed-only, then eval, predict and expor
   r = rfk_test::Run(cli + " eval -m " + only + " " + train + " --json");
   REQUIRE(r.status == 0);
   CHECK(r.out.find("\"fixed_point\": true, \"saturated_inputs\": 0") != std::string::npos);
+  // inspect's parts of the fixed section, by hand from docs/FORMAT.md (d = 2, F = 0, K = 1,
+  // D = 8 x 16): inputs 8 d; no map integers; head Round4(K D) + 12 K; the binning tail 8 +
+  // Round4(2 P d) + Round4(P d) + 8 P d; with the 32-byte header the section's 372 bytes.
+  r = rfk_test::Run(cli + " inspect --json " + only);
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("\"name\": \"fixed\", \"flags\": 1, \"offset\": ") != std::string::npos);
+  CHECK(r.out.find("\"size\": 372}") != std::string::npos);
+  CHECK(r.out.find("\"inputs_bytes\": 16, \"map_bytes\": 0, \"head_bytes\": 140, \"binning_bytes\": 184") !=
+        std::string::npos);
+  r = rfk_test::Run(cli + " inspect " + only);
+  CHECK(r.out.find("binning 184 (8 grids x 2 columns)") != std::string::npos);
   r = rfk_test::Run(cli + " predict -m " + only + " " + train);
   REQUIRE(r.status == 0);
   const rfk::host::AlignedBytes bytes = rfk::host::ReadFileBytes(only);

@@ -412,6 +412,15 @@ TEST_CASE("fixed fastfood: rfk convert --fixed-only --calibrate, then eval, pred
   r = rfk_test::Run(cli + " eval -m " + only + " " + train + " --json");
   REQUIRE(r.status == 0);
   CHECK(r.out.find("\"fixed_point\": true, \"saturated_inputs\": 0") != std::string::npos);
+  // inspect's parts of the fixed section, by hand from docs/FORMAT.md (d = 3, F = 16, K = 1, D = 32,
+  // d' = 4, 4 blocks, N = 16): inputs 8 d = 24; the map's phases 4 F = 64 and its tail Round4(2 N)
+  // + 4 F + Round4(F) + Round4(blocks) + 2-bit perm (4) + signs, to a multiple of 4: 124; head
+  // Round4(K D) + 12 K = 44; with the 32-byte header the section's 288 bytes.
+  r = rfk_test::Run(cli + " inspect --json " + only);
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("\"size\": 288}") != std::string::npos);
+  CHECK(r.out.find("\"inputs_bytes\": 24, \"map_bytes\": 188, \"head_bytes\": 44, \"binning_bytes\": 0") !=
+        std::string::npos);
   CHECK(rfk_test::Run(cli + " inspect " + only).status == 0);
   // rfk predict's labels are the integer path's decisions, row by row.
   r = rfk_test::Run(cli + " predict -m " + only + " " + train);

@@ -11,6 +11,7 @@
 
 #include "cli.hpp"
 #include "rfk/blob_view.hpp"
+#include "rfk/fixed.hpp"
 #include "rfk/host/train.hpp"
 
 namespace rfk::cli {
@@ -77,6 +78,32 @@ std::vector<WeightInfo> Weights(const rfk::Model& m) {
   return out;
 }
 
+// The fixed section's parts (docs/FORMAT.md "fixed"), in bytes: the int16 inputs' offsets and
+// scales; the map's integers (W, shifts and phases; a Fastfood map's phases, then its tail); the
+// int8 head with its multipliers, shifts and biases; the binning tail. From the layout the
+// validator checked, so with the 32-byte header they add up to the section's size.
+struct FixedParts {
+  float unit = 0;
+  std::uint64_t inputs = 0, map = 0, head = 0, binning = 0;
+};
+FixedParts FixedPartsOf(const rfk::Model& m) {
+  namespace fp = f::fixed_params;
+  const bool fastfood = f::IsFastfood(m.map);
+  const fp::Layout l = fp::LayoutOf(m.input_dim, m.num_frequencies, m.num_outputs, m.num_features, !fastfood);
+  FixedParts p;
+  p.unit = rfk::FixedOutputScale(m);
+  p.inputs = l.w - l.offset;
+  p.map = l.head - l.w;
+  p.head = l.bytes - l.head;
+  std::uint64_t end = l.bytes;
+  if (fastfood) {
+    end = fp::FastfoodTailOf(l.bytes, m.input_dim, m.num_frequencies).bytes;
+    p.map += end - l.bytes;
+  }
+  if (m.num_grids) p.binning = fp::binning::LayoutOf(end, m.num_grids, m.input_dim).bytes - end;
+  return p;
+}
+
 void JsonHeader(const Inspected& in, std::ostringstream& js) {
   const BlobView v = in.view();
   js << "{\"file\": \"" << JsonEscape(in.path) << "\", \"file_bytes\": " << v.size() << ", \"status\": \""
@@ -129,7 +156,14 @@ void JsonModel(const rfk::Model& m, std::ostringstream& js) {
   js << "], \"labels\": [";
   for (std::uint32_t c = 0; c < m.num_classes; ++c)
     js << (c ? ", " : "") << "\"" << JsonEscape(rfk::ClassLabel(m, c)) << "\"";
-  js << "], \"scratch_bytes\": " << rfk::ScratchBytes(m) << ", \"metadata\": \""
+  js << "]";
+  if (rfk::FixedSection(m)) {
+    const FixedParts p = FixedPartsOf(m);
+    js << ", \"fixed\": {\"output_unit\": " << Num(p.unit) << ", \"inputs_bytes\": " << p.inputs
+       << ", \"map_bytes\": " << p.map << ", \"head_bytes\": " << p.head << ", \"binning_bytes\": " << p.binning
+       << ", \"scratch_bytes\": " << rfk::FixedScratchBytes(m) << "}";
+  }
+  js << ", \"scratch_bytes\": " << rfk::ScratchBytes(m) << ", \"metadata\": \""
      << JsonEscape(std::string(m.metadata ? m.metadata : "", m.metadata_bytes)) << "\"";
 }
 
@@ -265,6 +299,16 @@ void TextModel(const rfk::Model& m) {
     std::printf("calibration:     %s\n",
                 CalibrationText(m.calibration_method, CalibrationParams(m), m.num_classes == 2 ? rfk::ClassLabel(m, 1) : "")
                     .c_str());
+  if (rfk::FixedSection(m)) {
+    const FixedParts p = FixedPartsOf(m);
+    std::printf("fixed:           integer path, int16 inputs, int32 outputs in units of %.9g; inputs %llu "
+                "bytes, map %llu, int8 head %llu",
+                double(p.unit), static_cast<unsigned long long>(p.inputs), static_cast<unsigned long long>(p.map),
+                static_cast<unsigned long long>(p.head));
+    if (p.binning) std::printf(", binning %llu (%u grids x %u columns)", static_cast<unsigned long long>(p.binning),
+                               m.num_grids, m.input_dim);
+    std::printf("; scratch %zu bytes\n", rfk::FixedScratchBytes(m));
+  }
   std::printf("scratch_bytes:   %zu\n", rfk::ScratchBytes(m));
   if (m.metadata_bytes) std::printf("metadata:\n  %s\n", IndentedMetadata(m).c_str());
 }
