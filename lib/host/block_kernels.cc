@@ -196,6 +196,21 @@ void AxpyNegSeparate(double a, const double* x, std::size_t n, double* y) {
 // The fused kernels: every y -= a * x is one fma(-a, x, y), a single rounding, in the same order
 // per element as the unfused ones. An FMA is exactly rounded, so the AVX-512 and the AVX2 kernels
 // give the same bits; only the register tiling differs.
+__attribute__((target("avx2,fma"))) void AxpyNegFused(double a, const double* x, std::size_t n,
+                                                       double* y) {
+  for (std::size_t j = 0; j < n; ++j) y[j] = __builtin_fma(-a, x[j], y[j]);
+}
+
+// A partial tile (fewer than kCholRows rows or kCholCols columns), row by row: the same fused
+// updates, in the same order, as the full tiles below.
+__attribute__((target("avx2,fma"))) void CholEdgeFused(const double* Pt, std::size_t ldt, const double* P,
+                                                        std::size_t ldp, std::size_t R, std::size_t i0,
+                                                        std::size_t in, std::size_t j0, std::size_t jn, double* A,
+                                                        std::size_t lda) {
+  for (std::size_t q = 0; q < in; ++q)
+    for (std::size_t r = 0; r < R; ++r) AxpyNegFused(Pt[q * ldt + r], P + r * ldp + j0, jn, A + (i0 + q) * lda + j0);
+}
+
 __attribute__((target("avx512f,fma"))) void CholUpdateTileAvx512(
     const double* Pt, std::size_t ldt, const double* P, std::size_t ldp, std::size_t R,
     std::size_t i0, std::size_t in, std::size_t j0, std::size_t jn, double* A, std::size_t lda) {
@@ -219,14 +234,7 @@ __attribute__((target("avx512f,fma"))) void CholUpdateTileAvx512(
       for (std::uint32_t v = 0; v < 4; ++v) _mm512_storeu_pd(A + (i0 + q) * lda + j0 + 8 * v, acc[q][v]);
     return;
   }
-  for (std::size_t q = 0; q < in; ++q) {
-    double* a_row = A + (i0 + q) * lda + j0;
-    for (std::size_t r = 0; r < R; ++r) {
-      const double a = Pt[q * ldt + r];
-      const double* pr = P + r * ldp + j0;
-      for (std::size_t j = 0; j < jn; ++j) a_row[j] = __builtin_fma(-a, pr[j], a_row[j]);
-    }
-  }
+  CholEdgeFused(Pt, ldt, P, ldp, R, i0, in, j0, jn, A, lda);
 }
 
 __attribute__((target("avx2,fma"))) void CholUpdateTileAvx2(
@@ -252,19 +260,7 @@ __attribute__((target("avx2,fma"))) void CholUpdateTileAvx2(
     }
     return;
   }
-  for (std::size_t q = 0; q < in; ++q) {
-    double* a_row = A + (i0 + q) * lda + j0;
-    for (std::size_t r = 0; r < R; ++r) {
-      const double a = Pt[q * ldt + r];
-      const double* pr = P + r * ldp + j0;
-      for (std::size_t j = 0; j < jn; ++j) a_row[j] = __builtin_fma(-a, pr[j], a_row[j]);
-    }
-  }
-}
-
-__attribute__((target("avx2,fma"))) void AxpyNegFused(double a, const double* x, std::size_t n,
-                                                       double* y) {
-  for (std::size_t j = 0; j < n; ++j) y[j] = __builtin_fma(-a, x[j], y[j]);
+  CholEdgeFused(Pt, ldt, P, ldp, R, i0, in, j0, jn, A, lda);
 }
 
 enum class Fused { kNo, kAvx2, kAvx512 };

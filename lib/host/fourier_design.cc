@@ -372,25 +372,21 @@ bool FourierDesign::HeldOutOutputs(double factor, double lambda, const Folds& fo
   fs = FoldStats();  // freed before the scoring pass
   out->assign(sampled * std::size_t{K}, 0.0);
   std::vector<double> o(kGramRows * K);
+  const auto score = [&](std::size_t f, const float* Z, const std::uint32_t* rb, std::size_t R) {
+    HeadOutputs(Z, R, D, sh[f].W, sh[f].bias, ctx_.threads, o.data());
+    for (std::size_t r = 0; r < R; ++r)
+      std::copy(o.data() + r * K, o.data() + (r + 1) * K, out->data() + std::size_t{rb[r]} / stride * K);
+  };
   if (kept_features) {  // Fit's blocks: the ones the pass below would cut, with the same features
     std::size_t first = 0;
     for (const auto& [f, R] : kf->blocks) {
-      HeadOutputs(kf->Z.data() + first * D, R, D, sh[f].W, sh[f].bias, ctx_.threads, o.data());
-      for (std::size_t r = 0; r < R; ++r)
-        std::copy(o.data() + r * K, o.data() + (r + 1) * K, out->data() + std::size_t{kf->rows[first + r]} / stride * K);
+      score(f, kf->Z.data() + first * D, kf->rows.data() + first, R);
       first += R;
     }
-    ctx_.Sum(out);
-    return true;
+  } else {
+    const auto group_of = [&folds, stride](std::size_t row) { return row % stride == 0 ? folds.Of(row) : -1; };
+    BlockStream(ctx_, *m).Run(nf, group_of, &done, total, what, score);
   }
-  const auto group_of = [&folds, stride](std::size_t row) { return row % stride == 0 ? folds.Of(row) : -1; };
-  BlockStream(ctx_, *m).Run(nf, group_of, &done, total, what,
-                            [&](std::size_t f, const float* Z, const std::uint32_t* rb, std::size_t R) {
-                              HeadOutputs(Z, R, D, sh[f].W, sh[f].bias, ctx_.threads, o.data());
-                              for (std::size_t r = 0; r < R; ++r)
-                                std::copy(o.data() + r * K, o.data() + (r + 1) * K,
-                                          out->data() + std::size_t{rb[r]} / stride * K);
-                            });
   ctx_.Sum(out);  // each row's outputs come from the one rank that holds it: the sum adds zeros
   return true;
 }
