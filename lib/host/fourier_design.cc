@@ -115,15 +115,11 @@ std::vector<RidgeStats> Accumulate(const TrainContext& ctx, const FourierMap& m,
 int AllRows(std::size_t) { return 0; }
 
 // Each fold's statistics and their sum, in one pass over the data. Fold f's training
-// statistics are then a subtraction (Without), not another pass. Memory: (folds + 1) sets.
+// statistics are then a subtraction (SolveRidge's `without`: total minus fold f, no copy), not
+// another pass. Memory: (folds + 1) sets.
 struct FoldStats {
   std::vector<RidgeStats> fold;
   RidgeStats total;
-  RidgeStats Without(std::size_t f) const {
-    RidgeStats train = total;
-    train.Add(fold[f], -1.0);
-    return train;
-  }
 };
 
 FoldStats AccumulateFolds(const TrainContext& ctx, const FourierMap& m, const Folds& folds,
@@ -292,7 +288,7 @@ std::vector<double> FourierDesign::HeldOutLosses(double factor, const Folds& fol
   std::vector<std::vector<Head>> heads(nf);
   for (std::size_t f = 0; f < nf; ++f)
     heads[f] = SolveFold(ctx_, f, lambdas.size(), m->features(),
-                         [&] { return SolveRidgePath(fs.Without(f), lambdas, ctx_.threads); });
+                         [&] { return SolveRidgePath(fs.total, lambdas, ctx_.threads, &fs.fold[f]); });
   std::vector<double> err = Score(ctx_, *m, [&folds](std::size_t row) { return folds.Of(row); }, heads, &done,
                                   total, what);
   total_ = std::move(fs.total);
@@ -367,7 +363,7 @@ bool FourierDesign::HeldOutOutputs(double factor, double lambda, const Folds& fo
   calibration_stats_.reset();
   std::vector<StackedHeads> sh;
   for (std::size_t f = 0; f < nf; ++f)
-    sh.push_back(Stack(SolveFold(ctx_, f, 1, D, [&] { return std::vector<Head>{SolveRidge(fs.Without(f), lambda, ctx_.threads)}; }),
+    sh.push_back(Stack(SolveFold(ctx_, f, 1, D, [&] { return std::vector<Head>{SolveRidge(fs.total, lambda, ctx_.threads, &fs.fold[f])}; }),
                        D, K));
   fs = FoldStats();  // freed before the scoring pass
   out->assign(sampled * std::size_t{K}, 0.0);

@@ -32,8 +32,9 @@ std::string FormatBytes(double b) {
 }
 
 // The Fourier design: ridge statistics G (D x D doubles) per stat set (the total, or every fold
-// + the total + one training-set copy while selecting, + the best so far; while calibrating
-// (FourierDesign::HeldOutOutputs), every calibration fold + the total + one training-set copy);
+// + the total while selecting, + the best so far; while calibrating (FourierDesign::
+// HeldOutOutputs), every calibration fold + the total: a fold's training set is the total minus
+// the fold, centred straight into the solve's matrix, SolveRidge's `without`);
 // the solve's matrix and its Cholesky factor (the rare LDLT fallback, when Cholesky fails, needs
 // one D x D more); the feature blocks (gram.h: a block's features, its weighted copy and the
 // map's workspaces; per thread a float tile of G and double panels for Z'Y and the scores). Not
@@ -42,7 +43,7 @@ std::string FormatBytes(double b) {
 // (FourierDesign::KeepsCalibrationFeatures).
 void FourierDesignParts(double n_folds, bool cv, double calibration_folds, double Df, double F, double d,
                         double K, double T, Parts* parts) {
-  const double sets = std::max({cv ? n_folds + 3 : 1.0, calibration_folds > 0 ? calibration_folds + 2 : 0.0});
+  const double sets = std::max({cv ? n_folds + 2 : 1.0, calibration_folds > 0 ? calibration_folds + 1 : 0.0});
   parts->emplace_back("the ridge statistics and their factorisation, D x D doubles",
                       (sets + 2) * 8.0 * Df * (Df + K + 1));
   const double rows = kGramRows, tile = kGramTile;

@@ -107,22 +107,29 @@ struct Centred {
   std::vector<double> A, rhs, mu, ybar;
 };
 
-Centred Centre(const RidgeStats& st) {
-  if (st.n <= 0) throw TrainError("cannot fit a model to zero rows");
+// st's statistics, or st's minus without's (each value x - y: the bits of RidgeStats::Add(*without, -1)).
+Centred Centre(const RidgeStats& st, const RidgeStats* without) {
+  const auto less = [without](double x, const std::vector<double> RidgeStats::*v, std::size_t i) {
+    return without ? x - (without->*v)[i] : x;
+  };
+  const double n = without ? st.n - without->n : st.n;
+  if (n <= 0) throw TrainError("cannot fit a model to zero rows");
   Centred c;
   c.D = st.D;
   c.K = st.K;
-  const double inv_n = 1.0 / st.n;
+  const double inv_n = 1.0 / n;
   c.mu.resize(c.D);
-  for (std::size_t i = 0; i < c.D; ++i) c.mu[i] = st.s[i] * inv_n;
+  for (std::size_t i = 0; i < c.D; ++i) c.mu[i] = less(st.s[i], &RidgeStats::s, i) * inv_n;
   c.ybar.resize(c.K);
-  for (std::size_t k = 0; k < c.K; ++k) c.ybar[k] = st.ysum[k] * inv_n;
+  for (std::size_t k = 0; k < c.K; ++k) c.ybar[k] = less(st.ysum[k], &RidgeStats::ysum, k) * inv_n;
   c.A.assign(c.D * c.D, 0.0);
   for (std::size_t i = 0; i < c.D; ++i)
-    for (std::size_t j = i; j < c.D; ++j) c.A[i * c.D + j] = st.G[i * c.D + j] * inv_n - c.mu[i] * c.mu[j];
+    for (std::size_t j = i; j < c.D; ++j)
+      c.A[i * c.D + j] = less(st.G[i * c.D + j], &RidgeStats::G, i * c.D + j) * inv_n - c.mu[i] * c.mu[j];
   c.rhs.resize(c.D * c.K);
   for (std::size_t i = 0; i < c.D; ++i)
-    for (std::size_t k = 0; k < c.K; ++k) c.rhs[i * c.K + k] = st.h[i * c.K + k] * inv_n - c.mu[i] * c.ybar[k];
+    for (std::size_t k = 0; k < c.K; ++k)
+      c.rhs[i * c.K + k] = less(st.h[i * c.K + k], &RidgeStats::h, i * c.K + k) * inv_n - c.mu[i] * c.ybar[k];
   return c;
 }
 
@@ -188,12 +195,12 @@ RidgeSolution SolveCentred(const Centred& c, double lambda, unsigned threads, st
 
 // One lambda: A is factored in place (no copy of the D x D matrix); only the rare LDLT fallback
 // centres the statistics again.
-RidgeSolution SolveRidge(const RidgeStats& st, double lambda, unsigned threads) {
-  Centred c = Centre(st);
+RidgeSolution SolveRidge(const RidgeStats& st, double lambda, unsigned threads, const RidgeStats* without) {
+  Centred c = Centre(st, without);
   std::vector<double> U = std::move(c.A), W;
   if (!FactorAndSolve(U, c, lambda, threads, &W)) {
     U = std::vector<double>();
-    c = Centre(st);
+    c = Centre(st, without);
     W = SolveLdlt(c, lambda);
   }
   return WithBias(c, std::move(W));
@@ -266,7 +273,7 @@ bool ShiftedPcg(const Centred& c, const std::vector<double>& U, double lambda, c
 }  // namespace
 
 std::vector<RidgeSolution> SolveRidgePath(const RidgeStats& st, const std::vector<double>& lambdas,
-                                          unsigned threads) {
+                                          unsigned threads, const RidgeStats* without) {
   // Factorising every lambda costs D^3 / 3 each. Instead, lambdas are taken in runs of up to three
   // consecutive grid points within kPathRatio of the run's middle one: that one is factorised and
   // solved directly, its neighbours by CG preconditioned with its factor (O(D^2) per iteration).
@@ -274,7 +281,7 @@ std::vector<RidgeSolution> SolveRidgePath(const RidgeStats& st, const std::vecto
   // for bit; selection only compares their held-out errors, and the final model is always
   // SolveRidge's direct solve.
   constexpr double kPathRatio = 10.0 * (1 + 1e-9);
-  const Centred c = Centre(st);
+  const Centred c = Centre(st, without);
   const std::size_t D = c.D, K = c.K, L = lambdas.size();
   std::vector<RidgeSolution> out(L);
   std::vector<double> work;

@@ -31,12 +31,16 @@ struct RidgeSolution {
 // (G/n - mu mu' + lambda I) W = h/n - mu ybar',  b = ybar - W' mu,  mu = s/n, ybar = ysum/n.
 // Cholesky (CholeskyUpper) first, Eigen's LDLT if the system is not numerically positive definite.
 // Deterministic: the same bits for any thread count and any SIMD unit.
-RidgeSolution SolveRidge(const RidgeStats& stats, double lambda, unsigned threads = 1);
+// With `without` (a subset's statistics, e.g. one fold's of the rows `stats` sums), the solve is
+// of stats minus without: the same bits as solving a copy of stats after Add(*without, -1),
+// without that copy's D x D doubles.
+RidgeSolution SolveRidge(const RidgeStats& stats, double lambda, unsigned threads = 1,
+                         const RidgeStats* without = nullptr);
 
 // The same for every lambda in `lambdas` (one solution each, in order); the centred matrix is
-// built once. Each solution is bit-identical to SolveRidge(stats, lambda, threads).
+// built once. Each solution is bit-identical to SolveRidge(stats, lambda, threads, without).
 std::vector<RidgeSolution> SolveRidgePath(const RidgeStats& stats, const std::vector<double>& lambdas,
-                                          unsigned threads);
+                                          unsigned threads, const RidgeStats* without = nullptr);
 
 // In-place Cholesky factorisation A = U'U of a symmetric n x n matrix (row-major, row stride n;
 // only the upper triangle is read). On success the upper triangle holds U; the strict lower
