@@ -12,8 +12,9 @@ keeps that block when it rewrites the file); raw data go to build/paper/defaults
 usage: defaults.py [--rfk PATH] [--work DIR] [--threads N] [--fast] [--datasets cpu adult ...]
                    [--known-auto DS:MAP:ERROR:SECONDS:GAMMA:LAMBDA ...]
   --fast: the fast subsets of fast_check.py (3,000 / 1,500 rows, small D and P), for a quick look
-  --known-auto: do not re-run that auto selection (Forest's Fourier search at D = 5000 takes
-    about 47 minutes on a 2-core machine); take its figures from Table 1 (run.py runs the same
+  --known-auto: do not re-run that auto selection (Forest's Fourier search at D = 5000 took
+    47 minutes on a 2-core machine in 2026-11-22's build, 2.4 minutes in 2026-11-27's); take its
+    figures from Table 1 (run.py runs the same
     command), marked in the table as not re-measured
 """
 import argparse

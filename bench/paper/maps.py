@@ -13,7 +13,8 @@ Each orf and Fastfood row is also trained once more at the Fourier row's chosen 
 gives each map's mean difference to Fourier over the N seeds (seed by seed: same seed, same
 gamma and lambda), with its range: how far one seed's difference is from the map's.
 
-Forest: the auto search at D = 5000 took 2824 s for the dense map alone on a 2-core machine, so
+Forest: the auto search at D = 5000 took 2824 s for the dense map alone on a 2-core machine
+(build of 2026-11-22; 144 s with the BLAS Gram statistics, 2026-11-27), so
 `forest` trains the three maps at D = 5000 with gamma and lambda FIXED at Table 1's dense auto
 choice (FOREST_FIXED), marked in the table; `forest-auto` runs the three maps with auto selection
 at each D of --forest-auto-D (1000).
