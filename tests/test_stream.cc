@@ -340,28 +340,42 @@ TEST_CASE("memory guard: a classifier's calibration folds are counted (the held-
         doctest::Approx(rfk::host::EstimateTrainingMemory(few, opt, rfk::format::Task::kRegression, 1, 1).bytes));
 }
 
+namespace {
+
+// 2,600 rows of `inputs` columns and three classes (every row in the calibration sample), and
+// the options of both tests below; `base`: the memory estimate without a kept store.
+struct CalibrationCase {
+  rfk_test::TempDir dir;
+  Dataset data;
+  TrainOptions opt;
+  double base = 0;
+  explicit CalibrationCase(std::size_t inputs) {
+    const std::string cls = dir.Path("cls.csv");
+    rfk_test::WriteText(cls, CsvText(2600, inputs, true, true, 5));
+    data = rfk::host::ReadDataset(cls, {});
+    opt.features = 40;
+    opt.gamma = 0.01;
+    opt.lambda = 1e-3;
+    opt.threads = 2;
+    base = rfk::host::EstimateTrainingMemory(data, opt, rfk::format::Task::kMulticlass, 3, 2).bytes;
+  }
+};
+
+}  // namespace
+
 TEST_CASE("calibration: the sample's features kept from the fit, or computed again under a tighter limit, give the same model") {
   // FourierDesign keeps the calibration sample's features from its fit where a row has at least
   // kKeepMinInputs (256) inputs and the memory limit allows, and counts them in the estimate;
   // otherwise the held-out pass computes them again. The two must agree bit for bit.
-  const rfk_test::TempDir dir;
-  const std::string cls = dir.Path("cls.csv");
-  rfk_test::WriteText(cls, CsvText(2600, 256, true, true, 5));
-  const Dataset data = rfk::host::ReadDataset(cls, {});
-  TrainOptions opt;
-  opt.features = 40;
-  opt.gamma = 0.01;
-  opt.lambda = 1e-3;
-  opt.threads = 2;
-  const double base = rfk::host::EstimateTrainingMemory(data, opt, rfk::format::Task::kMulticlass, 3, 2).bytes;
-  const rfk::host::TrainResult kept = rfk::host::Train(data, opt);
+  const CalibrationCase c(256);
+  const rfk::host::TrainResult kept = rfk::host::Train(c.data, c.opt);
   REQUIRE(kept.report.calibration_reason.empty());
   const double store = 2600.0 * (4.0 * 40 + 4.0);  // every row is sampled: D floats and a row index each
-  CHECK(kept.report.memory_estimate == doctest::Approx(base + store));
-  TrainOptions tight = opt;
+  CHECK(kept.report.memory_estimate == doctest::Approx(c.base + store));
+  TrainOptions tight = c.opt;
   tight.memory_limit = static_cast<std::uint64_t>(kept.report.memory_estimate - store / 2);
-  const rfk::host::TrainResult again = rfk::host::Train(data, tight);
-  CHECK(again.report.memory_estimate == doctest::Approx(base));
+  const rfk::host::TrainResult again = rfk::host::Train(c.data, tight);
+  CHECK(again.report.memory_estimate == doctest::Approx(c.base));
   CHECK(again.model == kept.model);
   CHECK(again.report.calibration_log_loss == kept.report.calibration_log_loss);
 }
@@ -369,17 +383,8 @@ TEST_CASE("calibration: the sample's features kept from the fit, or computed aga
 TEST_CASE("calibration: with few inputs a row the sample's features are computed again, not kept") {
   // Below kKeepMinInputs a projection costs less than storing and reading back its features, so
   // no limit is needed for the fit to leave them out: the estimate has no store in it.
-  const rfk_test::TempDir dir;
-  const std::string cls = dir.Path("cls.csv");
-  rfk_test::WriteText(cls, CsvText(2600, 255, true, true, 5));  // 255 inputs (no weight column)
-  const Dataset data = rfk::host::ReadDataset(cls, {});
-  TrainOptions opt;
-  opt.features = 40;
-  opt.gamma = 0.01;
-  opt.lambda = 1e-3;
-  opt.threads = 2;
-  const rfk::host::TrainResult r = rfk::host::Train(data, opt);
+  const CalibrationCase c(255);
+  const rfk::host::TrainResult r = rfk::host::Train(c.data, c.opt);
   REQUIRE(r.report.calibration_reason.empty());
-  CHECK(r.report.memory_estimate ==
-        doctest::Approx(rfk::host::EstimateTrainingMemory(data, opt, rfk::format::Task::kMulticlass, 3, 2).bytes));
+  CHECK(r.report.memory_estimate == doctest::Approx(c.base));
 }
