@@ -464,7 +464,7 @@ def report(a, info, res, paths, env):
                 if "float32" in e and abs(e["float32"] - e.get("float64", e["float32"])) >= 0.005:
                     sk_err += f" (float32: {e['float32']:.2f} %)"
             rfk_t = (f"{fmt_s(r['fit1']['train_s'])} / " if "fit1" in r else "") + fmt_s(fi["train_s"])
-            tag = lambda r: fmt_s(r["fit_s"]) + (" (f32)" if r.get("dtype") == "float32" else "")
+            tag = lambda run: fmt_s(run["fit_s"]) + (" (f32)" if run.get("dtype") == "float32" else "")
             sk_t = ((f"{tag(sk1)} / " if sk1 else "") + tag(sk)) if sk else "-"
             ratio = "-"
             if sk:

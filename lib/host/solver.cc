@@ -109,8 +109,8 @@ struct Centred {
 
 // st's statistics, or st's minus without's (each value x - y: the bits of RidgeStats::Add(*without, -1)).
 Centred Centre(const RidgeStats& st, const RidgeStats* without) {
-  const auto less = [without](double x, const std::vector<double> RidgeStats::*v, std::size_t i) {
-    return without ? x - (without->*v)[i] : x;
+  const auto at = [&st, without](const std::vector<double> RidgeStats::*v, std::size_t i) {
+    return without ? (st.*v)[i] - (without->*v)[i] : (st.*v)[i];
   };
   const double n = without ? st.n - without->n : st.n;
   if (n <= 0) throw TrainError("cannot fit a model to zero rows");
@@ -119,17 +119,17 @@ Centred Centre(const RidgeStats& st, const RidgeStats* without) {
   c.K = st.K;
   const double inv_n = 1.0 / n;
   c.mu.resize(c.D);
-  for (std::size_t i = 0; i < c.D; ++i) c.mu[i] = less(st.s[i], &RidgeStats::s, i) * inv_n;
+  for (std::size_t i = 0; i < c.D; ++i) c.mu[i] = at(&RidgeStats::s, i) * inv_n;
   c.ybar.resize(c.K);
-  for (std::size_t k = 0; k < c.K; ++k) c.ybar[k] = less(st.ysum[k], &RidgeStats::ysum, k) * inv_n;
+  for (std::size_t k = 0; k < c.K; ++k) c.ybar[k] = at(&RidgeStats::ysum, k) * inv_n;
   c.A.assign(c.D * c.D, 0.0);
   for (std::size_t i = 0; i < c.D; ++i)
     for (std::size_t j = i; j < c.D; ++j)
-      c.A[i * c.D + j] = less(st.G[i * c.D + j], &RidgeStats::G, i * c.D + j) * inv_n - c.mu[i] * c.mu[j];
+      c.A[i * c.D + j] = at(&RidgeStats::G, i * c.D + j) * inv_n - c.mu[i] * c.mu[j];
   c.rhs.resize(c.D * c.K);
   for (std::size_t i = 0; i < c.D; ++i)
     for (std::size_t k = 0; k < c.K; ++k)
-      c.rhs[i * c.K + k] = less(st.h[i * c.K + k], &RidgeStats::h, i * c.K + k) * inv_n - c.mu[i] * c.ybar[k];
+      c.rhs[i * c.K + k] = at(&RidgeStats::h, i * c.K + k) * inv_n - c.mu[i] * c.ybar[k];
   return c;
 }
 
