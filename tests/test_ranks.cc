@@ -18,7 +18,9 @@ namespace {
 
 using rfk::host::Dataset;
 using rfk::host::FileSource;
+using rfk::host::DatasetSource;
 using rfk::host::kGramRows;
+using rfk::host::kGramWindow;
 using rfk::host::RankRange;
 using rfk::host::RankRows;
 using rfk::host::RowBlocks;
@@ -49,11 +51,11 @@ using Block = std::tuple<std::size_t, std::vector<std::uint32_t>, std::vector<fl
 std::vector<Block> Blocks(RowSource& source) {
   std::vector<Block> out;
   const std::size_t d = source.meta().cols;
-  RowBlocks(3, kGramRows)
+  RowBlocks(3, kGramWindow, kGramRows)
       .Run(source, [](std::size_t r) { return r % 5 == 4 ? -1 : static_cast<int>(r % 3); },
-           [&](std::size_t g, const Dataset& block, const std::uint32_t* rows, std::size_t R) {
+           [&](std::size_t g, const Dataset& block, const std::uint32_t* local, const std::uint32_t* rows, std::size_t R) {
              std::vector<float> x(R * d);
-             for (std::size_t r = 0; r < R; ++r) rfk::host::DenseRow(block, r, x.data() + r * d, d);
+             for (std::size_t r = 0; r < R; ++r) rfk::host::DenseRow(block, local[r], x.data() + r * d, d);
              out.emplace_back(g, std::vector<std::uint32_t>(rows, rows + R), std::move(x));
            });
   return out;
@@ -68,9 +70,9 @@ void CheckShares(const std::string& path) {
     std::vector<Block> joined;
     std::size_t next = 0;
     for (int r = 0; r < P; ++r) {
-      const auto [begin, end] = RankRange(n, r, P, kGramRows);
+      const auto [begin, end] = RankRange(n, r, P, kGramWindow);
       CHECK(begin == next);
-      CHECK(begin % kGramRows == 0);
+      CHECK(begin % kGramWindow == 0);
       next = end;
       RankRows share(source, begin, end);
       CHECK(share.meta().rows == n);  // the whole data's description
@@ -91,19 +93,57 @@ void CheckShares(const std::string& path) {
 
 }  // namespace
 
-TEST_CASE("ranks: shares cover the rows once in whole blocks and cut the blocks of one process") {
+TEST_CASE("ranks: shares cover the rows once in whole windows and cut the blocks of one process") {
   const rfk_test::TempDir dir;
   const std::string csv = dir.Path("d.csv"), svm = dir.Path("d.svm");
-  rfk_test::WriteText(csv, Text(3 * kGramRows + 777, 4, false));
-  rfk_test::WriteText(svm, Text(3 * kGramRows + 777, 6, true));
+  rfk_test::WriteText(csv, Text(3 * kGramWindow + 777, 4, false));
+  rfk_test::WriteText(svm, Text(3 * kGramWindow + 777, 6, true));
   CheckShares(csv);
   CheckShares(svm);
 }
 
-TEST_CASE("ranks: RankRange splits whole blocks evenly and may leave small data's ranks without rows") {
-  CHECK(RankRange(10 * kGramRows, 0, 4, kGramRows) == std::make_pair(std::size_t{0}, 2 * kGramRows));
-  CHECK(RankRange(10 * kGramRows, 1, 4, kGramRows) == std::make_pair(2 * kGramRows, 5 * kGramRows));
-  CHECK(RankRange(10 * kGramRows + 1, 3, 4, kGramRows) == std::make_pair(8 * kGramRows, 10 * kGramRows + 1));
-  CHECK(RankRange(100, 0, 3, kGramRows) == std::make_pair(std::size_t{0}, std::size_t{0}));
-  CHECK(RankRange(100, 2, 3, kGramRows) == std::make_pair(std::size_t{0}, std::size_t{100}));
+TEST_CASE("ranks: a group's rows in a window are cut into the fewest blocks of at most kGramRows, evenly") {
+  // One group: full windows are three blocks of 2048 rows; the last window's 5001 rows two blocks
+  // of 2501 and 2500. Three groups, a third of the rows each: one block per group and window.
+  Dataset data;
+  data.cols = 1;
+  data.rows = 2 * kGramWindow + 5001;
+  data.dense.resize(data.rows);
+  for (std::size_t r = 0; r < data.rows; ++r) data.dense[r] = static_cast<float>(r);  // exact below 2^24
+  DatasetSource source(data);
+  const auto cut = [&](std::size_t groups) {
+    std::vector<std::tuple<std::size_t, std::size_t, std::size_t>> blocks;  // group, first global row, rows
+    RowBlocks(groups, kGramWindow, kGramRows)
+        .Run(source, [groups](std::size_t r) { return static_cast<int>(r % groups); },
+             [&](std::size_t g, const Dataset& rows, const std::uint32_t* local, const std::uint32_t* global, std::size_t R) {
+               for (std::size_t r = 0; r < R; ++r) {  // the block's rows, in order, hold their values
+                 CHECK(local[r] < rows.rows);
+                 if (r > 0) CHECK(global[r] > global[r - 1]);
+                 CHECK(rows.dense[local[r]] == static_cast<float>(global[r]));
+               }
+               blocks.emplace_back(g, global[0], R);
+             });
+    return blocks;
+  };
+  std::vector<std::tuple<std::size_t, std::size_t, std::size_t>> one;
+  for (std::size_t b = 0; b < 6; ++b) one.emplace_back(0, b * 2048, 2048);
+  one.emplace_back(0, 2 * kGramWindow, 2501);
+  one.emplace_back(0, 2 * kGramWindow + 2501, 2500);
+  CHECK(cut(1) == one);
+  const auto three = cut(3);
+  REQUIRE(three.size() == 9);
+  for (std::size_t b = 0; b < 9; ++b) {
+    const std::size_t window = b / 3, g = b % 3;
+    CHECK(std::get<0>(three[b]) == g);
+    CHECK(std::get<1>(three[b]) == window * kGramWindow + g);
+    CHECK(std::get<2>(three[b]) == (window < 2 ? 2048 : 1667));
+  }
+}
+
+TEST_CASE("ranks: RankRange splits whole windows evenly and may leave small data's ranks without rows") {
+  CHECK(RankRange(10 * kGramWindow, 0, 4, kGramWindow) == std::make_pair(std::size_t{0}, 2 * kGramWindow));
+  CHECK(RankRange(10 * kGramWindow, 1, 4, kGramWindow) == std::make_pair(2 * kGramWindow, 5 * kGramWindow));
+  CHECK(RankRange(10 * kGramWindow + 1, 3, 4, kGramWindow) == std::make_pair(8 * kGramWindow, 10 * kGramWindow + 1));
+  CHECK(RankRange(100, 0, 3, kGramWindow) == std::make_pair(std::size_t{0}, std::size_t{0}));
+  CHECK(RankRange(100, 2, 3, kGramWindow) == std::make_pair(std::size_t{0}, std::size_t{100}));
 }

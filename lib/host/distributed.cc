@@ -92,7 +92,7 @@ void CheckRanksAgree(Ranks& ranks, const Dataset& meta, const TrainOptions& opt,
 }
 
 std::unique_ptr<RowSource> RankShare(RowSource& source, const Ranks& ranks) {
-  const auto [begin, end] = RankRange(source.meta().rows, ranks.rank(), ranks.size(), kGramRows);
+  const auto [begin, end] = RankRange(source.meta().rows, ranks.rank(), ranks.size(), kGramWindow);
   return std::make_unique<RankRows>(source, begin, end);
 }
 

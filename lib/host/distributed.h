@@ -24,7 +24,7 @@ Ranks* DistributedRanks(const TrainOptions& opt);
 void CheckRanksAgree(Ranks& ranks, const Dataset& meta, const TrainOptions& opt, const Targets& targets,
                      const InputScaling& scaling, double gamma_default);
 
-// This rank's share of `source` (RankRows over RankRange with kGramRows blocks).
+// This rank's share of `source` (RankRows over RankRange with kGramWindow windows).
 std::unique_ptr<RowSource> RankShare(RowSource& source, const Ranks& ranks);
 
 }  // namespace rfk::host

@@ -6,7 +6,6 @@
 #include <cstring>
 #include <functional>
 #include <memory>
-#include <numeric>
 #include <utility>
 
 #include "design.h"
@@ -19,25 +18,24 @@ namespace rfk::host {
 
 namespace {
 
-// Streams the source's rows through a map in blocks of kGramRows: one pass (RowBlocks) routes
-// the rows into groups (folds, or one group), and fn(g, Z, rb, R) gets each block's features (Z:
-// R x D floats), its group and its R global rows; then *done advances and progress is reported.
+// Streams the source's rows through a map in blocks of at most kGramRows: one pass (RowBlocks)
+// routes the rows into groups (folds, or one group), and fn(g, Z, rb, R) gets each block's features
+// (Z: R x D floats), its group and its R global rows; then *done advances and progress is reported.
 // The blocks are fixed by the groups' row lists alone, never by the source's chunks (gram.h: they
 // are the unit of float summation). The buffers serve every Run.
 class BlockStream {
  public:
   BlockStream(const TrainContext& ctx, const FourierMap& m)
-      : ctx_(ctx), m_(m), ws_(ctx.threads), Z_(kGramRows * m.features()), local_(kGramRows),
-        ranks_(ctx.ranks ? static_cast<std::size_t>(ctx.ranks->size()) : 1) {
-    std::iota(local_.begin(), local_.end(), 0u);
-  }
+      : ctx_(ctx), m_(m), ws_(ctx.threads), Z_(kGramRows * m.features()),
+        ranks_(ctx.ranks ? static_cast<std::size_t>(ctx.ranks->size()) : 1) {}
 
   template <class Fn>
   void Run(std::size_t groups, const RowBlocks::GroupOf& group_of, std::uint64_t* done, std::uint64_t total,
            const std::string& what, Fn&& fn) {
-    RowBlocks(groups, kGramRows)
-        .Run(*ctx_.source, group_of, [&](std::size_t g, const Dataset& block, const std::uint32_t* rb, std::size_t R) {
-          ComputeBlock(InputRows{block, ctx_.scaling}, m_, local_.data(), R, Z_.data(), &ws_, ctx_.threads);
+    RowBlocks(groups, kGramWindow, kGramRows)
+        .Run(*ctx_.source, group_of,
+             [&](std::size_t g, const Dataset& rows, const std::uint32_t* local, const std::uint32_t* rb, std::size_t R) {
+          ComputeBlock(InputRows{rows, ctx_.scaling}, m_, local, R, Z_.data(), &ws_, ctx_.threads);
           fn(g, Z_.data(), rb, R);
           *done += R * ranks_;  // distributed: this rank's share stands for every rank's
           ctx_.Progress(*done, total, what);
@@ -49,7 +47,6 @@ class BlockStream {
   const FourierMap& m_;
   std::vector<MapWorkspace> ws_;
   std::vector<float> Z_;
-  std::vector<std::uint32_t> local_;  // 0 .. kGramRows - 1: a block's rows
   std::size_t ranks_;
 };
 

@@ -67,7 +67,7 @@ void BinningDesignParts(const TrainOptions& opt, double n, double n_folds, bool 
 
 // The data (loaded, or a chunk of it being read: its text and parsed rows), the per-row targets
 // (a class or a target, 8 bytes more with weights; while they are built, 12 bytes a row more:
-// EstimateTrainingMemory), the blocks of rows being assembled (RowBlocks: one per fold), the
+// EstimateTrainingMemory), the rows of a window being cut into blocks (RowBlocks), the
 // default gamma's sample and the calibration's held-out outputs (kCalibrationRows x K doubles).
 void DataParts(const Dataset& data, const TrainOptions& opt, std::uint32_t K, double chunk_memory,
                double data_bytes, Parts* parts) {
@@ -85,9 +85,8 @@ void DataParts(const Dataset& data, const TrainOptions& opt, std::uint32_t K, do
   parts->emplace_back("the targets, 8 bytes a row", n * (8.0 + (weighted ? 8.0 : 0.0)));
   if (opt.grids > 0) parts->back().second += 8.0 * n * K;  // binning's CG takes them as a matrix
   const double row_bytes = data.sparse ? 8.0 * std::min(d, 256.0) + 8.0 : 4.0 * d;
-  const double groups = std::max(3u, opt.cv_folds);
-  parts->emplace_back("the blocks of rows being assembled, a block per fold",
-                      groups * static_cast<double>(kGramRows) * (row_bytes + 4.0) + 4000.0 * 4.0 * d);
+  parts->emplace_back("the rows of a window being cut into blocks",
+                      static_cast<double>(kGramWindow) * (row_bytes + 8.0) + 4000.0 * 4.0 * d);
   parts->emplace_back("the calibration's held-out outputs", std::min(n, double(kCalibrationRows)) * (8.0 * K + 12.0));
 }
 

@@ -4,57 +4,70 @@
 
 namespace rfk::host {
 
-void RowBlocks::Append(const Dataset& chunk, std::size_t r, Pending* p) const {
-  Dataset& b = p->block;
+void RowBlocks::Append(const Dataset& chunk, std::size_t r) {
+  Dataset& w = window_;
   if (chunk.sparse) {
-    if (b.row_ptr.empty()) b.row_ptr.push_back(0);
+    if (w.row_ptr.empty()) w.row_ptr.push_back(0);
     for (std::uint64_t t = chunk.row_ptr[r]; t < chunk.row_ptr[r + 1]; ++t) {
-      b.col_idx.push_back(chunk.col_idx[t]);
-      b.values.push_back(chunk.values[t]);
+      w.col_idx.push_back(chunk.col_idx[t]);
+      w.values.push_back(chunk.values[t]);
     }
-    b.row_ptr.push_back(b.col_idx.size());
+    w.row_ptr.push_back(w.col_idx.size());
   } else {
     const auto* x = chunk.dense.data() + r * chunk.cols;
-    b.dense.insert(b.dense.end(), x, x + chunk.cols);
+    w.dense.insert(w.dense.end(), x, x + chunk.cols);
   }
-  ++b.rows;
+  ++w.rows;
+}
+
+void RowBlocks::Flush(const BlockFn& fn) {
+  for (std::size_t g = 0; g < groups_; ++g) {
+    const std::vector<std::uint32_t>& local = local_[g];
+    const std::size_t n = local.size();
+    if (n == 0) continue;
+    const std::size_t blocks = (n + max_rows_ - 1) / max_rows_, base = n / blocks, longer = n % blocks;
+    for (std::size_t b = 0, first = 0; b < blocks; ++b) {
+      const std::size_t R = base + (b < longer ? 1 : 0);
+      fn(g, window_, local.data() + first, global_[g].data() + first, R);
+      first += R;
+    }
+  }
+  for (std::size_t g = 0; g < groups_; ++g) {
+    local_[g].clear();
+    global_[g].clear();
+  }
+  window_.rows = 0;
+  window_.dense.clear();
+  window_.row_ptr.clear();
+  window_.col_idx.clear();
+  window_.values.clear();
 }
 
 void RowBlocks::Run(RowSource& source, const GroupOf& group_of, const BlockFn& fn) {
-  std::vector<Pending> pending(groups_);
   const Dataset& meta = source.meta();
-  for (Pending& p : pending) {
-    p.block.cols = meta.cols;
-    p.block.sparse = meta.sparse;
-    p.block.source = meta.source;
-  }
-  auto flush = [&](std::size_t g) {
-    Pending& p = pending[g];
-    if (p.rows.empty()) return;
-    fn(g, p.block, p.rows.data(), p.rows.size());
-    p.rows.clear();
-    p.block.rows = 0;
-    p.block.dense.clear();
-    p.block.row_ptr.clear();
-    p.block.col_idx.clear();
-    p.block.values.clear();
-  };
-  std::size_t window = 0;  // the window of the rows in the pending blocks
+  window_ = Dataset();
+  window_.cols = meta.cols;
+  window_.sparse = meta.sparse;
+  window_.source = meta.source;
+  if (!meta.sparse) window_.dense.reserve(std::min(window_rows_, meta.rows) * meta.cols);
+  local_.assign(groups_, {});
+  global_.assign(groups_, {});
+  std::size_t window = 0;  // the window of the rows held
   source.ForEach([&](std::size_t first, const Dataset& chunk) {
     for (std::size_t r = 0; r < chunk.rows; ++r) {
       const std::size_t row = first + r;
-      if (row / block_rows_ != window) {
-        for (std::size_t g = 0; g < groups_; ++g) flush(g);
-        window = row / block_rows_;
+      if (row / window_rows_ != window) {
+        Flush(fn);
+        window = row / window_rows_;
       }
       const int g = group_of(row);
       if (g < 0) continue;
-      Pending& p = pending[static_cast<std::size_t>(g)];
-      Append(chunk, r, &p);
-      p.rows.push_back(static_cast<std::uint32_t>(row));
+      local_[static_cast<std::size_t>(g)].push_back(static_cast<std::uint32_t>(window_.rows));
+      global_[static_cast<std::size_t>(g)].push_back(static_cast<std::uint32_t>(row));
+      Append(chunk, r);
     }
   });
-  for (std::size_t g = 0; g < groups_; ++g) flush(g);
+  Flush(fn);
 }
 
 Dataset GatherRows(RowSource& source, const std::vector<std::size_t>& rows) {
@@ -84,9 +97,9 @@ void RankRows::ForEach(const std::function<void(std::size_t, const Dataset&)>& f
   });
 }
 
-std::pair<std::size_t, std::size_t> RankRange(std::size_t n, int rank, int ranks, std::size_t block_rows) {
-  const std::size_t blocks = (n + block_rows - 1) / block_rows, P = static_cast<std::size_t>(ranks);
-  const auto at = [&](std::size_t r) { return std::min(n, blocks * r / P * block_rows); };
+std::pair<std::size_t, std::size_t> RankRange(std::size_t n, int rank, int ranks, std::size_t window_rows) {
+  const std::size_t windows = (n + window_rows - 1) / window_rows, P = static_cast<std::size_t>(ranks);
+  const auto at = [&](std::size_t r) { return std::min(n, windows * r / P * window_rows); };
   const auto r = static_cast<std::size_t>(rank);
   return {at(r), r + 1 == P ? n : at(r + 1)};
 }

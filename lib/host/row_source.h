@@ -82,36 +82,41 @@ class RankRows final : public RowSource {
   std::size_t begin_, end_;
 };
 
-// Rank `rank` of `ranks`' rows [begin, end) of n: whole blocks of `block_rows` (the trainer passes
-// kGramRows, gram.h: a pass over all rows then cuts the same blocks as one process does), split as
-// evenly as they go, in rank order; the last rank's end is n. A rank may get no rows.
-std::pair<std::size_t, std::size_t> RankRange(std::size_t n, int rank, int ranks, std::size_t block_rows);
+// Rank `rank` of `ranks`' rows [begin, end) of n: whole windows of `window_rows` (the trainer
+// passes kGramWindow, gram.h: a pass over all rows then cuts the same blocks as one process does),
+// split as evenly as they go, in rank order; the last rank's end is n. A rank may get no rows.
+std::pair<std::size_t, std::size_t> RankRange(std::size_t n, int rank, int ranks, std::size_t window_rows);
 
 // Rows [begin, end) of `data` (dense or sparse) with their labels, lines and weights.
 Dataset SliceRows(const Dataset& data, std::size_t begin, std::size_t end);
 
 // Rows of a pass routed into groups (cross-validation folds, a sample): the data's global rows are
-// cut into windows of `block_rows` consecutive rows, and a group's block is its rows in one window
-// -- the same blocks whatever the chunks, and whatever the ranks when their shares start at window
-// boundaries (RankRange), so that sums over blocks (gram.h) depend on neither. RowBlocks::Run calls
-// fn(g, block, rows, R) for each window's blocks, in window order and in group order within a
-// window, skipping empty ones: `block` holds the block's R rows (dense, or sparse like the source),
-// `rows` their global indices, in order. Memory: one block per group.
+// cut into windows of `window_rows` consecutive rows, and a group's rows in one window into the
+// fewest blocks of at most `max_rows` rows, as equal as they go (the first ones a row longer) --
+// the same blocks whatever the chunks, and whatever the ranks when their shares start at window
+// boundaries (RankRange), so that sums over blocks (gram.h) depend on neither. RowBlocks::Run
+// calls fn(g, rows, local, global, R) for each window's blocks, in window order, in group order
+// within a window and in row order within a group, skipping empty ones: `rows` holds the window's
+// rows of every group (dense, or sparse like the source), and the block is its rows local[0 .. R)
+// (ascending), whose global indices are global[0 .. R). Memory: the rows of one window, kept
+// between windows (one allocation for dense rows).
 class RowBlocks {
  public:
   using GroupOf = std::function<int(std::size_t row)>;  // the row's group, or < 0 for none
-  using BlockFn = std::function<void(std::size_t g, const Dataset& block, const std::uint32_t* rows, std::size_t R)>;
-  RowBlocks(std::size_t groups, std::size_t block_rows) : groups_(groups), block_rows_(block_rows) {}
+  using BlockFn = std::function<void(std::size_t g, const Dataset& rows, const std::uint32_t* local,
+                                     const std::uint32_t* global, std::size_t R)>;
+  RowBlocks(std::size_t groups, std::size_t window_rows, std::size_t max_rows)
+      : groups_(groups), window_rows_(window_rows), max_rows_(max_rows) {}
   void Run(RowSource& source, const GroupOf& group_of, const BlockFn& fn);
 
  private:
-  struct Pending {
-    Dataset block;
-    std::vector<std::uint32_t> rows;
-  };
-  void Append(const Dataset& chunk, std::size_t r, Pending* p) const;
+  void Append(const Dataset& chunk, std::size_t r);  // chunk's row r onto window_
+  void Flush(const BlockFn& fn);                       // the window's blocks, then empties it
 
-  std::size_t groups_, block_rows_;
+  std::size_t groups_, window_rows_, max_rows_;
+  Dataset window_;                                // the window's rows that have a group, in order
+  std::vector<std::vector<std::uint32_t>> local_;   // per group: its rows' indices in window_
+  std::vector<std::vector<std::uint32_t>> global_;  // per group: their global indices
 };
 
 // The rows `rows` (ascending global indices) as one dense Dataset, in that order: one pass.
