@@ -1,6 +1,6 @@
 // The accuracy of training's Gram statistics (lib/host/gram.h: float sums within blocks of at
-// most kGramRows rows, double across them; here every block but the last has kGramRows, the most
-// training's blocks hold) against an all-double reference on real data: the same
+// most kGramRows rows, double across them; here every block but the last has kGramRows rows, the
+// most training's blocks hold) against an all-double reference on real data: the same
 // features (rfk's map at the data-scale default gamma, after rfk's default standardisation) go
 // once through GramAccumulator and once through DSYRK/DGEMM in double over all rows; both are
 // solved at the same lambda (SolveRidge) and both heads are scored on a test file.

@@ -18,7 +18,7 @@ import subprocess
 import sys
 
 TOL = 1e-6
-ROWS, TEST_ROWS, COLS = 27000, 400, 6  # 5 windows of 6144 rows (gram.h): every one of 4 ranks gets some
+ROWS, TEST_ROWS, COLS = 27000, 400, 6  # 5 windows of 5760 rows (gram.h): every one of 4 ranks gets some
 
 
 def write_data(path, rows, seed, classes):

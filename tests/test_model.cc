@@ -136,8 +136,8 @@ TEST_CASE("same seed and data give byte-identical models, for any thread count")
 }
 
 TEST_CASE("models are byte-identical at many threads too: several Gram tiles and blocks, weighted CV") {
-  // D = 1100: three tiles of G per side (gram.h, kGramTile = 512); 4500 rows: two blocks of 2250
-  // (gram.h, kGramRows = 2560). More threads than tiles, blocks or cores.
+  // D = 1100: three tiles of G per side (gram.h, kGramTile = 512); 4500 rows: three blocks of 1500
+  // (gram.h, kGramRows = 2048). More threads than tiles, blocks or cores.
   const auto data = Blobs(4500, 3);
   auto o = SmallOptions();
   o.features = 1100;

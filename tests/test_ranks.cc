@@ -103,11 +103,12 @@ TEST_CASE("ranks: shares cover the rows once in whole windows and cut the blocks
 }
 
 TEST_CASE("ranks: a group's rows in a window are cut into the fewest blocks of at most kGramRows, evenly") {
-  // One group: full windows are three blocks of 2048 rows; the last window's 5001 rows two blocks
-  // of 2501 and 2500. Three groups, a third of the rows each: one block per group and window.
+  // One group: full windows are three blocks of 1920 rows; the last window's 4097 rows three
+  // blocks of 1366, 1366 and 1365. Three groups, a third of the rows each: one block per group and
+  // window.
   Dataset data;
   data.cols = 1;
-  data.rows = 2 * kGramWindow + 5001;
+  data.rows = 2 * kGramWindow + 4097;
   data.dense.resize(data.rows);
   for (std::size_t r = 0; r < data.rows; ++r) data.dense[r] = static_cast<float>(r);  // exact below 2^24
   DatasetSource source(data);
@@ -126,9 +127,10 @@ TEST_CASE("ranks: a group's rows in a window are cut into the fewest blocks of a
     return blocks;
   };
   std::vector<std::tuple<std::size_t, std::size_t, std::size_t>> one;
-  for (std::size_t b = 0; b < 6; ++b) one.emplace_back(0, b * 2048, 2048);
-  one.emplace_back(0, 2 * kGramWindow, 2501);
-  one.emplace_back(0, 2 * kGramWindow + 2501, 2500);
+  for (std::size_t b = 0; b < 6; ++b) one.emplace_back(0, b * 1920, 1920);
+  one.emplace_back(0, 2 * kGramWindow, 1366);
+  one.emplace_back(0, 2 * kGramWindow + 1366, 1366);
+  one.emplace_back(0, 2 * kGramWindow + 2732, 1365);
   CHECK(cut(1) == one);
   const auto three = cut(3);
   REQUIRE(three.size() == 9);
@@ -136,7 +138,7 @@ TEST_CASE("ranks: a group's rows in a window are cut into the fewest blocks of a
     const std::size_t window = b / 3, g = b % 3;
     CHECK(std::get<0>(three[b]) == g);
     CHECK(std::get<1>(three[b]) == window * kGramWindow + g);
-    CHECK(std::get<2>(three[b]) == (window < 2 ? 2048 : 1667));
+    CHECK(std::get<2>(three[b]) == (window < 2 ? 1920 : (g < 2 ? 1366 : 1365)));
   }
 }
 

@@ -5,12 +5,11 @@
 // rows in one window of kGramWindow rows, or an even part of them: row_source.h, RowBlocks),
 // SSYRK/SGEMM form the products and their sums in float; the blocks' sums are then added in
 // double, in block order. Z'Y and Z'1 are summed in double throughout (features converted
-// exactly). Measured with blocks of kGramRows = 2560 rows, the most a block holds, against an
-// all-double reference (bench/gram_accuracy.cc, 2026-11-27; docs/PERFORMANCE.md, "Training"): G's
-// largest entry error is 7.7e-8 of its largest diagonal entry on Fashion-MNIST (Frobenius 2.2e-8
-// relative; a9a 9.5e-8 and 3.3e-8); the fitted heads differ by 8.2e-6 relative on Fashion-MNIST
-// (D = 4000, lambda = 1e-6) and 1.7e-6 on a9a (D = 500, lambda = 1e-4), and both test errors are
-// the same (13.33 %, 15.02 %).
+// exactly). Measured with blocks of kGramRows rows, the most a block holds, against an all-double
+// reference (bench/gram_accuracy.cc, 2026-11-27; docs/PERFORMANCE.md, "Training"): G's largest
+// entry error is 7e-8 of its largest diagonal entry (Frobenius 2e-8 relative); the fitted heads
+// differ by 7.6e-6 relative on Fashion-MNIST (D = 4000, lambda = 1e-6) and 1.6e-6 on a9a (D = 500,
+// lambda = 1e-4), and both test errors are the same (13.33 %, 15.02 %).
 //
 // Determinism. The work is cut into fixed blocks of rows and fixed tiles of G, whatever the
 // thread count; each tile is one BLAS call of a fixed shape, made on one thread with OpenBLAS held
@@ -30,13 +29,13 @@ namespace rfk::host {
 
 // The blocks of rows (RowBlocks): each pass cuts the data into windows of kGramWindow rows, and a
 // group's rows in a window into the fewest blocks of at most kGramRows rows, as equal as they go.
-// A window of one group is three blocks of 2048 rows; each of three cross-validation folds gets
-// about 2048 of a window's rows (a binomial count: its standard deviation is 37 rows), one block,
-// so a fold pass adds as many float tiles into G as a plain one. A block is the unit of float
-// summation (see above) and sizes the buffers; windows are the unit of the ranks' shares
-// (RankRange). Fixed: results depend on both.
-inline constexpr std::size_t kGramWindow = 3 * 2048;
-inline constexpr std::size_t kGramRows = 2560;
+// A window of one group is three blocks of 1920 rows. Each of three cross-validation folds gets
+// about 1920 of a window's rows (a binomial count, standard deviation 36 rows: more than 2048, and
+// so two blocks, about once in 6,000 folds' windows), one block, so a fold pass adds about as many
+// float tiles into G as a plain one. A block is the unit of float summation (see above) and sizes
+// the buffers; windows are the unit of the ranks' shares (RankRange). Fixed: results depend on both.
+inline constexpr std::size_t kGramWindow = 3 * 1920;
+inline constexpr std::size_t kGramRows = 2048;
 // Columns per tile of G: one SSYRK (diagonal) or SGEMM (off-diagonal) call per tile and block.
 inline constexpr std::uint32_t kGramTile = 512;
 
