@@ -14,6 +14,7 @@
 #include "rfk/host/data.hpp"
 #include "rfk/host/train.hpp"
 #include "test_util.h"
+#include "train_context.h"
 
 namespace {
 
@@ -312,11 +313,13 @@ TEST_CASE("stream: rfk train --stream, and streaming chosen by --memory-limit") 
   CHECK(binning.err.find("binning needs the data in memory") != std::string::npos);
 }
 
-TEST_CASE("memory guard: a classifier's calibration folds are counted (the held-out pass's peak)") {
-  // The calibration (FourierDesign::HeldOutOutputs) holds every fold's ridge statistics and their
-  // total where a plain fit holds the total alone (a fold's training set is centred straight into
-  // the solve's matrix, no copy): at D = 2000, 3 folds, K = 1, 3 sets of D x (D + K + 1) doubles
-  // more (the solve's matrices are counted in both).
+TEST_CASE("memory guard: a classifier's calibration groups are counted (the held-out pass's peak)") {
+  // The calibration (FourierDesign::HeldOutOutputs) holds each held-out fold's ridge statistics and
+  // their total (the other rows' statistics become the total) where a plain fit holds the total
+  // alone (a fold's training set is centred straight into the solve's matrix, no copy): at
+  // D = 2000, 3 folds, K = 1 and 60,000 rows, one fold is held out: 1 set of D x (D + K + 1)
+  // doubles more (the solve's matrices are counted in both); 2 held out (40,000 rows): 2 more; all
+  // 3 (29,000): 3 more.
   Dataset meta;
   meta.rows = 60000;
   meta.cols = 20;
@@ -330,7 +333,15 @@ TEST_CASE("memory guard: a classifier's calibration folds are counted (the held-
   };
   const double set = 8.0 * 2000 * (2000 + 1 + 1);
   const double regression = bytes(rfk::format::Task::kRegression, opt);
-  CHECK(bytes(rfk::format::Task::kBinary, opt) == doctest::Approx(regression + 3 * set));
+  CHECK(bytes(rfk::format::Task::kBinary, opt) == doctest::Approx(regression + set));
+  for (const auto& [rows, sets] : {std::pair<std::size_t, double>{40000, 2}, {29000, 3}}) {
+    CAPTURE(rows);
+    Dataset fewer = meta;
+    fewer.rows = rows;
+    CHECK(rfk::host::EstimateTrainingMemory(fewer, opt, rfk::format::Task::kBinary, 1, 1).bytes ==
+          doctest::Approx(rfk::host::EstimateTrainingMemory(fewer, opt, rfk::format::Task::kRegression, 1, 1).bytes +
+                          sets * set));
+  }
   TrainOptions off = opt;
   off.calibrate = false;
   CHECK(bytes(rfk::format::Task::kBinary, off) == doctest::Approx(regression));
@@ -378,6 +389,75 @@ TEST_CASE("calibration: the sample's features kept from the fit, or computed aga
   CHECK(again.report.memory_estimate == doctest::Approx(c.base));
   CHECK(again.model == kept.model);
   CHECK(again.report.calibration_log_loss == kept.report.calibration_log_loss);
+}
+
+TEST_CASE("calibration: the sample is the fewest folds that reach kCalibrationRows rows, strided to at most twice that") {
+  using rfk::host::CalibrationHeldOut, rfk::host::CalibrationStride, rfk::host::CalibrationSampleRows;
+  const std::size_t S = rfk::host::kCalibrationRows;
+  CHECK(S == 20000);
+  struct Case {
+    std::size_t n;
+    std::uint32_t folds, held_out;
+    std::size_t stride;
+  };
+  // Every row while a fold less would hold fewer than S rows; then fewer folds, then a stride.
+  for (const Case c : {Case{2600, 3, 3, 1}, Case{29999, 3, 3, 1}, Case{30000, 3, 2, 1}, Case{59999, 3, 2, 1},
+                       Case{60000, 3, 1, 1}, Case{119999, 3, 1, 1}, Case{120000, 3, 1, 2}, Case{522910, 3, 1, 8},
+                       Case{60000, 5, 2, 1}, Case{60000, 10, 4, 1}, Case{1000000000, 10, 1, 5000}}) {
+    CAPTURE(c.n);
+    CAPTURE(c.folds);
+    CHECK(CalibrationHeldOut(c.n, c.folds) == c.held_out);
+    CHECK(CalibrationStride(c.n, c.folds) == c.stride);
+    const std::size_t rows = CalibrationSampleRows(c.n, c.folds);
+    CHECK(rows >= std::min(c.n, S));
+    CHECK(rows <= 2 * S);
+  }
+}
+
+namespace {
+
+// n rows of 256 inputs in memory (uniform in [-2, 2]) and three classes by CsvText's rule.
+Dataset ThreeClasses(std::size_t n, std::uint64_t seed) {
+  Lcg u{seed};
+  Dataset data;
+  data.rows = n;
+  data.cols = 256;
+  data.dense.resize(n * data.cols);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = 0; j < data.cols; ++j) data.dense[i * data.cols + j] = static_cast<float>(4 * u() - 2);
+    const double x0 = data.dense[i * data.cols], x1 = data.dense[i * data.cols + 1];
+    const double s = x0 * x0 + x1 + 0.3 * (u() - 0.5);
+    data.labels.push_back(s < 0.5 ? "a" : s < 2 ? "b" : "c");
+    data.lines.push_back(i + 1);
+  }
+  return data;
+}
+
+}  // namespace
+
+TEST_CASE("calibration: with two of three folds held out, the kept features and the held-out pass's agree") {
+  // 30,000 rows: folds 0 and 1 held out, fold 2 accumulated with nothing else in the third group.
+  // The sample's features kept from the fit and the ones computed again give the same model.
+  const Dataset data = ThreeClasses(30000, 11);
+  TrainOptions opt;
+  opt.features = 40;
+  opt.gamma = 0.01;
+  opt.lambda = 1e-3;
+  opt.threads = 2;
+  const rfk::host::TrainResult kept = rfk::host::Train(data, opt);
+  REQUIRE(kept.report.calibration_reason.empty());
+  const double base = rfk::host::EstimateTrainingMemory(data, opt, rfk::format::Task::kMulticlass, 3, 2).bytes;
+  const double store = kept.report.memory_estimate - base;  // the kept features: 2 folds' rows
+  CHECK(store > 19000 * (4.0 * 40 + 4.0));
+  CHECK(store < 21000 * (4.0 * 40 + 4.0));
+  TrainOptions tight = opt;
+  tight.memory_limit = static_cast<std::uint64_t>(kept.report.memory_estimate - store / 2);
+  const rfk::host::TrainResult again = rfk::host::Train(data, tight);
+  REQUIRE(again.report.calibration_reason.empty());
+  CHECK(again.report.memory_estimate == doctest::Approx(base));
+  CHECK(again.model == kept.model);
+  CHECK(again.report.calibration_log_loss == kept.report.calibration_log_loss);
+  CHECK(kept.report.calibration_log_loss > 0);
 }
 
 TEST_CASE("calibration: with few inputs a row the sample's features are computed again, not kept") {

@@ -80,7 +80,7 @@ class BinningDesign final : public Design {
   double StartGamma() const override { return 0.0; }
   std::vector<double> HeldOutLosses(double factor, const Folds& folds,
                                     const std::vector<double>& lambdas) override;
-  Head Fit(double factor, double lambda, const Folds* calibration_folds) override;
+  Head Fit(double factor, double lambda, const CalibrationSample* cal) override;
   void Describe(ModelSpec* spec, std::string* metadata) const override;
   double Loss(const Head& head, std::size_t stride) override {
     std::vector<std::uint32_t> rows;
@@ -208,7 +208,7 @@ std::vector<double> BinningDesign::HeldOutLosses(double factor, const Folds& fol
   return err;
 }
 
-Head BinningDesign::Fit(double factor, double lambda, const Folds* /*calibration_folds*/) {
+Head BinningDesign::Fit(double factor, double lambda, const CalibrationSample* /*cal*/) {
   TrainReport& rep = *ctx_.report;
   train_rows_ = {};  // selection is over
   bin_gamma_ = bin_base_ * factor;

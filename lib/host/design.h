@@ -12,9 +12,11 @@
 // The pipeline calls, in this order: HeldOutLosses (then KeepBest when that factor holds the best
 // point so far) for each factor the selection tries, none without selection; Fit once at the
 // chosen factor and lambda; HeldOutOutputs once there (classification, for the calibration, on the
-// folds Fit was given); then Describe and Loss. Designs allocate and throw TrainError.
+// sample Fit was given); then Describe and Loss. Designs allocate and throw TrainError.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -39,6 +41,33 @@ struct Folds {
   std::vector<std::vector<std::uint32_t>> HeldOut(std::size_t n) const;
 };
 
+// The calibration's held-out outputs (trainer.cc's CalibrationPlan; train_context.h says how large):
+// folds 0 .. held_out - 1 of `folds` are held out, each row of theirs among 0, stride, 2 stride, ...
+// is scored by the head fitted without its fold. The statistics are accumulated in Groups() groups:
+// each held-out fold, then the other folds' rows as one group. held_out 0: no calibration.
+struct CalibrationSample {
+  Folds folds;
+  std::uint32_t held_out = 0;
+  std::size_t stride = 1;
+  std::vector<std::uint32_t> rows;  // the sample: every such row of 0 .. n-1, ascending
+
+  std::size_t Groups() const { return held_out + (held_out < folds.count ? 1 : 0); }
+  int GroupOf(std::size_t row) const {
+    const int f = folds.Of(row);
+    return f < static_cast<int>(held_out) ? f : static_cast<int>(held_out);
+  }
+  // The row's fold when the row is in the sample, else -1.
+  int SampleFold(std::size_t row) const {
+    if (row % stride != 0) return -1;
+    const int f = folds.Of(row);
+    return f < static_cast<int>(held_out) ? f : -1;
+  }
+  // A sampled row's position in `rows`.
+  std::size_t Index(std::uint32_t row) const {
+    return static_cast<std::size_t>(std::lower_bound(rows.begin(), rows.end(), row) - rows.begin());
+  }
+};
+
 class Design {
  public:
   virtual ~Design() = default;
@@ -58,19 +87,18 @@ class Design {
   // reuse from it.
   virtual void KeepBest() {}
 
-  // Held-out outputs at (factor, lambda): for each fold, the head fitted on the other folds' rows,
-  // applied to the fold's rows among 0, stride, 2 stride, ... (a sample that bounds the memory
-  // of the outputs); out gets ceil(n / stride) x K values, in row order. False (out untouched)
-  // for a design that does not compute them.
-  virtual bool HeldOutOutputs(double /*factor*/, double /*lambda*/, const Folds& /*folds*/,
-                              std::size_t /*stride*/, std::vector<double>* /*out*/) {
+  // Held-out outputs at (factor, lambda) of the calibration's sample: each held-out fold's sampled
+  // rows through the head fitted on the other rows; out gets cal.rows.size() x K values, in row
+  // order. False (out untouched) for a design that does not compute them.
+  virtual bool HeldOutOutputs(double /*factor*/, double /*lambda*/, const CalibrationSample& /*cal*/,
+                              std::vector<double>* /*out*/) {
     return false;
   }
 
   // The head on every row at (factor, lambda). Records the design's own report fields.
-  // calibration_folds (null: no calibration follows) are the folds HeldOutOutputs will get: a
-  // design that makes a pass over the data here may accumulate their statistics in that pass.
-  virtual Head Fit(double factor, double lambda, const Folds* calibration_folds) = 0;
+  // cal (null: no calibration follows) is the sample HeldOutOutputs will get: a design that makes
+  // a pass over the data here may accumulate its groups' statistics in that pass.
+  virtual Head Fit(double factor, double lambda, const CalibrationSample* cal) = 0;
   // After Fit: the design's part of the model -- the maps (each map's part of the ModelSpec) and
   // the design's metadata lines ("key=value\n", between producer= and lambda=).
   virtual void Describe(ModelSpec* spec, std::string* metadata) const = 0;

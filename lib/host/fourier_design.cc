@@ -111,21 +111,27 @@ std::vector<RidgeStats> Accumulate(const TrainContext& ctx, const FourierMap& m,
 // Every row in group 0.
 int AllRows(std::size_t) { return 0; }
 
-// Each fold's statistics and their sum, in one pass over the data. Fold f's training
-// statistics are then a subtraction (SolveRidge's `without`: total minus fold f, no copy), not
-// another pass. Memory: (folds + 1) sets.
+// Each group's statistics and their sum, in one pass over the data: the folds' (selection), or
+// the calibration's groups (CalibrationSample: its held-out folds, then at most one group of the
+// other rows, which only the sum needs). Fold f's training statistics are then a subtraction
+// (SolveRidge's `without`: total minus fold f, no copy), not another pass. Memory: the folds' sets
+// and the sum (a group beyond them becomes the sum in place).
 struct FoldStats {
-  std::vector<RidgeStats> fold;
+  std::vector<RidgeStats> fold;  // the held-out groups' statistics
   RidgeStats total;
 };
 
-FoldStats AccumulateFolds(const TrainContext& ctx, const FourierMap& m, const Folds& folds,
-                          std::uint64_t* done, std::uint64_t total, const std::string& what,
-                          const BlockTap& tap = nullptr) {
+FoldStats AccumulateFolds(const TrainContext& ctx, const FourierMap& m, std::size_t groups, std::size_t folds,
+                          const RowBlocks::GroupOf& group_of, std::uint64_t* done, std::uint64_t total,
+                          const std::string& what, const BlockTap& tap = nullptr) {
   FoldStats fs;
-  fs.fold = Accumulate(ctx, m, folds.count, [&folds](std::size_t row) { return folds.Of(row); }, done, total, what,
-                       tap);
-  fs.total = RidgeStats(m.features(), ctx.targets.K);
+  fs.fold = Accumulate(ctx, m, groups, group_of, done, total, what, tap);
+  if (fs.fold.size() > folds) {  // groups - folds <= 1: the other rows
+    fs.total = std::move(fs.fold.back());
+    fs.fold.pop_back();
+  } else {
+    fs.total = RidgeStats(m.features(), ctx.targets.K);
+  }
   for (const RidgeStats& f : fs.fold) fs.total.Add(f, 1.0);
   return fs;
 }
@@ -216,9 +222,8 @@ class FourierDesign final : public Design {
                                     const std::vector<double>& lambdas) override;
   // The full-data statistics at the best factor: the sum of its folds' (Fit solves them).
   void KeepBest() override { best_total_ = std::move(total_); }
-  Head Fit(double factor, double lambda, const Folds* calibration_folds) override;
-  bool HeldOutOutputs(double factor, double lambda, const Folds& folds, std::size_t stride,
-                      std::vector<double>* out) override;
+  Head Fit(double factor, double lambda, const CalibrationSample* cal) override;
+  bool HeldOutOutputs(double factor, double lambda, const CalibrationSample& cal, std::vector<double>* out) override;
   void Describe(ModelSpec* spec, std::string* metadata) const override;
   double Loss(const Head& head, std::size_t stride) override;
   const Int8Head* RoundedHead() const override { return int8_head_.get(); }
@@ -230,12 +235,11 @@ class FourierDesign final : public Design {
       int8_head_ = std::make_unique<Int8Head>(GptqInt8Head(stats, lambda, head, ctx_.threads));
   }
 
-  // Fit's features of the calibration sample (rows 0, stride, 2 stride, ... of this rank's share)
-  // where memory allows (KeepsCalibrationFeatures): the blocks HeldOutOutputs's own pass would cut
-  // -- each (window, fold) block of the fit restricted to the sample, in the fit's order -- so
+  // Fit's features of the calibration sample (its rows in this rank's share) where memory allows
+  // (KeepsCalibrationFeatures): the blocks HeldOutOutputs's own pass would cut -- each (window,
+  // held-out fold) block of the fit restricted to the sample, in the fit's order -- so
   // HeldOutOutputs gets the same outputs without computing the features again.
   struct KeptFeatures {
-    std::size_t stride = 0;
     std::vector<float> Z;                // every block's rows x D, one block after the other
     std::vector<std::uint32_t> rows;     // their global rows
     std::vector<std::pair<std::uint32_t, std::size_t>> blocks;  // (fold, rows) per block
@@ -245,16 +249,14 @@ class FourierDesign final : public Design {
   // computes them again) where that is cheaper than keeping them -- a Fastfood map, or fewer than
   // kKeepMinInputs inputs per row -- or where the training's memory estimate plus the sample's D
   // floats a row would pass its limit. The estimate then counts the store.
-  std::unique_ptr<KeptFeatures> KeepsCalibrationFeatures() {
+  std::unique_ptr<KeptFeatures> KeepsCalibrationFeatures(const CalibrationSample& cal) {
     if (format::IsFastfood(ctx_.opt.map) || InputsPerRow() < kKeepMinInputs) return nullptr;
     TrainReport& rep = *ctx_.report;
-    const std::size_t n = ctx_.data.rows, stride = CalibrationStride(n), sampled = (n + stride - 1) / stride;
-    const std::size_t D = map_->features();
+    const std::size_t sampled = cal.rows.size(), D = map_->features();
     const double bytes = static_cast<double>(sampled) * (4.0 * static_cast<double>(D) + 4.0);
     if (rep.memory_limit > 0 && rep.memory_estimate + bytes > rep.memory_limit) return nullptr;
     rep.memory_estimate += bytes;
     auto kf = std::make_unique<KeptFeatures>();
-    kf->stride = stride;
     kf->Z.reserve(sampled * D);  // one allocation; a rank touches only its share's pages
     kf->rows.reserve(sampled);
     return kf;
@@ -300,7 +302,8 @@ std::vector<double> FourierDesign::HeldOutLosses(double factor, const Folds& fol
   const std::string what = "cv gamma " + FormatDouble(gamma);
   const std::uint64_t total = 2ull * ctx_.data.rows;  // per gamma: accumulate, then score
   std::uint64_t done = 0;
-  FoldStats fs = AccumulateFolds(ctx_, *m, folds, &done, total, what);
+  FoldStats fs =
+      AccumulateFolds(ctx_, *m, nf, nf, [&folds](std::size_t row) { return folds.Of(row); }, &done, total, what);
   std::vector<std::vector<Head>> heads(nf);
   for (std::size_t f = 0; f < nf; ++f)
     heads[f] = SolveFold(ctx_, f, lambdas.size(), m->features(),
@@ -312,11 +315,11 @@ std::vector<double> FourierDesign::HeldOutLosses(double factor, const Folds& fol
 }
 
 // With selection, the statistics KeepBest kept (empty, and refused by SolveRidge, only if no
-// point had a comparable error); without, one pass over every row -- with calibration folds, the
-// folds' statistics and their sum (the head is solved from the sum, as after selection), kept for
-// HeldOutOutputs, which then needs no pass of its own. Peak memory: folds + 1 sets and the solve,
-// no more than HeldOutOutputs itself holds.
-Head FourierDesign::Fit(double factor, double lambda, const Folds* calibration_folds) {
+// point had a comparable error); without, one pass over every row -- with a calibration sample,
+// its groups' statistics and their sum (the head is solved from the sum, as after selection), kept
+// for HeldOutOutputs, which then needs no pass of its own. Peak memory: held-out folds + 1 sets and
+// the solve, no more than HeldOutOutputs itself holds.
+Head FourierDesign::Fit(double factor, double lambda, const CalibrationSample* cal) {
   // Without a penalty, the centred Gram matrix of n rows has rank < n: singular for D >= n. (Its
   // float noise, gram.h, could otherwise pass for tiny pivots.)
   const std::size_t rows = positive_rows_;
@@ -325,17 +328,18 @@ Head FourierDesign::Fit(double factor, double lambda, const Folds* calibration_f
                      std::to_string(rows) + " rows) and could not be factorised; use --lambda > 0");
   total_ = RidgeStats();
   map_ = draws_->At(Gamma(factor));
-  if (!selected_ && calibration_folds) {
+  if (!selected_ && cal) {
     std::uint64_t done = 0;
-    calibration_features_ = KeepsCalibrationFeatures();
+    calibration_features_ = KeepsCalibrationFeatures(*cal);
     BlockTap tap;
     if (calibration_features_) {
       KeptFeatures& kf = *calibration_features_;
       const std::size_t D = map_->features();
-      tap = [&kf, D](std::size_t g, const float* Z, const std::uint32_t* rb, std::size_t R) {
+      tap = [&kf, cal, D](std::size_t g, const float* Z, const std::uint32_t* rb, std::size_t R) {
+        if (g >= cal->held_out) return;
         std::size_t kept = 0;
         for (std::size_t r = 0; r < R; ++r) {
-          if (rb[r] % kf.stride != 0) continue;
+          if (rb[r] % cal->stride != 0) continue;
           kf.Z.insert(kf.Z.end(), Z + r * D, Z + (r + 1) * D);
           kf.rows.push_back(rb[r]);
           ++kept;
@@ -344,7 +348,8 @@ Head FourierDesign::Fit(double factor, double lambda, const Folds* calibration_f
       };
     }
     calibration_stats_ = std::make_unique<FoldStats>(
-        AccumulateFolds(ctx_, *map_, *calibration_folds, &done, ctx_.data.rows, "features + Z'Z (per fold)", tap));
+        AccumulateFolds(ctx_, *map_, cal->Groups(), cal->held_out, [cal](std::size_t row) { return cal->GroupOf(row); },
+                        &done, ctx_.data.rows, "features + Z'Z (per fold)", tap));
     Head head = SolveRidge(calibration_stats_->total, lambda, ctx_.threads);
     RoundHead(calibration_stats_->total, lambda, head);
     return head;
@@ -359,26 +364,27 @@ Head FourierDesign::Fit(double factor, double lambda, const Folds* calibration_f
   return head;
 }
 
-// One pass accumulating each fold's statistics (none when Fit kept them), a solve per fold at
-// lambda, one pass scoring the rows 0, stride, 2 stride, ...: about the cost of one selection
-// point. out gets their outputs, K per row, in row order.
-bool FourierDesign::HeldOutOutputs(double factor, double lambda, const Folds& folds, std::size_t stride,
+// One pass accumulating the sample's groups' statistics (none when Fit kept them), a solve per
+// held-out fold at lambda, one pass scoring the sampled rows (none when Fit kept their features).
+// out gets their outputs, K per row, in row order.
+bool FourierDesign::HeldOutOutputs(double factor, double lambda, const CalibrationSample& cal,
                                    std::vector<double>* out) {
   const double gamma = Gamma(factor);
   const std::unique_ptr<FourierMap> m = draws_->At(gamma);
   const std::uint32_t D = m->features(), K = ctx_.targets.K;
-  const std::size_t nf = folds.count, n = ctx_.data.rows, sampled = (n + stride - 1) / stride;
+  const std::size_t nh = cal.held_out, n = ctx_.data.rows, sampled = cal.rows.size();
   const std::string what = "calibration";
-  const bool kept = calibration_stats_ && calibration_stats_->fold.size() == nf;
+  const bool kept = calibration_stats_ != nullptr;
   const std::unique_ptr<KeptFeatures> kf = kept ? std::move(calibration_features_) : nullptr;
   calibration_features_.reset();
-  const bool kept_features = kf && kf->stride == stride;
-  const std::uint64_t total = (kept ? 0ull : n) + (kept_features ? 0ull : sampled);
+  const std::uint64_t total = (kept ? 0ull : n) + (kf ? 0ull : sampled);
   std::uint64_t done = 0;
-  FoldStats fs = kept ? std::move(*calibration_stats_) : AccumulateFolds(ctx_, *m, folds, &done, total, what);
+  FoldStats fs = kept ? std::move(*calibration_stats_)
+                      : AccumulateFolds(ctx_, *m, cal.Groups(), cal.held_out,
+                                        [&cal](std::size_t row) { return cal.GroupOf(row); }, &done, total, what);
   calibration_stats_.reset();
   std::vector<StackedHeads> sh;
-  for (std::size_t f = 0; f < nf; ++f)
+  for (std::size_t f = 0; f < nh; ++f)
     sh.push_back(Stack(SolveFold(ctx_, f, 1, D, [&] { return std::vector<Head>{SolveRidge(fs.total, lambda, ctx_.threads, &fs.fold[f])}; }),
                        D, K));
   fs = FoldStats();  // freed before the scoring pass
@@ -387,17 +393,16 @@ bool FourierDesign::HeldOutOutputs(double factor, double lambda, const Folds& fo
   const auto score = [&](std::size_t f, const float* Z, const std::uint32_t* rb, std::size_t R) {
     HeadOutputs(Z, R, D, sh[f].W, sh[f].bias, ctx_.threads, o.data());
     for (std::size_t r = 0; r < R; ++r)
-      std::copy(o.data() + r * K, o.data() + (r + 1) * K, out->data() + std::size_t{rb[r]} / stride * K);
+      std::copy(o.data() + r * K, o.data() + (r + 1) * K, out->data() + cal.Index(rb[r]) * K);
   };
-  if (kept_features) {  // Fit's blocks: the ones the pass below would cut, with the same features
+  if (kf) {  // Fit's blocks: the ones the pass below would cut, with the same features
     std::size_t first = 0;
     for (const auto& [f, R] : kf->blocks) {
       score(f, kf->Z.data() + first * D, kf->rows.data() + first, R);
       first += R;
     }
   } else {
-    const auto group_of = [&folds, stride](std::size_t row) { return row % stride == 0 ? folds.Of(row) : -1; };
-    BlockStream(ctx_, *m).Run(nf, group_of, &done, total, what, score);
+    BlockStream(ctx_, *m).Run(nh, [&cal](std::size_t row) { return cal.SampleFold(row); }, &done, total, what, score);
   }
   ctx_.Sum(out);  // each row's outputs come from the one rank that holds it: the sum adds zeros
   return true;

@@ -33,12 +33,13 @@ std::string FormatBytes(double b) {
 
 // The Fourier design: ridge statistics G (D x D doubles) per stat set (the total, or every fold
 // + the total while selecting, + the best so far; while calibrating (FourierDesign::
-// HeldOutOutputs), every calibration fold + the total: a fold's training set is the total minus
-// the fold, centred straight into the solve's matrix, SolveRidge's `without`);
+// HeldOutOutputs), each of the calibration's held-out folds + the total (the other rows' group
+// becomes the total): a fold's training set is the total minus the fold, centred straight into
+// the solve's matrix, SolveRidge's `without`);
 // the solve's matrix and its Cholesky factor (the rare LDLT fallback, when Cholesky fails, needs
 // one D x D more); the feature blocks (gram.h: a block's features, its weighted copy and the
 // map's workspaces; per thread a float tile of G and double panels for Z'Y and the scores). Not
-// here: the calibration sample's features (at most kCalibrationRows x D floats), which the fit
+// here: the calibration sample's features (about kCalibrationRows to twice as many x D floats), which the fit
 // keeps only where they fit under the limit beside this estimate, and then adds to the report's
 // (FourierDesign::KeepsCalibrationFeatures).
 void FourierDesignParts(double n_folds, bool cv, double calibration_folds, double Df, double F, double d,
@@ -68,7 +69,8 @@ void BinningDesignParts(const TrainOptions& opt, double n, double n_folds, bool 
 // The data (loaded, or a chunk of it being read: its text and parsed rows), the per-row targets
 // (a class or a target, 8 bytes more with weights; while they are built, 12 bytes a row more:
 // EstimateTrainingMemory), the rows of a window being cut into blocks (RowBlocks), the
-// default gamma's sample and the calibration's held-out outputs (kCalibrationRows x K doubles).
+// default gamma's sample and the calibration's held-out outputs (its sample's rows x K doubles, a
+// class, a weight and a row number: train_context.h).
 void DataParts(const Dataset& data, const TrainOptions& opt, std::uint32_t K, double chunk_memory,
                double data_bytes, Parts* parts) {
   const double n = static_cast<double>(data.rows), d = static_cast<double>(data.cols);
@@ -87,7 +89,9 @@ void DataParts(const Dataset& data, const TrainOptions& opt, std::uint32_t K, do
   const double row_bytes = data.sparse ? 8.0 * std::min(d, 256.0) + 8.0 : 4.0 * d;
   parts->emplace_back("the rows of a window being cut into blocks",
                       static_cast<double>(kGramWindow) * (row_bytes + 8.0) + 4000.0 * 4.0 * d);
-  parts->emplace_back("the calibration's held-out outputs", std::min(n, double(kCalibrationRows)) * (8.0 * K + 12.0));
+  const std::uint32_t calibration_nf = std::max<std::uint32_t>(opt.cv_folds, 3);
+  parts->emplace_back("the calibration's held-out outputs",
+                      static_cast<double>(CalibrationSampleRows(data.rows, calibration_nf)) * (8.0 * K + 16.0));
 }
 
 }  // namespace
@@ -122,11 +126,12 @@ MemoryEstimate EstimateTrainingMemory(const Dataset& data, const TrainOptions& o
   const bool default_cv = (opt.lambda < 0 || opt.gamma < 0) && opt.cv_folds >= 2 && n >= double(kMinRowsPerFold) * opt.cv_folds;
   const bool cv = opt.gamma_auto || opt.lambda_auto || default_cv;
   const double n_folds = cv ? opt.cv_folds : 0;
-  // The calibration's folds (trainer.cc's CalibrationPlan; designs with random binning are not
-  // calibrated).
-  const double calibration_nf = std::max<std::uint32_t>(opt.cv_folds, 3);
+  // The calibration's held-out folds (trainer.cc's CalibrationPlan, design.h's CalibrationSample;
+  // designs with random binning are not calibrated).
+  const std::uint32_t calibration_nf = std::max<std::uint32_t>(opt.cv_folds, 3);
   const bool calibrated = task != format::Task::kRegression && opt.calibrate && opt.grids == 0 &&
                           n >= double(kMinRowsPerFold) * calibration_nf;
+  const double held_out = CalibrationHeldOut(data.rows, calibration_nf);
   const FourierMapType* type = FindFourierMap(opt.map);
   if (type == nullptr) type = FindFourierMap(format::MapKind::kFourier);  // refused later
   const double Df = opt.fourier ? opt.features : 0;
@@ -136,7 +141,7 @@ MemoryEstimate EstimateTrainingMemory(const Dataset& data, const TrainOptions& o
   parts.emplace_back(type->memory_part, type->memory_bytes(F, d));
   MemoryEstimate e;
   if (opt.grids == 0) {
-    FourierDesignParts(n_folds, cv, calibrated ? calibration_nf : 0, Df, F, d, K, threads, &design);
+    FourierDesignParts(n_folds, cv, calibrated ? held_out : 0, Df, F, d, K, threads, &design);
     e.advice = "--features";
   } else {
     BinningDesignParts(opt, n, n_folds, cv, Df, d, K, exact_bins, &design);

@@ -20,13 +20,28 @@ namespace rfk::host {
 // Rows per feature block: designs stream the data through a map in blocks of this many rows.
 inline constexpr std::size_t kBlockRows = 512;
 
-// The calibration's held-out outputs are computed for an evenly strided sample of at most this
-// many rows (every row of smaller data): their n x K doubles would be the one per-row array of
-// the pipeline that grows with K, and a calibration of 2K - 1 parameters needs no more rows.
-inline constexpr std::size_t kCalibrationRows = 50000;
-// The sample's stride: rows 0, stride, 2 stride, ... of n (trainer.cc's Calibrate; a design that
-// keeps the sample's features from its fit, FourierDesign, needs the same rows).
-inline std::size_t CalibrationStride(std::size_t n) { return (n + kCalibrationRows - 1) / kCalibrationRows; }
+// The calibration's sample (design.h, CalibrationSample): held-out outputs of the first h of the
+// F folds -- the fewest whose rows (about n / F each) reach kCalibrationRows, all F for smaller
+// data -- and of every stride-th row of those, so that it holds about kCalibrationRows to twice as
+// many rows (every row of data under F / (F - 1) x kCalibrationRows). Each held-out fold costs a
+// ridge solve (a D x D factorisation) and its rows' outputs are the one per-row array of the
+// pipeline that grows with K; a calibration of 2K - 1 parameters needs no more rows (docs/RESULTS.md,
+// "Calibrated probabilities", compares this sample with every row's held-out outputs).
+inline constexpr std::size_t kCalibrationRows = 20000;
+inline std::uint32_t CalibrationHeldOut(std::size_t n, std::uint32_t F) {
+  if (n == 0) return F;
+  const std::size_t h = (std::size_t{F} * kCalibrationRows + n - 1) / n;
+  return static_cast<std::uint32_t>(h < F ? h : F);
+}
+inline std::size_t CalibrationStride(std::size_t n, std::uint32_t F) {
+  const std::size_t s = n * CalibrationHeldOut(n, F) / (std::size_t{F} * kCalibrationRows);
+  return s > 0 ? s : 1;
+}
+// The sample's expected size (the folds' sizes are binomial; for memory estimates).
+inline std::size_t CalibrationSampleRows(std::size_t n, std::uint32_t F) {
+  const std::size_t per = std::size_t{F} * CalibrationStride(n, F);
+  return (n * CalibrationHeldOut(n, F) + per - 1) / per;
+}
 
 // A linear head in double: W (D x K, row-major) and bias (K). Ridge solves return it; selection
 // scores it; the model stores it rounded to float (model_assembly.h).

@@ -106,10 +106,10 @@ InputScaling DescribeData(const ColumnStats& columns, const TrainOptions& opt, c
   return scaling;
 }
 
-// The calibration's folds, decided before the fit (which may accumulate their statistics in its
-// own pass): at least 3, more with --cv-folds; none when the calibration does not run, with the
-// reason in the report.
-Folds CalibrationPlan(const TrainContext& ctx) {
+// The calibration's sample, decided before the fit (which may accumulate its groups' statistics in
+// its own pass): of max(3, --cv-folds) folds, held_out of them (train_context.h); empty when the
+// calibration does not run, with the reason in the report.
+CalibrationSample CalibrationPlan(const TrainContext& ctx) {
   TrainReport& rep = *ctx.report;
   if (ctx.targets.task == format::Task::kRegression) return {};
   if (!ctx.opt.calibrate) {
@@ -117,30 +117,38 @@ Folds CalibrationPlan(const TrainContext& ctx) {
     return {};
   }
   const std::uint32_t nf = std::max<std::uint32_t>(ctx.opt.cv_folds, 3);
-  if (ctx.data.rows < std::size_t{kMinRowsPerFold} * nf) {
+  const std::size_t n = ctx.data.rows;
+  if (n < std::size_t{kMinRowsPerFold} * nf) {
     rep.calibration_reason = "fewer than " + std::to_string(kMinRowsPerFold) + " rows per fold of " + std::to_string(nf);
     return {};
   }
-  return SplitFolds(nf, ctx.opt.seed);
+  CalibrationSample cal;
+  cal.folds = SplitFolds(nf, ctx.opt.seed);
+  cal.held_out = CalibrationHeldOut(n, nf);
+  cal.stride = CalibrationStride(n, nf);
+  cal.rows.reserve(CalibrationSampleRows(n, nf) + CalibrationSampleRows(n, nf) / 8);
+  for (std::size_t i = 0; i < n; i += cal.stride)
+    if (cal.SampleFold(i) >= 0) cal.rows.push_back(static_cast<std::uint32_t>(i));
+  return cal;
 }
 
-// The calibration of the outputs (calibration.h) on held-out outputs at the chosen point, of an
-// evenly strided sample of at most kCalibrationRows rows, into the report (AssembleModel writes it
-// into the model). Records why not when it is not fitted.
-void Calibrate(Design& design, double factor, double lambda, const Folds& folds, const TrainContext& ctx) {
+// The calibration of the outputs (calibration.h) on the held-out outputs of the sample at the
+// chosen point, into the report (AssembleModel writes it into the model). Records why not when it
+// is not fitted.
+void Calibrate(Design& design, double factor, double lambda, const CalibrationSample& cal, const TrainContext& ctx) {
   TrainReport& rep = *ctx.report;
   const Targets& tg = ctx.targets;
   const auto t0 = std::chrono::steady_clock::now();
-  ctx.Step("calibration: " + std::to_string(folds.count) + "-fold held-out outputs");
-  const std::size_t stride = CalibrationStride(ctx.data.rows);
+  ctx.Step("calibration: held-out outputs of " + std::to_string(cal.held_out) + " of " +
+           std::to_string(cal.folds.count) + " folds (" + std::to_string(cal.rows.size()) + " rows)");
   std::vector<double> S;
-  if (!design.HeldOutOutputs(factor, lambda, folds, stride, &S)) {
+  if (!design.HeldOutOutputs(factor, lambda, cal, &S)) {
     rep.calibration_reason = "not computed for designs with random binning";
     return;
   }
   std::vector<std::uint32_t> cls;
   std::vector<double> w;
-  for (std::size_t i = 0; i < ctx.data.rows; i += stride) {
+  for (const std::uint32_t i : cal.rows) {
     cls.push_back(tg.cls[i]);
     if (!tg.w.empty()) w.push_back(tg.w[i]);
   }
@@ -163,6 +171,9 @@ void Calibrate(Design& design, double factor, double lambda, const Folds& folds,
   rep.calibration_method = c.method;
   rep.calibration_params = std::move(params);
   rep.calibration_log_loss = CalibratedLogLoss(c, S, tg.K, cls, w);
+  rep.calibration_rows = cal.rows.size();
+  rep.calibration_held_out = cal.held_out;
+  rep.calibration_folds = cal.folds.count;
   rep.calibration_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
@@ -241,8 +252,8 @@ TrainResult Train(RowSource& source, const TrainOptions& options) {
   const Choice choice = Select(*design, ctx, lambdas);
   rep.gamma = design->Gamma(choice.factor);
   rep.lambda = lambdas[choice.lambda];
-  const Folds calibration = CalibrationPlan(ctx);
-  const bool calibrate = calibration.count > 0;
+  const CalibrationSample calibration = CalibrationPlan(ctx);
+  const bool calibrate = calibration.held_out > 0;
   if (calibrate) ++steps.n;
   ctx.Step("fit at gamma " + FormatDouble(rep.gamma) + ", lambda " + FormatDouble(rep.lambda));
   const Head head = design->Fit(choice.factor, rep.lambda, calibrate ? &calibration : nullptr);

@@ -142,11 +142,12 @@ void PrintTrainText(const TrainRun& run, bool verbose) {
               static_cast<unsigned long long>(rep.train_error_rows), rep.train_error_rows < rep.rows ? " sampled" : "");
   if (!Regression(rep)) {
     if (rep.calibration_method != 0)
-      std::printf("calibration: %s (held-out log loss %.4f, %.3f s)\n",
+      std::printf("calibration: %s (held-out log loss %.4f on %llu rows of %u of %u folds, %.3f s)\n",
                   CalibrationText(rep.calibration_method, rep.calibration_params,
                                   rep.labels.size() == 2 ? rep.labels[1].c_str() : "")
                       .c_str(),
-                  rep.calibration_log_loss, rep.calibration_seconds);
+                  rep.calibration_log_loss, static_cast<unsigned long long>(rep.calibration_rows),
+                  rep.calibration_held_out, rep.calibration_folds, rep.calibration_seconds);
     else
       std::printf("calibration: none (%s)\n", rep.calibration_reason.c_str());
   }
@@ -188,8 +189,9 @@ void PrintTrainJson(const TrainRun& run) {
   if (!Regression(rep)) {
     js << ", \"majority_rate\": " << Num(rep.majority_rate) << ", \"calibration\": ";
     if (rep.calibration_method != 0)
-      js << CalibrationJson(rep.calibration_method, rep.calibration_params) << ", \"held_out_log_loss\": " << Num(rep.calibration_log_loss) << ", \"seconds\": "
-         << Num(rep.calibration_seconds) << "}";
+      js << CalibrationJson(rep.calibration_method, rep.calibration_params) << ", \"held_out_log_loss\": " << Num(rep.calibration_log_loss)
+         << ", \"held_out_rows\": " << rep.calibration_rows << ", \"held_out_folds\": " << rep.calibration_held_out
+         << ", \"folds\": " << rep.calibration_folds << ", \"seconds\": " << Num(rep.calibration_seconds) << "}";
     else
       js << "{\"method\": \"none\", \"reason\": \"" << JsonEscape(rep.calibration_reason) << "\"}";
   }

@@ -148,10 +148,13 @@ struct TrainReport {
   double majority_rate = 0.0;      // classification: the most frequent class's share of that
   std::string majority_label;      //   sample, and its label (1 - train_error <= it: see README)
   // Calibration (classification, TrainOptions::calibrate): the method (0: none; then why not),
-  // its parameters, the held-out log loss it reaches and its share of `seconds`.
+  // its parameters, the held-out log loss it reaches on its sample (rows of held-out folds of the
+  // folds) and its share of `seconds`.
   std::uint32_t calibration_method = 0;
   std::string calibration_reason;
   std::vector<float> calibration_params;  // as stored (ModelSpec::calibration_params)
+  std::uint64_t calibration_rows = 0;
+  std::uint32_t calibration_held_out = 0, calibration_folds = 0;
   double calibration_log_loss = 0.0;
   double calibration_seconds = 0.0;
   double seconds = 0.0;
