@@ -10,9 +10,9 @@ ridge on +-1 targets with an unpenalised intercept on both sides.
 
 Timed, per side, as whole processes from spawn to the fitted model:
   rfk          -- the whole `rfk train --threads T` process: reading the .gz files, standardisation,
-                  features, Z'Z, the solve, the calibration (class probabilities from 3-fold held-out
-                  outputs: a second pass of features and three more solves), the training-error
-                  sample and writing the model;
+                  features, Z'Z, the solve, the calibration (class probabilities from held-out
+                  outputs: at 60,000 rows one of 3 folds is held out, so one more solve, and its
+                  20,000 rows scored), the training-error sample and writing the model;
   rfk --no-calibration -- the same without the calibration: the work RidgeClassifier does (it
                   gives no probabilities), the like-for-like figure (--no-like-for-like leaves it out);
   scikit-learn -- a fresh python3 process with OPENBLAS_NUM_THREADS = OMP_NUM_THREADS = T: start-up,

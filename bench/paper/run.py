@@ -434,7 +434,8 @@ def report(a, info, res, paths, env):
       "refuses another BLAS unless --any-blas: Debian's default reference BLAS is several times slower and "
       "no honest peer). Each fit is timed at all threads of the machine (rfk, then scikit-learn) and then at "
       "one thread (the same pair). rfk's fit is its default: for classification that includes the "
-      "calibration of its outputs into probabilities (three fold solves and a pass over a sample, "
+      "calibration of its outputs into probabilities (a solve per held-out fold -- one of three from "
+      "60,000 rows on -- and its held-out outputs, "
       "`--no-calibration` leaves it out), work `RidgeClassifier` does not do. The paper's times are from "
       "its own 2007 machine and are given for reference only.")
     w("")
