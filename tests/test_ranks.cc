@@ -149,3 +149,55 @@ TEST_CASE("ranks: RankRange splits whole windows evenly and may leave small data
   CHECK(RankRange(100, 0, 3, kGramWindow) == std::make_pair(std::size_t{0}, std::size_t{0}));
   CHECK(RankRange(100, 2, 3, kGramWindow) == std::make_pair(std::size_t{0}, std::size_t{100}));
 }
+
+TEST_CASE("ranks: a strided sample's rows regrouped per window and group and cut by CutBlocks are the sample pass's blocks") {
+  // FourierDesign keeps the calibration sample's features from the fit's pass, whose blocks are
+  // cut from all of a fold's rows, and scores them in the blocks a pass over the sample alone would
+  // cut: per (window, fold) the kept rows joined, then CutBlocks. Small windows (60 rows, blocks of
+  // at most 8) and uneven groups (group 0 holds about half the rows) so that groups take several
+  // blocks per window in both passes; stride 3; groups 0 and 1 sampled, group 2 not.
+  Dataset data;
+  data.cols = 1;
+  data.rows = 1000;
+  data.dense.resize(data.rows);
+  for (std::size_t r = 0; r < data.rows; ++r) data.dense[r] = static_cast<float>(r);
+  DatasetSource source(data);
+  const std::size_t window = 60, max_rows = 8, stride = 3;
+  const auto group = [](std::size_t r) { return static_cast<int>((r * 2654435761u >> 7) % 4 % 3); };  // 0 twice as often
+  using Cut = std::vector<std::pair<std::size_t, std::vector<std::uint32_t>>>;  // (group, global rows) per block
+  Cut sample_pass;
+  RowBlocks(2, window, max_rows)
+      .Run(source, [&](std::size_t r) { return r % stride == 0 && group(r) < 2 ? group(r) : -1; },
+           [&](std::size_t g, const Dataset&, const std::uint32_t*, const std::uint32_t* rows, std::size_t R) {
+             sample_pass.emplace_back(g, std::vector<std::uint32_t>(rows, rows + R));
+           });
+  struct Kept {
+    std::size_t g, window;
+    std::vector<std::uint32_t> rows;
+  };
+  std::vector<Kept> kept;
+  std::size_t split = 0;  // fit blocks that a group's rows in one window needed beyond the first
+  RowBlocks(3, window, max_rows)
+      .Run(source, [&](std::size_t r) { return group(r); },
+           [&](std::size_t g, const Dataset&, const std::uint32_t*, const std::uint32_t* rows, std::size_t R) {
+             std::vector<std::uint32_t> s;
+             for (std::size_t r = 0; r < R; ++r)
+               if (rows[r] % stride == 0) s.push_back(rows[r]);
+             if (g >= 2 || s.empty()) return;
+             const std::size_t w = s.back() / window;
+             if (!kept.empty() && kept.back().g == g && kept.back().window == w) {
+               kept.back().rows.insert(kept.back().rows.end(), s.begin(), s.end());
+               ++split;
+             } else {
+               kept.push_back({g, w, s});
+             }
+           });
+  Cut regrouped;
+  for (const Kept& k : kept)
+    rfk::host::CutBlocks(k.rows.size(), max_rows, [&](std::size_t first, std::size_t R) {
+      regrouped.emplace_back(k.g, std::vector<std::uint32_t>(k.rows.begin() + first, k.rows.begin() + first + R));
+    });
+  CHECK(split > 10);  // the case at issue: fit blocks joined before they are cut again
+  CHECK(sample_pass.size() > kept.size());  // and some joined groups cut into several blocks
+  CHECK(regrouped == sample_pass);
+}

@@ -82,7 +82,8 @@ void SumOverRanks(const TrainContext& ctx, RidgeStats* st) {
   st->n = *it;
 }
 
-// Each group's ridge statistics (a fold's, or the one group of all rows) through map m, weighted
+// Each group's ridge statistics (a fold's, the calibration's group of the other folds' rows, or the
+// one group of all rows) through map m, weighted
 // by the targets' row weights, in one pass. Memory: a set per group and O(kGramRows * D).
 // tap, if set, sees every block's features after they were added (FourierDesign::Fit keeps the
 // calibration sample's).
@@ -236,13 +237,19 @@ class FourierDesign final : public Design {
   }
 
   // Fit's features of the calibration sample (its rows in this rank's share) where memory allows
-  // (KeepsCalibrationFeatures): the blocks HeldOutOutputs's own pass would cut -- each (window,
-  // held-out fold) block of the fit restricted to the sample, in the fit's order -- so
-  // HeldOutOutputs gets the same outputs without computing the features again.
+  // (KeepsCalibrationFeatures), per (window, held-out fold) in the fit's order: the rows
+  // HeldOutOutputs's own pass would route into that window's fold group, which it cuts with
+  // CutBlocks into the blocks that pass would cut (the fit's blocks, cut from all of the fold's
+  // rows, can differ with a stride) -- so the outputs are the same bits without the features
+  // computed again.
+  struct KeptGroup {
+    std::uint32_t fold;
+    std::size_t window, rows;
+  };
   struct KeptFeatures {
-    std::vector<float> Z;                // every block's rows x D, one block after the other
-    std::vector<std::uint32_t> rows;     // their global rows
-    std::vector<std::pair<std::uint32_t, std::size_t>> blocks;  // (fold, rows) per block
+    std::vector<float> Z;             // every group's rows x D, one group after the other
+    std::vector<std::uint32_t> rows;  // their global rows
+    std::vector<KeptGroup> groups;
   };
 
   // Fit's store for the calibration sample's features (KeptFeatures), or null (then HeldOutOutputs
@@ -344,7 +351,12 @@ Head FourierDesign::Fit(double factor, double lambda, const CalibrationSample* c
           kf.rows.push_back(rb[r]);
           ++kept;
         }
-        if (kept > 0) kf.blocks.emplace_back(static_cast<std::uint32_t>(g), kept);
+        if (kept == 0) return;
+        const std::size_t window = kf.rows.back() / kGramWindow;  // a block is within one window
+        if (!kf.groups.empty() && kf.groups.back().fold == g && kf.groups.back().window == window)
+          kf.groups.back().rows += kept;
+        else
+          kf.groups.push_back({static_cast<std::uint32_t>(g), window, kept});
       };
     }
     calibration_stats_ = std::make_unique<FoldStats>(
@@ -395,11 +407,13 @@ bool FourierDesign::HeldOutOutputs(double factor, double lambda, const Calibrati
     for (std::size_t r = 0; r < R; ++r)
       std::copy(o.data() + r * K, o.data() + (r + 1) * K, out->data() + cal.Index(rb[r]) * K);
   };
-  if (kf) {  // Fit's blocks: the ones the pass below would cut, with the same features
+  if (kf) {  // Fit's features, cut into the blocks the pass below would cut
     std::size_t first = 0;
-    for (const auto& [f, R] : kf->blocks) {
-      score(f, kf->Z.data() + first * D, kf->rows.data() + first, R);
-      first += R;
+    for (const KeptGroup& kg : kf->groups) {
+      CutBlocks(kg.rows, kGramRows, [&](std::size_t at, std::size_t R) {
+        score(kg.fold, kf->Z.data() + (first + at) * D, kf->rows.data() + first + at, R);
+      });
+      first += kg.rows;
     }
   } else {
     BlockStream(ctx_, *m).Run(nh, [&cal](std::size_t row) { return cal.SampleFold(row); }, &done, total, what, score);

@@ -39,7 +39,7 @@ std::string FormatBytes(double b) {
 // the solve's matrix and its Cholesky factor (the rare LDLT fallback, when Cholesky fails, needs
 // one D x D more); the feature blocks (gram.h: a block's features, its weighted copy and the
 // map's workspaces; per thread a float tile of G and double panels for Z'Y and the scores). Not
-// here: the calibration sample's features (about kCalibrationRows to twice as many x D floats), which the fit
+// here: the calibration sample's features (at most about twice kCalibrationRows rows x D floats), which the fit
 // keeps only where they fit under the limit beside this estimate, and then adds to the report's
 // (FourierDesign::KeepsCalibrationFeatures).
 void FourierDesignParts(double n_folds, bool cv, double calibration_folds, double Df, double F, double d,

@@ -23,14 +23,9 @@ void RowBlocks::Append(const Dataset& chunk, std::size_t r) {
 void RowBlocks::Flush(const BlockFn& fn) {
   for (std::size_t g = 0; g < groups_; ++g) {
     std::vector<std::uint32_t>& local = local_[g];
-    if (const std::size_t n = local.size(); n > 0) {
-      const std::size_t blocks = (n + max_rows_ - 1) / max_rows_, base = n / blocks, longer = n % blocks;
-      for (std::size_t b = 0, first = 0; b < blocks; ++b) {
-        const std::size_t R = base + (b < longer ? 1 : 0);
-        fn(g, window_, local.data() + first, global_[g].data() + first, R);
-        first += R;
-      }
-    }
+    CutBlocks(local.size(), max_rows_, [&](std::size_t first, std::size_t R) {
+      fn(g, window_, local.data() + first, global_[g].data() + first, R);
+    });
     local.clear();
     global_[g].clear();
   }

@@ -90,6 +90,21 @@ std::pair<std::size_t, std::size_t> RankRange(std::size_t n, int rank, int ranks
 // Rows [begin, end) of `data` (dense or sparse) with their labels, lines and weights.
 Dataset SliceRows(const Dataset& data, std::size_t begin, std::size_t end);
 
+// A group's n rows in one window cut into the fewest blocks of at most max_rows rows, as equal as
+// they go (the first ones a row longer): fn(first, R) for each block, in order. RowBlocks's rule;
+// a caller that regroups a window's rows itself (FourierDesign's kept calibration features) cuts
+// them with it into the same blocks.
+template <class Fn>
+void CutBlocks(std::size_t n, std::size_t max_rows, Fn&& fn) {
+  if (n == 0) return;
+  const std::size_t blocks = (n + max_rows - 1) / max_rows, base = n / blocks, longer = n % blocks;
+  for (std::size_t b = 0, first = 0; b < blocks; ++b) {
+    const std::size_t R = base + (b < longer ? 1 : 0);
+    fn(first, R);
+    first += R;
+  }
+}
+
 // Rows of a pass routed into groups (cross-validation folds, a sample): the data's global rows are
 // cut into windows of `window_rows` consecutive rows, and a group's rows in one window into the
 // fewest blocks of at most `max_rows` rows, as equal as they go (the first ones a row longer) --
