@@ -89,9 +89,8 @@ void DataParts(const Dataset& data, const TrainOptions& opt, std::uint32_t K, do
   const double row_bytes = data.sparse ? 8.0 * std::min(d, 256.0) + 8.0 : 4.0 * d;
   parts->emplace_back("the rows of a window being cut into blocks",
                       static_cast<double>(kGramWindow) * (row_bytes + 8.0) + 4000.0 * 4.0 * d);
-  const std::uint32_t calibration_nf = std::max<std::uint32_t>(opt.cv_folds, 3);
   parts->emplace_back("the calibration's held-out outputs",
-                      static_cast<double>(CalibrationSampleRows(data.rows, calibration_nf)) * (8.0 * K + 16.0));
+                      static_cast<double>(CalibrationSampleRows(data.rows, CalibrationFolds(opt))) * (8.0 * K + 16.0));
 }
 
 }  // namespace
@@ -128,7 +127,7 @@ MemoryEstimate EstimateTrainingMemory(const Dataset& data, const TrainOptions& o
   const double n_folds = cv ? opt.cv_folds : 0;
   // The calibration's held-out folds (trainer.cc's CalibrationPlan, design.h's CalibrationSample;
   // designs with random binning are not calibrated).
-  const std::uint32_t calibration_nf = std::max<std::uint32_t>(opt.cv_folds, 3);
+  const std::uint32_t calibration_nf = CalibrationFolds(opt);
   const bool calibrated = task != format::Task::kRegression && opt.calibrate && opt.grids == 0 &&
                           n >= double(kMinRowsPerFold) * calibration_nf;
   const double held_out = CalibrationHeldOut(data.rows, calibration_nf);

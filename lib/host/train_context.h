@@ -28,6 +28,8 @@ inline constexpr std::size_t kBlockRows = 512;
 // pipeline that grows with K; a calibration of 2K - 1 parameters needs no more rows (docs/RESULTS.md,
 // "Calibrated probabilities", compares this sample with every row's held-out outputs).
 inline constexpr std::size_t kCalibrationRows = 20000;
+// F: the calibration's folds, at least 3, more with --cv-folds.
+inline std::uint32_t CalibrationFolds(const TrainOptions& opt) { return opt.cv_folds > 3 ? opt.cv_folds : 3; }
 inline std::uint32_t CalibrationHeldOut(std::size_t n, std::uint32_t F) {
   if (n == 0) return F;
   const std::size_t h = (std::size_t{F} * kCalibrationRows + n - 1) / n;

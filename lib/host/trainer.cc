@@ -116,7 +116,7 @@ CalibrationSample CalibrationPlan(const TrainContext& ctx) {
     rep.calibration_reason = "--no-calibration";
     return {};
   }
-  const std::uint32_t nf = std::max<std::uint32_t>(ctx.opt.cv_folds, 3);
+  const std::uint32_t nf = CalibrationFolds(ctx.opt);
   const std::size_t n = ctx.data.rows;
   if (n < std::size_t{kMinRowsPerFold} * nf) {
     rep.calibration_reason = "fewer than " + std::to_string(kMinRowsPerFold) + " rows per fold of " + std::to_string(nf);
@@ -126,7 +126,8 @@ CalibrationSample CalibrationPlan(const TrainContext& ctx) {
   cal.folds = SplitFolds(nf, ctx.opt.seed);
   cal.held_out = CalibrationHeldOut(n, nf);
   cal.stride = CalibrationStride(n, nf);
-  cal.rows.reserve(CalibrationSampleRows(n, nf) + CalibrationSampleRows(n, nf) / 8);
+  const std::size_t expected = CalibrationSampleRows(n, nf);
+  cal.rows.reserve(expected + expected / 8);
   for (std::size_t i = 0; i < n; i += cal.stride)
     if (cal.SampleFold(i) >= 0) cal.rows.push_back(static_cast<std::uint32_t>(i));
   return cal;

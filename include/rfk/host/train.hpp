@@ -92,9 +92,10 @@ struct TrainOptions {
   std::vector<float> impute;
   format::ImputeMethod impute_method = format::ImputeMethod::kMean;
   // Classification: fit a calibration of the outputs into probabilities (format::calibration) on
-  // held-out decision values at the chosen gamma and lambda: max(cv_folds, 3)-fold, one more pass
-  // of fold statistics and scoring over the data (about one cross-validation point); Fourier-type
-  // designs only (binning designs have no calibration: its CG per fold is not done).
+  // held-out decision values at the chosen gamma and lambda: of max(cv_folds, 3) folds, the fewest
+  // whose rows reach 20,000 are held out, a solve each, and a sample of their rows scored (README,
+  // "Class probabilities"); after a selection one more pass of fold statistics and one of scoring;
+  // Fourier-type designs only (binning designs have no calibration: its CG per fold is not done).
   bool calibrate = true;
   // The storages of the model Train returns (docs/FORMAT.md, "Quantized storage"). A W stored f16
   // or int8 (dense and orthogonal maps) is trained quantization-aware: every feature training
