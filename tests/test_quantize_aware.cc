@@ -4,6 +4,7 @@
 // device core is in test_fourier_maps.cc, with the other maps' contract.)
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -14,6 +15,7 @@
 #include "rfk/host/model_writer.hpp"
 #include "rfk/host/quantize.hpp"
 #include "rfk/host/train.hpp"
+#include "random.h"
 #include "rfk/model.hpp"
 #include "test_util.h"
 
@@ -278,4 +280,147 @@ TEST_CASE("rfk convert --calibrate: refits the int8 head on representative rows,
   REQUIRE_MESSAGE(r.status == 0, r.err);
   MESSAGE(r.err);
   CHECK(mse_to_f32(tmp.Path("out.rfk")) <= mse_to_f32(tmp.Path("plain.rfk")) * (1 + 1e-6) + 1e-12);
+}
+
+namespace {
+
+// n rows of 5 independent normal columns with unlike means and deviations (so standardisation is
+// what makes them unit normals), labelled by a smooth boundary with 10 % of the labels flipped:
+// rows like those EstimateOutputShift draws. `stream` picks the rows.
+rfk::host::Dataset ShiftRows(int n, std::uint64_t stream) {
+  static const double mean[5] = {100, -3, 0.5, 2000, 0}, dev[5] = {5, 0.2, 1, 300, 0.01};
+  rfk::host::Dataset ds;
+  ds.source = "t";
+  ds.cols = 5;
+  rfk::host::RandomStream rs(11, stream);
+  for (int i = 0; i < n; ++i) {
+    double u[5];
+    for (int c = 0; c < 5; ++c) {
+      u[c] = rs.Normal();
+      ds.dense.push_back(static_cast<float>(mean[c] + dev[c] * u[c]));
+    }
+    const bool flip = rs.Uniform() < 0.1;
+    ds.labels.push_back(((std::sin(2 * u[0]) + u[1] * u[2] - 0.5 * u[3] > 0) != flip) ? "1" : "0");
+    ds.lines.push_back(std::size_t(i) + 1);
+    ++ds.rows;
+  }
+  return ds;
+}
+
+// Root mean square over rows and outputs of b's outputs minus a's (or of a's alone: b null).
+double RmsOutputs(const rfk::Model& a, const rfk::Model* b, const rfk::host::Dataset& data) {
+  rfk::host::AlignedBytes scratch(std::max(rfk::ScratchBytes(a), b ? rfk::ScratchBytes(*b) : 0));
+  const std::size_t K = a.num_outputs;
+  std::vector<float> x(a.input_dim), oa(K), ob(K, 0.0f);
+  double sum = 0;
+  for (std::size_t i = 0; i < data.rows; ++i) {
+    rfk::host::DenseRow(data, i, x.data(), a.input_dim);
+    REQUIRE(rfk::Predict(a, x.data(), x.size(), scratch.data(), scratch.size(), oa.data(), K) == Status::kOk);
+    if (b) REQUIRE(rfk::Predict(*b, x.data(), x.size(), scratch.data(), scratch.size(), ob.data(), K) == Status::kOk);
+    for (std::size_t k = 0; k < K; ++k) sum += (double(ob[k]) - oa[k]) * (double(ob[k]) - oa[k]);
+  }
+  return std::sqrt(sum / double(data.rows * K));
+}
+
+}  // namespace
+
+TEST_CASE("EstimateOutputShift: on rows like the ones it draws, the outputs move as it says, and no figure where it "
+          "cannot know the inputs' scale") {
+  const rfk::host::Dataset train = ShiftRows(600, 1), held = ShiftRows(3000, 2);
+  rfk::host::TrainOptions o;
+  o.features = 200;
+  o.gamma = 0.2;
+  o.lambda = 1e-6;
+  o.calibrate = false;
+  o.threads = 1;
+  const std::vector<std::uint8_t> bytes = rfk::host::Train(train, o).model;
+  rfk_test::Blob blob(bytes);
+  rfk::Model m;
+  REQUIRE(blob.Open(&m) == Status::kOk);
+  REQUIRE(rfk::IsStandardized(m));
+
+  rfk::host::OutputShift same;
+  REQUIRE(rfk::host::EstimateOutputShift(m, m, &same));
+  CHECK(same.rms == 0);
+  CHECK(same.max == 0);
+  CHECK(same.inputs == rfk::host::kShiftInputs);
+  const double source_rms = RmsOutputs(m, nullptr, held);
+  CAPTURE(source_rms);
+  CHECK(same.source_rms > 0.8 * source_rms);
+  CHECK(same.source_rms < 1.25 * source_rms);
+
+  double rms[2] = {0, 0};
+  int i = 0;
+  for (const f::Storage s : {f::Storage::kF16, f::Storage::kInt8}) {
+    CAPTURE(int(s));
+    rfk_test::Blob cb(rfk::host::RequantizeModel(m, s, s));
+    rfk::Model c;
+    REQUIRE(cb.Open(&c) == Status::kOk);
+    rfk::host::OutputShift shift, again;
+    REQUIRE(rfk::host::EstimateOutputShift(m, c, &shift));
+    REQUIRE(rfk::host::EstimateOutputShift(m, c, &again));
+    CHECK(again.rms == shift.rms);  // the draws are fixed
+    CHECK(shift.max >= shift.rms);
+    const double held_rms = RmsOutputs(m, &c, held);
+    MESSAGE("estimated " << shift.rms << ", on 3,000 held-out rows " << held_rms);
+    CHECK(shift.rms > 0.8 * held_rms);
+    CHECK(shift.rms < 1.25 * held_rms);
+    rms[i++] = shift.rms;
+  }
+  CHECK(rms[0] > 0);
+  CHECK(rms[1] > 10 * rms[0]);  // int8 moves them far more than f16
+
+  // Without standardisation the inputs' scale is unknown; with random binning, drawn inputs fall in
+  // bins training never saw: no figure either way.
+  o.standardize = 0;
+  rfk_test::Blob raw(rfk::host::Train(train, o).model);
+  o.standardize = -1;
+  o.fourier = false;
+  o.grids = 8;
+  rfk_test::Blob binned(rfk::host::Train(train, o).model);
+  for (rfk_test::Blob* b : {&raw, &binned}) {
+    rfk::Model u;
+    REQUIRE(b->Open(&u) == Status::kOk);
+    rfk::host::OutputShift shift;
+    shift.rms = 1;
+    CHECK_FALSE(rfk::host::EstimateOutputShift(u, u, &shift));
+    CHECK(shift.rms == 0);
+  }
+}
+
+TEST_CASE("rfk convert without data: a classifier whose outputs moved far gets a warning and the way to a closer "
+          "model, a close one a note") {
+  rfk_test::TempDir tmp;
+  const std::string cli = RFK_CLI, data = tmp.Path("d.csv");
+  const rfk::host::Dataset rows = ShiftRows(600, 1);
+  std::string csv = "a,b,c,d,e,y\n";
+  for (std::size_t i = 0; i < rows.rows; ++i) {
+    for (int c = 0; c < 5; ++c) csv += std::to_string(rows.dense[i * 5 + c]) + ",";
+    csv += rows.labels[i] + "\n";
+  }
+  rfk_test::WriteText(data, csv);
+  const auto convert = [&](const std::string& lambda, const std::string& opts) {
+    const std::string f32 = tmp.Path("f32.rfk");
+    auto r = rfk_test::Run(cli + " train --train " + data + " -D 400 --gamma 0.2 --no-calibration -q --lambda " +
+                           lambda + " -o " + f32);
+    REQUIRE_MESSAGE(r.status == 0, r.err);
+    r = rfk_test::Run(cli + " convert -m " + f32 + " -o " + tmp.Path("out.rfk") + " " + opts);
+    REQUIRE_MESSAGE(r.status == 0, r.err);
+    return r.err;
+  };
+  // Weakly regularised: the head's weights are large and cancel each other; their rounding does not.
+  std::string err = convert("1e-9", "--storage int8");
+  MESSAGE(err);
+  CHECK(err.find("rfk: warning: re-storing moved the outputs by ") != std::string::npos);
+  CHECK(err.find("each class is coded +-1) on 1024 inputs drawn from the model's standardisation") != std::string::npos);
+  CHECK(err.find("rfk: warning: --calibrate FILE") != std::string::npos);
+  CHECK(convert("1e-9", "--storage int8 -q").find("rfk: warning: re-storing moved") != std::string::npos);
+  err = convert("1e-9", "--storage int8 --head-storage f32");
+  CHECK(err.find("rfk: warning: train with this storage") != std::string::npos);
+  // Well regularised: a note, silenced by -q.
+  err = convert("1e-2", "--storage int8");
+  MESSAGE(err);
+  CHECK(err.find("rfk: note: re-storing moved the outputs by ") != std::string::npos);
+  CHECK(err.find("warning") == std::string::npos);
+  CHECK(convert("1e-2", "--storage int8 -q").find("note") == std::string::npos);
 }

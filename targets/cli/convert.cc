@@ -105,6 +105,51 @@ struct Reopened {
   rfk::Model m;
 };
 
+// Classification outputs (each class coded +-1) that moved by more than this root mean square on
+// EstimateOutputShift's inputs: the conversion is reported as a warning. Plain int8 conversions of
+// docs/RESULTS.md's storage table (2026-11-27): Forest Cover's (54, 5000) Fourier model estimated
+// 0.037 at lambda 1e-6 (test error +0.04 points), 0.092 at 1e-7 (+0.51), 0.24 at 1e-8 (+3.45), its
+// (54, 1024) Fastfood model 0.061 (+0.52); the other classifiers at most 0.016 (within 0.03
+// points). The test rows moved 1.0-1.8x these estimates; 1.6-10 % of Forest's decisions changed.
+constexpr double kShiftWarning = 0.05;
+
+// After a conversion without data: how far the outputs moved on inputs drawn from the model's
+// standardisation (EstimateOutputShift), and what to do where a classifier's moved far.
+void ReportShift(const ConvertArgs& a, const rfk::Model& source, const rfk::Model& converted, rfk::format::Storage h) {
+  const bool int8_head = h == rfk::format::Storage::kInt8, calibrable = int8_head && source.num_grids == 0;
+  host::OutputShift shift;
+  if (!host::EstimateOutputShift(source, converted, &shift)) {
+    if (calibrable && !a.quiet)
+      std::fprintf(stderr, "rfk: note: the int8 head is rounded weight by weight; --calibrate FILE (e.g. the "
+                           "training data) refits it to the stored W and rounds it for its outputs\n");
+    return;
+  }
+  const bool classifier = source.task != rfk::format::Task::kRegression;
+  const bool far = classifier && shift.rms > kShiftWarning;
+  if (!far && a.quiet) return;
+  char context[96];
+  if (classifier)
+    std::snprintf(context, sizeof context, "each class is coded +-1");
+  else
+    std::snprintf(context, sizeof context, "the outputs' own RMS there %.3g", shift.source_rms);
+  std::fprintf(stderr, "rfk: %s: re-storing moved the outputs by %.3g RMS (largest %.3g; %s) on %zu inputs drawn "
+                       "from the model's standardisation (each column normal, with its training mean and deviation)%s\n",
+               far ? "warning" : "note", shift.rms, shift.max, context, shift.inputs,
+               far ? ": enough to change decisions near the boundary (a weakly regularised head's large weights "
+                     "cancel each other, and their rounding does not)"
+                   : "");
+  if (!far && !classifier && calibrable)  // no scale to judge a regression's move by: the way to a smaller one
+    std::fprintf(stderr, "rfk: note: --calibrate FILE (e.g. the training data) refits the int8 head to the stored W "
+                         "and rounds it for its outputs\n");
+  if (far)
+    std::fprintf(stderr, "rfk: warning: %s\n",
+                 calibrable ? "--calibrate FILE (e.g. the training data) refits the int8 head to the stored W's "
+                              "features and rounds it for its outputs (Forest Cover at lambda 1e-8: +0.03 points of "
+                              "test error, +3.45 without; docs/RESULTS.md), or train with --storage int8"
+                 : int8_head ? "keep the head wider (--head-storage f16), or train with --storage int8"
+                             : "train with this storage (rfk train --storage), which fits the head to the stored W");
+}
+
 int RunConvert(const ConvertArgs& a) {
   if (a.fixed || a.fixed_only) {
     const LoadedModel lm = LoadModel(a.model);
@@ -143,9 +188,7 @@ int RunConvert(const ConvertArgs& a) {
                HumanBytes(double(m.total_bytes)).c_str(), m.fastfood.dp ? "G and S" : "W",
                has_w ? rfk::format::NameOf(w) : "none", rfk::format::NameOf(reopened.head_storage),  // f16-scaled
                a.calibrate.empty() ? "" : " (calibrated)", standardization, a.no_metadata ? ", no metadata" : "");
-  if (a.calibrate.empty() && h == rfk::format::Storage::kInt8 && m.num_grids == 0 && !a.quiet)
-    std::fprintf(stderr, "rfk: note: the int8 head is rounded weight by weight; --calibrate FILE (e.g. the "
-                         "training data) refits it to the stored W and rounds it for its outputs\n");
+  if (restore && a.calibrate.empty()) ReportShift(a, m, reopened, h);
   return 0;
 }
 
@@ -178,7 +221,7 @@ Command AddConvert(CLI::App& app) {
   cmd->add_flag("--no-metadata", a->no_metadata,
                 "Leave out the optional metadata section (producer, kernel, gamma, lambda, seed, rows: "
                 "informational; --calibrate needs its lambda)");
-  cmd->add_flag("-q,--quiet", a->quiet, "No notes (errors still on stderr)");
+  cmd->add_flag("-q,--quiet", a->quiet, "No notes (warnings and errors still on stderr)");
   a->data.Add(cmd);
   return {cmd, [a] { return RunConvert(*a); }};
 }

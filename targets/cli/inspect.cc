@@ -280,7 +280,8 @@ void TextModel(const rfk::Model& m) {
   std::printf("standardized:    %s\nhead:            %s, K = %u outputs\n", rfk::IsStandardized(m) ? "yes" : "no",
               host::TaskName(m.task), m.num_outputs);
   for (const WeightInfo& w : Weights(m)) {
-    std::printf("%-17s%s, %llu bytes", (std::string(w.label) + " storage:").c_str(),
+    // Labels line up at column 17; a longer one ("standardize storage:") keeps a space before its value.
+    std::printf("%-16s %s, %llu bytes", (std::string(w.label) + " storage:").c_str(),
                 f::NameOf(w.storage),
                 static_cast<unsigned long long>(w.bytes));
     if (f::HasRowScales(w.storage))

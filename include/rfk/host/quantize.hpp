@@ -118,6 +118,26 @@ struct CalibrationReport {
 std::vector<std::uint8_t> CalibratedInt8Model(const Model& m, format::Storage w_storage, const Dataset& calibration,
                                               double lambda, unsigned threads, CalibrationReport* report = nullptr);
 
+// `rfk convert` without data: how far a re-stored model's raw outputs are from its source's, on
+// kShiftInputs inputs drawn from the source's standardisation -- column c independently normal
+// with mean[c] and deviation 1 / inv_scale[c] (at its mean where inv_scale is 0), the draws fixed
+// (the same figure on every run and machine) -- through the core's Predict for both models.
+// rms: the root mean square over inputs and outputs of converted - source; max: the largest
+// |converted - source|; source_rms: the source's outputs' root mean square on those inputs. An
+// estimate for data like the training data, not a bound: real rows are not independent normals
+// (docs/RESULTS.md's storage table, 2026-11-27: plain int8 conversions moved the test rows'
+// outputs 0.7x (CPU, Census) to 1.8x (Forest Cover's Fastfood model) this rms), so it says which
+// conversions are close and which are not, not by how much exactly. Returns false (shift zeroed) for a model without standardisation
+// (its inputs' scale is unknown), with random binning (drawn inputs fall in bins training never
+// saw, whose features are 0: the figure would be 0 whatever the rounding), or two models whose
+// inputs or outputs differ.
+inline constexpr std::size_t kShiftInputs = 1024;
+struct OutputShift {
+  double rms = 0, max = 0, source_rms = 0;
+  std::size_t inputs = 0;
+};
+bool EstimateOutputShift(const Model& source, const Model& converted, OutputShift* shift);
+
 // The storage of the standardisation (mean, inv_scale: d each) in a model whose map weights (W,
 // or Fastfood's G and S) are stored in `w_storage`, for `fourier_only` models (a Fourier-type map,
 // no binning: the bin grids read standardised inputs in f32 and stay exact only with f32 vectors).
