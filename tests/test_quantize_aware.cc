@@ -285,13 +285,15 @@ TEST_CASE("rfk convert --calibrate: refits the int8 head on representative rows,
 namespace {
 
 // n rows of 5 independent normal columns with unlike means and deviations (so standardisation is
-// what makes them unit normals), labelled by a smooth boundary with 10 % of the labels flipped:
-// rows like those EstimateOutputShift draws. `stream` picks the rows.
-rfk::host::Dataset ShiftRows(int n, std::uint64_t stream) {
-  static const double mean[5] = {100, -3, 0.5, 2000, 0}, dev[5] = {5, 0.2, 1, 300, 0.01};
+// what makes them unit normals; each mean within 8 deviations, so an f16 W or int8 W takes the
+// standardisation to f16) and a constant sixth column, labelled by a smooth boundary with 10 % of
+// the labels flipped, or (regression) given that boundary's value: rows like those
+// EstimateOutputShift draws. `stream` picks the rows.
+rfk::host::Dataset ShiftRows(int n, std::uint64_t stream, bool regression = false) {
+  static const double mean[5] = {30, -1, 0.5, 2000, 0.05}, dev[5] = {5, 0.2, 1, 300, 0.01};
   rfk::host::Dataset ds;
   ds.source = "t";
-  ds.cols = 5;
+  ds.cols = 6;
   rfk::host::RandomStream rs(11, stream);
   for (int i = 0; i < n; ++i) {
     double u[5];
@@ -299,27 +301,41 @@ rfk::host::Dataset ShiftRows(int n, std::uint64_t stream) {
       u[c] = rs.Normal();
       ds.dense.push_back(static_cast<float>(mean[c] + dev[c] * u[c]));
     }
+    ds.dense.push_back(7.0f);
+    const double f = std::sin(2 * u[0]) + u[1] * u[2] - 0.5 * u[3];
     const bool flip = rs.Uniform() < 0.1;
-    ds.labels.push_back(((std::sin(2 * u[0]) + u[1] * u[2] - 0.5 * u[3] > 0) != flip) ? "1" : "0");
+    ds.labels.push_back(regression ? std::to_string(10 * f) : ((f > 0) != flip) ? "1" : "0");
     ds.lines.push_back(std::size_t(i) + 1);
     ++ds.rows;
   }
   return ds;
 }
 
-// Root mean square over rows and outputs of b's outputs minus a's (or of a's alone: b null).
-double RmsOutputs(const rfk::Model& a, const rfk::Model* b, const rfk::host::Dataset& data) {
-  rfk::host::AlignedBytes scratch(std::max(rfk::ScratchBytes(a), b ? rfk::ScratchBytes(*b) : 0));
+// On `data`: the root mean square over rows and outputs of b's outputs minus a's, and the standard
+// deviation of a's outputs (the root mean square over outputs of each one's).
+struct Moved {
+  double rms, sd;
+};
+Moved MovedOn(const rfk::Model& a, const rfk::Model& b, const rfk::host::Dataset& data) {
+  rfk::host::AlignedBytes scratch(std::max(rfk::ScratchBytes(a), rfk::ScratchBytes(b)));
   const std::size_t K = a.num_outputs;
-  std::vector<float> x(a.input_dim), oa(K), ob(K, 0.0f);
-  double sum = 0;
+  std::vector<float> x(a.input_dim), oa(K), ob(K);
+  std::vector<double> s(K, 0.0), s2(K, 0.0);
+  double diff2 = 0;
   for (std::size_t i = 0; i < data.rows; ++i) {
     rfk::host::DenseRow(data, i, x.data(), a.input_dim);
     REQUIRE(rfk::Predict(a, x.data(), x.size(), scratch.data(), scratch.size(), oa.data(), K) == Status::kOk);
-    if (b) REQUIRE(rfk::Predict(*b, x.data(), x.size(), scratch.data(), scratch.size(), ob.data(), K) == Status::kOk);
-    for (std::size_t k = 0; k < K; ++k) sum += (double(ob[k]) - oa[k]) * (double(ob[k]) - oa[k]);
+    REQUIRE(rfk::Predict(b, x.data(), x.size(), scratch.data(), scratch.size(), ob.data(), K) == Status::kOk);
+    for (std::size_t k = 0; k < K; ++k) {
+      diff2 += (double(ob[k]) - oa[k]) * (double(ob[k]) - oa[k]);
+      s[k] += oa[k];
+      s2[k] += double(oa[k]) * oa[k];
+    }
   }
-  return std::sqrt(sum / double(data.rows * K));
+  const double n = double(data.rows);
+  double var = 0;
+  for (std::size_t k = 0; k < K; ++k) var += s2[k] / n - (s[k] / n) * (s[k] / n);
+  return {std::sqrt(diff2 / (n * double(K))), std::sqrt(var / double(K))};
 }
 
 }  // namespace
@@ -333,54 +349,73 @@ TEST_CASE("EstimateOutputShift: on rows like the ones it draws, the outputs move
   o.lambda = 1e-6;
   o.calibrate = false;
   o.threads = 1;
-  const std::vector<std::uint8_t> bytes = rfk::host::Train(train, o).model;
-  rfk_test::Blob blob(bytes);
+  rfk_test::Blob blob(rfk::host::Train(train, o).model);
   rfk::Model m;
   REQUIRE(blob.Open(&m) == Status::kOk);
   REQUIRE(rfk::IsStandardized(m));
+  REQUIRE(rfk::StandardizeF16Values(m) == nullptr);
 
   rfk::host::OutputShift same;
   REQUIRE(rfk::host::EstimateOutputShift(m, m, &same));
   CHECK(same.rms == 0);
   CHECK(same.max == 0);
   CHECK(same.inputs == rfk::host::kShiftInputs);
-  const double source_rms = RmsOutputs(m, nullptr, held);
-  CAPTURE(source_rms);
-  CHECK(same.source_rms > 0.8 * source_rms);
-  CHECK(same.source_rms < 1.25 * source_rms);
+  const double source_sd = MovedOn(m, m, held).sd;
+  CAPTURE(source_sd);
+  CHECK(same.source_sd > 0.8 * source_sd);
+  CHECK(same.source_sd < 1.25 * source_sd);
 
-  double rms[2] = {0, 0};
-  int i = 0;
-  for (const f::Storage s : {f::Storage::kF16, f::Storage::kInt8}) {
-    CAPTURE(int(s));
-    rfk_test::Blob cb(rfk::host::RequantizeModel(m, s, s));
+  // Each estimate against the move on held-out rows drawn like the estimate's inputs: from the f32
+  // model to f16 and int8, and from the f16 model (whose standardisation is f16: the other way of
+  // reading mean and inv_scale) to int8.
+  rfk_test::Blob half(rfk::host::RequantizeModel(m, f::Storage::kF16, f::Storage::kF16));
+  rfk::Model m16;
+  REQUIRE(half.Open(&m16) == Status::kOk);
+  REQUIRE(rfk::StandardizeF16Values(m16) != nullptr);
+  struct Case {
+    const rfk::Model* source;
+    f::Storage storage;
+    double rms = 0;
+  } cases[] = {{&m, f::Storage::kF16}, {&m, f::Storage::kInt8}, {&m16, f::Storage::kInt8}};
+  for (Case& t : cases) {
+    CAPTURE(int(t.storage));
+    CAPTURE(t.source == &m16);
+    rfk_test::Blob cb(rfk::host::RequantizeModel(*t.source, t.storage, t.storage));
     rfk::Model c;
     REQUIRE(cb.Open(&c) == Status::kOk);
     rfk::host::OutputShift shift, again;
-    REQUIRE(rfk::host::EstimateOutputShift(m, c, &shift));
-    REQUIRE(rfk::host::EstimateOutputShift(m, c, &again));
+    REQUIRE(rfk::host::EstimateOutputShift(*t.source, c, &shift));
+    REQUIRE(rfk::host::EstimateOutputShift(*t.source, c, &again));
     CHECK(again.rms == shift.rms);  // the draws are fixed
     CHECK(shift.max >= shift.rms);
-    const double held_rms = RmsOutputs(m, &c, held);
+    const double held_rms = MovedOn(*t.source, c, held).rms;
     MESSAGE("estimated " << shift.rms << ", on 3,000 held-out rows " << held_rms);
     CHECK(shift.rms > 0.8 * held_rms);
     CHECK(shift.rms < 1.25 * held_rms);
-    rms[i++] = shift.rms;
+    t.rms = shift.rms;
   }
-  CHECK(rms[0] > 0);
-  CHECK(rms[1] > 10 * rms[0]);  // int8 moves them far more than f16
+  CHECK(cases[0].rms > 0);
+  CHECK(cases[1].rms > 10 * cases[0].rms);  // int8 moves them far more than f16
 
-  // Without standardisation the inputs' scale is unknown; with random binning, drawn inputs fall in
-  // bins training never saw: no figure either way.
+  // Without standardisation the inputs' scale is unknown; scaled without centring (sparse rows: a
+  // fifth of the values non-zero) the rows are no normals; with random binning, drawn inputs fall
+  // in cells training never saw: no figure for any of them.
   o.standardize = 0;
   rfk_test::Blob raw(rfk::host::Train(train, o).model);
   o.standardize = -1;
+  rfk::host::Dataset sparse = train;
+  rfk::host::RandomStream rs(12, 1);
+  for (float& v : sparse.dense)
+    if (rs.Uniform() < 0.8) v = 0.0f;
+  rfk_test::Blob uncentred(rfk::host::Train(sparse, o).model);
   o.fourier = false;
   o.grids = 8;
   rfk_test::Blob binned(rfk::host::Train(train, o).model);
-  for (rfk_test::Blob* b : {&raw, &binned}) {
+  for (rfk_test::Blob* b : {&raw, &uncentred, &binned}) {
     rfk::Model u;
     REQUIRE(b->Open(&u) == Status::kOk);
+    CAPTURE(rfk::IsStandardized(u));
+    CAPTURE(u.num_grids);
     rfk::host::OutputShift shift;
     shift.rms = 1;
     CHECK_FALSE(rfk::host::EstimateOutputShift(u, u, &shift));
@@ -392,17 +427,20 @@ TEST_CASE("rfk convert without data: a classifier whose outputs moved far gets a
           "model, a close one a note") {
   rfk_test::TempDir tmp;
   const std::string cli = RFK_CLI, data = tmp.Path("d.csv");
-  const rfk::host::Dataset rows = ShiftRows(600, 1);
-  std::string csv = "a,b,c,d,e,y\n";
-  for (std::size_t i = 0; i < rows.rows; ++i) {
-    for (int c = 0; c < 5; ++c) csv += std::to_string(rows.dense[i * 5 + c]) + ",";
-    csv += rows.labels[i] + "\n";
-  }
-  rfk_test::WriteText(data, csv);
-  const auto convert = [&](const std::string& lambda, const std::string& opts) {
+  const auto write = [&](const std::string& path, const rfk::host::Dataset& rows) {
+    std::string csv = "a,b,c,d,e,f,y\n";
+    for (std::size_t i = 0; i < rows.rows; ++i) {
+      for (int c = 0; c < 6; ++c) csv += std::to_string(rows.dense[i * 6 + c]) + ",";
+      csv += rows.labels[i] + "\n";
+    }
+    rfk_test::WriteText(path, csv);
+  };
+  write(data, ShiftRows(600, 1));
+  write(tmp.Path("r.csv"), ShiftRows(600, 1, true));
+  const auto convert = [&](const std::string& lambda, const std::string& opts, const std::string& train_opts = "") {
     const std::string f32 = tmp.Path("f32.rfk");
-    auto r = rfk_test::Run(cli + " train --train " + data + " -D 400 --gamma 0.2 --no-calibration -q --lambda " +
-                           lambda + " -o " + f32);
+    auto r = rfk_test::Run(cli + " train --train " + (train_opts.empty() ? data : tmp.Path("r.csv") + " " + train_opts) +
+                           " -D 400 --gamma 0.2 --no-calibration -q --lambda " + lambda + " -o " + f32);
     REQUIRE_MESSAGE(r.status == 0, r.err);
     r = rfk_test::Run(cli + " convert -m " + f32 + " -o " + tmp.Path("out.rfk") + " " + opts);
     REQUIRE_MESSAGE(r.status == 0, r.err);
@@ -423,4 +461,12 @@ TEST_CASE("rfk convert without data: a classifier whose outputs moved far gets a
   CHECK(err.find("rfk: note: re-storing moved the outputs by ") != std::string::npos);
   CHECK(err.find("warning") == std::string::npos);
   CHECK(convert("1e-2", "--storage int8 -q").find("note") == std::string::npos);
+  // Regression: the move beside the outputs' own deviation, never a warning (no scale to judge it
+  // by), and the way to a closer int8 head.
+  err = convert("1e-9", "--storage int8", "--task regression");
+  MESSAGE(err);
+  CHECK(err.find("rfk: note: re-storing moved the outputs by ") != std::string::npos);
+  CHECK(err.find("the outputs' own deviation there ") != std::string::npos);
+  CHECK(err.find("rfk: note: --calibrate FILE") != std::string::npos);
+  CHECK(err.find("warning") == std::string::npos);
 }

@@ -15,14 +15,15 @@ namespace rfk::host {
 
 namespace {
 
-// The stream EstimateOutputShift draws from (fixed: the figure is the same on every run).
+// The stream EstimateOutputShift draws from (fixed: the same inputs on every run).
 constexpr std::uint64_t kShiftSeed = 0x5348494654ull, kShiftStream = 1;
 
 }  // namespace
 
 bool EstimateOutputShift(const Model& source, const Model& converted, OutputShift* shift) {
   *shift = OutputShift();
-  if (!IsStandardized(source) || source.num_grids > 0 || source.input_dim != converted.input_dim ||
+  const bool float_map = source.projection_weights.data != nullptr || source.fastfood.dp != 0;
+  if (!IsStandardized(source) || source.num_grids > 0 || !float_map || source.input_dim != converted.input_dim ||
       source.num_outputs != converted.num_outputs)
     return false;
   const std::size_t d = source.input_dim, K = source.num_outputs;
@@ -33,10 +34,14 @@ bool EstimateOutputShift(const Model& source, const Model& converted, OutputShif
     mean.assign(source.mean, source.mean + d);
     inv_scale.assign(source.inv_scale, source.inv_scale + d);
   }
+  // Every mean 0: scaled without centring (sparse data, input_stats.cc), so 1 / inv_scale is no
+  // deviation about the mean and normal draws would be nothing like the rows.
+  if (std::all_of(mean.begin(), mean.end(), [](float v) { return v == 0.0f; })) return false;
   AlignedBytes scratch(std::max(ScratchBytes(source), ScratchBytes(converted)));
   std::vector<float> x(d), a(K), b(K);
+  std::vector<double> sum(K, 0.0), sum2(K, 0.0);
   RandomStream rs(kShiftSeed, kShiftStream);
-  double diff2 = 0, out2 = 0;
+  double diff2 = 0, largest = 0;
   for (std::size_t i = 0; i < kShiftInputs; ++i) {
     for (std::size_t c = 0; c < d; ++c) {
       const double z = rs.Normal();
@@ -44,18 +49,24 @@ bool EstimateOutputShift(const Model& source, const Model& converted, OutputShif
       x[c] = inv_scale[c] > 0 ? static_cast<float>(mean[c] + z / inv_scale[c]) : mean[c];
     }
     if (Predict(source, x.data(), d, scratch.data(), scratch.size(), a.data(), K) != Status::kOk ||
-        Predict(converted, x.data(), d, scratch.data(), scratch.size(), b.data(), K) != Status::kOk)
-      return false;  // not expected: a drawn input is finite, and both models opened
+        Predict(converted, x.data(), d, scratch.data(), scratch.size(), b.data(), K) != Status::kOk) {
+      *shift = OutputShift();
+      return false;  // not expected: the inputs are finite and both models have a float map
+    }
     for (std::size_t k = 0; k < K; ++k) {
       const double e = static_cast<double>(b[k]) - a[k];
       diff2 += e * e;
-      out2 += static_cast<double>(a[k]) * a[k];
-      shift->max = std::max(shift->max, std::fabs(e));
+      largest = std::max(largest, std::fabs(e));
+      sum[k] += a[k];
+      sum2[k] += static_cast<double>(a[k]) * a[k];
     }
   }
-  const double n = static_cast<double>(kShiftInputs * K);
-  shift->rms = std::sqrt(diff2 / n);
-  shift->source_rms = std::sqrt(out2 / n);
+  const double n = static_cast<double>(kShiftInputs);
+  double var = 0;
+  for (std::size_t k = 0; k < K; ++k) var += std::max(0.0, sum2[k] / n - (sum[k] / n) * (sum[k] / n));
+  shift->rms = std::sqrt(diff2 / (n * static_cast<double>(K)));
+  shift->max = largest;
+  shift->source_sd = std::sqrt(var / static_cast<double>(K));
   shift->inputs = kShiftInputs;
   return true;
 }

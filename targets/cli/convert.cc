@@ -116,7 +116,7 @@ constexpr double kShiftWarning = 0.05;
 // After a conversion without data: how far the outputs moved on inputs drawn from the model's
 // standardisation (EstimateOutputShift), and what to do where a classifier's moved far.
 void ReportShift(const ConvertArgs& a, const rfk::Model& source, const rfk::Model& converted, rfk::format::Storage h) {
-  const bool int8_head = h == rfk::format::Storage::kInt8, calibrable = int8_head && source.num_grids == 0;
+  const bool calibrable = h == rfk::format::Storage::kInt8 && source.num_grids == 0;
   host::OutputShift shift;
   if (!host::EstimateOutputShift(source, converted, &shift)) {
     if (calibrable && !a.quiet)
@@ -131,7 +131,7 @@ void ReportShift(const ConvertArgs& a, const rfk::Model& source, const rfk::Mode
   if (classifier)
     std::snprintf(context, sizeof context, "each class is coded +-1");
   else
-    std::snprintf(context, sizeof context, "the outputs' own RMS there %.3g", shift.source_rms);
+    std::snprintf(context, sizeof context, "the outputs' own deviation there %.3g", shift.source_sd);
   std::fprintf(stderr, "rfk: %s: re-storing moved the outputs by %.3g RMS (largest %.3g; %s) on %zu inputs drawn "
                        "from the model's standardisation (each column normal, with its training mean and deviation)%s\n",
                far ? "warning" : "note", shift.rms, shift.max, context, shift.inputs,
@@ -141,13 +141,12 @@ void ReportShift(const ConvertArgs& a, const rfk::Model& source, const rfk::Mode
   if (!far && !classifier && calibrable)  // no scale to judge a regression's move by: the way to a smaller one
     std::fprintf(stderr, "rfk: note: --calibrate FILE (e.g. the training data) refits the int8 head to the stored W "
                          "and rounds it for its outputs\n");
-  if (far)
+  if (far)  // EstimateOutputShift gives no figure with binning, so an int8 head here can be calibrated
     std::fprintf(stderr, "rfk: warning: %s\n",
                  calibrable ? "--calibrate FILE (e.g. the training data) refits the int8 head to the stored W's "
                               "features and rounds it for its outputs (Forest Cover at lambda 1e-8: +0.03 points of "
                               "test error, +3.45 without; docs/RESULTS.md), or train with --storage int8"
-                 : int8_head ? "keep the head wider (--head-storage f16), or train with --storage int8"
-                             : "train with this storage (rfk train --storage), which fits the head to the stored W");
+                            : "train with this storage (rfk train --storage), which fits the head to the stored W");
 }
 
 int RunConvert(const ConvertArgs& a) {

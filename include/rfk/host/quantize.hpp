@@ -120,20 +120,24 @@ std::vector<std::uint8_t> CalibratedInt8Model(const Model& m, format::Storage w_
 
 // `rfk convert` without data: how far a re-stored model's raw outputs are from its source's, on
 // kShiftInputs inputs drawn from the source's standardisation -- column c independently normal
-// with mean[c] and deviation 1 / inv_scale[c] (at its mean where inv_scale is 0), the draws fixed
-// (the same figure on every run and machine) -- through the core's Predict for both models.
-// rms: the root mean square over inputs and outputs of converted - source; max: the largest
-// |converted - source|; source_rms: the source's outputs' root mean square on those inputs. An
+// with mean[c] and deviation 1 / inv_scale[c] (at its mean where inv_scale is 0), the same draws
+// on every run and machine -- through the core's Predict for both models (so the last digits
+// follow the active kernel table). rms: the root mean square over inputs and outputs of
+// converted - source; max: the largest |converted - source|; source_sd: the source's outputs'
+// standard deviation on those inputs (the root mean square over outputs of each one's). An
 // estimate for data like the training data, not a bound: real rows are not independent normals
 // (docs/RESULTS.md's storage table, 2026-11-27: plain int8 conversions moved the test rows'
 // outputs 0.7x (CPU, Census) to 1.8x (Forest Cover's Fastfood model) this rms), so it says which
-// conversions are close and which are not, not by how much exactly. Returns false (shift zeroed) for a model without standardisation
-// (its inputs' scale is unknown), with random binning (drawn inputs fall in bins training never
-// saw, whose features are 0: the figure would be 0 whatever the rounding), or two models whose
-// inputs or outputs differ.
+// conversions are close and which are not, not by how much exactly. Returns false (shift zeroed),
+// with no figure, for a model whose draws would mean nothing or that the float path cannot
+// predict: without standardisation, or scaled without centring (every mean 0: sparse data, whose
+// rows are no normals), with random binning (in exact mode drawn inputs fall in cells training
+// never saw, whose features are 0; hashed, a cell's bucket mixes unrelated training cells: either
+// way the draws do not stand for the rows), without a float map (fixed-only), or two models
+// whose inputs or outputs differ.
 inline constexpr std::size_t kShiftInputs = 1024;
 struct OutputShift {
-  double rms = 0, max = 0, source_rms = 0;
+  double rms = 0, max = 0, source_sd = 0;
   std::size_t inputs = 0;
 };
 bool EstimateOutputShift(const Model& source, const Model& converted, OutputShift* shift);
