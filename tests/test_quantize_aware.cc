@@ -469,4 +469,12 @@ TEST_CASE("rfk convert without data: a classifier whose outputs moved far gets a
   CHECK(err.find("the outputs' own deviation there ") != std::string::npos);
   CHECK(err.find("rfk: note: --calibrate FILE") != std::string::npos);
   CHECK(err.find("warning") == std::string::npos);
+  // A model with the integer path keeps it as it was (eval and predict use it): said.
+  const std::string fixed = tmp.Path("fixed.rfk");
+  auto r = rfk_test::Run(cli + " convert -m " + tmp.Path("f32.rfk") + " --fixed --calibrate " + tmp.Path("r.csv") +
+                         " -q -o " + fixed);
+  REQUIRE_MESSAGE(r.status == 0, r.err);
+  r = rfk_test::Run(cli + " convert -m " + fixed + " --storage int8 -o " + tmp.Path("out.rfk"));
+  REQUIRE_MESSAGE(r.status == 0, r.err);
+  CHECK(r.err.find("rfk: note: the integer (fixed) section is copied as it was") != std::string::npos);
 }

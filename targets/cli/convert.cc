@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "cli.hpp"
+#include "rfk/fixed.hpp"
 #include "rfk/host/fixed.hpp"
 #include "rfk/host/quantize.hpp"
 
@@ -188,6 +189,10 @@ int RunConvert(const ConvertArgs& a) {
                has_w ? rfk::format::NameOf(w) : "none", rfk::format::NameOf(reopened.head_storage),  // f16-scaled
                a.calibrate.empty() ? "" : " (calibrated)", standardization, a.no_metadata ? ", no metadata" : "");
   if (restore && a.calibrate.empty()) ReportShift(a, m, reopened, h);
+  if (restore && rfk::FixedSection(m) != nullptr && !a.quiet)
+    std::fprintf(stderr, "rfk: note: the integer (fixed) section is copied as it was, made from the source's "
+                         "weights: eval, predict and export use it and predict as before; --storage changed the float "
+                         "path only\n");
   return 0;
 }
 
