@@ -293,9 +293,8 @@ def table(res, fast, argv, env):
           "its training mean and deviation; `EstimateOutputShift`), and **warned** where a classifier's passed 0.05 "
           "(its classes are coded +-1) -- then the same root mean square measured on the test rows (`rfk predict "
           "--scores` of both models). Regression: in the target's units, never warned. `-`: no figure (a model "
-          "without standardisation, whose inputs' scale convert cannot know, or scaled without centring, sparse "
-          "data whose rows are no normals, or with random binning, whose drawn inputs fall in cells training "
-          "never saw)."]
+          "without standardisation, whose inputs' scale convert cannot know, or with random binning, whose drawn "
+          "inputs fall in cells training never saw)."]
     L += [x for n in notes for x in ("", "‡ " + n)]
     scaled = [f"{title[ds]}, {r['label']}" for ds, maps in res.items() for mp, r in maps.items()
               if "f16-scaled" in r["f16"].get("parts", "")]

@@ -59,25 +59,13 @@ void InputQuantization(const Model& m, const Dataset& data, std::vector<float>* 
   }
 }
 
-// The standardisation as stored (f32 or f16), widened: mean 0 and 1/scale 1 without one.
-void Standardization(const Model& m, std::vector<double>* mean, std::vector<double>* inv) {
-  const std::uint64_t d = m.input_dim;
-  mean->assign(d, 0.0);
-  inv->assign(d, 1.0);
-  const std::uint16_t* half = StandardizeF16Values(m);
-  for (std::uint64_t c = 0; c < d && IsStandardized(m); ++c) {
-    (*mean)[c] = half ? double(HalfToFloat(half[c])) : double(m.mean[c]);
-    (*inv)[c] = half ? double(HalfToFloat(half[d + c])) : double(m.inv_scale[c]);
-  }
-}
-
 // W folded into turns per int16 input unit, stored as q * 2^shift per row; the phases in turns.
 void FoldMap(const Model& m, const std::vector<float>& offset, const std::vector<float>& scale, const fp::Layout& l,
              std::vector<std::uint8_t>& out, FixedReport* rep) {
   const std::uint64_t d = m.input_dim, F = m.num_frequencies;
   const bool panels = m.layout == f::Layout::kPanels;
   std::vector<double> a(d), mean, inv;
-  Standardization(m, &mean, &inv);
+  WidenedStandardization(m, &mean, &inv);
   for (std::uint64_t j = 0; j < F; ++j) {
     double amax = 0, bias = m.phase != nullptr ? double(m.phase[j]) : 0.0;
     for (std::uint64_t c = 0; c < d; ++c) {
@@ -112,7 +100,7 @@ double FastfoodInputQuantization(const Model& m, const Dataset& data, std::vecto
                                  std::vector<float>* scale) {
   const std::size_t d = m.input_dim;
   std::vector<double> mean, inv;
-  Standardization(m, &mean, &inv);
+  WidenedStandardization(m, &mean, &inv);
   std::vector<float> x(d);
   double amax = 0;
   for (std::size_t r = 0; r < data.rows; ++r) {
@@ -234,7 +222,7 @@ void FoldBins(const Model& m, const std::vector<float>& offset, const std::vecto
               std::vector<std::uint8_t>& out, FixedReport* rep) {
   const std::uint64_t d = m.input_dim, P = m.num_grids;
   std::vector<double> mean, inv;
-  Standardization(m, &mean, &inv);
+  WidenedStandardization(m, &mean, &inv);
   Put(out, t.at + fb::kNumGrids, m.num_grids);
   Put(out, t.at + fb::kBinFeatures, m.bin_features);
   for (std::uint64_t i = 0; i < P * d; ++i) {
@@ -407,6 +395,17 @@ struct Opened {
 };
 
 }  // namespace
+
+void WidenedStandardization(const Model& m, std::vector<double>* mean, std::vector<double>* inv) {
+  const std::uint64_t d = m.input_dim;
+  mean->assign(d, 0.0);
+  inv->assign(d, 1.0);
+  const std::uint16_t* half = StandardizeF16Values(m);
+  for (std::uint64_t c = 0; c < d && IsStandardized(m); ++c) {
+    (*mean)[c] = half ? double(HalfToFloat(half[c])) : double(m.mean[c]);
+    (*inv)[c] = half ? double(HalfToFloat(half[d + c])) : double(m.inv_scale[c]);
+  }
+}
 
 std::vector<std::uint8_t> FixedModel(const Model& m, const Dataset& data, FixedReport* report, bool fixed_only) {
   if (FixedSection(m) != nullptr) throw QuantizeError("the model is already a fixed-point model");

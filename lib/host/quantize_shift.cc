@@ -27,16 +27,11 @@ bool EstimateOutputShift(const Model& source, const Model& converted, OutputShif
       source.num_outputs != converted.num_outputs)
     return false;
   const std::size_t d = source.input_dim, K = source.num_outputs;
-  std::vector<float> mean(d), inv_scale(d);
-  if (const std::uint16_t* h = StandardizeF16Values(source)) {
-    for (std::size_t c = 0; c < d; ++c) mean[c] = HalfToFloat(h[c]), inv_scale[c] = HalfToFloat(h[d + c]);
-  } else {
-    mean.assign(source.mean, source.mean + d);
-    inv_scale.assign(source.inv_scale, source.inv_scale + d);
-  }
-  // Every mean 0: scaled without centring (sparse data, input_stats.cc), so 1 / inv_scale is no
-  // deviation about the mean and normal draws would be nothing like the rows.
-  if (std::all_of(mean.begin(), mean.end(), [](float v) { return v == 0.0f; })) return false;
+  std::vector<double> mean, inv_scale;
+  WidenedStandardization(source, &mean, &inv_scale);
+  // Scaled without centring (sparse data, input_stats.cc: every mean 0), the draws are normal about
+  // 0 with the columns' root mean square: unlike sparse rows, but of their scale, which is what the
+  // move depends on (Forest Cover's models are scaled so; docs/RESULTS.md).
   AlignedBytes scratch(std::max(ScratchBytes(source), ScratchBytes(converted)));
   std::vector<float> x(d), a(K), b(K);
   std::vector<double> sum(K, 0.0), sum2(K, 0.0);
@@ -46,7 +41,7 @@ bool EstimateOutputShift(const Model& source, const Model& converted, OutputShif
     for (std::size_t c = 0; c < d; ++c) {
       const double z = rs.Normal();
       // A column constant in training (inv_scale 0) is drawn at its mean.
-      x[c] = inv_scale[c] > 0 ? static_cast<float>(mean[c] + z / inv_scale[c]) : mean[c];
+      x[c] = static_cast<float>(inv_scale[c] > 0 ? mean[c] + z / inv_scale[c] : mean[c]);
     }
     if (Predict(source, x.data(), d, scratch.data(), scratch.size(), a.data(), K) != Status::kOk ||
         Predict(converted, x.data(), d, scratch.data(), scratch.size(), b.data(), K) != Status::kOk) {

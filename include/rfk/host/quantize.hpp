@@ -118,6 +118,10 @@ struct CalibrationReport {
 std::vector<std::uint8_t> CalibratedInt8Model(const Model& m, format::Storage w_storage, const Dataset& calibration,
                                               double lambda, unsigned threads, CalibrationReport* report = nullptr);
 
+// The model's standardisation as stored (f32 or f16), widened to double: mean 0 and inv_scale 1 per
+// column without one.
+void WidenedStandardization(const Model& m, std::vector<double>* mean, std::vector<double>* inv_scale);
+
 // `rfk convert` without data: how far a re-stored model's raw outputs are from its source's, on
 // kShiftInputs inputs drawn from the source's standardisation -- column c independently normal
 // with mean[c] and deviation 1 / inv_scale[c] (at its mean where inv_scale is 0), the same draws
@@ -130,8 +134,7 @@ std::vector<std::uint8_t> CalibratedInt8Model(const Model& m, format::Storage w_
 // outputs 0.7x (CPU, Census) to 1.8x (Forest Cover's Fastfood model) this rms), so it says which
 // conversions are close and which are not, not by how much exactly. Returns false (shift zeroed),
 // with no figure, for a model whose draws would mean nothing or that the float path cannot
-// predict: without standardisation, or scaled without centring (every mean 0: sparse data, whose
-// rows are no normals), with random binning (in exact mode drawn inputs fall in cells training
+// predict: without standardisation, with random binning (in exact mode drawn inputs fall in cells training
 // never saw, whose features are 0; hashed, a cell's bucket mixes unrelated training cells: either
 // way the draws do not stand for the rows), without a float map (fixed-only), or two models
 // whose inputs or outputs differ.
