@@ -61,4 +61,14 @@ void WriteText(const std::string& path, const std::string& text);
 // ../shared/datasets path, or "" when the checkout has no ../shared beside it.
 std::string SharedDataset(const std::string& relative);
 
+// True in builds whose code runs at full speed (NDEBUG, no sanitizer): the Release presets, native
+// and cross. Tests whose real-data work takes minutes at -O0 or under a sanitizer (the default
+// pipeline's cross-validation on a9a) do a cheaper share of it in the other builds; what they
+// assert does not depend on the build type.
+#if defined(NDEBUG) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+inline constexpr bool kOptimisedBuild = true;
+#else
+inline constexpr bool kOptimisedBuild = false;
+#endif
+
 }  // namespace rfk_test
