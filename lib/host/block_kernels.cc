@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cstring>
 
-// GCC warns (-Wpsabi) that passing a vector type by value differs between the target clones
+// GCC notes (-Wpsabi) that passing a vector type by value differs between the target clones
 // below; every such function here is always_inline (sincos_ref.h's too), so no such call exists.
-#pragma GCC diagnostic ignored "-Wpsabi"
+// lib/CMakeLists.txt builds this file with -Wno-psabi (GCC 12 prints the note despite a pragma).
 #include "../core/sincos_ref.h"
 #include "rfk/kernels.hpp"
 
@@ -76,10 +76,10 @@ void ProjectSparse(const std::uint32_t* cols, const float* vals, std::size_t nnz
   }
 }
 
-// GCC warns (-Wpsabi) that passing V8d by value has a different ABI in each target clone. The
-// helpers below are always_inline, so no such call exists at any optimisation level; without
-// that, a -O0 build called the default-target helper from the AVX-512 clone and read garbage.
-#pragma GCC diagnostic ignored "-Wpsabi"
+// GCC notes (-Wpsabi, off for this file) that passing V8d by value has a different ABI in each
+// target clone. The helpers below are always_inline, so no such call exists at any optimisation
+// level; without that, a -O0 build called the default-target helper from the AVX-512 clone and
+// read garbage.
 namespace {
 // Eight doubles: one AVX-512 register, two AVX2 or four SSE2 registers (GCC/Clang lower the
 // generic vector type to whatever the clone's target has). Element-wise, so no reassociation.
