@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cstring>
 
-// GCC notes (-Wpsabi) that passing a vector type by value differs between the target clones
-// below; every such function here is always_inline (sincos_ref.h's too), so no such call exists.
-// lib/CMakeLists.txt builds this file with -Wno-psabi (GCC 12 prints the note despite a pragma).
+// GCC and Clang warn (-Wpsabi) that passing a vector type by value differs between the target
+// clones below; every such function here is always_inline (sincos_ref.h's too), so no such call
+// exists. The pragma silences the warning (scripts/fuzz.sh's clang++ compiles this file without
+// CMake); GCC 12 still prints it as a note, which lib/CMakeLists.txt's -Wno-psabi silences.
+#pragma GCC diagnostic ignored "-Wpsabi"
 #include "../core/sincos_ref.h"
 #include "rfk/kernels.hpp"
 
@@ -76,7 +78,7 @@ void ProjectSparse(const std::uint32_t* cols, const float* vals, std::size_t nnz
   }
 }
 
-// GCC notes (-Wpsabi, off for this file) that passing V8d by value has a different ABI in each
+// The -Wpsabi warning above concerns V8d too: passing it by value has a different ABI in each
 // target clone. The helpers below are always_inline, so no such call exists at any optimisation
 // level; without that, a -O0 build called the default-target helper from the AVX-512 clone and
 // read garbage.
