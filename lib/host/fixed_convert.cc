@@ -400,8 +400,9 @@ void WidenedStandardization(const Model& m, std::vector<double>* mean, std::vect
   const std::uint64_t d = m.input_dim;
   mean->assign(d, 0.0);
   inv->assign(d, 1.0);
+  if (!IsStandardized(m)) return;
   const std::uint16_t* half = StandardizeF16Values(m);
-  for (std::uint64_t c = 0; c < d && IsStandardized(m); ++c) {
+  for (std::uint64_t c = 0; c < d; ++c) {
     (*mean)[c] = half ? double(HalfToFloat(half[c])) : double(m.mean[c]);
     (*inv)[c] = half ? double(HalfToFloat(half[d + c])) : double(m.inv_scale[c]);
   }

@@ -7,7 +7,6 @@
 #include "random.h"
 #include "rfk/host/model_writer.hpp"
 #include "rfk/host/quantize.hpp"
-#include "rfk/kernels.hpp"
 #include "rfk/model.hpp"
 #include "rfk/status.hpp"
 

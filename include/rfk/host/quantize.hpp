@@ -134,10 +134,10 @@ void WidenedStandardization(const Model& m, std::vector<double>* mean, std::vect
 // outputs 0.7x (CPU, Census) to 1.8x (Forest Cover's Fastfood model) this rms), so it says which
 // conversions are close and which are not, not by how much exactly. Returns false (shift zeroed),
 // with no figure, for a model whose draws would mean nothing or that the float path cannot
-// predict: without standardisation, with random binning (in exact mode drawn inputs fall in cells training
-// never saw, whose features are 0; hashed, a cell's bucket mixes unrelated training cells: either
-// way the draws do not stand for the rows), without a float map (fixed-only), or two models
-// whose inputs or outputs differ.
+// predict: without standardisation, with random binning (in exact mode drawn inputs fall in
+// cells training never saw, whose features are 0; hashed, a cell's bucket mixes unrelated
+// training cells: either way the draws do not stand for the rows), without a float map
+// (fixed-only), or two models whose inputs or outputs differ.
 inline constexpr std::size_t kShiftInputs = 1024;
 struct OutputShift {
   double rms = 0, max = 0, source_sd = 0;
