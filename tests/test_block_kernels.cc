@@ -1,5 +1,6 @@
-// The host training kernels must produce, bit for bit, what the plain loops (and the device
-// core's reference kernels) produce: training relies on seeing the features the device computes.
+// The host training kernels must produce, bit for bit, what the plain loops produce: the device
+// core's reference kernels where they do not fuse multiply-adds, the same loops with one fma per
+// term where they do (HostFused), whatever the tiling, the vector width or the thread count.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "block_kernels.h"
+#include "host_path.h"
 #include "solver.h"
 #include "rfk/kernels.hpp"
 
@@ -21,41 +23,93 @@ std::vector<float> Wave(std::size_t n, double f) {
 }
 }  // namespace
 
-TEST_CASE("ProjectDense equals the core's in-order float dot products, bit for bit") {
+TEST_CASE("ProjectDense: each path against in-order dot products, bit for bit") {
+  using rfk::host::KernelPath;
+  const bool fused_here = rfk::host::HostFused();
+  int ran_fused = 0;
   // Sizes that exercise full register tiles and every kind of remainder.
   for (auto [R, d, F] : {std::tuple<std::size_t, std::uint32_t, std::uint32_t>{13, 37, 70}, {8, 5, 128}, {1, 1, 1}}) {
     const auto X = Wave(R * d, 0.37), W = Wave(std::size_t{F} * d, 1.13);  // W: F x d
     std::vector<float> Wt(W.size());
     for (std::uint32_t j = 0; j < F; ++j)
       for (std::uint32_t c = 0; c < d; ++c) Wt[std::size_t{c} * F + j] = W[std::size_t{j} * d + c];
-    std::vector<float> args(R * F);
-    rfk::host::ProjectDense(X.data(), R, d, Wt.data(), F, args.data());
-    for (std::size_t r = 0; r < R; ++r) {
-      // The core's phase-form kernel with b = 0 and scale 1 is cos(dot): compare the dot itself.
-      for (std::uint32_t j = 0; j < F; ++j) {
-        float ref = 0.0f;
-        for (std::uint32_t c = 0; c < d; ++c) ref += W[std::size_t{j} * d + c] * X[r * d + c];
-        REQUIRE(std::memcmp(&ref, &args[r * F + j], sizeof ref) == 0);
+    for (KernelPath path : {KernelPath::kSeparate, KernelPath::kAvx2, KernelPath::kAvx512}) {
+      const rfk_test::HostPathScope on(path);
+      if (!on.ok()) continue;
+      const bool fused = path != KernelPath::kSeparate;
+      REQUIRE(rfk::host::HostFused() == fused);
+      std::vector<float> args(R * F);
+      rfk::host::ProjectDense(X.data(), R, d, Wt.data(), F, args.data());
+      for (std::size_t r = 0; r < R; ++r)
+        for (std::uint32_t j = 0; j < F; ++j) {
+          float ref = 0.0f;
+          for (std::uint32_t c = 0; c < d; ++c) {
+            const float w = W[std::size_t{j} * d + c], x = X[r * d + c];
+            ref = fused ? std::fma(w, x, ref) : ref + w * x;
+          }
+          REQUIRE(std::memcmp(&ref, &args[r * F + j], sizeof ref) == 0);
+        }
+      ran_fused += fused;
+      if (fused) continue;
+      // Unfused, the projection is the device core's: its phase-form kernel with b = 0 and scale
+      // 1 is cos(dot), the cosine of these sums.
+      for (std::size_t r = 0; r < R; ++r) {
+        std::vector<float> zc(F), zh(F), zero(F, 0.0f);
+        rfk::FourierPhaseRef(W.data(), zero.data(), X.data() + r * d, F, d, 1.0f, zc.data());
+        for (std::uint32_t j = 0; j < F; ++j) zh[j] = rfk::CosRef(args[r * F + j] + 0.0f);
+        CHECK(std::memcmp(zc.data(), zh.data(), F * sizeof(float)) == 0);
       }
-      std::vector<float> zc(F), zh(F), zero(F, 0.0f);
-      rfk::FourierPhaseRef(W.data(), zero.data(), X.data() + r * d, F, d, 1.0f, zc.data());
-      for (std::uint32_t j = 0; j < F; ++j) zh[j] = rfk::CosRef(args[r * F + j] + 0.0f);
-      CHECK(std::memcmp(zc.data(), zh.data(), F * sizeof(float)) == 0);
     }
   }
+  // A CPU that fuses runs at least the AVX2 kernel on the three shapes; one that does not, neither.
+  CHECK((ran_fused >= 3) == fused_here);
+  CHECK(rfk::host::HostFused() == fused_here);  // the scopes restored the CPU's choice
 }
 
-TEST_CASE("ProjectSparse equals ProjectDense on the same row with its zeros") {
+TEST_CASE("ProjectDense: fused sums stay within the in-order summation bound of the device's") {
+  // The contract block_kernels.h states: |fused - unfused| <= 2 d u sum_c |x_c w_c|.
+  using rfk::host::KernelPath;
+  const std::size_t R = 9;
+  const std::uint32_t d = 784, F = 130;
+  const auto X = Wave(R * d, 0.91), Wt = Wave(std::size_t{d} * F, 0.43);
+  std::vector<float> fused(R * F), separate(R * F);
+  {
+    const rfk_test::HostPathScope on(KernelPath::kAvx2);
+    if (!on.ok()) return;
+    rfk::host::ProjectDense(X.data(), R, d, Wt.data(), F, fused.data());
+  }
+  {
+    const rfk_test::HostPathScope on(KernelPath::kSeparate);
+    REQUIRE(on.ok());
+    rfk::host::ProjectDense(X.data(), R, d, Wt.data(), F, separate.data());
+  }
+  int differ = 0;
+  for (std::size_t r = 0; r < R; ++r)
+    for (std::uint32_t j = 0; j < F; ++j) {
+      double mag = 0;
+      for (std::uint32_t c = 0; c < d; ++c) mag += std::fabs(double(X[r * d + c]) * double(Wt[std::size_t{c} * F + j]));
+      const double bound = 2.0 * d * std::ldexp(1.0, -24) * mag;
+      CHECK(std::fabs(double(fused[r * F + j]) - double(separate[r * F + j])) <= bound);
+      differ += fused[r * F + j] != separate[r * F + j];
+    }
+  CHECK(differ > 0);  // the paths are distinct: some sums round differently
+}
+
+TEST_CASE("ProjectSparse equals ProjectDense on the same row with its zeros, on every path") {
   const std::uint32_t d = 40, F = 67;
   const auto W = Wave(std::size_t{d} * F, 0.71);  // already d x F (transposed)
   std::vector<float> x(d, 0.0f);
   std::vector<std::uint32_t> cols = {0, 3, 17, 39};
   std::vector<float> vals = {1.5f, -2.25f, 0.125f, 7.0f};
   for (std::size_t t = 0; t < cols.size(); ++t) x[cols[t]] = vals[t];
-  std::vector<float> dense(F), sparse(F);
-  rfk::host::ProjectDense(x.data(), 1, d, W.data(), F, dense.data());
-  rfk::host::ProjectSparse(cols.data(), vals.data(), cols.size(), W.data(), F, sparse.data());
-  for (std::uint32_t j = 0; j < F; ++j) CHECK(dense[j] == sparse[j]);
+  for (auto path : {rfk::host::KernelPath::kSeparate, rfk::host::KernelPath::kAvx2, rfk::host::KernelPath::kAvx512}) {
+    const rfk_test::HostPathScope on(path);
+    if (!on.ok()) continue;
+    std::vector<float> dense(F), sparse(F);
+    rfk::host::ProjectDense(x.data(), 1, d, W.data(), F, dense.data());
+    rfk::host::ProjectSparse(cols.data(), vals.data(), cols.size(), W.data(), F, sparse.data());
+    for (std::uint32_t j = 0; j < F; ++j) CHECK(dense[j] == sparse[j]);
+  }
 }
 
 TEST_CASE("CholeskyUpper: the textbook algorithm's bits for any thread count, and it solves") {
@@ -70,8 +124,8 @@ TEST_CASE("CholeskyUpper: the textbook algorithm's bits for any thread count, an
         for (std::size_t j = 0; j < n; ++j) A[i * n + j] += X[r * n + i] * X[r * n + j] / double(rows);
     for (std::size_t i = 0; i < n; ++i) A[i * n + i] += 0.01;
     // Reference: right-looking, one rank-1 update at a time, plain loops; each update one fma
-    // where the kernels fuse (CholeskyFused), else a rounded product and a rounded difference.
-    const bool fused = rfk::host::CholeskyFused();
+    // where the kernels fuse (HostFused), else a rounded product and a rounded difference.
+    const bool fused = rfk::host::HostFused();
     std::vector<double> ref = A;
     for (std::size_t q = 0; q < n; ++q) {
       ref[q * n + q] = std::sqrt(ref[q * n + q]);
@@ -102,24 +156,23 @@ TEST_CASE("CholeskyUpper: the textbook algorithm's bits for any thread count, an
 }
 
 TEST_CASE("CholUpdateTile: each kernel against plain loops, full tiles and edges") {
-  using rfk::host::CholPath;
+  using rfk::host::KernelPath;
   const std::size_t n = 80, R = 37, lda = n, ldt = R;
   std::vector<double> P(R * n), Pt(n * R), A0(n * n);
   for (std::size_t i = 0; i < P.size(); ++i) P[i] = std::sin(0.71 * double(i) + 0.3);
   for (std::size_t i = 0; i < Pt.size(); ++i) Pt[i] = std::cos(0.53 * double(i) + 0.1);
   for (std::size_t i = 0; i < A0.size(); ++i) A0[i] = std::sin(1.3 * double(i));
-  const bool fused_here = rfk::host::CholeskyFused();
+  const bool fused_here = rfk::host::HostFused();
   int ran_fused = 0;
-  for (CholPath path : {CholPath::kSeparate, CholPath::kAvx2, CholPath::kAvx512}) {
-    const bool fused = path != CholPath::kSeparate;
+  for (KernelPath path : {KernelPath::kSeparate, KernelPath::kAvx2, KernelPath::kAvx512}) {
+    const bool fused = path != KernelPath::kSeparate;
     // (i0, in, j0, jn): a full 4 x 32 tile, then partial rows and partial columns.
     for (auto [i0, in, j0, jn] : {std::tuple<std::size_t, std::size_t, std::size_t, std::size_t>{4, 4, 8, 32},
                                    {9, 3, 40, 32}, {12, 4, 50, 17}, {0, 1, 79, 1}}) {
       std::vector<double> A = A0, ref = A0;
-      if (!rfk::host::CholUpdateTileOn(path, Pt.data(), ldt, P.data(), n, R, i0, in, j0, jn, A.data(), lda)) {
-        CHECK(std::memcmp(A.data(), A0.data(), A.size() * sizeof(double)) == 0);
-        continue;
-      }
+      const rfk_test::HostPathScope on(path);
+      if (!on.ok()) continue;
+      rfk::host::CholUpdateTile(Pt.data(), ldt, P.data(), n, R, i0, in, j0, jn, A.data(), lda);
       for (std::size_t q = 0; q < in; ++q)
         for (std::size_t j = j0; j < j0 + jn; ++j) {
           double& e = ref[(i0 + q) * lda + j];

@@ -1,17 +1,21 @@
 // The contract of the host's Fourier-type feature maps (lib/host/fourier_map.h), checked for
 // every map in the registry, so a new map is tested by being registered:
-//   (a) a block of feature rows computed on the host is the device core's z(x), bit for bit;
+//   (a) a block of feature rows computed on the host is the device core's z(x), bit for bit, on
+//       the host kernels' unfused path (block_kernels.h), and within the float summation bound
+//       of it on a fused one;
 //   (b) a gamma only rescales the unit-scale draws, and the draws do not depend on the threads;
 //   (c) the map's part of the ModelSpec makes a model the core opens, with the map's features.
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "fourier_map.h"
+#include "host_path.h"
 #include "random.h"
 #include "rfk/host/model_writer.hpp"
 #include "rfk/host/quantize.hpp"
@@ -145,6 +149,8 @@ TEST_CASE("fourier maps: the registry holds every map kind the format supports, 
 
 TEST_CASE("fourier maps (a) and (c): every registered map computes the core's features bit for bit from its own spec") {
   const ScalarKernels scalar;
+  const rfk_test::HostPathScope unfused(rfk::host::KernelPath::kSeparate);
+  REQUIRE(unfused.ok());
   const std::size_t n = 37;  // blocks split unevenly over 3 threads
   for (f::MapKind map : RegisteredMaps()) {
     for (f::Kernel kernel : {f::Kernel::kGaussian, f::Kernel::kLaplacian, f::Kernel::kCauchy}) {
@@ -178,6 +184,8 @@ TEST_CASE("fourier maps (a) and (c): every registered map computes the core's fe
 
 TEST_CASE("fourier maps (a), quantization-aware: a map drawn for an f16 or int8 W computes the core's features of the stored W bit for bit") {
   const ScalarKernels scalar;
+  const rfk_test::HostPathScope unfused(rfk::host::KernelPath::kSeparate);
+  REQUIRE(unfused.ok());
   for (f::MapKind map : RegisteredMaps()) {
     for (const f::Storage storage : {f::Storage::kF16, f::Storage::kInt8}) {
       const f::Kernel kernel = f::KernelFitsMap(map, f::Kernel::kLaplacian) ? f::Kernel::kLaplacian : f::Kernel::kGaussian;
@@ -203,6 +211,36 @@ TEST_CASE("fourier maps (a), quantization-aware: a map drawn for an f16 or int8 
       }
     }
   }
+}
+
+TEST_CASE("fourier maps (a), fused: on a CPU whose host kernels fuse, every map is within rounding of the core's features") {
+  // Fusing changes each projection by at most 2 d u sum_c |x_c w_c| (block_kernels.h); with
+  // kD = 7 inputs and arguments of a few units that is below 1e-5, and the features' cosines move
+  // by no more than their arguments (times the scale).
+  const ScalarKernels scalar;
+  const rfk_test::HostPathScope best(rfk::host::KernelPath::kBest);
+  REQUIRE(best.ok());
+  if (!rfk::host::HostFused()) return;  // then (a) above is what this CPU computes
+  int differ = 0;
+  for (f::MapKind map : RegisteredMaps()) {
+    const std::unique_ptr<FourierMap> m =
+        rfk::host::DrawFourierMap(map, f::Kernel::kGaussian, Features(map), kD, 5, 2)->At(0.37);
+    for (bool sparse : {false, true}) {
+      const rfk::host::Dataset data = Inputs(37, sparse, 9);
+      const rfk::host::InputScaling scaling = rfk::host::ComputeStandardization(data, rfk::host::Standardization::kCentred);
+      const rfk::host::ModelSpec spec = Spec(*m, scaling);
+      const std::vector<float> host = HostFeatures(*m, data, scaling), core = CoreFeatures(spec, data);
+      REQUIRE(host.size() == core.size());
+      CAPTURE(static_cast<int>(map));
+      CAPTURE(sparse);
+      const float scale = std::sqrt(2.0f / static_cast<float>(m->features()));
+      for (std::size_t i = 0; i < host.size(); ++i) {
+        CHECK(std::fabs(host[i] - core[i]) <= 1e-5f * scale);
+        differ += host[i] != core[i];
+      }
+    }
+  }
+  MESSAGE("features that differ in their last bits from the core's: " << differ);
 }
 
 TEST_CASE("fourier maps (b): a gamma only rescales the unit draws and they do not depend on the thread count") {

@@ -4,7 +4,8 @@
 // Contract for all kernels: no allocation, no exceptions, no library calls except where noted;
 // pointers need only natural float alignment; dot products accumulate in float in index order
 // (c = 0 .. d-1), then add the phase. Build with -ffp-contract=off so that no compiler fuses
-// a*b+c: the host trainer relies on computing bit-identical features.
+// a*b+c: every SIMD path is checked against these bits, and the host trainer's unfused path
+// computes them too (lib/host/block_kernels.h).
 #pragma once
 
 #include <cstddef>

@@ -1,6 +1,7 @@
 #include "block_kernels.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
 // GCC and Clang warn (-Wpsabi) that passing a vector type by value differs between the target
@@ -21,7 +22,8 @@
 #define RFK_HOST_CLONES
 #endif
 
-// Fused multiply-adds for the Cholesky kernels on x86-64 CPUs that have them (CholeskyFused).
+// Fused multiply-adds for the projection and the Cholesky kernels on x86-64 CPUs that have them
+// (HostFused).
 #if defined(__x86_64__) && defined(__GNUC__)
 #define RFK_HOST_FMA 1
 #include <immintrin.h>
@@ -34,11 +36,26 @@ namespace rfk::host {
 namespace {
 constexpr std::uint32_t kProjCols = 64;  // columns of args per register tile
 constexpr std::uint32_t kProjRows = 4;   // rows sharing each loaded slice of Wt
-}  // namespace
 
+// The best path this CPU runs, decided once per process: every fused kernel needs FMA and AVX2;
+// AVX-512 only widens the tiles.
+KernelPath Detect() {
+#if RFK_HOST_FMA
+  if (!__builtin_cpu_supports("fma") || !__builtin_cpu_supports("avx2")) return KernelPath::kSeparate;
+  return __builtin_cpu_supports("avx512f") ? KernelPath::kAvx512 : KernelPath::kAvx2;
+#else
+  return KernelPath::kSeparate;
+#endif
+}
+const KernelPath kBest = Detect();
+std::atomic<KernelPath> g_path{kBest};  // SelectHostPath's
+inline KernelPath Path() { return g_path.load(std::memory_order_relaxed); }
+
+// The unfused projection: one rounding per multiply and per addition, the device core's
+// operations (CPUs without FMA, other architectures).
 RFK_HOST_CLONES
-void ProjectDense(const float* X, std::size_t R, std::uint32_t d, const float* Wt, std::uint32_t F,
-                  float* args) {
+void ProjectDenseSeparate(const float* X, std::size_t R, std::uint32_t d, const float* Wt, std::uint32_t F,
+                          float* args) {
   for (std::uint32_t j0 = 0; j0 < F; j0 += kProjCols) {
     const std::uint32_t jn = std::min(kProjCols, F - j0);
     for (std::size_t r0 = 0; r0 < R; r0 += kProjRows) {
@@ -68,14 +85,141 @@ void ProjectDense(const float* X, std::size_t R, std::uint32_t d, const float* W
 }
 
 RFK_HOST_CLONES
-void ProjectSparse(const std::uint32_t* cols, const float* vals, std::size_t nnz, const float* Wt,
-                   std::uint32_t F, float* args) {
+void ProjectSparseSeparate(const std::uint32_t* cols, const float* vals, std::size_t nnz, const float* Wt,
+                           std::uint32_t F, float* args) {
   std::fill(args, args + F, 0.0f);
   for (std::size_t t = 0; t < nnz; ++t) {
     const float a = vals[t];
     const float* w = Wt + static_cast<std::size_t>(cols[t]) * F;
     for (std::uint32_t j = 0; j < F; ++j) args[j] += a * w[j];
   }
+}
+
+#if RFK_HOST_FMA
+// The fused projection: each args[r][j] is the chain acc = fma(X[r][c], Wt[c][j], acc) for
+// c = 0..d-1 from +0.0f, one rounding per term. An FMA is exactly rounded, so the AVX-512 and the
+// AVX2 kernels give the same bits; only the register tiling differs.
+
+// Rows r0 .. r0 + rn - 1, columns j0 .. j0 + jn - 1 (a partial tile, or an AVX2 sweep's columns),
+// row by row: the same chains as the full tiles.
+__attribute__((target("avx2,fma"))) void ProjectEdgeFused(const float* X, std::size_t r0, std::size_t rn,
+                                                           std::uint32_t d, const float* Wt, std::uint32_t F,
+                                                           std::uint32_t j0, std::uint32_t jn, float* args) {
+  for (std::size_t q = 0; q < rn; ++q) {
+    float acc[kProjCols] = {};
+    const float* x = X + (r0 + q) * d;
+    for (std::uint32_t c = 0; c < d; ++c) {
+      const float* w = Wt + static_cast<std::size_t>(c) * F + j0;
+      for (std::uint32_t j = 0; j < jn; ++j) acc[j] = __builtin_fmaf(x[c], w[j], acc[j]);
+    }
+    std::memcpy(args + (r0 + q) * F + j0, acc, jn * sizeof(float));
+  }
+}
+
+__attribute__((target("avx512f,fma"))) void ProjectDenseAvx512(const float* X, std::size_t R, std::uint32_t d,
+                                                                const float* Wt, std::uint32_t F, float* args) {
+  for (std::uint32_t j0 = 0; j0 < F; j0 += kProjCols) {
+    const std::uint32_t jn = std::min(kProjCols, F - j0);
+    for (std::size_t r0 = 0; r0 < R; r0 += kProjRows) {
+      const std::size_t rn = std::min<std::size_t>(kProjRows, R - r0);
+      if (rn != kProjRows || jn != kProjCols) {
+        ProjectEdgeFused(X, r0, rn, d, Wt, F, j0, jn, args);
+        continue;
+      }
+      __m512 acc[kProjRows][4];  // 4 rows x 64 columns: 16 of the 32 registers
+      for (auto& row : acc)
+        for (__m512& v : row) v = _mm512_setzero_ps();
+      const float* x = X + r0 * d;
+      for (std::uint32_t c = 0; c < d; ++c) {
+        const float* w = Wt + static_cast<std::size_t>(c) * F + j0;
+        const __m512 w0 = _mm512_loadu_ps(w), w1 = _mm512_loadu_ps(w + 16);
+        const __m512 w2 = _mm512_loadu_ps(w + 32), w3 = _mm512_loadu_ps(w + 48);
+        for (std::uint32_t q = 0; q < kProjRows; ++q) {
+          const __m512 a = _mm512_set1_ps(x[q * d + c]);
+          acc[q][0] = _mm512_fmadd_ps(a, w0, acc[q][0]);
+          acc[q][1] = _mm512_fmadd_ps(a, w1, acc[q][1]);
+          acc[q][2] = _mm512_fmadd_ps(a, w2, acc[q][2]);
+          acc[q][3] = _mm512_fmadd_ps(a, w3, acc[q][3]);
+        }
+      }
+      for (std::uint32_t q = 0; q < kProjRows; ++q)
+        for (std::uint32_t v = 0; v < 4; ++v) _mm512_storeu_ps(args + (r0 + q) * F + j0 + 16 * v, acc[q][v]);
+    }
+  }
+}
+
+__attribute__((target("avx2,fma"))) void ProjectDenseAvx2(const float* X, std::size_t R, std::uint32_t d,
+                                                           const float* Wt, std::uint32_t F, float* args) {
+  constexpr std::uint32_t kSweep = 16;  // 4 rows x 16 columns per sweep: 8 of the 16 registers
+  for (std::uint32_t j0 = 0; j0 < F; j0 += kProjCols) {
+    const std::uint32_t jn = std::min(kProjCols, F - j0);
+    for (std::size_t r0 = 0; r0 < R; r0 += kProjRows) {
+      const std::size_t rn = std::min<std::size_t>(kProjRows, R - r0);
+      if (rn != kProjRows || jn != kProjCols) {
+        ProjectEdgeFused(X, r0, rn, d, Wt, F, j0, jn, args);
+        continue;
+      }
+      const float* x = X + r0 * d;
+      for (std::uint32_t s = 0; s < kProjCols; s += kSweep) {
+        __m256 acc[kProjRows][2];
+        for (auto& row : acc)
+          for (__m256& v : row) v = _mm256_setzero_ps();
+        for (std::uint32_t c = 0; c < d; ++c) {
+          const float* w = Wt + static_cast<std::size_t>(c) * F + j0 + s;
+          const __m256 w0 = _mm256_loadu_ps(w), w1 = _mm256_loadu_ps(w + 8);
+          for (std::uint32_t q = 0; q < kProjRows; ++q) {
+            const __m256 a = _mm256_set1_ps(x[q * d + c]);
+            acc[q][0] = _mm256_fmadd_ps(a, w0, acc[q][0]);
+            acc[q][1] = _mm256_fmadd_ps(a, w1, acc[q][1]);
+          }
+        }
+        for (std::uint32_t q = 0; q < kProjRows; ++q)
+          for (std::uint32_t v = 0; v < 2; ++v) _mm256_storeu_ps(args + (r0 + q) * F + j0 + s + 8 * v, acc[q][v]);
+      }
+    }
+  }
+}
+
+__attribute__((target("avx2,fma"))) void ProjectSparseFused(const std::uint32_t* cols, const float* vals,
+                                                             std::size_t nnz, const float* Wt, std::uint32_t F,
+                                                             float* args) {
+  std::fill(args, args + F, 0.0f);
+  for (std::size_t t = 0; t < nnz; ++t) {
+    const float a = vals[t];
+    const float* w = Wt + static_cast<std::size_t>(cols[t]) * F;
+    for (std::uint32_t j = 0; j < F; ++j) args[j] = __builtin_fmaf(a, w[j], args[j]);
+  }
+}
+#endif
+
+}  // namespace
+
+bool HostFused() { return Path() != KernelPath::kSeparate; }
+
+bool SelectHostPath(KernelPath path) {
+  if (path == KernelPath::kBest) path = kBest;
+  if (path > kBest) return false;  // the paths are ordered: a CPU that runs one runs those before it
+  g_path.store(path, std::memory_order_relaxed);
+  return true;
+}
+
+KernelPath HostPath() { return Path(); }
+
+void ProjectDense(const float* X, std::size_t R, std::uint32_t d, const float* Wt, std::uint32_t F,
+                  float* args) {
+#if RFK_HOST_FMA
+  if (Path() == KernelPath::kAvx512) return ProjectDenseAvx512(X, R, d, Wt, F, args);
+  if (Path() == KernelPath::kAvx2) return ProjectDenseAvx2(X, R, d, Wt, F, args);
+#endif
+  ProjectDenseSeparate(X, R, d, Wt, F, args);
+}
+
+void ProjectSparse(const std::uint32_t* cols, const float* vals, std::size_t nnz, const float* Wt,
+                   std::uint32_t F, float* args) {
+#if RFK_HOST_FMA
+  if (HostFused()) return ProjectSparseFused(cols, vals, nnz, Wt, F, args);
+#endif
+  ProjectSparseSeparate(cols, vals, nnz, Wt, F, args);
 }
 
 // The -Wpsabi warning above concerns V8d too: passing it by value has a different ABI in each
@@ -265,59 +409,23 @@ __attribute__((target("avx2,fma"))) void CholUpdateTileAvx2(
   CholEdgeFused(Pt, ldt, P, ldp, R, i0, in, j0, jn, A, lda);
 }
 
-enum class Fused { kNo, kAvx2, kAvx512 };
-Fused Detect() {
-  if (!__builtin_cpu_supports("fma") || !__builtin_cpu_supports("avx2")) return Fused::kNo;
-  return __builtin_cpu_supports("avx512f") ? Fused::kAvx512 : Fused::kAvx2;
-}
-const Fused kFused = Detect();
 #endif
 
 }  // namespace
-
-bool CholeskyFused() {
-#if RFK_HOST_FMA
-  return kFused != Fused::kNo;
-#else
-  return false;
-#endif
-}
 
 void CholUpdateTile(const double* Pt, std::size_t ldt, const double* P, std::size_t ldp,
                     std::size_t R, std::size_t i0, std::size_t in, std::size_t j0, std::size_t jn,
                     double* A, std::size_t lda) {
 #if RFK_HOST_FMA
-  if (kFused == Fused::kAvx512) return CholUpdateTileAvx512(Pt, ldt, P, ldp, R, i0, in, j0, jn, A, lda);
-  if (kFused == Fused::kAvx2) return CholUpdateTileAvx2(Pt, ldt, P, ldp, R, i0, in, j0, jn, A, lda);
+  if (Path() == KernelPath::kAvx512) return CholUpdateTileAvx512(Pt, ldt, P, ldp, R, i0, in, j0, jn, A, lda);
+  if (Path() == KernelPath::kAvx2) return CholUpdateTileAvx2(Pt, ldt, P, ldp, R, i0, in, j0, jn, A, lda);
 #endif
   CholUpdateTileSeparate(Pt, ldt, P, ldp, R, i0, in, j0, jn, A, lda);
 }
 
-bool CholUpdateTileOn(CholPath path, const double* Pt, std::size_t ldt, const double* P,
-                      std::size_t ldp, std::size_t R, std::size_t i0, std::size_t in,
-                      std::size_t j0, std::size_t jn, double* A, std::size_t lda) {
-  switch (path) {
-    case CholPath::kSeparate:
-      CholUpdateTileSeparate(Pt, ldt, P, ldp, R, i0, in, j0, jn, A, lda);
-      return true;
-#if RFK_HOST_FMA
-    case CholPath::kAvx2:
-      if (kFused == Fused::kNo) return false;
-      CholUpdateTileAvx2(Pt, ldt, P, ldp, R, i0, in, j0, jn, A, lda);
-      return true;
-    case CholPath::kAvx512:
-      if (kFused != Fused::kAvx512) return false;
-      CholUpdateTileAvx512(Pt, ldt, P, ldp, R, i0, in, j0, jn, A, lda);
-      return true;
-#endif
-    default:
-      return false;
-  }
-}
-
 void AxpyNeg(double a, const double* x, std::size_t n, double* y) {
 #if RFK_HOST_FMA
-  if (kFused != Fused::kNo) return AxpyNegFused(a, x, n, y);
+  if (HostFused()) return AxpyNegFused(a, x, n, y);
 #endif
   AxpyNegSeparate(a, x, n, y);
 }

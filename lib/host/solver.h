@@ -48,7 +48,7 @@ std::vector<RidgeSolution> SolveRidgePath(const RidgeStats& stats, const std::ve
 // matrix is not numerically positive definite).
 // Every element gets exactly the operations of the textbook right-looking algorithm
 // (a[i][j] -= u[q][i] * u[q][j] for q = 0, 1, ..., i - 1, then sqrt or / u[i][i]; each update one
-// fused multiply-add where CholeskyFused() in block_kernels.h says so), so the result is
+// fused multiply-add where HostFused() in block_kernels.h says so), so the result is
 // bit-identical for any thread count, block size and SIMD unit; the trailing updates run blocked,
 // vectorised and on `threads` threads.
 bool CholeskyUpper(double* a, std::size_t n, unsigned threads);
