@@ -6,6 +6,9 @@
 //   baseline/naive/d:D            plain loops + std::cos (phase form, K = 1)
 //   baseline/eigen/d:D            Eigen GEMV + std::cos (phase form, K = 1)
 //   peak_fma                      this CPU's attainable single-thread FMA rate
+//   train/project/<path>/d:D      training's projection of a block of kGramRows rows
+//                                 (lib/host/block_kernels.h) on each host kernel path this CPU
+//                                 runs: separate (the device's unfused operations), avx2, avx512
 //   map/..., storage/...          per map and per storage (docs/PERFORMANCE.md), single and batch
 //   storage/cold/<storage>/<table>/d:D  one sample at a time, each from the next of enough copies
 //                                 of the model to exceed twice the last-level cache: the weights
@@ -28,6 +31,8 @@
 #include <vector>
 
 #include "baselines.h"
+#include "block_kernels.h"
+#include "gram.h"
 #include "peak_fma.h"
 #include "random.h"
 #include "rfk/host/model_writer.hpp"
@@ -329,6 +334,25 @@ void BenchPeak(benchmark::State& s) {
 
 std::string ShapeName(const Shape& sh) { return std::to_string(sh.d) + ":" + std::to_string(sh.D); }
 
+// Training's projection (ProjectDense) of kGramRows rows on one host kernel path; false where
+// this CPU lacks it. Restores the CPU's own path afterwards.
+void BenchTrainProject(benchmark::State& s, rfk::host::KernelPath path, Shape sh) {
+  const std::size_t R = rfk::host::kGramRows;
+  const std::uint32_t F = sh.D / 2;  // the pair form's frequencies
+  const std::vector<float> X = Normal(R * sh.d, 1.0, 3), Wt = Normal(std::size_t{sh.d} * F, 0.05, 4);
+  std::vector<float> args(R * F);
+  if (!rfk::host::SelectHostPath(path)) {
+    s.SkipWithError("this CPU does not run the path");
+    return;
+  }
+  for (auto _ : s) {
+    rfk::host::ProjectDense(X.data(), R, sh.d, Wt.data(), F, args.data());
+    benchmark::DoNotOptimize(args.data());
+  }
+  rfk::host::SelectHostPath(rfk::host::KernelPath::kBest);
+  SetFlops(s, 2.0 * double(R) * sh.d * F);
+}
+
 // FAMILY/predict/NAME/TABLE/SHAPE and FAMILY/batch/NAME/TABLE/SHAPE for one model on one table.
 void RegisterModel(const std::string& family, const std::string& name, const KernelTable* t,
                    f::MapKind map, Shape sh, f::Storage st) {
@@ -357,6 +381,12 @@ int main(int argc, char** argv) {
     benchmark::AddCustomContext("peak_fma_target", rfk_bench::PeakFmaTarget());
   }
   benchmark::RegisterBenchmark("peak_fma", BenchPeak);
+  for (auto [path, name] : {std::pair{rfk::host::KernelPath::kSeparate, "separate"},
+                            std::pair{rfk::host::KernelPath::kAvx2, "avx2"},
+                            std::pair{rfk::host::KernelPath::kAvx512, "avx512"}})
+    for (Shape sh : {Shape{54, 1024}, Shape{784, 4000}})
+      benchmark::RegisterBenchmark(("train/project/" + std::string(name) + "/" + ShapeName(sh)).c_str(),
+                                   [path, sh](benchmark::State& s) { BenchTrainProject(s, path, sh); });
   static std::vector<Inputs> inputs;
   inputs.reserve(std::size(kShapes));
   for (const Shape& sh : kShapes) inputs.emplace_back(sh.d, sh.D / 2);  // the default pair form

@@ -148,9 +148,30 @@ __attribute__((target("avx512f,fma"))) void ProjectDenseAvx512(const float* X, s
   }
 }
 
+// One AVX2 sweep: 4 rows x 8V columns from column j of a full tile, 4V accumulators (V <= 3: with
+// V W vectors and a broadcast, at most the 16 registers).
+template <int V>
+__attribute__((target("avx2,fma"), always_inline)) inline void ProjectSweepAvx2(
+    const float* x, std::uint32_t d, const float* Wt, std::uint32_t F, std::size_t j, float* out) {
+  __m256 acc[kProjRows][V];
+  for (auto& row : acc)
+    for (__m256& v : row) v = _mm256_setzero_ps();
+  for (std::uint32_t c = 0; c < d; ++c) {
+    const float* w = Wt + static_cast<std::size_t>(c) * F + j;
+    __m256 wv[V];
+    for (int v = 0; v < V; ++v) wv[v] = _mm256_loadu_ps(w + 8 * v);
+    for (std::uint32_t q = 0; q < kProjRows; ++q) {
+      const __m256 a = _mm256_set1_ps(x[q * d + c]);
+      for (int v = 0; v < V; ++v) acc[q][v] = _mm256_fmadd_ps(a, wv[v], acc[q][v]);
+    }
+  }
+  for (std::uint32_t q = 0; q < kProjRows; ++q)
+    for (int v = 0; v < V; ++v) _mm256_storeu_ps(out + q * F + 8 * v, acc[q][v]);
+}
+
 __attribute__((target("avx2,fma"))) void ProjectDenseAvx2(const float* X, std::size_t R, std::uint32_t d,
                                                            const float* Wt, std::uint32_t F, float* args) {
-  constexpr std::uint32_t kSweep = 16;  // 4 rows x 16 columns per sweep: 8 of the 16 registers
+  static_assert(kProjCols == 64, "the sweeps below cover 24 + 24 + 16 columns");
   for (std::uint32_t j0 = 0; j0 < F; j0 += kProjCols) {
     const std::uint32_t jn = std::min(kProjCols, F - j0);
     for (std::size_t r0 = 0; r0 < R; r0 += kProjRows) {
@@ -160,22 +181,10 @@ __attribute__((target("avx2,fma"))) void ProjectDenseAvx2(const float* X, std::s
         continue;
       }
       const float* x = X + r0 * d;
-      for (std::uint32_t s = 0; s < kProjCols; s += kSweep) {
-        __m256 acc[kProjRows][2];
-        for (auto& row : acc)
-          for (__m256& v : row) v = _mm256_setzero_ps();
-        for (std::uint32_t c = 0; c < d; ++c) {
-          const float* w = Wt + static_cast<std::size_t>(c) * F + j0 + s;
-          const __m256 w0 = _mm256_loadu_ps(w), w1 = _mm256_loadu_ps(w + 8);
-          for (std::uint32_t q = 0; q < kProjRows; ++q) {
-            const __m256 a = _mm256_set1_ps(x[q * d + c]);
-            acc[q][0] = _mm256_fmadd_ps(a, w0, acc[q][0]);
-            acc[q][1] = _mm256_fmadd_ps(a, w1, acc[q][1]);
-          }
-        }
-        for (std::uint32_t q = 0; q < kProjRows; ++q)
-          for (std::uint32_t v = 0; v < 2; ++v) _mm256_storeu_ps(args + (r0 + q) * F + j0 + s + 8 * v, acc[q][v]);
-      }
+      float* out = args + r0 * F + j0;
+      ProjectSweepAvx2<3>(x, d, Wt, F, j0, out);
+      ProjectSweepAvx2<3>(x, d, Wt, F, j0 + 24, out + 24);
+      ProjectSweepAvx2<2>(x, d, Wt, F, j0 + 48, out + 48);
     }
   }
 }
