@@ -334,7 +334,7 @@ void BenchPeak(benchmark::State& s) {
 
 std::string ShapeName(const Shape& sh) { return std::to_string(sh.d) + ":" + std::to_string(sh.D); }
 
-// Training's projection (ProjectDense) of kGramRows rows on one host kernel path; false where
+// Training's projection (ProjectDense) of kGramRows rows on one host kernel path; skipped where
 // this CPU lacks it. Restores the CPU's own path afterwards.
 void BenchTrainProject(benchmark::State& s, rfk::host::KernelPath path, Shape sh) {
   const std::size_t R = rfk::host::kGramRows;
@@ -386,7 +386,7 @@ int main(int argc, char** argv) {
                             std::pair{rfk::host::KernelPath::kAvx512, "avx512"}})
     for (Shape sh : {Shape{54, 1024}, Shape{784, 4000}})
       benchmark::RegisterBenchmark(("train/project/" + std::string(name) + "/" + ShapeName(sh)).c_str(),
-                                   [path, sh](benchmark::State& s) { BenchTrainProject(s, path, sh); });
+                                   [path = path, sh](benchmark::State& s) { BenchTrainProject(s, path, sh); });
   static std::vector<Inputs> inputs;
   inputs.reserve(std::size(kShapes));
   for (const Shape& sh : kShapes) inputs.emplace_back(sh.d, sh.D / 2);  // the default pair form
@@ -407,9 +407,9 @@ int main(int argc, char** argv) {
       for (auto [map, form] : {std::pair{f::MapKind::kFourierPhase, "phase"}, std::pair{f::MapKind::kFourier, "pair"}}) {
         const Shape sh = kShapes[k];
         benchmark::RegisterBenchmark(("predict/" + std::string(form) + "/" + tn + "/" + sn).c_str(),
-                                     [t, map, sh](benchmark::State& s) { BenchPredict(s, t, map, sh); });
+                                     [t, map = map, sh](benchmark::State& s) { BenchPredict(s, t, map, sh); });
         benchmark::RegisterBenchmark(("batch/" + std::string(form) + "/" + tn + "/" + sn).c_str(),
-                                     [t, map, sh](benchmark::State& s) { BenchBatch(s, t, map, sh); });
+                                     [t, map = map, sh](benchmark::State& s) { BenchBatch(s, t, map, sh); });
       }
     }
   }
@@ -434,7 +434,7 @@ int main(int argc, char** argv) {
     const KernelTable* t = &rfk::ActiveKernels();
     const Shape sh = kStorageShapes[1];
     benchmark::RegisterBenchmark(("storage/cold/" + std::string(name) + "/" + t->backend + "-" + t->target + "/" + ShapeName(sh)).c_str(),
-                                 [=](benchmark::State& s) { BenchPredictCold(s, t, sh, st); });
+                                 [t, sh, st = st](benchmark::State& s) { BenchPredictCold(s, t, sh, st); });
   }
   for (const Shape& sh : kShapes) {
     benchmark::RegisterBenchmark(("baseline/naive/" + ShapeName(sh)).c_str(),

@@ -37,19 +37,27 @@ namespace {
 constexpr std::uint32_t kProjCols = 64;  // columns of args per register tile
 constexpr std::uint32_t kProjRows = 4;   // rows sharing each loaded slice of Wt
 
-// The best path this CPU runs, decided once per process: every fused kernel needs FMA and AVX2;
-// AVX-512 only widens the tiles.
-KernelPath Detect() {
+// The best path this CPU runs, decided on first use (a function-local static, so also right when
+// another file's static initialiser trains): every fused kernel needs FMA and AVX2; AVX-512 only
+// widens the tiles.
+KernelPath Best() {
+  static const KernelPath best = [] {
 #if RFK_HOST_FMA
-  if (!__builtin_cpu_supports("fma") || !__builtin_cpu_supports("avx2")) return KernelPath::kSeparate;
-  return __builtin_cpu_supports("avx512f") ? KernelPath::kAvx512 : KernelPath::kAvx2;
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("fma") || !__builtin_cpu_supports("avx2")) return KernelPath::kSeparate;
+    return __builtin_cpu_supports("avx512f") ? KernelPath::kAvx512 : KernelPath::kAvx2;
 #else
-  return KernelPath::kSeparate;
+    return KernelPath::kSeparate;
 #endif
+  }();
+  return best;
 }
-const KernelPath kBest = Detect();
-std::atomic<KernelPath> g_path{kBest};  // SelectHostPath's
-inline KernelPath Path() { return g_path.load(std::memory_order_relaxed); }
+// SelectHostPath's choice; kBest (constant-initialised) until it makes one.
+std::atomic<KernelPath> g_path{KernelPath::kBest};
+inline KernelPath Path() {
+  const KernelPath p = g_path.load(std::memory_order_relaxed);
+  return p == KernelPath::kBest ? Best() : p;
+}
 
 // The unfused projection: one rounding per multiply and per addition, the device core's
 // operations (CPUs without FMA, other architectures).
@@ -206,8 +214,8 @@ __attribute__((target("avx2,fma"))) void ProjectSparseFused(const std::uint32_t*
 bool HostFused() { return Path() != KernelPath::kSeparate; }
 
 bool SelectHostPath(KernelPath path) {
-  if (path == KernelPath::kBest) path = kBest;
-  if (path > kBest) return false;  // the paths are ordered: a CPU that runs one runs those before it
+  // The paths are ordered: a CPU that runs one runs every one before it.
+  if (path != KernelPath::kBest && path > Best()) return false;
   g_path.store(path, std::memory_order_relaxed);
   return true;
 }
