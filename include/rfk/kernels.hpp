@@ -4,8 +4,8 @@
 // Contract for all kernels: no allocation, no exceptions, no library calls except where noted;
 // pointers need only natural float alignment; dot products accumulate in float in index order
 // (c = 0 .. d-1), then add the phase. Build with -ffp-contract=off so that no compiler fuses
-// a*b+c: every SIMD path is checked against these bits, and the host trainer's unfused path
-// computes them too (lib/host/block_kernels.h).
+// a*b+c: these kernels are the oracle every SIMD path is checked against, and the host trainer's
+// unfused path computes their bits (lib/host/block_kernels.h).
 #pragma once
 
 #include <cstddef>

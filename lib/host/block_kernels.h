@@ -3,9 +3,9 @@
 // the block size or the vector width. The projection computes the device core's in-order dot
 // products (include/rfk/kernels.hpp), with one fused multiply-add per term where the CPU has FMA
 // (HostFused): twice the multiply-adds per cycle on Intel's cores. Its sums are then not the
-// device's bits but both are within d u sum_c |x_c w_c| of the exact dot product (u = 2^-24, the
-// bound of in-order float summation), so within twice that of each other; elsewhere they are the
-// device's bits. (The Gram statistics go through BLAS: gram.h.) Requires -ffp-contract=off (set
+// device's bits but, barring underflow and overflow, both are within d u sum_c |x_c w_c| of the
+// exact dot product (u = 2^-24, the bound of in-order float summation), so within twice that of
+// each other; elsewhere they are the device's bits. (The Gram statistics go through BLAS: gram.h.) Requires -ffp-contract=off (set
 // project-wide): what fuses, fuses explicitly.
 #pragma once
 
@@ -40,7 +40,9 @@ void ProjectDense(const float* X, std::size_t R, std::uint32_t d, const float* W
                   float* args);
 
 // The same for one sparse row (column indices strictly increasing): skipping zeros leaves the
-// sum unchanged because x + (w * 0) == x, and fma(0, w, x) == x, for every finite x and w.
+// sum unchanged (==) because x + (w * 0) == x and fma(0, w, x) == x for finite x and w; in its
+// bits too, but for the sign of a zero: where a fused partial sum underflows to -0, a dense row's
+// next zero term makes it +0 and the sparse row keeps -0.
 void ProjectSparse(const std::uint32_t* cols, const float* vals, std::size_t nnz, const float* Wt,
                    std::uint32_t F, float* args);
 

@@ -7,7 +7,8 @@
 // only through the three jobs below, so a new map is one file that implements them plus one row
 // in the registry (kFourierMaps in fourier_map.cc: the map's draw function and its row); nothing
 // else in training branches on the kind:
-//   (a) FourierMap::Compute: a block of feature rows, bit-identical to the device core;
+//   (a) FourierMap::Compute: a block of feature rows, bit-identical to the device core on the
+//       unfused host kernels, within the float summation bound of it on fused ones (HostFused);
 //   (b) FourierDraws::At: the map at a gamma, rebuilt from unit-scale draws fixed for the run;
 //   (c) FourierMap::Describe: the map's part of the ModelSpec.
 // tests/test_fourier_maps.cc checks (a) to (c) for every registered map. The format side (the
@@ -82,7 +83,8 @@ struct FourierMapParams {
   std::uint64_t seed = 0;
   unsigned threads = 1;  // may draw on this many threads; the draw must not depend on it
   // The storage the model will keep W in (dense and orthogonal maps): Compute then computes the
-  // features the device computes from the stored W (quantization-aware training); Describe still
+  // features the device computes from the stored W (quantization-aware training; to the fused
+  // projection's rounding where the host fuses, block_kernels.h); Describe still
   // writes W unrounded, and the model's writer (RequantizeModel) rounds it to exactly that W.
   format::Storage w_storage = format::Storage::kF32;
 };

@@ -99,7 +99,7 @@ InputScaling DescribeData(const ColumnStats& columns, const TrainOptions& opt, c
   rep->nonzero_fraction = NonZeroFraction(columns);
   InputScaling scaling = ComputeStandardization(columns, ChooseStandardization(columns, opt.standardize));
   // Rounded to f16 where the model will store it so (quantized Fourier-type maps): training then
-  // computes the device's features.
+  // computes the device's features (to the fused projection's rounding: block_kernels.h).
   StandardizationStorage(opt.w_storage, opt.fourier && opt.grids == 0, &scaling.mean, &scaling.inv_scale);
   rep->standardized = !scaling.empty();
   rep->centred = scaling.centred;
