@@ -124,40 +124,34 @@ __attribute__((target("avx2,fma"))) void ProjectEdgeFused(const float* X, std::s
   }
 }
 
-__attribute__((target("avx512f,fma"))) void ProjectDenseAvx512(const float* X, std::size_t R, std::uint32_t d,
-                                                                const float* Wt, std::uint32_t F, float* args) {
-  for (std::uint32_t j0 = 0; j0 < F; j0 += kProjCols) {
-    const std::uint32_t jn = std::min(kProjCols, F - j0);
-    for (std::size_t r0 = 0; r0 < R; r0 += kProjRows) {
-      const std::size_t rn = std::min<std::size_t>(kProjRows, R - r0);
-      if (rn != kProjRows || jn != kProjCols) {
-        ProjectEdgeFused(X, r0, rn, d, Wt, F, j0, jn, args);
-        continue;
-      }
-      __m512 acc[kProjRows][4];  // 4 rows x 64 columns: 16 of the 32 registers
-      for (auto& row : acc)
-        for (__m512& v : row) v = _mm512_setzero_ps();
-      const float* x = X + r0 * d;
-      for (std::uint32_t c = 0; c < d; ++c) {
-        const float* w = Wt + static_cast<std::size_t>(c) * F + j0;
-        const __m512 w0 = _mm512_loadu_ps(w), w1 = _mm512_loadu_ps(w + 16);
-        const __m512 w2 = _mm512_loadu_ps(w + 32), w3 = _mm512_loadu_ps(w + 48);
-        for (std::uint32_t q = 0; q < kProjRows; ++q) {
-          const __m512 a = _mm512_set1_ps(x[q * d + c]);
-          acc[q][0] = _mm512_fmadd_ps(a, w0, acc[q][0]);
-          acc[q][1] = _mm512_fmadd_ps(a, w1, acc[q][1]);
-          acc[q][2] = _mm512_fmadd_ps(a, w2, acc[q][2]);
-          acc[q][3] = _mm512_fmadd_ps(a, w3, acc[q][3]);
-        }
-      }
-      for (std::uint32_t q = 0; q < kProjRows; ++q)
-        for (std::uint32_t v = 0; v < 4; ++v) _mm512_storeu_ps(args + (r0 + q) * F + j0 + 16 * v, acc[q][v]);
+// A full tile: rows x[0 .. kProjRows) (row stride d) times columns j0 .. j0 + kProjCols of Wt, into
+// out (row stride F), the chains in registers.
+using FullTile = void (*)(const float* x, std::uint32_t d, const float* Wt, std::uint32_t F, std::uint32_t j0,
+                          float* out);
+
+__attribute__((target("avx512f,fma"))) void ProjectTileAvx512(const float* x, std::uint32_t d, const float* Wt,
+                                                               std::uint32_t F, std::uint32_t j0, float* out) {
+  __m512 acc[kProjRows][4];  // 4 rows x 64 columns: 16 of the 32 registers
+  for (auto& row : acc)
+    for (__m512& v : row) v = _mm512_setzero_ps();
+  for (std::uint32_t c = 0; c < d; ++c) {
+    const float* w = Wt + static_cast<std::size_t>(c) * F + j0;
+    const __m512 w0 = _mm512_loadu_ps(w), w1 = _mm512_loadu_ps(w + 16);
+    const __m512 w2 = _mm512_loadu_ps(w + 32), w3 = _mm512_loadu_ps(w + 48);
+    for (std::uint32_t q = 0; q < kProjRows; ++q) {
+      const __m512 a = _mm512_set1_ps(x[q * d + c]);
+      acc[q][0] = _mm512_fmadd_ps(a, w0, acc[q][0]);
+      acc[q][1] = _mm512_fmadd_ps(a, w1, acc[q][1]);
+      acc[q][2] = _mm512_fmadd_ps(a, w2, acc[q][2]);
+      acc[q][3] = _mm512_fmadd_ps(a, w3, acc[q][3]);
     }
   }
+  for (std::uint32_t q = 0; q < kProjRows; ++q)
+    for (std::uint32_t v = 0; v < 4; ++v) _mm512_storeu_ps(out + q * F + 16 * v, acc[q][v]);
 }
 
-// One AVX2 sweep: 4 rows x 8V columns from column j of a full tile, 4V accumulators (V <= 3: with
-// V W vectors and a broadcast, at most the 16 registers).
+// One AVX2 sweep: 4 rows x 8V columns from column j, 4V accumulators (V <= 3: with V W vectors
+// and a broadcast, at most the 16 registers).
 template <int V>
 __attribute__((target("avx2,fma"), always_inline)) inline void ProjectSweepAvx2(
     const float* x, std::uint32_t d, const float* Wt, std::uint32_t F, std::size_t j, float* out) {
@@ -177,22 +171,25 @@ __attribute__((target("avx2,fma"), always_inline)) inline void ProjectSweepAvx2(
     for (int v = 0; v < V; ++v) _mm256_storeu_ps(out + q * F + 8 * v, acc[q][v]);
 }
 
-__attribute__((target("avx2,fma"))) void ProjectDenseAvx2(const float* X, std::size_t R, std::uint32_t d,
-                                                           const float* Wt, std::uint32_t F, float* args) {
+__attribute__((target("avx2,fma"))) void ProjectTileAvx2(const float* x, std::uint32_t d, const float* Wt,
+                                                           std::uint32_t F, std::uint32_t j0, float* out) {
   static_assert(kProjCols == 64, "the sweeps below cover 24 + 24 + 16 columns");
+  ProjectSweepAvx2<3>(x, d, Wt, F, j0, out);
+  ProjectSweepAvx2<3>(x, d, Wt, F, j0 + 24, out + 24);
+  ProjectSweepAvx2<2>(x, d, Wt, F, j0 + 48, out + 48);
+}
+
+// The fused projection over tiles: the full ones by `tile`, the partial ones by ProjectEdgeFused.
+void ProjectDenseFused(FullTile tile, const float* X, std::size_t R, std::uint32_t d, const float* Wt,
+                       std::uint32_t F, float* args) {
   for (std::uint32_t j0 = 0; j0 < F; j0 += kProjCols) {
     const std::uint32_t jn = std::min(kProjCols, F - j0);
     for (std::size_t r0 = 0; r0 < R; r0 += kProjRows) {
       const std::size_t rn = std::min<std::size_t>(kProjRows, R - r0);
-      if (rn != kProjRows || jn != kProjCols) {
+      if (rn == kProjRows && jn == kProjCols)
+        tile(X + r0 * d, d, Wt, F, j0, args + r0 * F + j0);
+      else
         ProjectEdgeFused(X, r0, rn, d, Wt, F, j0, jn, args);
-        continue;
-      }
-      const float* x = X + r0 * d;
-      float* out = args + r0 * F + j0;
-      ProjectSweepAvx2<3>(x, d, Wt, F, j0, out);
-      ProjectSweepAvx2<3>(x, d, Wt, F, j0 + 24, out + 24);
-      ProjectSweepAvx2<2>(x, d, Wt, F, j0 + 48, out + 48);
     }
   }
 }
@@ -225,8 +222,11 @@ KernelPath HostPath() { return Path(); }
 void ProjectDense(const float* X, std::size_t R, std::uint32_t d, const float* Wt, std::uint32_t F,
                   float* args) {
 #if RFK_HOST_FMA
-  if (Path() == KernelPath::kAvx512) return ProjectDenseAvx512(X, R, d, Wt, F, args);
-  if (Path() == KernelPath::kAvx2) return ProjectDenseAvx2(X, R, d, Wt, F, args);
+  switch (Path()) {
+    case KernelPath::kAvx512: return ProjectDenseFused(ProjectTileAvx512, X, R, d, Wt, F, args);
+    case KernelPath::kAvx2: return ProjectDenseFused(ProjectTileAvx2, X, R, d, Wt, F, args);
+    default: break;
+  }
 #endif
   ProjectDenseSeparate(X, R, d, Wt, F, args);
 }
@@ -434,8 +434,11 @@ void CholUpdateTile(const double* Pt, std::size_t ldt, const double* P, std::siz
                     std::size_t R, std::size_t i0, std::size_t in, std::size_t j0, std::size_t jn,
                     double* A, std::size_t lda) {
 #if RFK_HOST_FMA
-  if (Path() == KernelPath::kAvx512) return CholUpdateTileAvx512(Pt, ldt, P, ldp, R, i0, in, j0, jn, A, lda);
-  if (Path() == KernelPath::kAvx2) return CholUpdateTileAvx2(Pt, ldt, P, ldp, R, i0, in, j0, jn, A, lda);
+  switch (Path()) {
+    case KernelPath::kAvx512: return CholUpdateTileAvx512(Pt, ldt, P, ldp, R, i0, in, j0, jn, A, lda);
+    case KernelPath::kAvx2: return CholUpdateTileAvx2(Pt, ldt, P, ldp, R, i0, in, j0, jn, A, lda);
+    default: break;
+  }
 #endif
   CholUpdateTileSeparate(Pt, ldt, P, ldp, R, i0, in, j0, jn, A, lda);
 }
