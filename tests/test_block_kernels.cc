@@ -27,8 +27,10 @@ TEST_CASE("ProjectDense: each path against in-order dot products, bit for bit") 
   using rfk::host::KernelPath;
   const bool fused_here = rfk::host::HostFused();
   int ran_fused = 0;
-  // Sizes that exercise full register tiles and every kind of remainder.
-  for (auto [R, d, F] : {std::tuple<std::size_t, std::uint32_t, std::uint32_t>{13, 37, 70}, {8, 5, 128}, {1, 1, 1}}) {
+  // Sizes that exercise full register tiles and every kind of remainder: of rows, of columns, and
+  // of the blocks of Wt the fused kernels pack (d > 256 spans several at any depth up to 256).
+  for (auto [R, d, F] : {std::tuple<std::size_t, std::uint32_t, std::uint32_t>{13, 37, 70}, {8, 5, 128}, {1, 1, 1},
+                         {9, 300, 200}, {4, 257, 64}, {6, 0, 70}}) {
     const auto X = Wave(R * d, 0.37), W = Wave(std::size_t{F} * d, 1.13);  // W: F x d
     std::vector<float> Wt(W.size());
     for (std::uint32_t j = 0; j < F; ++j)

@@ -36,6 +36,10 @@ namespace rfk::host {
 namespace {
 constexpr std::uint32_t kProjCols = 64;  // columns of args per register tile
 constexpr std::uint32_t kProjRows = 4;   // rows sharing each loaded slice of Wt
+// Values of c per packed block of Wt: 16 KiB, in L1 with room to spare (32 KiB on Zen 4, 48 KiB on
+// Intel's recent cores). On a 16-core Xeon 64 beat 128 and 256 (PERFORMANCE.md); on Zen 4 the
+// three were within the VM's noise.
+constexpr std::uint32_t kProjDepth = 64;
 
 // The best path this CPU runs, decided on first use (a function-local static, so also right when
 // another file's static initialiser trains): every fused kernel needs FMA and AVX2; AVX-512 only
@@ -106,10 +110,11 @@ void ProjectSparseSeparate(const std::uint32_t* cols, const float* vals, std::si
 #if RFK_HOST_FMA
 // The fused projection: each args[r][j] is the chain acc = fma(X[r][c], Wt[c][j], acc) for
 // c = 0..d-1 from +0.0f, one rounding per term. An FMA is exactly rounded, so the AVX-512 and the
-// AVX2 kernels give the same bits; only the register tiling differs.
+// AVX2 kernels give the same bits; only the register tiling and the blocking differ (a chain's
+// partial sum stored to memory between blocks and loaded again is the same float).
 
-// Rows r0 .. r0 + rn - 1, columns j0 .. j0 + jn - 1 (a partial tile, or an AVX2 sweep's columns),
-// row by row: the same chains as the full tiles.
+// Rows r0 .. r0 + rn - 1 (fewer than a tile's), columns j0 .. j0 + jn - 1, row by row and whole
+// chains: the same sums as the tiles.
 __attribute__((target("avx2,fma"))) void ProjectEdgeFused(const float* X, std::size_t r0, std::size_t rn,
                                                            std::uint32_t d, const float* Wt, std::uint32_t F,
                                                            std::uint32_t j0, std::uint32_t jn, float* args) {
@@ -124,22 +129,25 @@ __attribute__((target("avx2,fma"))) void ProjectEdgeFused(const float* X, std::s
   }
 }
 
-// A full tile: rows x[0 .. kProjRows) (row stride d) times columns j0 .. j0 + kProjCols of Wt, into
-// out (row stride F), the chains in registers.
-using FullTile = void (*)(const float* x, std::uint32_t d, const float* Wt, std::uint32_t F, std::uint32_t j0,
-                          float* out);
+// A full tile, one block of depth: rows x[q * ldx + c] (q < kProjRows, c < kc) times the packed
+// panel p[c * kProjCols + j], carried on into out[q * ldo + j] (j < kProjCols): each chain starts
+// from +0.0f where `first`, else from the float out holds (the chain so far, stored exactly). The
+// chains stay in registers across the block.
+using FullTile = void (*)(const float* x, std::size_t ldx, const float* p, std::uint32_t kc, bool first,
+                          float* out, std::size_t ldo);
 
-__attribute__((target("avx512f,fma"))) void ProjectTileAvx512(const float* x, std::uint32_t d, const float* Wt,
-                                                               std::uint32_t F, std::uint32_t j0, float* out) {
+__attribute__((target("avx512f,fma"))) void ProjectTileAvx512(const float* x, std::size_t ldx, const float* p,
+                                                               std::uint32_t kc, bool first, float* out,
+                                                               std::size_t ldo) {
   __m512 acc[kProjRows][4];  // 4 rows x 64 columns: 16 of the 32 registers
-  for (auto& row : acc)
-    for (__m512& v : row) v = _mm512_setzero_ps();
-  for (std::uint32_t c = 0; c < d; ++c) {
-    const float* w = Wt + static_cast<std::size_t>(c) * F + j0;
-    const __m512 w0 = _mm512_loadu_ps(w), w1 = _mm512_loadu_ps(w + 16);
-    const __m512 w2 = _mm512_loadu_ps(w + 32), w3 = _mm512_loadu_ps(w + 48);
+  for (std::uint32_t q = 0; q < kProjRows; ++q)
+    for (std::uint32_t v = 0; v < 4; ++v) acc[q][v] = first ? _mm512_setzero_ps() : _mm512_loadu_ps(out + q * ldo + 16 * v);
+  for (std::uint32_t c = 0; c < kc; ++c) {
+    const float* w = p + static_cast<std::size_t>(c) * kProjCols;
+    const __m512 w0 = _mm512_load_ps(w), w1 = _mm512_load_ps(w + 16);
+    const __m512 w2 = _mm512_load_ps(w + 32), w3 = _mm512_load_ps(w + 48);
     for (std::uint32_t q = 0; q < kProjRows; ++q) {
-      const __m512 a = _mm512_set1_ps(x[q * d + c]);
+      const __m512 a = _mm512_set1_ps(x[q * ldx + c]);
       acc[q][0] = _mm512_fmadd_ps(a, w0, acc[q][0]);
       acc[q][1] = _mm512_fmadd_ps(a, w1, acc[q][1]);
       acc[q][2] = _mm512_fmadd_ps(a, w2, acc[q][2]);
@@ -147,50 +155,77 @@ __attribute__((target("avx512f,fma"))) void ProjectTileAvx512(const float* x, st
     }
   }
   for (std::uint32_t q = 0; q < kProjRows; ++q)
-    for (std::uint32_t v = 0; v < 4; ++v) _mm512_storeu_ps(out + q * F + 16 * v, acc[q][v]);
+    for (std::uint32_t v = 0; v < 4; ++v) _mm512_storeu_ps(out + q * ldo + 16 * v, acc[q][v]);
 }
 
-// One AVX2 sweep: 4 rows x 8V columns from column j, 4V accumulators (V <= 3: with V W vectors
-// and a broadcast, at most the 16 registers).
+// One AVX2 sweep: 4 rows x 8V panel columns from column j, 4V accumulators (V <= 3: with V W
+// vectors and a broadcast, at most the 16 registers).
 template <int V>
 __attribute__((target("avx2,fma"), always_inline)) inline void ProjectSweepAvx2(
-    const float* x, std::uint32_t d, const float* Wt, std::uint32_t F, std::size_t j, float* out) {
+    const float* x, std::size_t ldx, const float* p, std::uint32_t kc, bool first, float* out, std::size_t ldo) {
   __m256 acc[kProjRows][V];
-  for (auto& row : acc)
-    for (__m256& v : row) v = _mm256_setzero_ps();
-  for (std::uint32_t c = 0; c < d; ++c) {
-    const float* w = Wt + static_cast<std::size_t>(c) * F + j;
+  for (std::uint32_t q = 0; q < kProjRows; ++q)
+    for (int v = 0; v < V; ++v) acc[q][v] = first ? _mm256_setzero_ps() : _mm256_loadu_ps(out + q * ldo + 8 * v);
+  for (std::uint32_t c = 0; c < kc; ++c) {
+    const float* w = p + static_cast<std::size_t>(c) * kProjCols;
     __m256 wv[V];
-    for (int v = 0; v < V; ++v) wv[v] = _mm256_loadu_ps(w + 8 * v);
+    for (int v = 0; v < V; ++v) wv[v] = _mm256_load_ps(w + 8 * v);
     for (std::uint32_t q = 0; q < kProjRows; ++q) {
-      const __m256 a = _mm256_set1_ps(x[q * d + c]);
+      const __m256 a = _mm256_set1_ps(x[q * ldx + c]);
       for (int v = 0; v < V; ++v) acc[q][v] = _mm256_fmadd_ps(a, wv[v], acc[q][v]);
     }
   }
   for (std::uint32_t q = 0; q < kProjRows; ++q)
-    for (int v = 0; v < V; ++v) _mm256_storeu_ps(out + q * F + 8 * v, acc[q][v]);
+    for (int v = 0; v < V; ++v) _mm256_storeu_ps(out + q * ldo + 8 * v, acc[q][v]);
 }
 
-__attribute__((target("avx2,fma"))) void ProjectTileAvx2(const float* x, std::uint32_t d, const float* Wt,
-                                                           std::uint32_t F, std::uint32_t j0, float* out) {
+__attribute__((target("avx2,fma"))) void ProjectTileAvx2(const float* x, std::size_t ldx, const float* p,
+                                                           std::uint32_t kc, bool first, float* out,
+                                                           std::size_t ldo) {
   static_assert(kProjCols == 64, "the sweeps below cover 24 + 24 + 16 columns");
-  ProjectSweepAvx2<3>(x, d, Wt, F, j0, out);
-  ProjectSweepAvx2<3>(x, d, Wt, F, j0 + 24, out + 24);
-  ProjectSweepAvx2<2>(x, d, Wt, F, j0 + 48, out + 48);
+  ProjectSweepAvx2<3>(x, ldx, p, kc, first, out, ldo);
+  ProjectSweepAvx2<3>(x, ldx, p + 24, kc, first, out + 24, ldo);
+  ProjectSweepAvx2<2>(x, ldx, p + 48, kc, first, out + 48, ldo);
 }
 
-// The fused projection over tiles: the full ones by `tile`, the partial ones by ProjectEdgeFused.
+// The fused projection. Blocked like a GEMM, but every chain keeps its order: for each strip of
+// kProjCols columns and each block of kProjDepth values of c, that block of Wt is packed (64-byte
+// aligned, on the stack, so it stays in L1 whatever F's stride) and every full group of kProjRows
+// rows carries its chains on through it; partial row groups run whole chains in ProjectEdgeFused.
 void ProjectDenseFused(FullTile tile, const float* X, std::size_t R, std::uint32_t d, const float* Wt,
                        std::uint32_t F, float* args) {
+  if (d == 0) return std::fill(args, args + R * F, 0.0f);
+  const std::size_t full = R - R % kProjRows;
+  alignas(64) float panel[kProjDepth * kProjCols];
   for (std::uint32_t j0 = 0; j0 < F; j0 += kProjCols) {
     const std::uint32_t jn = std::min(kProjCols, F - j0);
-    for (std::size_t r0 = 0; r0 < R; r0 += kProjRows) {
-      const std::size_t rn = std::min<std::size_t>(kProjRows, R - r0);
-      if (rn == kProjRows && jn == kProjCols)
-        tile(X + r0 * d, d, Wt, F, j0, args + r0 * F + j0);
-      else
-        ProjectEdgeFused(X, r0, rn, d, Wt, F, j0, jn, args);
+    for (std::uint32_t c0 = 0; full > 0 && c0 < d; c0 += kProjDepth) {
+      const std::uint32_t kc = std::min(kProjDepth, d - c0);
+      for (std::uint32_t c = 0; c < kc; ++c) {
+        float* row = panel + static_cast<std::size_t>(c) * kProjCols;
+        std::memcpy(row, Wt + static_cast<std::size_t>(c0 + c) * F + j0, jn * sizeof(float));
+        std::fill(row + jn, row + kProjCols, 0.0f);
+      }
+      for (std::size_t r0 = 0; r0 < full; r0 += kProjRows) {
+        float* out = args + r0 * F + j0;
+        if (r0 + 2 * kProjRows <= full)  // the tile after next's slice of X (L3 to L1 takes a while)
+          for (std::uint32_t q = 0; q < kProjRows; ++q)
+            for (std::uint32_t c = 0; c < kc; c += 16)
+              __builtin_prefetch(X + (r0 + 2 * kProjRows + q) * d + c0 + c);
+        if (jn == kProjCols) {
+          tile(X + r0 * d + c0, d, panel, kc, c0 == 0, out, F);
+          continue;
+        }
+        // The last, narrower strip: its chains pass through a full-width copy (the padding
+        // columns compute zeros and are dropped).
+        alignas(64) float part[kProjRows * kProjCols] = {};
+        for (std::uint32_t q = 0; q < kProjRows && c0 > 0; ++q)
+          std::memcpy(part + q * kProjCols, out + q * F, jn * sizeof(float));
+        tile(X + r0 * d + c0, d, panel, kc, c0 == 0, part, kProjCols);
+        for (std::uint32_t q = 0; q < kProjRows; ++q) std::memcpy(out + q * F, part + q * kProjCols, jn * sizeof(float));
+      }
     }
+    if (full < R) ProjectEdgeFused(X, full, R - full, d, Wt, F, j0, jn, args);
   }
 }
 
