@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "block_kernels.h"
 #include "test_util.h"
 
 namespace {
@@ -354,4 +355,22 @@ TEST_CASE("predict --proba and eval's log loss, Brier and ECE, --proba refused w
   const auto rp = rfk_test::Run(Cli() + " predict --proba -m " + tmp.Path("r.rfk") + " " + tmp.Path("r.csv"));
   CHECK(rp.status != 0);
   CHECK(rp.err.find("regression model") != std::string::npos);
+}
+
+TEST_CASE("train's report names training's own kernel path, in text and in JSON") {
+  rfk_test::TempDir tmp;
+  std::string csv;
+  for (int i = 0; i < 200; ++i)
+    csv += std::to_string(i % 2) + "," + std::to_string(0.01 * i) + "," + std::to_string(std::sin(0.1 * i)) + "\n";
+  rfk_test::WriteText(tmp.Path("d.csv"), csv);
+  const std::string common = " train --train " + tmp.Path("d.csv") + " -D 16 --gamma 1 --lambda 1e-3 -o " + tmp.Path("m.rfk");
+  // This process and the CLI run on the same CPU, so they choose the same path.
+  const std::string name = rfk::host::HostPathName(rfk::host::KernelPath::kBest);
+  CHECK((name == "unfused") == !rfk::host::HostFused());
+  const auto js = rfk_test::Run(Cli() + common + " --json");
+  REQUIRE_MESSAGE(js.status == 0, js.err);
+  CHECK(js.out.find("\"host_kernels\": \"" + name + "\"") != std::string::npos);
+  const auto text = rfk_test::Run(Cli() + common);
+  REQUIRE_MESSAGE(text.status == 0, text.err);
+  CHECK(text.out.find("\nkernels:     " + name + " (") != std::string::npos);
 }

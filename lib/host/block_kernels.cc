@@ -37,8 +37,8 @@ namespace {
 constexpr std::uint32_t kProjCols = 64;  // columns of args per register tile
 constexpr std::uint32_t kProjRows = 4;   // rows sharing each loaded slice of Wt
 // Values of c per packed block of Wt: 16 KiB, in L1 with room to spare (32 KiB on Zen 4, 48 KiB on
-// Intel's recent cores). On a 16-core Xeon 64 beat 128 and 256 (PERFORMANCE.md); on Zen 4 the
-// three were within the VM's noise.
+// Intel's recent cores). On a 16-core Xeon 64 reached the largest share of the FMA peak, 128 and
+// 256 less (PERFORMANCE.md); on Zen 4 the three were within the VM's noise.
 constexpr std::uint32_t kProjDepth = 64;
 
 // The best path this CPU runs, decided on first use (a function-local static, so also right when
@@ -208,7 +208,7 @@ void ProjectDenseFused(FullTile tile, const float* X, std::size_t R, std::uint32
       }
       for (std::size_t r0 = 0; r0 < full; r0 += kProjRows) {
         float* out = args + r0 * F + j0;
-        if (r0 + 2 * kProjRows <= full)  // the tile after next's slice of X (L3 to L1 takes a while)
+        if (r0 + 3 * kProjRows <= full)  // the tile after next's slice of X (L3 to L1 takes a while)
           for (std::uint32_t q = 0; q < kProjRows; ++q)
             for (std::uint32_t c = 0; c < kc; c += 16)
               __builtin_prefetch(X + (r0 + 2 * kProjRows + q) * d + c0 + c);
@@ -253,6 +253,14 @@ bool SelectHostPath(KernelPath path) {
 }
 
 KernelPath HostPath() { return Path(); }
+
+const char* HostPathName(KernelPath path) {
+  switch (path == KernelPath::kBest ? Best() : path) {
+    case KernelPath::kAvx512: return "fused-avx512";
+    case KernelPath::kAvx2: return "fused-avx2";
+    default: return "unfused";
+  }
+}
 
 void ProjectDense(const float* X, std::size_t R, std::uint32_t d, const float* Wt, std::uint32_t F,
                   float* args) {

@@ -32,10 +32,14 @@ bool HostFused();
 // called while another thread trains.
 bool SelectHostPath(KernelPath path);
 KernelPath HostPath();  // the path in use
+// "unfused", "fused-avx2" or "fused-avx512" (kBest: the name of this CPU's best path); training's
+// report names the path it ran (TrainReport::host_kernels).
+const char* HostPathName(KernelPath path);
 
 // args[r][j] = sum_c X[r][c] * Wt[c][j], summed over c = 0..d-1 in order, starting from +0.0f,
 // each term one fma where HostFused(), else a rounded product and a rounded sum (the core's bits).
-// X: R x d row-major, Wt: d x F row-major (W transposed), args: R x F. No allocation.
+// X: R x d row-major, Wt: d x F row-major (W transposed), args: R x F. No allocation; about 19 KiB
+// of stack on the fused paths (a packed block of Wt).
 void ProjectDense(const float* X, std::size_t R, std::uint32_t d, const float* Wt, std::uint32_t F,
                   float* args);
 

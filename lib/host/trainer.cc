@@ -16,6 +16,7 @@
 
 #include <sys/resource.h>
 
+#include "block_kernels.h"
 #include "calibration.h"
 #include "design.h"
 #include "distributed.h"
@@ -266,6 +267,7 @@ TrainResult Train(RowSource& source, const TrainOptions& options) {
   TrainingError(*design, model.stored, ctx);
   rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   rep.blas = BlasDescription();
+  rep.host_kernels = HostPathName(HostPath());
   rep.peak_rss = PeakRss();
   return result;
 }

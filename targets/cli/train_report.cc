@@ -158,6 +158,9 @@ void PrintTrainText(const TrainRun& run, bool verbose) {
               rep.memory_limit > 0 ? HumanBytes(rep.memory_limit).c_str() : "none known",
               HumanBytes(rep.peak_rss).c_str(), StreamingText(rep).c_str());
   std::printf("blas:        %s\n", rep.blas.c_str());
+  std::printf("kernels:     %s (%s)\n", rep.host_kernels.c_str(),
+              rep.host_kernels == "unfused" ? "the projection computes a device's features bit for bit"
+                                            : "one fma per multiply-add: features within rounding of a device's");
   if (rep.ranks > 1)
     std::printf("mpi:         %u ranks (rows split among them; time and memory above are rank 0's)\n", rep.ranks);
   if (run.test_result) PrintTest(run);
@@ -200,7 +203,7 @@ void PrintTrainJson(const TrainRun& run) {
      << ", \"peak_rss\": " << Num(rep.peak_rss) << ", \"streamed\": ";
   if (rep.chunk_bytes > 0) js << "{\"chunk_bytes\": " << Num(rep.chunk_bytes) << ", \"chunks\": " << rep.chunks << "}";
   else js << "false";
-  js << ", \"blas\": \"" << JsonEscape(rep.blas) << "\", \"ranks\": " << rep.ranks;
+  js << ", \"blas\": \"" << JsonEscape(rep.blas) << "\", \"host_kernels\": \"" << rep.host_kernels << "\", \"ranks\": " << rep.ranks;
   JsonStrings("notes", data.notes, js);
   JsonStrings("warnings", data.warnings, js);
   if (run.test_result) {

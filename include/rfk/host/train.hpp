@@ -166,6 +166,9 @@ struct TrainReport {
   std::uint64_t chunks = 0;      // streamed: chunks per pass over the file
   double scan_seconds = 0.0;     // streamed: the first scan of the file (not in `seconds`)
   std::string blas;              // BlasDescription(): the BLAS and the kernels it ran
+  std::string host_kernels;      // rfk's own training kernels: "unfused" (the projection computes
+                                 // a device's features bit for bit) or "fused-avx2"/"fused-avx512"
+                                 // (one fma per multiply-add: within rounding of them)
   std::uint32_t ranks = 1;       // processes that trained (TrainOptions::ranks); the other fields
                                  // are this rank's (time, memory), or the same on every rank
 };
