@@ -27,8 +27,11 @@ the quick datasets and Forest can be measured by separate commands; the table li
 that measured its rows.
 
 usage: maps.py [--rfk PATH] [--work DIR] [--threads N] [--datasets cpu census adult kdd forest forest-auto]
-               [--forest-auto-D D ...] [--seeds N] [--report-only]
+               [--forest-auto-D D ...] [--seeds N] [--report-only] [--merge DIR ...]
   --report-only: rewrite the table (and docs/RESULTS.md's block) from <work>/maps.json
+  --merge: with --report-only, first add the rows of each DIR/maps.json to <work>/maps.json (a
+    DIR's rows replace <work>'s of the same dataset and D), so that commands run side by side,
+    each with its own --work, make one table
 """
 import argparse
 import json
@@ -205,13 +208,30 @@ def main():
     ap.add_argument("--forest-auto-D", type=int, nargs="+", default=[1000], help="D of the forest-auto rows")
     ap.add_argument("--seeds", type=int, default=1, help="also train at Fourier's gamma, lambda with seeds 2..N")
     ap.add_argument("--report-only", action="store_true", help="rewrite the table from <work>/maps.json")
+    ap.add_argument("--merge", nargs="+", default=[], metavar="DIR", help="with --report-only: add DIR/maps.json's rows")
     a = ap.parse_args()
+    if a.merge and not a.report_only:
+        ap.error("--merge needs --report-only")
     js = os.path.join(a.work, "maps.json")
     saved = {"runs": [], "results": {}}
     if os.path.exists(js):
         with open(js) as f:
             saved = json.load(f)
     if a.report_only:
+        for d in a.merge:
+            with open(os.path.join(d, "maps.json")) as f:
+                other = json.load(f)
+            offset = len(saved["runs"])  # its rows' "run" index into its own runs, now after ours
+            saved["runs"] += other["runs"]
+            for key, maps in other["results"].items():
+                for r in maps.values():
+                    r["run"] += offset
+                saved["results"][key] = maps
+        if a.merge:
+            os.makedirs(a.work, exist_ok=True)
+            with open(js + ".tmp", "w") as f:
+                json.dump(saved, f, indent=1)
+            os.replace(js + ".tmp", js)
         return report(saved, True)
     active = [x.split()[0] for x in run([a.rfk, "info"]).splitlines() if x.rstrip().endswith("<- active")]
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout
