@@ -3,7 +3,7 @@
 # (-fsanitize=fuzzer,address,undefined) and runs each, one after the other on one core, for a
 # bounded time on a seed corpus of real inputs, then prints executions and coverage per target.
 #   scripts/fuzz.sh [seconds per target, default 60] [target ...]
-#   targets: model capi libsvm csv idx train (default: all). CI's short run: scripts/fuzz.sh 20
+#   targets: model capi libsvm csv idx train convert (default: all). CI's short run: scripts/fuzz.sh 20
 # Seeds: models trained by the rfk CLI, small slices of ../shared/datasets (when present; nothing
 # is copied into the repository), hand-made inputs for every format and element type, and the
 # committed regression inputs. Corpora grow in build/fuzz/corpus/<target> across runs.
@@ -18,7 +18,7 @@ cd "$(dirname "$0")/.."
 secs=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(model capi libsvm csv idx train)
+[ ${#targets[@]} -gt 0 ] || targets=(model capi libsvm csv idx train convert)
 case "$secs" in '' | *[!0-9]*) echo "fuzz.sh: seconds must be a positive integer" >&2; exit 2 ;; esac
 
 scripts/install-deps.sh
@@ -171,6 +171,14 @@ seeds_idx() {
     printf '\x00\x00\x0d\x01'; be32 2; printf '\x40\x00\x00\x00\xbf\x80\x00\x00'; } | seed idx int8-4d
 }
 
+# rfk convert without data: the model seeds (those of Fourier-type maps scaled without centring
+# carry the host's input_stats section), built again if the model target did not run first.
+seeds_convert() {
+  [ -d "$tmp/seeds/model" ] || seeds_model
+  mkdir -p "$tmp/seeds/convert"
+  cp "$tmp/seeds/model"/* "$tmp/seeds/convert/"
+}
+
 # Training: one options byte (see tests/fuzz/fuzz_train.cc) + small data, for several options.
 seeds_train() {
   local sel
@@ -193,11 +201,14 @@ build_target() {
       # The whole host library, scalar kernels only; Eigen's scalar path as in the CMake build.
       "${cxx[@]}" -DRFK_FUZZ_ENTRY=Train -DEIGEN_DONT_VECTORIZE -isystem /usr/include/eigen3 -Ilib/host \
         tests/fuzz/fuzz_train.cc lib/host/*.cc "${core[@]}" -lopenblas -lz -pthread -o "$out/fuzz_$t" ;;
-    *) echo "fuzz.sh: unknown target '$t' (model, capi, libsvm, csv, idx, train)" >&2; exit 2 ;;
+    convert)
+      "${cxx[@]}" -DRFK_FUZZ_ENTRY=Convert -DEIGEN_DONT_VECTORIZE -isystem /usr/include/eigen3 -Ilib/host \
+        tests/fuzz/fuzz_convert.cc lib/host/*.cc "${core[@]}" -lopenblas -lz -pthread -o "$out/fuzz_$t" ;;
+    *) echo "fuzz.sh: unknown target '$t' (model, capi, libsvm, csv, idx, train, convert)" >&2; exit 2 ;;
   esac
 }
 
-declare -A max_len=([model]=65536 [capi]=65536 [libsvm]=8192 [csv]=8192 [idx]=16384 [train]=4096)
+declare -A max_len=([model]=65536 [capi]=65536 [libsvm]=8192 [csv]=8192 [idx]=16384 [train]=4096 [convert]=65536)
 status=0
 report=()
 for t in "${targets[@]}"; do

@@ -19,7 +19,8 @@ TEST_CASE("fuzz regressions: every committed input is handled cleanly by its tar
                                                  {"libsvm", rfk_fuzz::Libsvm},
                                                  {"csv", rfk_fuzz::Csv},
                                                  {"idx", rfk_fuzz::Idx},
-                                                 {"train", rfk_fuzz::Train}};
+                                                 {"train", rfk_fuzz::Train},
+                                                 {"convert", rfk_fuzz::Convert}};
   const std::filesystem::path dir = std::filesystem::path(RFK_SOURCE_DIR) / "tests/fuzz/regressions";
   std::map<std::string, int> inputs;
   for (const auto& sub : std::filesystem::directory_iterator(dir)) {

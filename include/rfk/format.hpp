@@ -54,8 +54,9 @@ inline constexpr std::uint16_t kSectionRequired = 0x0001;  // flag: unknown => r
 // The tables. To add a section: one row in RFK_FORMAT_SECTIONS (a type number not yet used: 11..15
 // are reserved for further binning storage, 17..22 for further structured maps (23 is `fixed`), 24..31 for optional
 // sections a reader may skip: what a model says about its inputs (24, 25) and how its outputs
-// become probabilities (26); the section bit masks hold numbers below 32), a layout namespace
-// below if it has fields, its validator
+// become probabilities (26); 27 is input_stats, a host's section outside these tables:
+// kInputStatsSection; the section bit masks hold numbers below 32), a layout namespace below if it
+// has fields, its validator
 // in lib/core/model_open.cc (called from OpenModel in the order of docs/FORMAT.md's "Limits and
 // checks"), its writer in lib/host/model_writer.cc (kSectionWriters) and its row in FORMAT.md.
 // To add an enum value: one row in its list, and its row in FORMAT.md; a value the reader cannot
@@ -236,6 +237,12 @@ constexpr const char* NameOf(E value) noexcept {
   return "unknown";
 }
 
+// Type 27, `input_stats` (optional; layout in the input_stats namespace below), is a host's section
+// and not a row of RFK_FORMAT_SECTIONS: device cores skip it as an unknown optional section, so it
+// costs them no code, no table row and no stack (the Cortex-M0 image is 16 B under its limit:
+// docs/EMBEDDED.md). Hosts read it with rfk::host::ReadInputStats (rfk/host/quantize.hpp).
+inline constexpr std::uint16_t kInputStatsSection = 27;
+
 // The table row of a section type, or null for a type this version does not know.
 constexpr const SectionInfo* FindSection(std::uint16_t type) noexcept {
   for (const SectionInfo& s : kSections)
@@ -244,7 +251,7 @@ constexpr const SectionInfo* FindSection(std::uint16_t type) noexcept {
 }
 constexpr const SectionInfo& Info(SectionType t) noexcept { return *FindSection(static_cast<std::uint16_t>(t)); }
 constexpr const char* SectionName(std::uint16_t type) noexcept {
-  return FindSection(type) ? FindSection(type)->name : "unknown";
+  return FindSection(type) ? FindSection(type)->name : type == kInputStatsSection ? "input_stats" : "unknown";
 }
 
 // kMapParams section layout (48 bytes).
@@ -340,6 +347,19 @@ constexpr std::uint64_t Bytes(std::uint32_t method, std::uint32_t K) {
                                                                                     : 0;
 }
 }  // namespace calibration
+
+// input_stats section layout (type kInputStatsSection, optional, host-only): 16-byte header, then
+// mean[d] f32 and sd[d] f32: each input column's mean and standard deviation over the training
+// rows (population form, unweighted), all finite, sd >= 0. rfk train writes it for Fourier-type
+// maps without binning whose standardisation does not hold the means (scaled without centring,
+// or none), with the metadata; `rfk convert` draws inputs from it to estimate and refit what
+// re-storing moves. A reader that skips it predicts exactly as one that reads it.
+namespace input_stats {
+inline constexpr std::uint32_t kHeaderBytes = 16;
+inline constexpr std::uint32_t kCount = 0;     // u32 d, the model's input dimension
+inline constexpr std::uint32_t kReserved = 4;  // u32[3] 0
+constexpr std::uint64_t Bytes(std::uint32_t d) { return kHeaderBytes + 8 * std::uint64_t{d}; }
+}  // namespace input_stats
 
 // kBinKeys section layout: grid_start[P + 1] u32, zero padding to a multiple of 8, keys u64.
 namespace bin_keys {

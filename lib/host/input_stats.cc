@@ -127,6 +127,18 @@ InputScaling ComputeStandardization(const Dataset& data, Standardization how) {
   return ComputeStandardization(StatsOf(data), how);
 }
 
+void ColumnMoments(const ColumnStats& c, std::vector<float>* mean, std::vector<float>* sd) {
+  const double n = static_cast<double>(c.rows);
+  mean->assign(c.cols, 0.0f);
+  sd->assign(c.cols, 0.0f);
+  if (c.rows == 0) return;
+  for (std::size_t col = 0; col < c.cols; ++col) {
+    const double mu = c.s1[col] / n;
+    (*mean)[col] = static_cast<float>(mu);
+    (*sd)[col] = static_cast<float>(std::sqrt(std::max(0.0, c.s2[col] / n - mu * mu)));
+  }
+}
+
 InputScaling ComputeStandardization(const ColumnStats& c, Standardization how) {
   InputScaling s;
   if (how == Standardization::kOff) return s;

@@ -15,8 +15,12 @@ namespace rfk::host {
 struct InputScaling {
   std::vector<float> mean, inv_scale;  // d each, or empty
   bool centred = false;                // some mean is not 0 (else zeros stay zeros)
+  // The training columns' mean and standard deviation (population form), d each, whatever the
+  // standardisation: the model's input_stats section where the standardisation lacks the means.
+  std::vector<float> data_mean, data_sd;
   bool empty() const { return mean.empty(); }
 };
+
 
 // How inputs are scaled before the maps. The default (TrainOptions::standardize < 0) depends on
 // the data, not on the file format: data with at least kDenseFraction of its entries non-zero is
@@ -42,6 +46,9 @@ struct ColumnStats {
   std::vector<char> indicator;
   void Add(const Dataset& chunk);
 };
+
+// The columns' mean and population standard deviation from their sums.
+void ColumnMoments(const ColumnStats& stats, std::vector<float>* mean, std::vector<float>* sd);
 
 // The fraction of the n x d entries that are not zero (stored zeros of sparse data included).
 double NonZeroFraction(const Dataset& data);

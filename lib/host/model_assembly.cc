@@ -55,6 +55,14 @@ AssembledModel AssembleModel(const Design& design, const Head& head, const Train
   if (ctx.targets.task != format::Task::kRegression) spec.labels = ctx.targets.labels;
   spec.impute = ctx.opt.impute;
   spec.impute_method = ctx.opt.impute_method;
+  // The inputs' means and deviations where the standardisation does not hold them (scaled
+  // without centring, or none), with the metadata: what `rfk convert` draws inputs from to
+  // estimate and refit a re-stored head (format::input_stats). Fourier-type maps only (convert
+  // neither estimates nor refits with random binning).
+  if (ctx.opt.metadata && ctx.opt.fourier && ctx.opt.grids == 0 && !ctx.scaling.centred) {
+    spec.input_mean = ctx.scaling.data_mean;
+    spec.input_sd = ctx.scaling.data_sd;
+  }
   if (!ctx.data.feature_names.empty()) {
     spec.feature_names = ctx.data.feature_names;
     spec.target_name = ctx.data.label_name;

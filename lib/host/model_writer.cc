@@ -56,6 +56,8 @@ void CheckSpec(const ModelSpec& s) {
   Require(s.head_weights.size() == K * D && s.head_bias.size() == K, "head size != K*D, K");
   Require((s.task == f::Task::kRegression) == s.labels.empty(), "labels iff classification");
   Require(s.impute.empty() || s.impute.size() == d, "impute size != d");
+  Require(s.input_mean.size() == s.input_sd.size() && (s.input_mean.empty() || s.input_mean.size() == d),
+          "input_stats sizes != d");
   Require(s.calibration_method == 0 || s.task != f::Task::kRegression, "calibration for regression");
   Require(s.calibration_method == 0 ||
               8 + 4 * std::uint64_t{s.calibration_params.size()} == f::calibration::Bytes(s.calibration_method, s.num_outputs),
@@ -215,20 +217,31 @@ bool Calibration(const ModelSpec& s, Payload* p) {
   return true;
 }
 
+bool InputStats(const ModelSpec& s, Payload* p) {
+  if (s.input_mean.empty()) return false;
+  AppendU32(p, s.input_dim);
+  for (int i = 0; i < 3; ++i) AppendU32(p, 0);
+  AppendPod(p, s.input_mean.data(), s.input_mean.size());
+  AppendPod(p, s.input_sd.data(), s.input_sd.size());
+  return true;
+}
+
 struct SectionWriter {
-  f::SectionType type;
+  std::uint16_t type;
   bool (*write)(const ModelSpec&, Payload*);
 };
+constexpr std::uint16_t T(f::SectionType t) { return static_cast<std::uint16_t>(t); }
 // The sections in the order they are laid out in the blob. Readers accept any order, but this one
 // is part of what keeps a spec's blob byte-identical from version to version: append new sections.
 constexpr SectionWriter kSectionWriters[] = {
-    {f::SectionType::kMapParams, MapParams},     {f::SectionType::kProjection, Projection},
-    {f::SectionType::kPhase, Phase},             {f::SectionType::kBinningParams, BinningParams},
-    {f::SectionType::kBinGrids, BinGrids},       {f::SectionType::kBinKeys, BinKeys},
-    {f::SectionType::kStandardize, Standardize}, {f::SectionType::kHead, Head},
-    {f::SectionType::kLabels, Labels},           {f::SectionType::kMetadata, Metadata},
-    {f::SectionType::kImpute, Impute},           {f::SectionType::kFeatureNames, FeatureNames},
-    {f::SectionType::kFastfood, Fastfood},       {f::SectionType::kCalibration, Calibration}};
+    {T(f::SectionType::kMapParams), MapParams},     {T(f::SectionType::kProjection), Projection},
+    {T(f::SectionType::kPhase), Phase},             {T(f::SectionType::kBinningParams), BinningParams},
+    {T(f::SectionType::kBinGrids), BinGrids},       {T(f::SectionType::kBinKeys), BinKeys},
+    {T(f::SectionType::kStandardize), Standardize}, {T(f::SectionType::kHead), Head},
+    {T(f::SectionType::kLabels), Labels},           {T(f::SectionType::kMetadata), Metadata},
+    {T(f::SectionType::kImpute), Impute},           {T(f::SectionType::kFeatureNames), FeatureNames},
+    {T(f::SectionType::kFastfood), Fastfood},       {T(f::SectionType::kCalibration), Calibration},
+    {f::kInputStatsSection, InputStats}};
 
 }  // namespace
 
@@ -297,10 +310,10 @@ std::vector<std::uint8_t> SerializeModel(const ModelSpec& s) {
   for (const SectionWriter& w : kSectionWriters) {
     Payload p;
     if (!w.write(s, &p)) continue;
-    const std::uint32_t fixed = f::Info(w.type).fixed_bytes;
-    Require(fixed == f::kVariable || p.size() == fixed, "a fixed-size section has another size");
-    sections.push_back({static_cast<std::uint16_t>(w.type),
-                        static_cast<std::uint16_t>(f::Info(w.type).writer_flag), std::move(p)});
+    const f::SectionInfo* info = f::FindSection(w.type);  // null: input_stats, optional and variable
+    Require(!info || info->fixed_bytes == f::kVariable || p.size() == info->fixed_bytes,
+            "a fixed-size section has another size");
+    sections.push_back({w.type, static_cast<std::uint16_t>(info ? info->writer_flag : f::kOptional), std::move(p)});
   }
   return AssembleModel(sections);
 }

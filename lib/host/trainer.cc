@@ -99,6 +99,7 @@ InputScaling DescribeData(const ColumnStats& columns, const TrainOptions& opt, c
   rep->rows = columns.rows;
   rep->nonzero_fraction = NonZeroFraction(columns);
   InputScaling scaling = ComputeStandardization(columns, ChooseStandardization(columns, opt.standardize));
+  ColumnMoments(columns, &scaling.data_mean, &scaling.data_sd);
   // Rounded to f16 where the model will store it so (quantized Fourier-type maps): training then
   // computes the device's features (to the fused projection's rounding: block_kernels.h).
   StandardizationStorage(opt.w_storage, opt.fourier && opt.grids == 0, &scaling.mean, &scaling.inv_scale);

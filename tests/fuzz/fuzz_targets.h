@@ -25,6 +25,7 @@ int Libsvm(const std::uint8_t* data, std::size_t size);  // the LIBSVM reader (a
 int Csv(const std::uint8_t* data, std::size_t size);     // the CSV reader
 int Idx(const std::uint8_t* data, std::size_t size);     // the idx reader: images then labels
 int Train(const std::uint8_t* data, std::size_t size);   // a tiny training run on fuzzed data
+int Convert(const std::uint8_t* data, std::size_t size); // rfk convert without data (host)
 
 }  // namespace rfk_fuzz
 

@@ -64,6 +64,8 @@ struct ModelSpec {
                                           // A, B, C; softmax-vector: a[K], b[K]; softmax-temperature: A, 0)
   std::vector<std::string> feature_names;  // d names, or empty
   std::string target_name;                 // the label column's name (with feature_names)
+  // The host's optional input_stats section (format::input_stats): d means and d deviations, or empty.
+  std::vector<float> input_mean, input_sd;
 
   std::uint32_t FourierFeatures() const {
     return format::IsPhaseForm(map) ? num_frequencies : 2 * num_frequencies;
