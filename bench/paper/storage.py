@@ -10,8 +10,10 @@ single-sample latency `rfk eval` reports. Two more int8 models per row (issue 16
 `rfk train ... --storage int8` (quantization-aware W, GPTQ-rounded head; for binning rows the same
 bytes as the plain conversion, not re-run) and `rfk convert --storage int8 --calibrate TRAIN` of
 the same f32 model (head refitted on the training file and GPTQ-rounded; binning: refused, n/a).
-For the plain int8 conversion, the output move `rfk convert` estimates without data (and whether it
-warned) beside the move measured on the test rows (`rfk predict --scores` of both models).
+For the int8 conversion without data, the output move `rfk convert` estimates for plain rounding
+(and whether it refitted the head on drawn inputs, or warned) beside the move measured on the test
+rows (`rfk predict --scores` of both models); where it refitted, `rfk convert --storage int8
+--no-refit` (plain rounding) is scored too.
 Extra rows: Adult with orthogonal (`--map orf`) and
 Fastfood (`--map fastfood`) features, Forest with Fastfood at D = 1024 (issue 16's (54, 1024)
 binary Fastfood model), and Forest's Fourier model again at lambda 1e-7 and 1e-6 (int8's loss
@@ -130,6 +132,11 @@ def measure(a, ds, files, mp, opts, gamma, lam):
         run(cmd + opts + ["--lambda", lam, "--storage", "int8", "-o", base + ".int8qat.rfk"])
         r["int8qat"] = evaluate(a, ds, base + ".int8qat.rfk", files["test"])
         r["int8cal"] = convert_eval(a, ds, base, files["test"], "int8", ["--calibrate", files["train"]], ".cal")
+    # Plain rounding where convert refitted the head on drawn inputs (else it is the same model).
+    if r["int8"].get("refitted"):
+        r["int8plain"] = convert_eval(a, ds, base, files["test"], "int8", ["--no-refit"], ".plain")
+    elif "refused" not in r["int8"]:
+        r["int8plain"] = dict(r["int8"], same_as_convert=True)
     if mp == "fastfood":  # issue 16's 3 KB is for the model as a device stores it: without the optional metadata
         out = base + ".int8.nometa.rfk"
         run([a.rfk, "convert", "-m", base + ".f32.rfk", "--storage", "int8", "--no-metadata", "-o", out, "-q"])
@@ -159,11 +166,16 @@ def convert_eval(a, ds, base, test, st, extra, tag=None):
     r = evaluate(a, ds, out, test, LATENCY_RUNS if ds in LATENCY else 1)
     m = re.search(r"^rfk: wrote .*?\): (.*)$", p.stderr, re.M)
     r["parts"] = m.group(1) if m else ""  # e.g. "W int8, head int8" or "W none, head int8"
-    # Without data, convert estimates how far the outputs moved (inputs drawn from the model's standardisation)
-    # and warns for a classifier's beyond its threshold; the test rows' own move is measured beside it.
-    m = re.search(r"^rfk: (note|warning): re-storing moved the outputs by ([-\d.e+]+) RMS", p.stderr, re.M)
-    if m and not extra:
-        r["move_estimate"], r["move_warned"] = float(m.group(2)), m.group(1) == "warning"
+    r["refitted"] = "(refitted on drawn inputs)" in r["parts"]
+    # Without data, convert estimates how far plain rounding moved the outputs (inputs drawn from the model's
+    # input statistics or standardisation); beyond its threshold a classifier's int8 head is refitted on drawn
+    # inputs (the move after it estimated too), or warned about; the test rows' own move is measured beside it.
+    m = re.search(r"^rfk: (note|warning): (re-storing|plain rounding) moved the outputs by ([-\d.e+]+) RMS", p.stderr, re.M)
+    if m and (not extra or extra == ["--no-refit"]):
+        r["move_estimate"], r["move_warned"] = float(m.group(3)), m.group(1) == "warning" and not r["refitted"]
+        after = re.search(r"The outputs now move by ([-\d.e+]+) RMS", p.stderr)
+        if after:
+            r["move_after"] = float(after.group(1))
         r["move_test"] = rms_move(scores(a, base + ".f32.rfk", test), scores(a, out, test))
     return r
 
@@ -216,7 +228,9 @@ def table(res, fast, argv, env):
          "significant digits, so an f32 error can differ a little from that table's; the orthogonal and Fastfood "
          "rows take their dataset's Fourier values); Fashion-MNIST is the main job's command "
          "(`--kernel gaussian -D 4000 --lambda 1e-6`, rfk's default gamma). The f16 and int8 models are "
-         "`rfk convert --storage f16|int8` of that same f32 model, without retraining (plain rounding); *quantized* says what "
+         "`rfk convert --storage f16|int8` of that same f32 model, without retraining or data (plain rounding, but where "
+         "a classifier's int8 outputs move far: convert then refits the int8 head on inputs drawn from the model's "
+         "input statistics, *refitted* below); *quantized* says what "
          "`rfk convert` re-stored (binning models keep their map in f32 and quantize the head only; Fastfood "
          "models re-store their diagonals G and S with the head). "
          "*int8 trained*: the same `rfk train` command with `--storage int8` (quantization-aware: the head fitted to "
@@ -228,8 +242,8 @@ def table(res, fast, argv, env):
          "deltas against the f32 model in points (regression: relative change of the RMSE in brackets). "
          "Bytes: the model file.",
          "",
-         "| dataset | map | gamma, lambda | f32 error | f16 error (delta) | int8 error (delta) | int8 outputs moved: estimated, test rows | int8 trained (delta) | int8 calibrated (delta) | bytes f32 | f16 (ratio) | int8 (ratio) | quantized | misses |",
-         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+         "| dataset | map | gamma, lambda | f32 error | f16 error (delta) | int8 error (delta) | int8 plain rounding (delta) | int8 outputs moved: estimated, test rows | int8 trained (delta) | int8 calibrated (delta) | bytes f32 | f16 (ratio) | int8 (ratio) | quantized | misses |",
+         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     notes = []
     for ds, maps in res.items():
         for mp, r in maps.items():
@@ -277,24 +291,32 @@ def table(res, fast, argv, env):
                     return "-"
                 def g(x):  # two significant digits, without an exponent (Census's moves are in dollars)
                     return f"{x:,.0f}" if x >= 100 else f"{x:.2g}"
+                if s.get("refitted"):
+                    p = r.get("int8plain", {})
+                    return (g(s["move_estimate"]) + " **refitted**, " + (g(p["move_test"]) if "move_test" in p else "?")
+                            + "; refit " + (g(s["move_after"]) if "move_after" in s else "?") + ", " + g(s["move_test"]))
                 return g(s["move_estimate"]) + (" **warned**" if s["move_warned"] else "") + ", " + g(s["move_test"])
             miss = misses(ds, mp, r)
             L.append(f"| {title[ds]} | {r['label']} | {r['gamma']:.4g}, {r['lambda']:.0e} | {e32:.2f} % | {err('f16')} | "
-                     f"{err('int8')} | {moved()} | {variant('int8qat')} | {variant('int8cal')} | {r['f32']['bytes']:,} | {size('f16')} | {size('int8')} | "
+                     f"{err('int8')} | {variant('int8plain')} | {moved()} | {variant('int8qat')} | {variant('int8cal')} | {r['f32']['bytes']:,} | {size('f16')} | {size('int8')} | "
                      f"{r['int8'].get('parts', '-')} | {'**' + ', '.join(miss) + '**' if miss else 'none'} |")
     L += ["", "*misses*: issue 16's \"Done means\" that the row does not meet: int8 (each of the three int8 models; "
-          "*int8 error* is the plain conversion's) at most 0.5 points worse than its "
+          "*int8 error* is `rfk convert --storage int8`'s; plain rounding with `--no-refit` is shown, not judged) at most 0.5 points worse than its "
           "f32 model (regression: RMSE at most 5 % worse), f16 at most 0.05 points (regression: taken here as 0.5 % "
           "worse, the same tenfold tightening); bytes (dense maps, Fourier and orthogonal, only): int8 at most 0.27x, "
           "f16 at most 0.52x of f32; the (54, 1024) binary Fastfood model with int8 head at most 3 KB (3,072 B, "
           "written by `rfk convert --storage int8 --no-metadata`)."]
-    L += ["", "*int8 outputs moved*: what `rfk convert --storage int8` prints without data -- the root mean square "
-          "of the outputs' change on 1,024 inputs drawn from the model's standardisation (each column normal with "
-          "its training mean and deviation; `EstimateOutputShift`), and **warned** where a classifier's passed 0.05 "
-          "(its classes are coded +-1) -- then the same root mean square measured on the test rows (`rfk predict "
-          "--scores` of both models). Regression: in the target's units, never warned. `-`: no figure (a model "
-          "without standardisation, whose inputs' scale convert cannot know, or with random binning, whose drawn "
-          "inputs fall in cells training never saw)."]
+    L += ["", "*int8 plain rounding*: `rfk convert --storage int8 --no-refit`, run where the default refitted the "
+          "head; elsewhere the default is plain rounding, marked =. *int8 outputs moved*: what `rfk convert --storage "
+          "int8` prints without data -- the root mean square "
+          "of plain rounding's change of the outputs on 1,024 inputs drawn from the model's input statistics (the "
+          "`input_stats` section) or its standardisation (each column normal with "
+          "its training mean and deviation; `EstimateOutputShift`); where a classifier's passed 0.05 (its classes "
+          "are coded +-1) convert refits the int8 head on other drawn inputs (**refitted**), or **warned** where it "
+          "could not -- then the same root mean square measured on the test rows (`rfk predict "
+          "--scores` of both models); *refit*: after the refit, the estimate on the same 1,024 inputs and the test "
+          "rows' move. Regression: in the target's units, never refitted or warned. `-`: no figure (a model "
+          "with random binning, whose drawn inputs fall in cells training never saw)."]
     L += [x for n in notes for x in ("", "‡ " + n)]
     scaled = [f"{title[ds]}, {r['label']}" for ds, maps in res.items() for mp, r in maps.items()
               if "f16-scaled" in r["f16"].get("parts", "")]
@@ -309,23 +331,23 @@ def table(res, fast, argv, env):
     if small:
         L += ["", "int8 bytes: int8 W stores one f32 scale per row of d int8 weights, so W alone is at least "
               "(d + 4) / 4d of its f32 size (plus alignment padding), and the sections that stay f32 (map parameters, "
-              "standardisation, metadata, the header) weigh more in a small model. Rows over 0.27x: "
+              "standardisation, metadata, input statistics, the header) weigh more in a small model. Rows over 0.27x: "
               + "; ".join(small) + "."]
     lam_rows = [r for mp, r in res.get("forest", {}).items() if mp.split("@")[0] == "fourier" and "error" in r["int8"]]
     if len(lam_rows) > 1:
+        def deltas(key):
+            return ", ".join(f"{signed(r[key]['error'] - r['f32']['error'], 2)}"
+                             for r in sorted(lam_rows, key=lambda r: r["lambda"]) if "error" in r.get(key, {}))
         L += ["", "◦ Not the default's lambda: Forest's Fourier model again at larger lambda (same gamma), to show "
-              "that int8's loss depends on how weakly the model is regularised: int8 minus f32 is "
-              + ", ".join(f"{signed(r['int8']['error'] - r['f32']['error'], 2)} points at lambda {r['lambda']:.0e}"
-                          for r in sorted(lam_rows, key=lambda r: r["lambda"]))
+              "that int8's loss depends on how weakly the model is regularised: plainly rounded (`--no-refit`), int8 "
+              "minus f32 is "
+              + ", ".join(f"{signed(r['int8plain']['error'] - r['f32']['error'], 2)} points at lambda {r['lambda']:.0e}"
+                          for r in sorted(lam_rows, key=lambda r: r["lambda"]) if "error" in r.get("int8plain", {}))
               + ". At a small lambda the head's weights are large and cancel each other, so W's per-row rounding "
-              "(int8: half a step of max |w| / 127 per row) moves the prediction further. Trained quantization-aware, "
-              "the head is fitted to the int8 W itself: "
-              + ", ".join(f"{signed(r['int8qat']['error'] - r['f32']['error'], 2)}"
-                          for r in sorted(lam_rows, key=lambda r: r["lambda"]) if "error" in r.get("int8qat", {}))
-              + " points; calibrated, "
-              + ", ".join(f"{signed(r['int8cal']['error'] - r['f32']['error'], 2)}"
-                          for r in sorted(lam_rows, key=lambda r: r["lambda"]) if "error" in r.get("int8cal", {}))
-              + " points."]
+              "(int8: half a step of max |w| / 127 per row) moves the prediction further. `rfk convert --storage int8` "
+              "refits such a head on drawn inputs: " + deltas("int8") + " points; trained quantization-aware (the "
+              "head fitted to the int8 W itself): " + deltas("int8qat") + " points; calibrated on the training file: "
+              + deltas("int8cal") + " points."]
     L += ["",
           f"Single-sample latency (`rfk eval`'s predict_us_per_sample: one sample at a time through the core, over the "
           f"whole test file; the least of {LATENCY_RUNS} evals, on the shared machine above, so still noisy). Every storage runs the kernel table `rfk info` "
