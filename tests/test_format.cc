@@ -106,6 +106,22 @@ TEST_CASE("FORMAT.md lists every section of the table: type, name, the writer's 
   }
 }
 
+TEST_CASE("input_stats: a host's optional section, outside the core's table, documented with its layout") {
+  // Not a row of RFK_FORMAT_SECTIONS: the device core skips it as an unknown optional section.
+  CHECK(f::FindSection(f::kInputStatsSection) == nullptr);
+  CHECK(std::string(f::SectionName(f::kInputStatsSection)) == "input_stats");
+  CHECK((f::kKnownSections >> f::kInputStatsSection & 1u) == 0);
+  const std::string doc = Source("docs/FORMAT.md");
+  const auto cells = Cells(DocRow(doc, "| " + std::to_string(f::kInputStatsSection) + " | `input_stats` |"));
+  REQUIRE(cells.size() == 5);
+  CHECK(cells[3] == "optional");
+  CHECK(f::input_stats::Bytes(54) == 16 + 8 * 54);
+  const std::size_t at = doc.find("### `input_stats`");
+  REQUIRE(at != std::string::npos);
+  CHECK(!DocRow(doc.substr(at), Row(f::input_stats::kCount, "u32", "count")).empty());
+  CHECK(!DocRow(doc.substr(at), "| " + std::to_string(f::input_stats::kHeaderBytes) + " | f32[d] | `mean` |").empty());
+}
+
 TEST_CASE("FORMAT.md lists every enum value of the tables with its number and name") {
   const std::string doc = Source("docs/FORMAT.md");
   CheckEnumRow<f::MapKind>(DocRow(doc, Row(f::map_params::kMapKind, "u32", "map_kind")));

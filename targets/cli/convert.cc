@@ -2,7 +2,9 @@
 // in another storage (f32, f16, int8),
 // re-quantized from the stored weights without retraining; every other section is copied as is.
 // With --calibrate FILE (an int8 head): the head is refitted on FILE's rows to reproduce the
-// source model's outputs from the stored W's features, then rounded for its outputs.
+// source model's outputs from the stored W's features, then rounded for its outputs. Without it,
+// a classifier's int8 head whose outputs moved far is refitted so on inputs drawn from the
+// model's input statistics (RefitOnDraws; --no-refit keeps plain rounding).
 // Written atomically; a storage wider than the source's is refused (it cannot restore precision).
 #include <cstdio>
 #include <algorithm>
@@ -109,11 +111,12 @@ struct Reopened {
 // Classification outputs (each class coded +-1) that moved by more than this root mean square on
 // EstimateOutputShift's inputs: plain rounding is then refitted on drawn inputs where the model
 // says what its inputs are like (DrawnCalibrationRows), and reported as a warning where it cannot
-// be. Plain int8 conversions of docs/RESULTS.md's storage table (2026-11-27 18:51): Forest Cover's
-// (54, 5000) Fourier model estimated 0.037 at lambda 1e-6 (test error +0.05 points), 0.091 at 1e-7
-// (+0.53), 0.23 at 1e-8 (+4.00; +3.45 and +2.54 on earlier builds: at that lambda the loss follows
-// the head's last bits), its (54, 1024) Fastfood model 0.061 (+0.52); the other classifiers at
-// most 0.016 (within 0.03 points). The test rows moved 1.0-1.8x these estimates.
+// be. Plain int8 conversions of docs/RESULTS.md's storage table (2026-11-28 02:30, inputs drawn
+// from input_stats): Forest Cover's (54, 5000) Fourier model estimated 0.049 at lambda 1e-6 (test
+// error +0.05 points), 0.14 at 1e-7 (+0.53), 0.38 at 1e-8 (+4.00; +3.45 and +2.54 on earlier
+// builds: at that lambda the loss follows the head's last bits), its (54, 1024) Fastfood model 0.12
+// (+0.52); the other classifiers at most 0.016 (within 0.03 points). The classifiers' test rows
+// moved 0.9-1.1x these estimates (with draws about 0, before input_stats: 1.0-1.8x).
 constexpr double kShiftWarning = 0.05;
 
 const char* DrawnFrom(host::InputDistribution::Source s) {

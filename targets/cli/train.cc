@@ -282,7 +282,8 @@ void AddModelFileOptions(CLI::App* cmd, TrainArgs* a) {
   cmd->add_option("--head-storage", a->head_storage, "f32, f16 or int8: the head's storage, overriding --storage");
   cmd->add_flag("--no-metadata", a->no_metadata,
                 "Leave out the metadata section (the training options and statistics as text; prediction "
-                "does not read it, rfk convert --calibrate does)");
+                "does not read it, rfk convert --calibrate does) and the input statistics (the inputs' means and "
+                "deviations, which rfk convert draws from where the standardisation does not hold them)");
 }
 
 }  // namespace

@@ -161,8 +161,8 @@ bool DrawnCalibrationRows(const Model& m, Dataset* out);
 // converted - source; max: the largest |converted - source|; source_sd: the source's outputs'
 // standard deviation on those inputs (the root mean square over outputs of each one's). An
 // estimate for data like the training data, not a bound: real rows are not independent normals
-// (docs/RESULTS.md's storage table, 2026-11-27: plain int8 conversions moved the test rows'
-// outputs 0.7x (CPU, Census) to 1.8x (Forest Cover's Fastfood model) this rms), so it says which
+// (docs/RESULTS.md's storage table, 2026-11-28: plain int8 conversions moved the test rows'
+// outputs 0.7x (CPU, Census) to 1.1x this rms; 1.8x with draws about 0, before input_stats), so it says which
 // conversions are close and which are not, not by how much exactly. Returns false (shift zeroed),
 // with no figure, for a model whose draws would mean nothing or that the float path cannot
 // predict: without input_stats or standardisation, with random binning (in exact mode drawn inputs fall in
