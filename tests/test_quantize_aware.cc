@@ -653,4 +653,21 @@ TEST_CASE("input_stats: the data's moments where the standardisation lacks them,
   CHECK(none.Entry(input_stats) == 0);
   CHECK(none.Entry(f::SectionType::kMetadata) == 0);
   CHECK(none.Open() == Status::kOk);
+  // --fixed-only leaves no float map to re-store or refit: the section goes; --fixed keeps it.
+  std::string csv;
+  for (std::size_t i = 0; i < train.rows; ++i) {
+    for (int c = 0; c < 6; ++c) csv += std::to_string(train.dense[i * 6 + c]) + ",";
+    csv += train.labels[i] + "\n";
+  }
+  rfk_test::WriteText(tmp.Path("t.csv"), csv);
+  for (const char* mode : {"--fixed-only", "--fixed"}) {
+    CAPTURE(mode);
+    r = rfk_test::Run(cli + " convert -m " + tmp.Path("m.rfk") + " " + mode + " --calibrate " + tmp.Path("t.csv") +
+                      " -q -o " + tmp.Path("f.rfk"));
+    REQUIRE_MESSAGE(r.status == 0, r.err);
+    const std::string fixed_bytes = rfk_test::ReadText(tmp.Path("f.rfk"));
+    rfk_test::Blob fixed(std::vector<std::uint8_t>(fixed_bytes.begin(), fixed_bytes.end()));
+    CHECK(fixed.Open() == Status::kOk);
+    CHECK((fixed.Entry(input_stats) == 0) == (std::string(mode) == "--fixed-only"));
+  }
 }

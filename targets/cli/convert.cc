@@ -259,8 +259,12 @@ int RunConvert(const ConvertArgs& a) {
   if (a.fixed || a.fixed_only) {
     const LoadedModel lm = LoadModel(a.model);
     std::vector<std::uint8_t> out = ConvertFixed(a, lm.model);
-    const Reopened fixed(out);
-    if (a.no_metadata) out = host::WithoutSection(fixed.m, rfk::format::SectionType::kMetadata);
+    if (a.no_metadata) {
+      out = WithoutHostSections(out);
+    } else if (a.fixed_only) {  // no float map left to re-store or refit: the input statistics serve nothing
+      const Reopened fixed(out);
+      out = host::WithoutSection(fixed.m, static_cast<rfk::format::SectionType>(rfk::format::kInputStatsSection));
+    }
     WriteModelAtomically(a.output, out);
     std::fprintf(stderr, "rfk: wrote %s (%s, %.3gx of %s): %s%s\n", a.output.c_str(), HumanBytes(double(out.size())).c_str(),
                  double(out.size()) / double(lm.model.total_bytes), HumanBytes(double(lm.model.total_bytes)).c_str(),
@@ -329,8 +333,8 @@ Command AddConvert(CLI::App& app) {
                 "int32 outputs; no float operation), scaled from --calibrate's input ranges. Dense Fourier "
                 "maps (fourier, orf, phase forms) without binning");
   cmd->add_flag("--fixed-only", a->fixed_only,
-                "As --fixed, and leave out the float W, phases and standardisation (the head stored int8): the "
-                "smallest model, which only the integer path predicts");
+                "As --fixed, and leave out the float W, phases, standardisation and input statistics (the head "
+                "stored int8): the smallest model, which only the integer path predicts");
   cmd->add_flag("--no-refit", a->no_refit,
                 "Keep plain rounding where a classifier's int8 head moved its outputs far (by more than 0.05 RMS "
                 "on inputs drawn from the model's input statistics) instead of refitting it on drawn inputs");
