@@ -21,7 +21,6 @@ struct InputScaling {
   bool empty() const { return mean.empty(); }
 };
 
-
 // How inputs are scaled before the maps. The default (TrainOptions::standardize < 0) depends on
 // the data, not on the file format: data with at least kDenseFraction of its entries non-zero is
 // dense and is centred and scaled; sparser data is scaled without centring, which keeps its

@@ -296,12 +296,18 @@ std::vector<RawSection> SectionsOf(const Model& m) {
   return sections;
 }
 
-std::vector<std::uint8_t> WithoutSection(const Model& m, f::SectionType type) {
+std::vector<std::uint8_t> WithoutSections(const Model& m, std::initializer_list<std::uint16_t> types) {
   std::vector<RawSection> sections = SectionsOf(m);
   sections.erase(std::remove_if(sections.begin(), sections.end(),
-                                [type](const RawSection& s) { return s.type == static_cast<std::uint16_t>(type); }),
+                                [types](const RawSection& s) {
+                                  return std::find(types.begin(), types.end(), s.type) != types.end();
+                                }),
                  sections.end());
   return AssembleModel(sections);
+}
+
+std::vector<std::uint8_t> WithoutSection(const Model& m, f::SectionType type) {
+  return WithoutSections(m, {static_cast<std::uint16_t>(type)});
 }
 
 std::vector<std::uint8_t> SerializeModel(const ModelSpec& s) {

@@ -149,7 +149,7 @@ std::string Move(const host::OutputShift& s, bool classifier) {
 // what was done is reported after the file is written (Report).
 struct DrawnRefit {
   bool estimated = false, far = false, refitted = false;
-  host::OutputShift plain, after;
+  host::OutputShift plain;
   host::CalibrationReport rep;
   std::size_t rows = 0;
   std::string not_refitted;  // why a far move was not refitted ("" when it was, or was not far)
@@ -247,24 +247,21 @@ void Report(const ConvertArgs& a, const rfk::Model& source, const rfk::Model& co
   if (r.far) std::fprintf(stderr, "rfk: warning: %s\n", r.not_refitted.c_str());
 }
 
-// The model without the optional sections a device does not use (--no-metadata).
-std::vector<std::uint8_t> WithoutHostSections(const std::vector<std::uint8_t>& out) {
-  const Reopened with(out);
-  const std::vector<std::uint8_t> no_metadata = host::WithoutSection(with.m, rfk::format::SectionType::kMetadata);
-  const Reopened without(no_metadata);
-  return host::WithoutSection(without.m, static_cast<rfk::format::SectionType>(rfk::format::kInputStatsSection));
+// The model without the optional sections a device does not use: the metadata (with
+// `with_metadata` false: --no-metadata) and the input statistics.
+std::vector<std::uint8_t> WithoutHostSections(const std::vector<std::uint8_t>& out, bool with_metadata = false) {
+  const Reopened m(out);
+  if (with_metadata) return host::WithoutSections(m.m, {rfk::format::kInputStatsSection});
+  return host::WithoutSections(
+      m.m, {static_cast<std::uint16_t>(rfk::format::SectionType::kMetadata), rfk::format::kInputStatsSection});
 }
 
 int RunConvert(const ConvertArgs& a) {
   if (a.fixed || a.fixed_only) {
     const LoadedModel lm = LoadModel(a.model);
     std::vector<std::uint8_t> out = ConvertFixed(a, lm.model);
-    if (a.no_metadata) {
-      out = WithoutHostSections(out);
-    } else if (a.fixed_only) {  // no float map left to re-store or refit: the input statistics serve nothing
-      const Reopened fixed(out);
-      out = host::WithoutSection(fixed.m, static_cast<rfk::format::SectionType>(rfk::format::kInputStatsSection));
-    }
+    // --fixed-only leaves no float map to re-store or refit: the input statistics serve nothing.
+    if (a.no_metadata || a.fixed_only) out = WithoutHostSections(out, !a.no_metadata);
     WriteModelAtomically(a.output, out);
     std::fprintf(stderr, "rfk: wrote %s (%s, %.3gx of %s): %s%s\n", a.output.c_str(), HumanBytes(double(out.size())).c_str(),
                  double(out.size()) / double(lm.model.total_bytes), HumanBytes(double(lm.model.total_bytes)).c_str(),

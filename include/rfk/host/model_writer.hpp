@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -101,6 +102,9 @@ std::vector<RawSection> SectionsOf(const rfk::Model& m);
 // when it has none. For optional sections (`rfk convert --no-metadata`): dropping a required one
 // makes a model that does not open.
 std::vector<std::uint8_t> WithoutSection(const rfk::Model& m, format::SectionType type);
+// The same without every section whose type is in `types` (numbers: host sections such as
+// format::kInputStatsSection have no SectionType).
+std::vector<std::uint8_t> WithoutSections(const rfk::Model& m, std::initializer_list<std::uint16_t> types);
 
 // Writes `bytes` to `path` atomically: a temporary file ".rfk-tmp-XXXXXX" in the same directory,
 // fsync, rename. On any failure the temporary is removed and an existing `path` is left
