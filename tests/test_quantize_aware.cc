@@ -234,6 +234,11 @@ TEST_CASE("rfk convert --calibrate: refits the int8 head on representative rows,
   refused("--storage int8 --calibrate " + tmp.Path("wide.csv"), "wide.csv");
   refused("--storage int8 --calibrate " + tmp.Path("few.csv"), "10 calibration rows for a head of 64 features");
   refused("--storage int8 --head-storage f16 --calibrate " + data, "--calibrate refits an int8 head");
+  // The refit's 24 D^2 bytes and more (D = 64: 107,648 B) past --memory-limit: refused before it allocates.
+  refused("--storage int8 --calibrate " + data + " --memory-limit 64K",
+          "--calibrate: the refit would need about 105.1 KiB of memory (three D x D matrices of doubles, D = 64)");
+  refused("--storage int8 --calibrate " + data + " --memory-limit 64K", "more than the limit of 64.0 KiB (--memory-limit)");
+  refused("--storage int8 --memory-limit 12Q", "--memory-limit must be 'physical' or a size such as 512M or 8G; got '12Q'");
   r = rfk_test::Run(cli + " train --train " + data + " --map binning -P 3 --lambda 1e-4 -q -o " + tmp.Path("bin.rfk"));
   REQUIRE_MESSAGE(r.status == 0, r.err);
   r = rfk_test::Run(cli + " convert -m " + tmp.Path("bin.rfk") + " --storage int8 --calibrate " + data + " -o " +
@@ -469,6 +474,15 @@ TEST_CASE("rfk convert without data: a classifier whose outputs moved far gets a
   CHECK(err.find("head int8, ") != std::string::npos);
   CHECK(err.find("rfk: warning: re-storing moved the outputs by ") != std::string::npos);
   CHECK(err.find("rfk: warning: --no-refit: plainly rounded; --calibrate FILE") != std::string::npos);
+  // A refit past --memory-limit (D = 400: 24 D^2 bytes, 3.7 MiB): plain rounding, and why.
+  err = convert("1e-9", "--storage int8 --memory-limit 1M");
+  MESSAGE(err);
+  CHECK(err.find("head int8, ") != std::string::npos);
+  CHECK(err.find("rfk: warning: re-storing moved the outputs by ") != std::string::npos);
+  CHECK(err.find("rfk: warning: not refitted: the refit would need about 3.") != std::string::npos);
+  CHECK(err.find("(three D x D matrices of doubles, D = 400), more than the limit of 1.00 MiB (--memory-limit)") !=
+        std::string::npos);
+  CHECK(convert("1e-9", "--storage int8 --memory-limit 8M").find("(refitted on drawn inputs)") != std::string::npos);
   err = convert("1e-9", "--storage int8 --head-storage f32");
   CHECK(err.find("rfk: warning: train with this storage") != std::string::npos);
   // Well regularised: a note, silenced by -q.

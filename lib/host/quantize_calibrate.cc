@@ -101,6 +101,11 @@ Int8Head PlainHead(const SourceHead& h0, std::uint32_t K, std::uint32_t D) {
 
 }  // namespace
 
+double CalibrationMemoryBytes(const Model& m, std::size_t rows) {
+  const double D = m.num_features, K = m.num_outputs;
+  return 24.0 * D * D + 8.0 * D * (4.0 * K + 8.0) + 4.0 * double(rows) * m.input_dim;
+}
+
 std::vector<std::uint8_t> CalibratedInt8Model(const Model& m, format::Storage w_storage, const Dataset& calibration,
                                               double lambda, unsigned threads, CalibrationReport* report) {
   CheckCalibration(m, calibration);

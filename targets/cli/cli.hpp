@@ -67,6 +67,8 @@ bool ParseDouble(const std::string& s, double* v);
 // "physical" (0), or a positive number of bytes with an optional K, M, G or T suffix (powers of
 // 1024), e.g. 512M. Returns false for anything else.
 bool ParseMemoryLimit(const std::string& s, std::uint64_t* bytes);
+// --memory-limit's value (train, convert): ParseMemoryLimit's bytes, or a CliError saying what it takes.
+std::uint64_t MemoryLimitOption(const std::string& s);
 
 // ------------------------------------------------------------------ output (output.cc)
 std::string JsonEscape(const std::string& s);

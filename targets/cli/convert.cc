@@ -20,12 +20,25 @@ namespace rfk::cli {
 namespace {
 
 struct ConvertArgs {
-  std::string model, output, storage, head_storage, calibrate;
+  std::string model, output, storage, head_storage, calibrate, memory_limit = "physical";
   unsigned threads = 0;
   bool quiet = false, fixed = false, fixed_only = false, no_metadata = false, no_refit = false;
   DataArgs data;
   unsigned Threads() const { return threads > 0 ? threads : std::max(1u, std::min(64u, std::thread::hardware_concurrency())); }
 };
+
+// "" when a refit of m's head on `rows` rows fits under --memory-limit (physical memory by
+// default; none known: no check), else why not, e.g. "the refit would need about 9.02 GiB of memory
+// (three D x D matrices of doubles, D = 20000), more than the limit of 7.6 GiB (physical memory)".
+std::string RefitMemoryRefusal(const ConvertArgs& a, const rfk::Model& m, std::size_t rows) {
+  const std::uint64_t given = MemoryLimitOption(a.memory_limit);
+  const double limit = given ? static_cast<double>(given) : host::PhysicalMemoryBytes();
+  const double need = host::CalibrationMemoryBytes(m, rows);
+  if (limit <= 0 || need <= limit) return "";
+  return "the refit would need about " + HumanBytes(need) + " of memory (three D x D matrices of doubles, D = " +
+         std::to_string(m.num_features) + "), more than the limit of " + HumanBytes(limit) +
+         (given ? " (--memory-limit)" : " (physical memory)");
+}
 
 // The model's lambda from its metadata's "lambda=" line; a CliError naming the model without one.
 double ModelLambda(const rfk::Model& m, const std::string& path) {
@@ -51,6 +64,8 @@ std::vector<std::uint8_t> Convert(const ConvertArgs& a, const rfk::Model& m, rfk
       throw CliError("--calibrate refits an int8 head: give --storage int8 or --head-storage int8");
     const double lambda = ModelLambda(m, a.model);
     const host::Dataset data = ReadForModel(a.calibrate, a.data, m, host::LabelColumn::kOptional, a.quiet);
+    const std::string too_big = RefitMemoryRefusal(a, m, data.rows);
+    if (!too_big.empty()) throw CliError("--calibrate: " + too_big);
     host::CalibrationReport rep;
     std::vector<std::uint8_t> out = host::CalibratedInt8Model(m, w, data, lambda, a.Threads(), &rep);
     static const char* const kChosen[] = {"the head refitted", "the head not refitted (the refit was worse)",
@@ -182,6 +197,11 @@ DrawnRefit RefitOnDraws(const ConvertArgs& a, const rfk::Model& source, const rf
                                  "refitted; ") + calibrate;
     return r;
   }
+  const std::string too_big = RefitMemoryRefusal(a, source, rows.rows);
+  if (!too_big.empty()) {
+    r.not_refitted = "not refitted: " + too_big + "; train with --storage int8, or convert on a machine where the refit fits";
+    return r;
+  }
   double lambda;
   try {
     lambda = ModelLambda(source, a.model);
@@ -257,6 +277,7 @@ std::vector<std::uint8_t> WithoutHostSections(const std::vector<std::uint8_t>& o
 }
 
 int RunConvert(const ConvertArgs& a) {
+  MemoryLimitOption(a.memory_limit);  // a bad value is refused before anything is read
   if (a.fixed || a.fixed_only) {
     const LoadedModel lm = LoadModel(a.model);
     std::vector<std::uint8_t> out = ConvertFixed(a, lm.model);
@@ -335,6 +356,10 @@ Command AddConvert(CLI::App& app) {
   cmd->add_flag("--no-refit", a->no_refit,
                 "Keep plain rounding where a classifier's int8 head moved its outputs far (by more than 0.05 RMS "
                 "on inputs drawn from the model's input statistics) instead of refitting it on drawn inputs");
+  cmd->add_option("--memory-limit", a->memory_limit,
+                  "M|physical: the most memory the head's refit (--calibrate, or the drawn refit) may take, e.g. "
+                  "512M or 8G (default: physical memory); about 24 D^2 bytes. Past it --calibrate is refused and "
+                  "the drawn refit skipped (plain rounding, with a warning)");
   cmd->add_option("--threads", a->threads,
                   "Worker threads for --calibrate and the drawn refit (0 = all cores; the model does not depend on it)")
       ->capture_default_str();

@@ -94,4 +94,11 @@ bool ParseMemoryLimit(const std::string& s, std::uint64_t* bytes) {
   return true;
 }
 
+std::uint64_t MemoryLimitOption(const std::string& s) {
+  std::uint64_t bytes = 0;
+  if (!ParseMemoryLimit(s, &bytes))
+    throw CliError("--memory-limit must be 'physical' or a size such as 512M or 8G; got '" + s + "'");
+  return bytes;
+}
+
 }  // namespace rfk::cli

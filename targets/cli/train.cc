@@ -138,8 +138,7 @@ host::TrainOptions ParseTrainOptions(const TrainArgs& a) {
   opt.threads = a.threads;
   opt.cv_folds = a.folds;
   opt.calibrate = !a.no_calibration;
-  if (!ParseMemoryLimit(a.memory_limit, &opt.memory_limit))
-    throw CliError("--memory-limit must be 'physical' or a size such as 512M or 8G; got '" + a.memory_limit + "'");
+  opt.memory_limit = MemoryLimitOption(a.memory_limit);
   opt.standardize = a.no_standardize ? 0 : a.standardize ? 1 : -1;
   ParseFit(a, &opt);
   return opt;

@@ -111,6 +111,14 @@ void StoredRow(format::Storage storage, float* w, std::size_t n, float* scale);
 // calibrate (random binning: its columns are not a fixed D; D > kMaxCalibratedFeatures), too few
 // rows, or a row the model refuses (naming source:line).
 inline constexpr std::uint32_t kMaxCalibratedFeatures = 20000;
+// CalibratedInt8Model's peak memory for a model of D features and `rows` calibration rows of the
+// model's input_dim, estimated from the sizes: three D x D matrices of doubles alive at once (the
+// refit's statistics, and GptqInt8Head's system and its factor; 24 D^2 bytes) and the rows as
+// floats. Measured: Forest Cover's (54, 5000) model refitted on 10,000 drawn rows peaked at 591 MiB
+// resident (`/usr/bin/time -v rfk convert`, 2026-11-28), the estimate 575 MiB (the rest: the
+// process, its libraries and the model); D = 20000 needs
+// about 9 GiB. `rfk convert` checks it against its --memory-limit before refitting.
+double CalibrationMemoryBytes(const Model& m, std::size_t rows);
 struct CalibrationReport {
   int chosen = 0;             // 0: the refit, 1: m's head GPTQ-rounded, 2: m's head rounded plainly
   double mse = 0, mse_plain = 0;  // the chosen candidate's and plain rounding's
