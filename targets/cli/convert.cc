@@ -269,11 +269,10 @@ void Report(const ConvertArgs& a, const rfk::Model& source, const rfk::Model& co
 
 // The model without the optional sections a device does not use: the metadata (with
 // `with_metadata` false: --no-metadata) and the input statistics.
-std::vector<std::uint8_t> WithoutHostSections(const std::vector<std::uint8_t>& out, bool with_metadata = false) {
-  const Reopened m(out);
-  if (with_metadata) return host::WithoutSections(m.m, {rfk::format::kInputStatsSection});
+std::vector<std::uint8_t> WithoutHostSections(const rfk::Model& m, bool with_metadata = false) {
+  if (with_metadata) return host::WithoutSections(m, {rfk::format::kInputStatsSection});
   return host::WithoutSections(
-      m.m, {static_cast<std::uint16_t>(rfk::format::SectionType::kMetadata), rfk::format::kInputStatsSection});
+      m, {static_cast<std::uint16_t>(rfk::format::SectionType::kMetadata), rfk::format::kInputStatsSection});
 }
 
 int RunConvert(const ConvertArgs& a) {
@@ -282,7 +281,10 @@ int RunConvert(const ConvertArgs& a) {
     const LoadedModel lm = LoadModel(a.model);
     std::vector<std::uint8_t> out = ConvertFixed(a, lm.model);
     // --fixed-only leaves no float map to re-store or refit: the input statistics serve nothing.
-    if (a.no_metadata || a.fixed_only) out = WithoutHostSections(out, !a.no_metadata);
+    if (a.no_metadata || a.fixed_only) {
+      const Reopened fixed(out);
+      out = WithoutHostSections(fixed.m, !a.no_metadata);
+    }
     WriteModelAtomically(a.output, out);
     std::fprintf(stderr, "rfk: wrote %s (%s, %.3gx of %s): %s%s\n", a.output.c_str(), HumanBytes(double(out.size())).c_str(),
                  double(out.size()) / double(lm.model.total_bytes), HumanBytes(double(lm.model.total_bytes)).c_str(),
@@ -304,14 +306,14 @@ int RunConvert(const ConvertArgs& a) {
     throw CliError(std::string("--storage / --head-storage: ") + e.what());
   }
   std::vector<std::uint8_t> out = restore ? Convert(a, m, w, h) : std::vector<std::uint8_t>(m.bytes, m.bytes + m.total_bytes);
+  auto check = std::make_unique<const Reopened>(out);
   DrawnRefit refit;
   if (restore && a.calibrate.empty()) {
-    const Reopened plain(out);
-    refit = RefitOnDraws(a, m, plain.m, w, h, &out);
+    refit = RefitOnDraws(a, m, check->m, w, h, &out);
+    if (refit.refitted) check = std::make_unique<const Reopened>(out);  // the refitted bytes, opened
   }
-  const Reopened check(out);
-  const rfk::Model& reopened = check.m;
-  if (a.no_metadata) out = WithoutHostSections(out);
+  const rfk::Model& reopened = check->m;
+  if (a.no_metadata) out = WithoutHostSections(reopened);
   WriteModelAtomically(a.output, out);
   const bool has_w = m.projection_weights.data != nullptr || m.fastfood.dp != 0;
   const char* standardization = !IsStandardized(reopened) ? "" : reopened.standardize_f16_at ? ", standardisation f16" : ", standardisation f32";
