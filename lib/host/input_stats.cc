@@ -95,6 +95,13 @@ void ColumnStats::Add(const Dataset& chunk) {
 }
 
 namespace {
+// Column col's mean and population variance from its sums (rows > 0).
+void Moments(const ColumnStats& c, std::size_t col, double* mu, double* var) {
+  const double n = static_cast<double>(c.rows);
+  *mu = c.s1[col] / n;
+  *var = std::max(0.0, c.s2[col] / n - *mu * *mu);
+}
+
 ColumnStats StatsOf(const Dataset& data) {
   ColumnStats c;
   c.Add(data);
@@ -128,14 +135,14 @@ InputScaling ComputeStandardization(const Dataset& data, Standardization how) {
 }
 
 void ColumnMoments(const ColumnStats& c, std::vector<float>* mean, std::vector<float>* sd) {
-  const double n = static_cast<double>(c.rows);
   mean->assign(c.cols, 0.0f);
   sd->assign(c.cols, 0.0f);
   if (c.rows == 0) return;
   for (std::size_t col = 0; col < c.cols; ++col) {
-    const double mu = c.s1[col] / n;
+    double mu, var;
+    Moments(c, col, &mu, &var);
     (*mean)[col] = static_cast<float>(mu);
-    (*sd)[col] = static_cast<float>(std::sqrt(std::max(0.0, c.s2[col] / n - mu * mu)));
+    (*sd)[col] = static_cast<float>(std::sqrt(var));
   }
 }
 
@@ -145,12 +152,11 @@ InputScaling ComputeStandardization(const ColumnStats& c, Standardization how) {
   const std::size_t d = c.cols;
   s.mean.resize(d);
   s.inv_scale.resize(d);
-  const double n = static_cast<double>(c.rows);
   const bool centre = how == Standardization::kCentred;
   bool identity = true;
   for (std::size_t col = 0; col < d; ++col) {
-    const double mu = c.s1[col] / n;
-    const double var = std::max(0.0, c.s2[col] / n - mu * mu);
+    double mu, var;
+    Moments(c, col, &mu, &var);
     const bool constant = !(var > 1e-12 * std::max(mu * mu, 1e-300));  // rounding noise only
     s.mean[col] = centre ? static_cast<float>(mu) : 0.0f;
     s.inv_scale[col] = constant ? 0.0f : static_cast<float>(1.0 / std::sqrt(var));

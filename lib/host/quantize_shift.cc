@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "random.h"
+#include "rfk/blob_view.hpp"
 #include "rfk/host/model_writer.hpp"
 #include "rfk/host/quantize.hpp"
 #include "rfk/model.hpp"
@@ -48,21 +49,18 @@ void Draw(const InputDistribution& in, RandomStream* rs, float* x) {
 bool ReadInputStats(const Model& m, InputStats* out) {
   *out = InputStats();
   const std::uint8_t* b = m.bytes;
-  const std::uint32_t count = Load32(b + f::kOffSectionCount), table = Load32(b + f::kOffSectionTable);
-  for (std::uint32_t i = 0; i < count; ++i) {  // OpenModel has checked the table's bounds
-    const std::uint32_t e = table + i * f::kSectionEntryBytes;
-    std::uint16_t type;
-    std::memcpy(&type, b + e + f::entry::kType, 2);
-    if (type != f::kInputStatsSection) continue;
-    const std::uint32_t off = Load32(b + e + f::entry::kOffset), size = Load32(b + e + f::entry::kSize);
-    const std::uint32_t d = m.input_dim;
-    if (size < is::kHeaderBytes) Bad("input_stats.size", e + f::entry::kSize, "shorter than its 16-byte header");
+  const BlobView view(b, m.total_bytes);
+  for (std::uint32_t i = 0; i < view.section_count().value; ++i) {  // OpenModel has checked the table
+    const SectionEntryView e = view.Entry(i);
+    if (e.type.value != f::kInputStatsSection) continue;
+    const std::uint32_t off = e.offset.value, size = e.size.value, d = m.input_dim;
+    if (size < is::kHeaderBytes) Bad("input_stats.size", e.at + f::entry::kSize, "shorter than its 16-byte header");
     if (Load32(b + off + is::kCount) != d)
       Bad("input_stats.count", off + is::kCount, "not the model's input dimension " + std::to_string(d));
     for (std::uint32_t r = 0; r < 3; ++r)
       if (Load32(b + off + is::kReserved + 4 * r) != 0) Bad("input_stats.reserved", off + is::kReserved + 4 * r, "not 0");
     if (size != is::Bytes(d))
-      Bad("input_stats.size", e + f::entry::kSize,
+      Bad("input_stats.size", e.at + f::entry::kSize,
           std::to_string(size) + " bytes, not 16 + 8 d = " + std::to_string(is::Bytes(d)));
     out->mean.resize(d);
     out->sd.resize(d);
