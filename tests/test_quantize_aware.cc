@@ -234,15 +234,23 @@ TEST_CASE("rfk convert --calibrate: refits the int8 head on representative rows,
   refused("--storage int8 --calibrate " + tmp.Path("wide.csv"), "wide.csv");
   refused("--storage int8 --calibrate " + tmp.Path("few.csv"), "10 calibration rows for a head of 64 features");
   refused("--storage int8 --head-storage f16 --calibrate " + data, "--calibrate refits an int8 head");
-  // The refit's 24 D^2 bytes and more (D = 64: 107,648 B) past --memory-limit: refused before it allocates.
-  refused("--storage int8 --calibrate " + data + " --memory-limit 64K",
+  // The refit's 24 D^2 bytes and more (D = 64, with the 400 rows: 107,648 B) past --memory-limit: refused before
+  // it allocates. 103K holds the model's own part (104,448 B), not the rows as well.
+  refused("--storage int8 --calibrate " + data + " --memory-limit 103K",
           "--calibrate: the refit would need about 105.1 KiB of memory (three D x D matrices of doubles, D = 64)");
-  refused("--storage int8 --calibrate " + data + " --memory-limit 64K", "more than the limit of 64.0 KiB (--memory-limit)");
+  refused("--storage int8 --calibrate " + data + " --memory-limit 103K", "more than the limit of 103.0 KiB (--memory-limit)");
+  // The model's own need (without the rows: 104,448 B) is refused before the file is read: none.csv is not opened.
+  refused("--storage int8 --calibrate " + tmp.Path("none.csv") + " --memory-limit 64K",
+          "--calibrate: the refit would need about 102.0 KiB of memory");
   refused("--storage int8 --memory-limit 12Q", "--memory-limit must be 'physical' or a size such as 512M or 8G; got '12Q'");
   r = rfk_test::Run(cli + " train --train " + data + " --map binning -P 3 --lambda 1e-4 -q -o " + tmp.Path("bin.rfk"));
   REQUIRE_MESSAGE(r.status == 0, r.err);
   r = rfk_test::Run(cli + " convert -m " + tmp.Path("bin.rfk") + " --storage int8 --calibrate " + data + " -o " +
                     tmp.Path("out.rfk"));
+  CHECK(r.status == 1);
+  CHECK_MESSAGE(r.err.find("random binning") != std::string::npos, r.err);
+  r = rfk_test::Run(cli + " convert -m " + tmp.Path("bin.rfk") + " --storage int8 --calibrate " + tmp.Path("none.csv") +
+                    " -o " + tmp.Path("out.rfk"));  // refused by the model, before the (missing) file is read
   CHECK(r.status == 1);
   CHECK_MESSAGE(r.err.find("random binning") != std::string::npos, r.err);
 

@@ -16,17 +16,25 @@ namespace {
 
 // Throws unless `calibration` can calibrate m's head.
 void CheckCalibration(const Model& m, const Dataset& calibration) {
+  CheckCalibratable(m);
+  if (calibration.rows < m.num_features)
+    throw QuantizeError(calibration.source + ": " + std::to_string(calibration.rows) +
+                        " calibration rows for a head of " + std::to_string(m.num_features) +
+                        " features: give at least as many rows as features (the training data will do)");
+}
+
+}  // namespace
+
+void CheckCalibratable(const Model& m) {
   if (m.num_grids > 0)
     throw QuantizeError("calibration refits heads over Fourier-type features alone; this model has random "
                         "binning (convert it without --calibrate)");
   if (m.num_features > kMaxCalibratedFeatures)
     throw QuantizeError("calibration refits heads of at most " + std::to_string(kMaxCalibratedFeatures) +
                         " features; this one has " + std::to_string(m.num_features));
-  if (calibration.rows < m.num_features)
-    throw QuantizeError(calibration.source + ": " + std::to_string(calibration.rows) +
-                        " calibration rows for a head of " + std::to_string(m.num_features) +
-                        " features: give at least as many rows as features (the training data will do)");
 }
+
+namespace {
 
 // The source head (w0: K x D row-major, b0: K) widened to double.
 struct SourceHead {

@@ -63,6 +63,10 @@ std::vector<std::uint8_t> Convert(const ConvertArgs& a, const rfk::Model& m, rfk
     if (h != rfk::format::Storage::kInt8)
       throw CliError("--calibrate refits an int8 head: give --storage int8 or --head-storage int8");
     const double lambda = ModelLambda(m, a.model);
+    // What the model alone refuses is refused before the data is read (a large file takes a while).
+    host::CheckCalibratable(m);
+    if (const std::string too_big = RefitMemoryRefusal(a, m, 0); !too_big.empty())
+      throw CliError("--calibrate: " + too_big);
     const host::Dataset data = ReadForModel(a.calibrate, a.data, m, host::LabelColumn::kOptional, a.quiet);
     const std::string too_big = RefitMemoryRefusal(a, m, data.rows);
     if (!too_big.empty()) throw CliError("--calibrate: " + too_big);

@@ -111,6 +111,9 @@ void StoredRow(format::Storage storage, float* w, std::size_t n, float* scale);
 // calibrate (random binning: its columns are not a fixed D; D > kMaxCalibratedFeatures), too few
 // rows, or a row the model refuses (naming source:line).
 inline constexpr std::uint32_t kMaxCalibratedFeatures = 20000;
+// Throws CalibratedInt8Model's QuantizeError for a model it cannot calibrate whatever the rows
+// (random binning; D > kMaxCalibratedFeatures): so a caller can refuse before reading the data.
+void CheckCalibratable(const Model& m);
 // CalibratedInt8Model's peak memory for a model of D features and `rows` calibration rows of the
 // model's input_dim, estimated from the sizes: three D x D matrices of doubles alive at once (the
 // refit's statistics, and GptqInt8Head's system and its factor; 24 D^2 bytes) and the rows as
