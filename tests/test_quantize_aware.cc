@@ -281,6 +281,18 @@ TEST_CASE("rfk convert --calibrate: refits the int8 head on representative rows,
   MESSAGE("mean squared difference from the f32 model's outputs: plain int8 " << plain << ", calibrated " << calibrated);
   CHECK(calibrated < 0.5 * plain);
   CHECK(r.err.find("mean squared change of the outputs there") != std::string::npos);
+  // The training file of a weighted fit, its weight column named: skipped, the same rows, the same model.
+  std::string weighted = "x1,x2,w,y\n";
+  for (std::size_t at = csv.find('\n') + 1; at < csv.size();) {
+    const std::size_t end = csv.find('\n', at), comma = csv.rfind(',', end);
+    weighted += csv.substr(at, comma - at) + ",2.5" + csv.substr(comma, end + 1 - comma);
+    at = end + 1;
+  }
+  rfk_test::WriteText(tmp.Path("weighted.csv"), weighted);
+  const auto w = rfk_test::Run(cli + " convert -m " + f32 + " -o " + tmp.Path("w.rfk") + " --storage int8 -q --calibrate " +
+                               tmp.Path("weighted.csv") + " --weight-column w");
+  REQUIRE_MESSAGE(w.status == 0, w.err);
+  CHECK(rfk_test::ReadText(tmp.Path("w.rfk")) == rfk_test::ReadText(tmp.Path("out.rfk")));
 
   // lambda 1e-8 on 64 features of 2 inputs: a refit the float statistics cannot resolve. Whatever
   // the refit does, the stored head is never further from the f32 model on the calibration rows

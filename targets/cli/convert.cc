@@ -375,6 +375,7 @@ Command AddConvert(CLI::App& app) {
                 "input statistics (the drawn refit's)");
   cmd->add_flag("-q,--quiet", a->quiet, "No notes (warnings and errors still on stderr)");
   a->data.Add(cmd);
+  a->data.AddWeightColumn(cmd, false);  // --calibrate with a weighted fit's training file
   return {cmd, [a] { return RunConvert(*a); }};
 }
 
