@@ -263,6 +263,37 @@ TEST_CASE("training writes the calibration section for classifiers, deterministi
   }
 }
 
+TEST_CASE("random binning plans no calibration: no progress step for it, the reason in the report") {
+  for (const bool binning : {false, true}) {
+    CAPTURE(binning);
+    rfk::host::TrainOptions o;
+    o.features = 32;
+    o.fourier = !binning;
+    o.grids = binning ? 3 : 0;
+    o.lambda = 1e-3;
+    o.threads = 1;
+    std::vector<std::string> steps;
+    o.progress = [&](std::uint64_t, std::uint64_t, const std::string& what) {
+      if (steps.empty() || what != steps.back()) steps.push_back(what);
+    };
+    const rfk::host::TrainResult r = rfk::host::Train(Data(300, 2), o);
+    REQUIRE(!steps.empty());
+    bool announced = false;
+    for (const std::string& s : steps) announced = announced || s.find("calibration") != std::string::npos;
+    CHECK(announced == !binning);
+    // The last step is the training error, numbered as the last of the steps planned.
+    const std::string& last = steps.back();
+    CAPTURE(last);
+    const std::size_t of = last.find(" of "), colon = last.find(':');
+    REQUIRE(last.rfind("step ", 0) == 0);
+    REQUIRE(of != std::string::npos);
+    REQUIRE(colon != std::string::npos);
+    CHECK(last.substr(5, of - 5) == last.substr(of + 4, colon - of - 4));
+    CHECK(last.substr(colon) == ": training error");
+    CHECK(r.report.calibration_reason == (binning ? "not computed for designs with random binning" : ""));
+  }
+}
+
 // A trained model (its own calibration) and the same model with each other method of its task.
 std::vector<std::vector<std::uint8_t>> EveryMethod(std::uint32_t classes) {
   const auto trained = Model(classes, true);

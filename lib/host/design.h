@@ -12,7 +12,7 @@
 // The pipeline calls, in this order: HeldOutLosses (then KeepBest when that factor holds the best
 // point so far) for each factor the selection tries, none without selection; Fit once at the
 // chosen factor and lambda; HeldOutOutputs once there (classification, for the calibration, on the
-// sample Fit was given); then Describe and Loss. Designs allocate and throw TrainError.
+// sample Fit was given; only a design that ComputesHeldOutOutputs); then Describe and Loss. Designs allocate and throw TrainError.
 #pragma once
 
 #include <algorithm>
@@ -87,13 +87,14 @@ class Design {
   // reuse from it.
   virtual void KeepBest() {}
 
+  // Whether HeldOutOutputs computes the calibration's outputs. Random binning's design does not:
+  // the pipeline then plans no calibration (nor its progress step) and Fit gets no sample.
+  virtual bool ComputesHeldOutOutputs() const { return false; }
   // Held-out outputs at (factor, lambda) of the calibration's sample: each held-out fold's sampled
   // rows through the head fitted on the other rows; out gets cal.rows.size() x K values, in row
-  // order. False (out untouched) for a design that does not compute them.
-  virtual bool HeldOutOutputs(double /*factor*/, double /*lambda*/, const CalibrationSample& /*cal*/,
-                              std::vector<double>* /*out*/) {
-    return false;
-  }
+  // order. Called only where ComputesHeldOutOutputs.
+  virtual void HeldOutOutputs(double /*factor*/, double /*lambda*/, const CalibrationSample& /*cal*/,
+                              std::vector<double>* /*out*/) {}
 
   // The head on every row at (factor, lambda). Records the design's own report fields.
   // cal (null: no calibration follows) is the sample HeldOutOutputs will get: a design that makes

@@ -224,7 +224,8 @@ class FourierDesign final : public Design {
   // The full-data statistics at the best factor: the sum of its folds' (Fit solves them).
   void KeepBest() override { best_total_ = std::move(total_); }
   Head Fit(double factor, double lambda, const CalibrationSample* cal) override;
-  bool HeldOutOutputs(double factor, double lambda, const CalibrationSample& cal, std::vector<double>* out) override;
+  bool ComputesHeldOutOutputs() const override { return true; }
+  void HeldOutOutputs(double factor, double lambda, const CalibrationSample& cal, std::vector<double>* out) override;
   void Describe(ModelSpec* spec, std::string* metadata) const override;
   double Loss(const Head& head, std::size_t stride) override;
   const Int8Head* RoundedHead() const override { return int8_head_.get(); }
@@ -379,7 +380,7 @@ Head FourierDesign::Fit(double factor, double lambda, const CalibrationSample* c
 // One pass accumulating the sample's groups' statistics (none when Fit kept them), a solve per
 // held-out fold at lambda, one pass scoring the sampled rows (none when Fit kept their features).
 // out gets their outputs, K per row, in row order.
-bool FourierDesign::HeldOutOutputs(double factor, double lambda, const CalibrationSample& cal,
+void FourierDesign::HeldOutOutputs(double factor, double lambda, const CalibrationSample& cal,
                                    std::vector<double>* out) {
   const double gamma = Gamma(factor);
   const std::unique_ptr<FourierMap> m = draws_->At(gamma);
@@ -419,7 +420,6 @@ bool FourierDesign::HeldOutOutputs(double factor, double lambda, const Calibrati
     BlockStream(ctx_, *m).Run(nh, [&cal](std::size_t row) { return cal.SampleFold(row); }, &done, total, what, score);
   }
   ctx_.Sum(out);  // each row's outputs come from the one rank that holds it: the sum adds zeros
-  return true;
 }
 
 void FourierDesign::Describe(ModelSpec* spec, std::string* metadata) const {

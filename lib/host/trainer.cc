@@ -145,10 +145,7 @@ void Calibrate(Design& design, double factor, double lambda, const CalibrationSa
   ctx.Step("calibration: held-out outputs of " + std::to_string(cal.held_out) + " of " +
            std::to_string(cal.folds.count) + " folds (" + std::to_string(cal.rows.size()) + " rows)");
   std::vector<double> S;
-  if (!design.HeldOutOutputs(factor, lambda, cal, &S)) {
-    rep.calibration_reason = "not computed for designs with random binning";
-    return;
-  }
+  design.HeldOutOutputs(factor, lambda, cal, &S);
   std::vector<std::uint32_t> cls;
   std::vector<double> w;
   for (const std::uint32_t i : cal.rows) {
@@ -256,7 +253,8 @@ TrainResult Train(RowSource& source, const TrainOptions& options) {
   rep.gamma = design->Gamma(choice.factor);
   rep.lambda = lambdas[choice.lambda];
   const CalibrationSample calibration = CalibrationPlan(ctx);
-  const bool calibrate = calibration.held_out > 0;
+  const bool calibrate = calibration.held_out > 0 && design->ComputesHeldOutOutputs();
+  if (calibration.held_out > 0 && !calibrate) rep.calibration_reason = "not computed for designs with random binning";
   if (calibrate) ++steps.n;
   ctx.Step("fit at gamma " + FormatDouble(rep.gamma) + ", lambda " + FormatDouble(rep.lambda));
   const Head head = design->Fit(choice.factor, rep.lambda, calibrate ? &calibration : nullptr);
