@@ -354,8 +354,9 @@ Command AddConvert(CLI::App& app) {
                   "least (GPTQ-style). Fourier-type maps without binning");
   cmd->add_flag("--fixed", a->fixed,
                 "Add the integer prediction path (a fixed section: int16 inputs and W, q15 features, int8 head, "
-                "int32 outputs; no float operation), scaled from --calibrate's input ranges. Dense Fourier "
-                "maps (fourier, orf, phase forms) without binning");
+                "int32 outputs; no float operation), scaled from --calibrate's input ranges. Fourier-type maps "
+                "(fourier, orf, fastfood and their phase forms) and random binning, alone or binning beside a "
+                "dense map");
   cmd->add_flag("--fixed-only", a->fixed_only,
                 "As --fixed, and leave out the float W, phases, standardisation and input statistics (the head "
                 "stored int8): the smallest model, which only the integer path predicts");
