@@ -12,7 +12,8 @@
 // The pipeline calls, in this order: HeldOutLosses (then KeepBest when that factor holds the best
 // point so far) for each factor the selection tries, none without selection; Fit once at the
 // chosen factor and lambda; HeldOutOutputs once there (classification, for the calibration, on the
-// sample Fit was given; only a design that ComputesHeldOutOutputs); then Describe and Loss. Designs allocate and throw TrainError.
+// sample Fit was given; only a design that ComputesHeldOutOutputs); then Describe and Loss. Designs
+// allocate and throw TrainError.
 #pragma once
 
 #include <algorithm>

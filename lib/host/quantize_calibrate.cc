@@ -12,19 +12,6 @@
 
 namespace rfk::host {
 
-namespace {
-
-// Throws unless `calibration` can calibrate m's head.
-void CheckCalibration(const Model& m, const Dataset& calibration) {
-  CheckCalibratable(m);
-  if (calibration.rows < m.num_features)
-    throw QuantizeError(calibration.source + ": " + std::to_string(calibration.rows) +
-                        " calibration rows for a head of " + std::to_string(m.num_features) +
-                        " features: give at least as many rows as features (the training data will do)");
-}
-
-}  // namespace
-
 void CheckCalibratable(const Model& m) {
   if (m.num_grids > 0)
     throw QuantizeError("calibration refits heads over Fourier-type features alone; this model has random "
@@ -35,6 +22,15 @@ void CheckCalibratable(const Model& m) {
 }
 
 namespace {
+
+// Throws unless `calibration` can calibrate m's head.
+void CheckCalibration(const Model& m, const Dataset& calibration) {
+  CheckCalibratable(m);
+  if (calibration.rows < m.num_features)
+    throw QuantizeError(calibration.source + ": " + std::to_string(calibration.rows) +
+                        " calibration rows for a head of " + std::to_string(m.num_features) +
+                        " features: give at least as many rows as features (the training data will do)");
+}
 
 // The source head (w0: K x D row-major, b0: K) widened to double.
 struct SourceHead {
