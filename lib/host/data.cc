@@ -49,6 +49,37 @@ bool IsMissingValue(std::string_view s) {
   return std::find(std::begin(kTokens), std::end(kTokens), s) != std::end(kTokens);
 }
 
+bool IsIdentifierName(std::string_view name) {
+  std::string low(name);
+  std::transform(low.begin(), low.end(), low.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  static constexpr std::string_view kNames[] = {"id", "row_id", "rowid", "row.id", "row.names", "row_names", "rownames",
+                                                "index"};
+  if (std::find(std::begin(kNames), std::end(kNames), std::string_view(low)) != std::end(kNames)) return true;
+  const std::string_view unnamed = "unnamed: ";  // pandas' name for a re-saved index column
+  if (low.size() > unnamed.size() && low.compare(0, unnamed.size(), unnamed) == 0 &&
+      low.find_first_not_of("0123456789", unnamed.size()) == std::string::npos)
+    return true;
+  const std::size_t n = name.size();
+  if (n < 4) return false;
+  const char sep = low[n - 3];
+  if (low.compare(n - 2, 2, "id") == 0 && (sep == '_' || sep == '.' || sep == ' ' || sep == '-')) return true;
+  // PassengerId, CustomerID: a capitalised Id after a lower-case letter.
+  return name[n - 2] == 'I' && (name[n - 1] == 'd' || name[n - 1] == 'D') && std::islower(static_cast<unsigned char>(name[n - 3]));
+}
+
+bool ParseBoolean(std::string_view s, float* out) {
+  static constexpr std::string_view kTrue[] = {"TRUE", "True", "true"}, kFalse[] = {"FALSE", "False", "false"};
+  if (std::find(std::begin(kTrue), std::end(kTrue), s) != std::end(kTrue)) {
+    *out = 1.0f;
+    return true;
+  }
+  if (std::find(std::begin(kFalse), std::end(kFalse), s) != std::end(kFalse)) {
+    *out = 0.0f;
+    return true;
+  }
+  return false;
+}
+
 DataFormat ParseDataFormat(const std::string& name) {
   std::string s = name;
   std::transform(s.begin(), s.end(), s.begin(),

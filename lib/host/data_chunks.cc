@@ -132,6 +132,7 @@ Dataset ChunkedReader::ParseChunk(std::string_view text, std::uint64_t line, boo
   if (o.format == DataFormat::kCsv && first) o.index_col = first_index_;
   if (o.format == DataFormat::kCsv && !first) {
     o.csv_sep = delim_;
+    o.csv_decimal = decimal_;
     o.csv_header = header_row_ ? 1 : 0;
     if (!header_row_) o.index_col = IndexColumn::kKeep;  // row numbers: CheckRowNumbers
     if (header_row_) {
@@ -160,7 +161,8 @@ Dataset ChunkedReader::ParseChunk(std::string_view text, std::uint64_t line, boo
       header_ = std::string(l);
       break;
     }
-    delim_ = options_.csv_sep != 0 ? options_.csv_sep : data_io::DetectDelimiter(header_);
+    delim_ = chunk.csv_sep;
+    decimal_ = chunk.csv_decimal;
     header_row_ = !chunk.feature_names.empty();
     row_numbers_ = false;
     for (const std::string& note : chunk.notes) {  // "... the row numbers 0, 1, 2, ..." or "1, 2, 3"

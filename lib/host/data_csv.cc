@@ -2,6 +2,7 @@
 // (',', ';', tab or runs of blanks) and the header detected from the first lines, double-quoted
 // fields; dense rows. Which field becomes which column -- the label, an index column to drop,
 // the features in the model's order -- is decided once, from the header (data_csv_columns.cc).
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -147,8 +148,8 @@ class RowReader {
       s = quoted_;
     }
     const auto where = [&] { return At(path_, line_no) + Column(field); };
-    const Num r = ParseFloat(s, out);
-    if (r == Num::kOk) return;
+    const Num r = ParseNumber(s, opt_.csv_decimal, out);
+    if (r == Num::kOk || (r == Num::kBad && ParseBoolean(s, out))) return;
     if (r == Num::kRange) Fail(where() + "value out of float range: " + Quote(s));
     if (IsMissingValue(s)) {
       if (!opt_.missing_as_nan)
@@ -159,9 +160,8 @@ class RowReader {
       return;
     }
     if (r == Num::kNonFinite) Fail(where() + "non-finite value " + Quote(s));
-    if (LooksLikeDecimalComma(s))
-      Fail(where() + "expected a number, got " + Quote(s) +
-           " (a decimal comma? rfk reads decimal points: convert the file, e.g. ';'-separated with 2,5 -> 2.5)");
+    if (LooksLikeDecimalComma(s) && opt_.csv_decimal != ',')
+      Fail(where() + "expected a number, got " + Quote(s) + " (a decimal comma? --decimal , reads 2,5 as 2.5)");
     Fail(where() + "expected a number, got " + Quote(s) + " (if this is the label column, name it with --label-col)");
   }
 
@@ -172,9 +172,12 @@ class RowReader {
     if (IsMissingValue(w))
       Fail(where() + (w.empty() ? std::string("empty weight") : "missing weight " + Quote(w)) +
            " (every row needs a weight: give it one, or remove the row)");
+    std::string text = w;
+    if (opt_.csv_decimal == ',' && text.find('.') == std::string::npos) std::replace(text.begin(), text.end(), ',', '.');
     char* end = nullptr;
-    const double v = std::strtod(w.c_str(), &end);
-    if (end != w.c_str() + w.size()) Fail(where() + "expected a weight (a number >= 0), got " + Quote(w));
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size())
+      Fail(where() + "expected a weight (a number >= 0), got " + Quote(w));
     if (!std::isfinite(v)) Fail(where() + "non-finite weight " + Quote(w));
     if (v < 0) Fail(where() + "negative weight " + Quote(w) + " (weights are >= 0)");
     return v;
@@ -207,16 +210,72 @@ struct Head {
   std::uint64_t first_no = 0, second_no = 0;  // second_no 0: no second row
   std::vector<std::string_view> f1, f2;
   char delim = ',';
+  char decimal = '.';
 };
 
-Head ReadHead(LineReader& in, const ReadOptions& opt) {
+// Whether `line` split at `delim` has two or more fields, and every field that holds a comma is a
+// number with one decimal comma (at least one does).
+bool HasDecimalCommas(std::string_view line, char delim) {
+  std::vector<std::string_view> fields;
+  try {
+    SplitFields(line, delim, &fields, "", 0);
+  } catch (const DataError&) {
+    return false;
+  }
+  std::size_t commas = 0;
+  for (std::string_view f : fields) {
+    const std::string v = FieldValue(f);
+    if (v.find(',') == std::string::npos) continue;
+    if (!LooksLikeDecimalComma(v)) return false;
+    ++commas;
+  }
+  return fields.size() >= 2 && commas > 0;
+}
+
+// The separator and the decimal mark (ReadOptions::csv_sep, csv_decimal): given, or detected --
+// the separator from the first line, a decimal comma from the first data row (the second row when
+// there is one: the first may be a header). A line of "5,1;3,5;setosa" has as many commas as
+// semicolons: read as decimal commas, it is ';'-separated.
+void DecideSeparators(const ReadOptions& opt, const std::string& path, Head* h, Dataset* ds) {
+  const std::string& data = h->second_no != 0 ? h->second : h->first;
+  h->delim = opt.csv_sep != 0 ? opt.csv_sep : DetectDelimiter(h->first);
+  h->decimal = opt.csv_decimal != 0 ? opt.csv_decimal : '.';
+  if (opt.csv_decimal == '.' || opt.csv_sep == ',') {
+    if (h->decimal == ',') Fail(path + ": --decimal , needs a field separator other than ',' (--sep)");
+    return;
+  }
+  const bool given = opt.csv_decimal == ',';
+  if (h->delim == ',') {  // the comma must be the decimal mark: which separator is left?
+    char found = 0;
+    for (const char cand : {';', '\t', ' '}) {
+      if (given ? h->first.find(cand) != std::string::npos : HasDecimalCommas(data, cand)) {
+        found = cand;
+        break;
+      }
+    }
+    if (found == 0) {
+      if (given) Fail(path + ": --decimal , but the first line has no ';', tab or blank separator (--sep names it)");
+      return;
+    }
+    h->delim = found;
+  } else if (!given && !HasDecimalCommas(data, h->delim)) {
+    return;
+  }
+  h->decimal = ',';
+  if (!given)
+    ds->notes.push_back(std::string("numbers are written with a decimal comma ('2,5' is 2.5), fields separated by ") +
+                        (h->delim == '\t' ? "tabs" : h->delim == ' ' ? "blanks" : "';'") +
+                        "; --decimal . reads commas as separators");
+}
+
+Head ReadHead(LineReader& in, const ReadOptions& opt, Dataset* ds) {
   Head h;
   if (!NextRow(in, &h.first, &h.first_no)) {
     in.Close();
     Fail(in.path() + ": no data rows");
   }
   NextRow(in, &h.second, &h.second_no);
-  h.delim = opt.csv_sep != 0 ? opt.csv_sep : DetectDelimiter(h.first);
+  DecideSeparators(opt, in.path(), &h, ds);
   SplitFields(h.first, h.delim, &h.f1, in.path(), h.first_no);
   if (h.second_no != 0) SplitFields(h.second, h.delim, &h.f2, in.path(), h.second_no);
   return h;
@@ -259,11 +318,25 @@ std::string FieldValue(std::string_view raw) {
   return out;
 }
 
-Dataset ReadCsv(Input& file, const ReadOptions& opt) {
+Num ParseNumber(std::string_view s, char decimal, float* out) {
+  const std::size_t comma = decimal == ',' ? s.find(',') : std::string_view::npos;
+  if (comma == std::string_view::npos) return ParseFloat(s, out);
+  if (s.find(',', comma + 1) != std::string_view::npos || s.find('.') != std::string_view::npos) return Num::kBad;
+  char buf[64];
+  if (s.size() >= sizeof buf) return Num::kBad;
+  std::copy(s.begin(), s.end(), buf);
+  buf[comma] = '.';
+  return ParseFloat(buf, buf + s.size(), out);
+}
+
+Dataset ReadCsv(Input& file, const ReadOptions& options) {
   const std::string& path = file.path();
   Dataset ds = NewDataset(path, DataFormat::kCsv);
   LineReader in(file, file.Chunk());
-  const Head h = ReadHead(in, opt);
+  const Head h = ReadHead(in, options, &ds);
+  ReadOptions opt = options;
+  opt.csv_sep = h.delim;
+  opt.csv_decimal = h.decimal;
   std::vector<std::string> names;
   const bool header = DetectHeader(h.f1, h.second_no ? &h.f2 : nullptr, opt, At(path, h.first_no), &names, &ds);
   const std::size_t nf = header ? names.size() : h.f1.size();
@@ -281,6 +354,9 @@ Dataset ReadCsv(Input& file, const ReadOptions& opt) {
   if (ds.lines.empty()) Fail(path + ": no data rows");
   ds.rows = ds.lines.size();
   if (!header) DropRowNumbers(opt, plan, &ds);
+  WarnIdentifierValues(opt, plan, &ds);
+  ds.csv_sep = h.delim;
+  ds.csv_decimal = h.decimal;
   return ds;
 }
 

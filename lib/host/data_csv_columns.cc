@@ -3,6 +3,7 @@
 // in which order -- by position, or by name against a model's stored feature names.
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <map>
 
@@ -14,17 +15,17 @@ namespace {
 
 constexpr std::size_t kNone = CsvPlan::kNone;
 
-bool IsNumber(std::string_view raw) {
+bool IsNumber(std::string_view raw, char decimal) {
   float v = 0;
-  return ParseFloat(Trim(FieldValue(raw)), &v) == Num::kOk;
+  return ParseNumber(Trim(FieldValue(raw)), decimal, &v) == Num::kOk;
 }
 
-// Text a header would hold: not a number, not a missing-value token (NA in a data row is not a
-// column name).
-bool IsText(std::string_view raw) {
+// Text a header would hold: not a number, a boolean or a missing-value token (NA in a data row is
+// not a column name).
+bool IsText(std::string_view raw, char decimal) {
   const std::string s = FieldValue(raw);
   float v = 0;
-  return !IsMissingValue(s) && ParseFloat(s, &v) == Num::kBad;
+  return !IsMissingValue(s) && ParseNumber(s, decimal, &v) == Num::kBad && !ParseBoolean(s, &v);
 }
 
 // The fields count up by one from `first` (after an empty first field when skip_empty: pandas
@@ -66,11 +67,11 @@ bool LooksLikeHeader(const std::vector<std::string_view>& f1, const std::vector<
   }
   const std::size_t label = DefaultLabelField(opt, f1.size());
   for (std::size_t c = 0; c < f1.size(); ++c)
-    if (c != label && IsText(f1[c])) return true;
+    if (c != label && IsText(f1[c], opt.csv_decimal)) return true;
   // Numeric feature names and a text label ("1,2,...,16,y"): a header if the next row's label
   // is a number.
-  return label != kNone && IsText(f1[label]) && f2 != nullptr && f2->size() == f1.size() &&
-         IsNumber((*f2)[label]);
+  return label != kNone && IsText(f1[label], opt.csv_decimal) && f2 != nullptr && f2->size() == f1.size() &&
+         IsNumber((*f2)[label], opt.csv_decimal);
 }
 
 // "'a', 'b', 'c' and 4 more"
@@ -145,11 +146,27 @@ void Positional(const std::vector<std::string>* names, const std::vector<std::si
     if (f != plan->label) plan->features.push_back(f);
 }
 
+// How to skip columns a model does not take: "; --drop-col a,b skips them"; for one column, when
+// no weight column is named, that --weight-column takes it if it holds row weights.
+std::string SkipHint(const std::vector<std::string>& unexpected, const ReadOptions& opt) {
+  std::string cols;
+  for (const std::string& u : unexpected) cols += (cols.empty() ? "" : ",") + u;
+  std::string hint = "; --drop-col " + cols + (unexpected.size() == 1 ? " skips it" : " skips them");
+  if (unexpected.size() == 1 && opt.weight_column.empty())
+    hint += " (or --weight-column " + unexpected[0] + ", if it holds row weights)";
+  return hint;
+}
+
 // The model's feature names against the header: features in the model's order; the label by the
 // model's label name, --label-col, or as the one column left over.
 void ByName(const std::vector<std::string>& names, const std::vector<std::size_t>& rest, const ReadOptions& opt,
             const std::string& at, CsvPlan* plan, Dataset* ds) {
-  if (opt.labels != LabelColumn::kAbsent) {
+  if (!opt.label_name.empty()) {  // --label-col NAME: that column, whatever its position
+    const std::size_t f = Named(names, rest, opt.label_name);
+    if (f == kNone)
+      Fail(at + "no column named " + Quote(opt.label_name) + " in the header (columns: " + List(names) + ")");
+    if (opt.labels != LabelColumn::kAbsent) plan->label = f;
+  } else if (opt.labels != LabelColumn::kAbsent) {
     if (opt.label_col != -1) {
       const std::size_t lc = DefaultLabelField(opt, rest.size());
       if (lc == kNone) Fail(at + "label column " + std::to_string(opt.label_col) + " is out of range");
@@ -160,7 +177,10 @@ void ByName(const std::vector<std::string>& names, const std::vector<std::size_t
   }
   // --no-label on a file that still holds the training label column: that column is skipped.
   std::size_t skipped = kNone;
-  if (opt.labels == LabelColumn::kAbsent && !opt.model_label.empty() &&
+  if (opt.labels == LabelColumn::kAbsent && !opt.label_name.empty()) {
+    skipped = Named(names, rest, opt.label_name);
+    ds->notes.push_back("column " + Quote(opt.label_name) + " is the label column (--no-label): skipped");
+  } else if (opt.labels == LabelColumn::kAbsent && !opt.model_label.empty() &&
       std::find(opt.model_names.begin(), opt.model_names.end(), opt.model_label) == opt.model_names.end()) {
     skipped = Named(names, rest, opt.model_label);
     if (skipped != kNone)
@@ -188,10 +208,7 @@ void ByName(const std::vector<std::string>& names, const std::vector<std::size_t
     Fail(at + "the header does not match the model's features:" + (missing.empty() ? "" : " missing " + List(missing)) +
          (missing.empty() || unexpected.empty() ? "" : ";") +
          (unexpected.empty() ? "" : " not among the model's features " + List(unexpected)) + " (the model takes " +
-         List(opt.model_names) + ")" +
-         (unexpected.size() == 1 && missing.empty() && opt.weight_column.empty()
-              ? "; if " + Quote(unexpected[0]) + " holds row weights, --weight-column " + unexpected[0] + " skips it"
-              : ""));
+         List(opt.model_names) + ")" + (missing.empty() ? SkipHint(unexpected, opt) : ""));
   if (plan->label == kNone && opt.labels == LabelColumn::kRequired)
     Fail(at + "no label column" + (opt.model_label.empty() ? "" : " (" + Quote(opt.model_label) + " in training)"));
   if (!std::is_sorted(plan->features.begin(), plan->features.end()))
@@ -251,6 +268,112 @@ std::size_t WeightField(const std::vector<std::string>* names, std::vector<std::
   return field;
 }
 
+// The field a column spec names among `rest`: a header name, or a 0-based index (negative from
+// the end). `what` names the option for messages.
+std::size_t SpecField(const std::vector<std::string>* names, const std::vector<std::size_t>& rest,
+                      const std::string& spec, const std::string& what, const std::string& at) {
+  const long long n = static_cast<long long>(rest.size());
+  char* end = nullptr;
+  const long long v = std::strtoll(spec.c_str(), &end, 10);
+  if (!spec.empty() && end == spec.c_str() + spec.size()) {
+    const long long i = v < 0 ? v + n : v;
+    if (i < 0 || i >= n) Fail(at + what + " " + spec + " is out of range for " + std::to_string(n) + " columns");
+    return rest[static_cast<std::size_t>(i)];
+  }
+  if (names == nullptr) Fail(at + what + " " + Quote(spec) + " names a column, but the file has no header");
+  const std::size_t f = Named(*names, rest, spec);
+  if (f == kNone) Fail(at + what + ": no column named " + Quote(spec) + " in the header (columns: " + List(*names) + ")");
+  return f;
+}
+
+// A column's name for lists: its header name, else its 1-based number.
+std::string ColumnName(const std::vector<std::string>* names, std::size_t f) {
+  return names != nullptr && !(*names)[f].empty() ? (*names)[f] : "column " + std::to_string(f + 1);
+}
+
+// Takes the columns that are no features out of *rest: --drop-col, those not in --use-cols, and
+// (IndexColumn::kAuto) those named like row identifiers. The label and weight columns stay, and
+// *opt's positional label_col and weight_column are rewritten to count without what went.
+void DropColumns(const std::vector<std::string>* names, std::vector<std::size_t>* rest, ReadOptions* opt,
+                 const std::string& at, Dataset* ds) {
+  const bool model = opt->model_inputs != 0;
+  const bool label_pos = opt->label_name.empty() && opt->label_col != -1;
+  const bool weight_pos = !opt->weight_column.empty() &&
+                          opt->weight_column.find_first_not_of("-0123456789") == std::string::npos;
+  std::size_t label = kNone, weight = kNone;  // fields, where a spec names them
+  if (!opt->label_name.empty() && names != nullptr) label = Named(*names, *rest, opt->label_name);
+  if (label_pos && DefaultLabelField(*opt, rest->size()) != kNone)
+    label = (*rest)[DefaultLabelField(*opt, rest->size())];
+  if (!opt->weight_column.empty() && (weight_pos || names != nullptr)) {
+    try {
+      weight = SpecField(names, *rest, opt->weight_column, "", at);
+    } catch (const DataError&) {  // WeightField says what is wrong with it
+    }
+  }
+  // Training's default label: the last column other than the weight column.
+  std::size_t default_label = kNone;
+  if (!model && opt->label_name.empty() && !label_pos && opt->labels != LabelColumn::kAbsent)
+    for (std::size_t f : *rest)
+      if (f != weight) default_label = f;
+  if (model && names != nullptr && !opt->model_label.empty()) default_label = Named(*names, *rest, opt->model_label);
+  const auto label_of = [&](std::size_t f) { return f != kNone && (f == label || f == default_label); };
+  std::vector<std::size_t> drop, keep;
+  for (const std::string& spec : opt->drop_cols) {
+    const std::size_t f = SpecField(names, *rest, spec, "--drop-col", at);
+    if (label_of(f))
+      Fail(at + "--drop-col " + spec + " is the label column" +
+           (f == default_label && !model ? " (the last; --label-col names another)" : ""));
+    if (f == weight) Fail(at + "--drop-col " + spec + " is the weight column");
+    drop.push_back(f);
+  }
+  for (const std::string& spec : opt->use_cols) {
+    const std::size_t f = SpecField(names, *rest, spec, "--use-cols", at);
+    if (label_of(f) && !model)
+      Fail(at + "--use-cols lists " + spec + ", the label column" +
+           (f == default_label ? " (the last; --label-col names another)" : "") + ": list the features only");
+    keep.push_back(f);
+  }
+  const auto listed = [](const std::vector<std::size_t>& v, std::size_t f) {
+    return std::find(v.begin(), v.end(), f) != v.end();
+  };
+  std::vector<std::string> ids, left_out;
+  for (std::size_t f : drop) left_out.push_back(ColumnName(names, f));
+  for (std::size_t f : *rest) {
+    if (label_of(f) || f == weight || listed(drop, f)) continue;
+    if (!opt->use_cols.empty() && !listed(keep, f)) {
+      drop.push_back(f);
+      left_out.push_back(ColumnName(names, f));
+    } else if (opt->index_col == IndexColumn::kAuto && names != nullptr && !listed(keep, f) &&
+               IsIdentifierName((*names)[f]) &&
+               (!model || (!opt->model_names.empty() && std::find(opt->model_names.begin(), opt->model_names.end(),
+                                                                   (*names)[f]) == opt->model_names.end()))) {
+      drop.push_back(f);
+      ids.push_back((*names)[f]);
+    }
+  }
+  if (!ids.empty())
+    ds->notes.push_back(std::string(ids.size() == 1 ? "column " : "columns ") + List(ids) +
+                        (ids.size() == 1 ? " is" : " are") + " named like a row identifier, not a feature: " +
+                        (model ? "skipped" : "left out") + " (--index-col keep keeps " +
+                        (ids.size() == 1 ? "it" : "them") + ")");
+  if (!left_out.empty())
+    ds->notes.push_back(std::string(opt->use_cols.empty() ? "--drop-col" : "--drop-col/--use-cols") + ": left out " +
+                        List(left_out));
+  if (drop.empty()) return;
+  std::vector<std::size_t> kept;
+  for (std::size_t f : *rest)
+    if (!listed(drop, f)) kept.push_back(f);
+  if (kept.empty() || (kept.size() < 2 && opt->labels != LabelColumn::kAbsent && !model))
+    Fail(at + "no feature columns are left once " + List(left_out) + (ids.empty() ? "" : " and " + List(ids)) +
+         (left_out.size() + ids.size() == 1 ? " is" : " are") + " left out");
+  const auto position = [&](std::size_t f) {
+    return static_cast<long long>(std::find(kept.begin(), kept.end(), f) - kept.begin());
+  };
+  if (label_pos && label != kNone) opt->label_col = static_cast<int>(position(label));
+  if (weight_pos && weight != kNone) opt->weight_column = std::to_string(position(weight));
+  *rest = kept;
+}
+
 }  // namespace
 
 bool DetectHeader(const std::vector<std::string_view>& f1, const std::vector<std::string_view>* f2,
@@ -282,10 +405,10 @@ CsvPlan PlanColumns(const std::vector<std::string>* names, std::size_t nf, const
   std::vector<std::size_t> rest;
   for (std::size_t f = 0; f < nf; ++f)
     if (f != plan.index) rest.push_back(f);
+  DropColumns(names, &rest, &opt, at, ds);
   plan.weight = WeightField(names, &rest, &opt, at);
   const bool model = opt.model_inputs != 0;
-  if (model && names && !opt.model_names.empty() && opt.label_name.empty() && !HasDuplicates(opt.model_names) &&
-      !HasDuplicates(*names)) {
+  if (model && names && !opt.model_names.empty() && !HasDuplicates(opt.model_names) && !HasDuplicates(*names)) {
     ByName(*names, rest, opt, at, &plan, ds);
   } else {
     if (model && names && opt.model_names.empty())
@@ -321,6 +444,37 @@ void DropRowNumbers(const ReadOptions& opt, const CsvPlan& plan, Dataset* ds) {
   ds->cols = d - 1;
   ds->notes.push_back(std::string("column 1 holds the row numbers ") + (first == 0.0f ? "0, 1, 2" : "1, 2, 3") +
                       ", ... (an index, not a feature): dropped; --index-col keep keeps it");
+}
+
+}  // namespace rfk::host::data_io
+
+namespace rfk::host::data_io {
+
+void WarnIdentifierValues(const ReadOptions& opt, const CsvPlan& plan, Dataset* ds) {
+  const std::size_t n = ds->rows, d = ds->cols;
+  if (opt.index_col != IndexColumn::kAuto || opt.model_inputs != 0 || n < 20) return;
+  std::vector<float> column(n);
+  for (std::size_t j = 0; j < d; ++j) {
+    float lo = ds->dense[j], hi = lo;
+    bool whole = true;
+    for (std::size_t r = 0; r < n && whole; ++r) {
+      const float v = ds->dense[r * d + j];
+      whole = std::isfinite(v) && v == std::nearbyint(v);
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+      column[r] = v;
+    }
+    // n distinct whole numbers span at least n - 1: a cheap test before the sort.
+    if (!whole || static_cast<double>(hi) - lo < static_cast<double>(n - 1)) continue;
+    std::sort(column.begin(), column.end());
+    if (std::adjacent_find(column.begin(), column.end()) != column.end()) continue;
+    const std::string name = ds->feature_names.empty() ? "column " + std::to_string(plan.features[j] + 1)
+                                                        : Quote(ds->feature_names[j]);
+    ds->warnings.push_back(name + " holds a different whole number on each of its " + std::to_string(n) +
+                           " rows, as a row identifier would; if it is one, --drop-col " +
+                           (ds->feature_names.empty() ? std::to_string(plan.features[j]) : ds->feature_names[j]) +
+                           " leaves it out of the features");
+  }
 }
 
 }  // namespace rfk::host::data_io

@@ -137,6 +137,10 @@ inline Dataset NewDataset(const std::string& path, DataFormat format) {
 // The field separator ReadOptions::csv_sep = 0 detects from a file's first line.
 char DetectDelimiter(std::string_view line);
 
+// ParseFloat with a decimal mark: with ',' a field's one comma stands for the point ("2,5" is 2.5;
+// "1.234,5" is no number).
+Num ParseNumber(std::string_view s, char decimal, float* out);
+
 // A field's content: trimmed and, for a double-quoted field, the text between the quotes
 // (trimmed) with "" undoubled.
 std::string FieldValue(std::string_view raw);
@@ -167,6 +171,11 @@ CsvPlan PlanColumns(const std::vector<std::string>* names, std::size_t nf, const
 // After reading a file without a header, for training: drops the first feature column when it
 // holds the row numbers 0, 1, 2, ... or 1, 2, 3, ... (IndexColumn::kAuto), with a note.
 void DropRowNumbers(const ReadOptions& opt, const CsvPlan& plan, Dataset* ds);
+
+// After reading a file for training (IndexColumn::kAuto, 20 rows or more): a warning for each
+// feature column that holds a different whole number on every row, as a row identifier would.
+// O(rows) per column, plus a sort for a column whose range could hold that many distinct values.
+void WarnIdentifierValues(const ReadOptions& opt, const CsvPlan& plan, Dataset* ds);
 
 // The readers: each reads all of `file` and closes it (reporting deferred zlib errors).
 Dataset ReadLibsvm(Input& file, const ReadOptions& opt);

@@ -53,6 +53,8 @@ struct DataArgs {
   std::string sep;        // "", a character, or tab / space
   std::string index_col = "auto";
   std::string weight_column;  // AddWeightColumn: a header name or index; "": none
+  std::string decimal;        // "", "." or ","
+  std::vector<std::string> drop_cols, use_cols;  // header names or indices (comma-separated lists split)
 
   // Throws CliError for values that do not parse.
   host::ReadOptions Options() const;

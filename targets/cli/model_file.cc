@@ -29,6 +29,10 @@ host::Dataset ReadForModel(const std::string& path, const DataArgs& args, const 
   o.labels = labels;
   o.missing_as_nan = allow_missing && m.impute != nullptr;
   host::Dataset data = host::ReadDataset(path, o);
+  if (data.missing != 0)
+    data.notes.push_back(std::to_string(data.missing) + " missing value" + (data.missing == 1 ? "" : "s") +
+                         " filled in with the model's stored " + rfk::format::NameOf(m.impute_method) +
+                         " of each column (from training's --missing)");
   PrintNotes(data, quiet);
   if (data.cols != m.input_dim)
     throw CliError(path + ": rows have " + std::to_string(data.cols) + " features but the model expects " +

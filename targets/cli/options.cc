@@ -38,6 +38,11 @@ host::ReadOptions DataArgs::Options() const {
   else if (index_col == "drop") o.index_col = host::IndexColumn::kDrop;
   else throw CliError("--index-col must be auto, keep or drop; got '" + index_col + "'");
   o.weight_column = weight_column;
+  if (decimal == "." || decimal == ",") o.csv_decimal = decimal[0];
+  else if (!decimal.empty()) throw CliError("--decimal must be '.' or ','; got '" + decimal + "'");
+  o.drop_cols = drop_cols;
+  o.use_cols = use_cols;
+  if (!drop_cols.empty() && !use_cols.empty()) throw CliError("--drop-col and --use-cols exclude each other: give one");
   return o;
 }
 
@@ -50,9 +55,20 @@ void DataArgs::Add(CLI::App* app) {
   app->add_flag("--no-header", no_header, "CSV: the first line is data (default: detected)")->excludes(h);
   app->add_option("--sep", sep, "CSV field separator: one character, 'tab' or 'space' (runs of blanks); default: detected");
   app->add_option("--index-col", index_col,
-                  "CSV leading index column (R row names, pandas index): auto (drop it when unnamed or the row "
-                  "numbers), keep, drop")
+                  "CSV leading index column (R row names, pandas index) and identifier columns: auto (drop an "
+                  "index column when unnamed or the row numbers, and columns named like identifiers: id, ID, "
+                  "row_id, PassengerId, 'Unnamed: 0', ...), keep, drop (the first column)")
       ->capture_default_str();
+  app->add_option("--decimal", decimal,
+                  "CSV decimal mark: '.' or ',' (default: detected; ',' needs a separator other than ',')");
+  app->add_option("--drop-col", drop_cols,
+                  "CSV columns to leave out of the features, by header name or 0-based index (repeat, or "
+                  "separate with commas)")
+      ->delimiter(',');
+  app->add_option("--use-cols", use_cols,
+                  "CSV: the only feature columns, by header name or 0-based index (repeat, or separate with "
+                  "commas); the label and weight columns need not be listed")
+      ->delimiter(',');
 }
 
 void DataArgs::AddWeightColumn(CLI::App* app, bool fit) {

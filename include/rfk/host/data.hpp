@@ -50,7 +50,21 @@ struct ReadOptions {
   // CSV: the field separator; 0 = detect from the first line (the most frequent of ',', ';' and
   // tab outside quotes; runs of blanks when none occurs). ' ' means runs of blanks.
   char csv_sep = 0;
+  // CSV: the decimal mark of numbers, '.' or ','; 0 = detect: ',' when the separator is not ','
+  // (detected or given) and the fields of the first data row that hold a comma are all numbers
+  // written with one decimal comma ("5,1;3,5;1,4;setosa"). Detection leaves a note.
+  char csv_decimal = 0;
+  // kAuto also drops columns named like identifiers (id, ID, Id, row_id, PassengerId, customer_id,
+  // Unnamed: 0, ...; see IsIdentifierName) with a note; reading for a model, only those that are
+  // not among the model's feature names. kKeep keeps them.
   IndexColumn index_col = IndexColumn::kAuto;
+  // CSV: columns to leave out (drop_cols) or the only feature columns to read (use_cols), each a
+  // header name or a 0-based index among the columns after an index column (negative from the
+  // end), as label_col counts them. The label and weight columns are never features and need not
+  // be listed in use_cols. A name or index that matches no column is an error; so is dropping the
+  // label. Reading for a model that stores feature names, a file's columns are still matched by
+  // name: drop_cols names what is to be skipped besides them.
+  std::vector<std::string> drop_cols, use_cols;
   // CSV: a column of row weights taken out of the features (rfk train --weight-column): a header
   // name, or a 0-based index among the columns after an index column (negative from the end).
   // Empty: none. An explicit label_col counts the columns with the weight column still in; the
@@ -112,11 +126,22 @@ struct Dataset {
   // column, columns matched by name, ...) and what may be wrong (columns taken by position where
   // names were expected): one sentence each, without the file name.
   std::vector<std::string> notes, warnings;
+  // CSV: the separator and decimal mark the reader used (given or detected); 0 for other formats.
+  char csv_sep = 0, csv_decimal = 0;
 };
 
 // True for the spellings of a missing value: an empty field, NA, N/A, n/a, NaN, nan, -nan, ?,
 // null, NULL, None, <NA>, #N/A (a field's text, already unquoted and trimmed).
 bool IsMissingValue(std::string_view text);
+
+// True for a column name that says the column identifies rows rather than describing them
+// (IndexColumn::kAuto drops such columns): id, ID, Id, row_id, rowid, row.names, "Unnamed: 0"
+// (pandas' re-saved index) and names ending in a separated or capitalised id: customer_id,
+// patient.id, "Patient ID", PassengerId, CustomerID. "lipid", "Acid" or "IDEA" are not.
+bool IsIdentifierName(std::string_view name);
+
+// The values TRUE/FALSE, True/False, true/false as 1 and 0 (a boolean column is a 0/1 feature).
+bool ParseBoolean(std::string_view text, float* out);
 
 // Reads a whole file (gzip detected from content, via zlib). Throws DataError on any problem:
 // missing file, bad syntax, non-finite value, ragged CSV rows, inconsistent idx files, ...
@@ -191,6 +216,7 @@ class ChunkedReader {
   bool decided_ = false;          // the first chunk with rows was parsed (this pass)
   std::string header_;            // CSV: the header line, put in front of later chunks
   char delim_ = ',';              // CSV: the separator of the file
+  char decimal_ = '.';            // CSV: its decimal mark
   bool header_row_ = false;       // CSV: the file has a header
   IndexColumn first_index_ = IndexColumn::kAuto;  // CSV: the first chunk's index_col
   bool row_numbers_ = false;      // CSV: column 1 holds row numbers and is dropped
