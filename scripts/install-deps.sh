@@ -11,7 +11,7 @@
 #                                      the reference BLAS (the benchmarks refuse to time on that),
 #                                      and linux-perf for profiling (HACKING: bench/mpi_perf_rank.sh)
 #   scripts/install-deps.sh --python   also what the Python package needs to build and test
-#                                      (pybind11, the venv module, pytest, numpy, scipy,
+#                                      (pybind11, the venv module, pytest, numpy, pandas, scipy,
 #                                      scikit-learn; scripts/test-python.sh)
 #   scripts/install-deps.sh --cross    also the ARM and RISC-V cross toolchains (picolibc for RISC-V),
 #                                      qemu and Highway for arm64/armhf (xsimd is header-only: the
@@ -27,7 +27,7 @@ for arg in "$@"; do
   case "$arg" in
     --data)  pkgs+=(dataset-fashion-mnist) ;;
     --bench) pkgs+=(python3-numpy python3-sklearn python3-matplotlib libopenblas0-pthread linux-perf) ;;
-    --python) pkgs+=(pybind11-dev python3-pybind11 python3-dev python3-venv python3-pytest python3-numpy
+    --python) pkgs+=(pybind11-dev python3-pybind11 python3-dev python3-venv python3-pytest python3-numpy python3-pandas
                      python3-scipy python3-sklearn python3-setuptools python3-wheel) ;;
     --cross) cross=1
              pkgs+=(g++-aarch64-linux-gnu g++-arm-linux-gnueabihf gcc-arm-none-eabi

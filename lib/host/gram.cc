@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <iterator>
@@ -47,6 +48,26 @@ std::string BetterBlasCore() {
 #else
   return {};
 #endif
+}
+
+// OpenBLAS's DYNAMIC_ARCH initialisation (driver/others/dynamic.c): init picks and sets up a kernel
+// table unless one is set; quit clears it. Weak: absent from builds without DYNAMIC_ARCH.
+extern "C" void gotoblas_dynamic_init(void) __attribute__((weak));
+extern "C" void gotoblas_dynamic_quit(void) __attribute__((weak));
+
+std::string UseBetterBlasCore() {
+  const std::string better = BetterBlasCore();
+  if (better.empty() || gotoblas_dynamic_init == nullptr || gotoblas_dynamic_quit == nullptr) return {};
+  if (setenv("OPENBLAS_CORETYPE", better.c_str(), 1) != 0) return {};
+  const std::lock_guard<std::mutex> lock(g_blas_mu);
+  gotoblas_dynamic_quit();
+  gotoblas_dynamic_init();
+  unsetenv("OPENBLAS_CORETYPE");
+  std::string now = openblas_get_corename();
+  std::transform(now.begin(), now.end(), now.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::string want = better;
+  std::transform(want.begin(), want.end(), want.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return now == want ? better : std::string();
 }
 
 std::string BlasDescription() {

@@ -168,6 +168,13 @@ py::tuple Train(const py::object& X, const py::object& csr, std::size_t csr_rows
   data.labels = std::move(labels);
   data.lines.resize(data.rows);
   for (std::size_t i = 0; i < data.rows; ++i) data.lines[i] = i + 1;  // messages name "X:ROW", 1-based
+  // A DataFrame's column names (feature_names_in_) and y's name: stored as `rfk train` stores a
+  // CSV header's, so the CLI matches a file's columns to them by name.
+  if (!o["feature_names"].is_none()) {
+    data.feature_names = o["feature_names"].cast<std::vector<std::string>>();
+    if (data.feature_names.size() != data.cols) throw std::invalid_argument("one feature name per column of X");
+    data.label_name = o["target_name"].cast<std::string>();
+  }
 
   rfk::host::TrainOptions opt = Options(o);
   opt.w_storage = Storage(o["storage"].cast<std::string>());  // as `rfk train --storage`: quantization-aware
@@ -353,6 +360,10 @@ py::bytes FeatureSpec(const std::string& kernel, const std::string& map, std::ui
 
 PYBIND11_MODULE(_rfk, m) {
   m.doc() = "rfk's bindings: training (rfk::host::Train) and the device core's prediction";
+  // On a CPU this OpenBLAS does not know, its generic kernels train 2-3x slower; a Python process
+  // cannot restart itself with OPENBLAS_CORETYPE set as `rfk train` does, so the kernels are
+  // switched in place, once, at import (docs/PYTHON.md). "" where nothing was switched.
+  m.attr("blas_core_switched") = rfk::host::UseBetterBlasCore();
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);

@@ -237,10 +237,20 @@ std::uint64_t Impute(const std::vector<float>& values, Dataset* data);
 // OPENBLAS_CORETYPE set before the process starts changes that. BetterBlasCore: the
 // OPENBLAS_CORETYPE value that would use this CPU's vector units (e.g. "SkylakeX"), or empty when
 // OpenBLAS's choice is fine or OPENBLAS_CORETYPE is already set. (`rfk train` restarts itself with
-// it; a Python process can only warn.) BlasDescription: e.g. "OpenBLAS 0.3.21, SkylakeX kernels",
-// with that advice appended when BetterBlasCore is not empty. Both read the environment.
+// it; the Python module switches in place, UseBetterBlasCore.) BlasDescription: e.g. "OpenBLAS
+// 0.3.21, SkylakeX kernels", with that advice appended when BetterBlasCore is not empty. Both read
+// the environment.
 std::string BetterBlasCore();
 std::string BlasDescription();
+
+// Switches this process's OpenBLAS to BetterBlasCore()'s kernels in place, for a process that
+// cannot restart itself (the Python module, when it is imported): OpenBLAS's own DYNAMIC_ARCH
+// initialisation is run again with OPENBLAS_CORETYPE set for the call (the environment is as it
+// was afterwards). Every user of that OpenBLAS in the process (NumPy too, where it shares the
+// library) then runs those kernels. Not thread-safe: call it before other threads run BLAS.
+// Returns the core switched to, or empty where nothing changed (no better core, an OpenBLAS
+// without DYNAMIC_ARCH, or one that kept its choice).
+std::string UseBetterBlasCore();
 
 // Parses --kernel / --map names; throws TrainError listing the valid names.
 format::Kernel ParseKernel(const std::string& name);

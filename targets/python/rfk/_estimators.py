@@ -22,9 +22,9 @@ _blas_warned = False
 
 
 def _warn_blas_once():
-    """OpenBLAS picked generic kernels for a CPU its version does not know (rfk.host
-    BetterBlasCore): training runs 2-3x slower. `rfk train` restarts itself with
-    OPENBLAS_CORETYPE set; a Python process cannot, so it says what to set, once."""
+    """OpenBLAS runs generic kernels on a CPU its version does not know (rfk.host BetterBlasCore),
+    2-3x slower. Importing rfk switches them in place (rfk._rfk.blas_core_switched); where that
+    could not be done (an OpenBLAS without DYNAMIC_ARCH), this says what to set, once."""
     global _blas_warned
     core = _rfk.blas_advice()
     if core and not _blas_warned:
@@ -80,6 +80,18 @@ def _count(name, value, low=0, end=2**32):
     if not isinstance(value, numbers.Integral) or isinstance(value, bool) or not low <= value < end:
         raise ValueError(f"{name} must be an int from {low} to {end - 1}; got {value!r}")
     return int(value)
+
+
+def _feature_names(estimator):
+    """The DataFrame column names fit saw (feature_names_in_, all strings), for the model file."""
+    names = getattr(estimator, "feature_names_in_", None)
+    return None if names is None else [str(n) for n in names]
+
+
+def _target_name(y):
+    """y's name (a pandas Series' name) for the model file's label column, else ""."""
+    name = getattr(y, "name", None)
+    return "" if name is None else str(name)
 
 
 def _decision_rows(model, X):
@@ -216,14 +228,17 @@ class _ModelEstimator(_ModelBytes, BaseEstimator):
             "storage": str(self.storage),
             "head_storage": "" if self.head_storage is None else str(self.head_storage),
             "metadata": bool(self.metadata),
+            "feature_names": _feature_names(self),
+            "target_name": "",
         }
 
-    def _train(self, X, labels, classification, sample_weight):
+    def _train(self, X, labels, classification, sample_weight, target_name=""):
         if X.shape[0] < 2:
             raise ValueError(f"rfk needs at least 2 samples to train; got {X.shape[0]} sample")
         if sample_weight is not None:
             sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64)
         options = self._train_options(classification, sample_weight)
+        options["target_name"] = target_name
         _warn_blas_once()
         if sp.issparse(X):
             X = X.tocsr()
@@ -281,6 +296,7 @@ class RandomFeatureClassifier(ClassifierMixin, _ModelEstimator):
     def fit(self, X, y, sample_weight=None):
         if not isinstance(self.calibration, (bool, np.bool_)):
             raise ValueError(f"calibration must be True or False; got {self.calibration!r}")
+        target_name = _target_name(y)
         X, y = _validate_data(self, X, y, accept_sparse="csr", dtype=_DTYPES)
         check_classification_targets(y)
         classes, y_index = np.unique(y, return_inverse=True)
@@ -288,12 +304,16 @@ class RandomFeatureClassifier(ClassifierMixin, _ModelEstimator):
             raise ValueError("Classifier can't train when only one class is present (rfk needs at least 2 classes)")
         cw = self.class_weight
         if isinstance(cw, dict):  # per-class weights: folded into the row weights
+            unknown = [k for k in cw if not np.any(classes == k)]
+            if unknown:  # as scikit-learn's compute_class_weight
+                raise ValueError(f"The classes, {unknown}, are not in class: class_weight's keys must be "
+                                 f"among y's classes {list(classes)}")
             w = np.array([float(cw.get(c, 1.0)) for c in classes])[y_index]
             sample_weight = w if sample_weight is None else w * np.asarray(sample_weight, dtype=np.float64)
         elif cw not in (None, "balanced"):
             raise ValueError(f"class_weight must be None, 'balanced' or a dict; got {cw!r}")
         texts = [_label_text(c) for c in classes]
-        self._train(X, [texts[i] for i in y_index], True, sample_weight)
+        self._train(X, [texts[i] for i in y_index], True, sample_weight, target_name)
         where = {t: i for i, t in enumerate(texts)}
         model_labels = self.model_.labels
         if len(model_labels) != len(classes):
@@ -381,8 +401,9 @@ class RandomFeatureRegressor(RegressorMixin, _ModelEstimator):
         self.metadata = metadata
 
     def fit(self, X, y, sample_weight=None):
+        target_name = _target_name(y)
         X, y = _validate_data(self, X, y, accept_sparse="csr", dtype=_DTYPES, y_numeric=True)
-        self._train(X, [repr(float(v)) for v in y], False, sample_weight)
+        self._train(X, [repr(float(v)) for v in y], False, sample_weight, target_name)
         return self
 
     def predict(self, X):
