@@ -132,7 +132,7 @@ TEST_CASE("--drop-col and --use-cols choose the features by name or index, and t
   CHECK(Has(both.err, "--drop-col and --use-cols exclude each other"));
 }
 
-TEST_CASE("decimal commas are detected in semicolon-separated files, with and without a header, or given by --decimal") {
+TEST_CASE("decimal commas are detected in semicolon-separated files, with or without a header, or --decimal") {
   Fixture f;
   const auto comma = [](const std::string& sep) {
     return [sep](std::size_t i, const Row& r) {
@@ -171,7 +171,9 @@ TEST_CASE("boolean columns are 0/1 features, and TRUE in a header-less first row
   const auto flag = [](std::size_t i, const Row& r) {
     return std::string(r.label == "a" ? (i % 2 ? "TRUE" : "True") : (i % 2 ? "FALSE" : "false")) + "," + Plain(i, r);
   };
-  const auto numeric = [](std::size_t i, const Row& r) { return std::string(r.label == "a" ? "1" : "0") + "," + Plain(i, r); };
+  const auto numeric = [](std::size_t i, const Row& r) {
+    return std::string(r.label == "a" ? "1" : "0") + "," + Plain(i, r);
+  };
   const std::string b = f.Write("b.csv", Csv("", flag));
   const std::string n = f.Write("n.csv", Csv("", numeric));
   const auto r = f.Train(b, "b");

@@ -51,7 +51,8 @@ bool IsMissingValue(std::string_view s) {
 
 bool IsIdentifierName(std::string_view name) {
   std::string low(name);
-  std::transform(low.begin(), low.end(), low.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(low.begin(), low.end(), low.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   static constexpr std::string_view kNames[] = {"id", "row_id", "rowid", "row.id", "row.names", "row_names", "rownames",
                                                 "index"};
   if (std::find(std::begin(kNames), std::end(kNames), std::string_view(low)) != std::end(kNames)) return true;
@@ -64,7 +65,8 @@ bool IsIdentifierName(std::string_view name) {
   const char sep = low[n - 3];
   if (low.compare(n - 2, 2, "id") == 0 && (sep == '_' || sep == '.' || sep == ' ' || sep == '-')) return true;
   // PassengerId, CustomerID: a capitalised Id after a lower-case letter.
-  return name[n - 2] == 'I' && (name[n - 1] == 'd' || name[n - 1] == 'D') && std::islower(static_cast<unsigned char>(name[n - 3]));
+  return name[n - 2] == 'I' && (name[n - 1] == 'd' || name[n - 1] == 'D') &&
+         std::islower(static_cast<unsigned char>(name[n - 3]));
 }
 
 bool ParseBoolean(std::string_view s, float* out) {

@@ -173,7 +173,8 @@ class RowReader {
       Fail(where() + (w.empty() ? std::string("empty weight") : "missing weight " + Quote(w)) +
            " (every row needs a weight: give it one, or remove the row)");
     std::string text = w;
-    if (opt_.csv_decimal == ',' && text.find('.') == std::string::npos) std::replace(text.begin(), text.end(), ',', '.');
+    if (opt_.csv_decimal == ',' && text.find('.') == std::string::npos)
+      std::replace(text.begin(), text.end(), ',', '.');
     char* end = nullptr;
     const double v = std::strtod(text.c_str(), &end);
     if (text.empty() || end != text.c_str() + text.size())

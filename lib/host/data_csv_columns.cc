@@ -282,7 +282,8 @@ std::size_t SpecField(const std::vector<std::string>* names, const std::vector<s
   }
   if (names == nullptr) Fail(at + what + " " + Quote(spec) + " names a column, but the file has no header");
   const std::size_t f = Named(*names, rest, spec);
-  if (f == kNone) Fail(at + what + ": no column named " + Quote(spec) + " in the header (columns: " + List(*names) + ")");
+  if (f == kNone)
+    Fail(at + what + ": no column named " + Quote(spec) + " in the header (columns: " + List(*names) + ")");
   return f;
 }
 

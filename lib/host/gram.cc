@@ -63,11 +63,11 @@ std::string UseBetterBlasCore() {
   gotoblas_dynamic_quit();
   gotoblas_dynamic_init();
   unsetenv("OPENBLAS_CORETYPE");
-  std::string now = openblas_get_corename();
-  std::transform(now.begin(), now.end(), now.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  std::string want = better;
-  std::transform(want.begin(), want.end(), want.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return now == want ? better : std::string();
+  const auto lower = [](std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return s;
+  };
+  return lower(openblas_get_corename()) == lower(better) ? better : std::string();
 }
 
 std::string BlasDescription() {
