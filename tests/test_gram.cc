@@ -1,5 +1,6 @@
 // The Gram statistics through BLAS (lib/host/gram.h): float within a block, double across blocks,
-// the same bits for any thread count, weights as documented, and head outputs through DGEMM.
+// the same bits for any thread count, weights as documented, head outputs through DGEMM; the
+// kernel matrix and the dual ridge solve that selection uses on fewer rows than features.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "gram.h"
+#include "solver.h"
 #include "rfk/host/train.hpp"
 
 namespace {
@@ -149,4 +151,67 @@ TEST_CASE("BlasDescription names OpenBLAS's version and kernels") {
   const std::string d = rfk::host::BlasDescription();
   CHECK(d.rfind("OpenBLAS ", 0) == 0);
   CHECK(d.find(" kernels") != std::string::npos);
+}
+
+TEST_CASE("KernelMatrix: Z Z' in double, symmetric, the same bits for any thread count") {
+  const std::size_t n = 150;
+  const std::uint32_t D = 90;
+  const std::vector<float> Z = Features(n, D);
+  const std::vector<double> K1 = rfk::host::KernelMatrix(Z.data(), n, D, 1);
+  CHECK(rfk::host::KernelMatrix(Z.data(), n, D, 3) == K1);
+  double worst = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < n; ++j) {
+      double ref = 0;
+      for (std::uint32_t t = 0; t < D; ++t) ref += double(Z[i * D + t]) * double(Z[j * D + t]);
+      worst = std::max(worst, std::fabs(K1[i * n + j] - ref));
+      REQUIRE(K1[i * n + j] == K1[j * n + i]);
+    }
+  CHECK(worst < 1e-14);
+}
+
+TEST_CASE("DualHeldOutOutputs: each fold's held-out outputs are the primal ridge head's, with weights") {
+  // Fewer rows than features, as where the dual is used; some rows weigh 0, others 2.5.
+  const std::size_t n = 90, folds = 3;
+  const std::uint32_t D = 160, K = 3;
+  const std::vector<float> Z = Features(n, D);
+  const std::vector<double> Y = PlusMinus(n, K);
+  std::vector<double> w(n);
+  std::vector<int> fold(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    w[i] = i % 7 == 0 ? 0.0 : i % 5 == 0 ? 2.5 : 1.0;
+    fold[i] = static_cast<int>((i * 7) % folds);
+  }
+  const std::vector<double> lambdas = {1e-4, 1e-2, 1e-1};
+  const std::vector<double> Kz = rfk::host::KernelMatrix(Z.data(), n, D, 2);
+  const auto dual = rfk::host::DualHeldOutOutputs(Kz, n, Y, K, w, fold, folds, lambdas, 1);
+  CHECK(rfk::host::DualHeldOutOutputs(Kz, n, Y, K, w, fold, folds, lambdas, 4) == dual);
+  for (std::size_t f = 0; f < folds; ++f) {
+    // The primal: the other folds' rows' statistics, all in double, SolveRidge, the held-out outputs.
+    RidgeStats st(D, K);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (fold[i] == static_cast<int>(f)) continue;
+      const float* z = Z.data() + i * D;
+      st.n += w[i];
+      for (std::uint32_t a = 0; a < D; ++a) {
+        st.s[a] += w[i] * z[a];
+        for (std::uint32_t b = 0; b < D; ++b) st.G[a * D + b] += w[i] * double(z[a]) * z[b];
+        for (std::uint32_t k = 0; k < K; ++k) st.h[a * K + k] += w[i] * z[a] * Y[i * K + k];
+      }
+      for (std::uint32_t k = 0; k < K; ++k) st.ysum[k] += w[i] * Y[i * K + k];
+    }
+    for (std::size_t l = 0; l < lambdas.size(); ++l) {
+      const rfk::host::RidgeSolution h = rfk::host::SolveRidge(st, lambdas[l]);
+      for (std::size_t i = 0; i < n; ++i) {
+        if (fold[i] != static_cast<int>(f)) continue;
+        for (std::uint32_t k = 0; k < K; ++k) {
+          double o = h.bias[k];
+          for (std::uint32_t t = 0; t < D; ++t) o += double(Z[i * D + t]) * h.W[t * K + k];
+          CAPTURE(f);
+          CAPTURE(lambdas[l]);
+          CHECK(dual[l][i * K + k] == doctest::Approx(o).epsilon(1e-9).scale(1.0));
+        }
+      }
+    }
+  }
 }

@@ -231,6 +231,17 @@ class FourierDesign final : public Design {
   const Int8Head* RoundedHead() const override { return int8_head_.get(); }
 
  private:
+  // Selection in the dual (DualHeldOutOutputs) where the rows are fewer than the features, at
+  // most kDualMaxRows, in one process, and their features and kernel matrix fit the memory limit:
+  // an n x n solve per fold and lambda costs less than the primal's D x D one, and every lambda
+  // is a direct solve (the primal's neighbours take CG iterations per output). The held-out errors
+  // match the primal's to rounding; the fit (Fit) is the primal's, from the same statistics.
+  static constexpr std::size_t kDualMaxRows = 4096;
+  // Decides at the first factor and counts the dual's memory into the report's estimate.
+  bool SelectsInDual();
+  std::vector<double> DualHeldOutLosses(const FourierMap& m, const Folds& folds, const std::vector<double>& lambdas,
+                                        const std::string& what);
+
   // With an int8 head: rounds the fitted head for its outputs on the fit's statistics.
   void RoundHead(const RidgeStats& stats, double lambda, const Head& head) {
     if (ctx_.opt.head_storage == format::Storage::kInt8)
@@ -300,6 +311,50 @@ class FourierDesign final : public Design {
   std::unique_ptr<Int8Head> int8_head_;           // Fit's int8 head (RoundHead)
 };
 
+bool FourierDesign::SelectsInDual() {
+  const std::size_t n = ctx_.data.rows, D = ctx_.opt.features;
+  if (ctx_.ranks != nullptr || n > D || n > kDualMaxRows) return false;
+  TrainReport& rep = *ctx_.report;
+  if (rep.selection_dual) return true;  // counted at the first factor
+  // The rows' features (float, then double for the kernel matrix's DGEMM), the kernel matrix and
+  // one fold's system and factor: n x 12 D + 24 n^2 bytes at most.
+  const double bytes = static_cast<double>(n) * (12.0 * static_cast<double>(D) + 24.0 * static_cast<double>(n));
+  if (rep.memory_limit > 0 && rep.memory_estimate + bytes > rep.memory_limit) return false;
+  rep.memory_estimate += bytes;
+  rep.selection_dual = true;
+  return true;
+}
+
+// The dual: one pass keeps every row's features beside the folds' statistics (Fit's, as in the
+// primal), then DualHeldOutOutputs scores every lambda from the rows' kernel matrix.
+std::vector<double> FourierDesign::DualHeldOutLosses(const FourierMap& m, const Folds& folds,
+                                                     const std::vector<double>& lambdas, const std::string& what) {
+  const std::size_t n = ctx_.data.rows, D = m.features(), K = ctx_.targets.K, nf = folds.count;
+  std::vector<float> Z(n * D);
+  std::uint64_t done = 0;
+  FoldStats fs = AccumulateFolds(ctx_, m, nf, nf, [&folds](std::size_t row) { return folds.Of(row); }, &done, 2 * n,
+                                 what, [&Z, D](std::size_t, const float* Zb, const std::uint32_t* rb, std::size_t R) {
+                                   for (std::size_t r = 0; r < R; ++r)
+                                     std::copy(Zb + r * D, Zb + (r + 1) * D, Z.data() + std::size_t{rb[r]} * D);
+                                 });
+  std::vector<int> fold(n);
+  for (std::size_t i = 0; i < n; ++i) fold[i] = folds.Of(i);
+  const std::vector<std::vector<double>> out =
+      DualHeldOutOutputs(KernelMatrix(Z.data(), n, D, ctx_.threads), n, ctx_.targets.Matrix(), K, ctx_.targets.w,
+                         fold, nf, lambdas, ctx_.threads);
+  ctx_.Progress(2 * n, 2 * n, what);
+  // Summed as Score sums: each fold's rows in row order, then the folds' sums in fold order.
+  std::vector<double> err(lambdas.size(), 0.0);
+  for (std::size_t l = 0; l < lambdas.size(); ++l) {
+    std::vector<double> per(nf, 0.0);
+    for (std::size_t i = 0; i < n; ++i)
+      per[static_cast<std::size_t>(fold[i])] += ctx_.targets.Weight(i) * RowLoss(ctx_.targets, out[l].data() + i * K, i);
+    for (std::size_t f = 0; f < nf; ++f) err[l] += per[f];
+  }
+  total_ = std::move(fs.total);
+  return err;
+}
+
 std::vector<double> FourierDesign::HeldOutLosses(double factor, const Folds& folds,
                                                  const std::vector<double>& lambdas) {
   selected_ = true;
@@ -308,6 +363,7 @@ std::vector<double> FourierDesign::HeldOutLosses(double factor, const Folds& fol
   const std::unique_ptr<FourierMap> m = draws_->At(gamma);
   const std::size_t nf = folds.count;
   const std::string what = "cv gamma " + FormatDouble(gamma);
+  if (SelectsInDual()) return DualHeldOutLosses(*m, folds, lambdas, what);
   const std::uint64_t total = 2ull * ctx_.data.rows;  // per gamma: accumulate, then score
   std::uint64_t done = 0;
   FoldStats fs =

@@ -81,6 +81,25 @@ std::string BlasDescription() {
   return d;
 }
 
+std::vector<double> KernelMatrix(const float* Z, std::size_t n, std::size_t D, unsigned threads) {
+  const std::vector<double> Zd(Z, Z + n * D);
+  std::vector<double> Kz(n * n);
+  constexpr std::size_t kRows = 64;  // rows of Kz per DGEMM: the tile [i0, i1) x [i0, n)
+  const std::size_t tasks = (n + kRows - 1) / kRows;
+  const unsigned workers = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(tasks)));
+  const BlasOneThread one;
+  Parallel(workers, [&](unsigned th) {
+    for (std::size_t b = th; b < tasks; b += workers) {
+      const std::size_t i0 = b * kRows, rows = std::min(kRows, n - i0);
+      cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int(rows), Int(n - i0), Int(D), 1.0, Zd.data() + i0 * D,
+                  Int(D), Zd.data() + i0 * D, Int(D), 0.0, Kz.data() + i0 * n + i0, Int(n));
+    }
+  });
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < i; ++j) Kz[i * n + j] = Kz[j * n + i];
+  return Kz;
+}
+
 BlasOneThread::BlasOneThread() {
   const std::lock_guard<std::mutex> lock(g_blas_mu);
   if (g_blas_holders++ == 0) {

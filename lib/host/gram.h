@@ -64,6 +64,11 @@ class BlasOneThread {
 // when `corename` is not one of OpenBLAS's pre-AVX generic cores or the CPU has none of them.
 std::string BetterBlasCoreFor(const std::string& corename, bool avx512, bool avx2_fma, bool avx);
 
+// The kernel matrix Z Z' of n rows of features (Z: n x D floats, row-major) in double, n x n with
+// both triangles: DGEMM on fixed tiles of rows, one BLAS thread each (BlasOneThread), so the bits
+// do not depend on the thread count. Memory: n x D + n x n doubles.
+std::vector<double> KernelMatrix(const float* Z, std::size_t n, std::size_t D, unsigned threads);
+
 // Accumulates ridge statistics block by block. Holds its scratch (O(kGramRows * D) floats, and
 // per thread one tile and a panel of doubles), so one accumulator serves a whole pass.
 class GramAccumulator {

@@ -323,4 +323,104 @@ std::vector<RidgeSolution> SolveRidgePath(const RidgeStats& st, const std::vecto
   return out;
 }
 
+namespace {
+
+// (M + shift I) X = B for symmetric M (n x n, upper triangle read), B n x K: Cholesky, else
+// Eigen's LDLT (M is only positive semi-definite; a tiny shift can leave rounding below zero).
+std::vector<double> SolveShifted(const std::vector<double>& M, std::size_t n, double shift,
+                                 const std::vector<double>& B, std::size_t K, unsigned threads) {
+  std::vector<double> U = M;
+  for (std::size_t i = 0; i < n; ++i) U[i * n + i] += shift;
+  std::vector<double> X = B;
+  if (CholeskyUpper(U.data(), n, threads)) {
+    CholeskySolveMany(U.data(), n, X.data(), K);
+    return X;
+  }
+  const auto ni = static_cast<Eigen::Index>(n), ki = static_cast<Eigen::Index>(K);
+  Eigen::MatrixXd A(ni, ni), rhs(ni, ki);
+  for (Eigen::Index i = 0; i < ni; ++i)
+    for (Eigen::Index j = i; j < ni; ++j) A(i, j) = A(j, i) = M[i * ni + j] + (i == j ? shift : 0.0);
+  for (Eigen::Index i = 0; i < ni; ++i)
+    for (Eigen::Index k = 0; k < ki; ++k) rhs(i, k) = B[i * ki + k];
+  Eigen::LDLT<Eigen::MatrixXd> ldlt(A);
+  const Eigen::MatrixXd x = ldlt.solve(rhs);
+  for (Eigen::Index i = 0; i < ni; ++i)
+    for (Eigen::Index k = 0; k < ki; ++k) X[i * ki + k] = ldlt.info() == Eigen::Success ? x(i, k) : NAN;
+  return X;
+}
+
+}  // namespace
+
+namespace {
+
+// DualHeldOutOutputs for fold f: its held-out rows' outputs into (*out)[l] for every lambda.
+void DualFold(const std::vector<double>& Kz, std::size_t n, const std::vector<double>& Y, std::size_t K,
+              const std::vector<double>& w, const std::vector<int>& fold, std::size_t f,
+              const std::vector<double>& lambdas, unsigned threads, std::vector<std::vector<double>>* out) {
+  const auto weight = [&w](std::size_t i) { return w.empty() ? 1.0 : w[i]; };
+  std::vector<std::size_t> T, V;  // training and held-out rows, ascending
+  for (std::size_t i = 0; i < n; ++i) (fold[i] == static_cast<int>(f) ? V : T).push_back(i);
+  if (V.empty()) return;
+  double nw = 0;
+  for (std::size_t t : T) nw += weight(t);
+  if (!(nw > 0)) throw TrainError("cannot fit a model to zero rows");
+  // mu' z_i for every row (m), mu' mu (mm) and ybar, mu and ybar the training rows' weighted means.
+  std::vector<double> m(n, 0.0), ybar(K, 0.0);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t t : T) m[i] += weight(t) / nw * Kz[i * n + t];
+  double mm = 0;
+  for (std::size_t t : T) {
+    mm += weight(t) / nw * m[t];
+    for (std::size_t k = 0; k < K; ++k) ybar[k] += weight(t) / nw * Y[t * K + k];
+  }
+  // S Kc S and S (Y - ybar), S = diag(sqrt(w)), Kc the centred kernel of the training rows.
+  const std::size_t nt = T.size();
+  std::vector<double> M(nt * nt), B(nt * K), s(nt);
+  for (std::size_t a = 0; a < nt; ++a) s[a] = std::sqrt(weight(T[a]));
+  for (std::size_t a = 0; a < nt; ++a) {
+    for (std::size_t b = a; b < nt; ++b)
+      M[a * nt + b] = s[a] * s[b] * (Kz[T[a] * n + T[b]] - m[T[a]] - m[T[b]] + mm);
+    for (std::size_t k = 0; k < K; ++k) B[a * K + k] = s[a] * (Y[T[a] * K + k] - ybar[k]);
+  }
+  std::vector<double> KVT(V.size() * nt);  // the held-out rows' kernel values against T
+  for (std::size_t r = 0; r < V.size(); ++r)
+    for (std::size_t a = 0; a < nt; ++a) KVT[r * nt + a] = Kz[V[r] * n + T[a]];
+  std::vector<double> o(K);
+  for (std::size_t l = 0; l < lambdas.size(); ++l) {
+    std::vector<double> alpha = SolveShifted(M, nt, nw * lambdas[l], B, K, threads);  // beta, then S beta
+    std::vector<double> asum(K, 0.0), am(K, 0.0);
+    for (std::size_t a = 0; a < nt; ++a)
+      for (std::size_t k = 0; k < K; ++k) {
+        alpha[a * K + k] *= s[a];
+        asum[k] += alpha[a * K + k];
+        am[k] += alpha[a * K + k] * m[T[a]];
+      }
+    // f(z_v) = sum_t alpha_t (z_v - mu)'(z_t - mu) + ybar.
+    for (std::size_t r = 0; r < V.size(); ++r) {
+      std::fill(o.begin(), o.end(), 0.0);
+      for (std::size_t a = 0; a < nt; ++a)
+        for (std::size_t k = 0; k < K; ++k) o[k] += alpha[a * K + k] * KVT[r * nt + a];
+      for (std::size_t k = 0; k < K; ++k)
+        (*out)[l][V[r] * K + k] = o[k] - m[V[r]] * asum[k] - am[k] + mm * asum[k] + ybar[k];
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<std::vector<double>> DualHeldOutOutputs(const std::vector<double>& Kz, std::size_t n,
+                                                    const std::vector<double>& Y, std::size_t K,
+                                                    const std::vector<double>& w, const std::vector<int>& fold,
+                                                    std::size_t folds, const std::vector<double>& lambdas,
+                                                    unsigned threads) {
+  std::vector<std::vector<double>> out(lambdas.size(), std::vector<double>(n * K, 0.0));
+  // The folds side by side (each writes its own rows), the rest of the threads inside each solve.
+  const unsigned workers = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(folds)));
+  const unsigned inner = std::max(1u, threads / workers);
+  Parallel(workers, [&](unsigned th) {
+    for (std::size_t f = th; f < folds; f += workers) DualFold(Kz, n, Y, K, w, fold, f, lambdas, inner, &out);
+  });
+  return out;
+}
+
 }  // namespace rfk::host

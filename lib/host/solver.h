@@ -38,9 +38,25 @@ RidgeSolution SolveRidge(const RidgeStats& stats, double lambda, unsigned thread
                          const RidgeStats* without = nullptr);
 
 // The same for every lambda in `lambdas` (one solution each, in order); the centred matrix is
-// built once. Each solution is bit-identical to SolveRidge(stats, lambda, threads, without).
+// built once. Runs of up to three lambdas share one factorisation: the run's middle lambda is
+// SolveRidge's bits, its neighbours come from CG preconditioned by that factor (about 1e-12
+// relative residual), for selection, which compares held-out errors only.
 std::vector<RidgeSolution> SolveRidgePath(const RidgeStats& stats, const std::vector<double>& lambdas,
                                           unsigned threads, const RidgeStats* without = nullptr);
+
+// SolveRidge's heads in the dual, for selection on data with fewer rows than features: the same
+// minimiser, W = sum_t alpha_t (z_t - mu), from the rows' n x n kernel matrix Kz = Z Z'
+// (KernelMatrix, gram.h) instead of D x D statistics -- per fold and lambda an n_T x n_T Cholesky
+// solve (n_T: the other folds' rows) instead of D x D. Y: the rows' targets (n x K); w: their
+// weights (empty: all 1); fold[i]: row i's fold, 0 .. folds - 1. Returns per lambda the n x K
+// held-out outputs: row i's from the head fitted at that lambda on the rows of the other folds.
+// They match the primal solve's to rounding, not bit for bit. Deterministic for any thread count.
+// Memory: besides Kz, one n_T x n_T system and its factor.
+std::vector<std::vector<double>> DualHeldOutOutputs(const std::vector<double>& Kz, std::size_t n,
+                                                    const std::vector<double>& Y, std::size_t K,
+                                                    const std::vector<double>& w, const std::vector<int>& fold,
+                                                    std::size_t folds, const std::vector<double>& lambdas,
+                                                    unsigned threads);
 
 // In-place Cholesky factorisation A = U'U of a symmetric n x n matrix (row-major, row stride n;
 // only the upper triangle is read). On success the upper triangle holds U; the strict lower

@@ -53,10 +53,11 @@ void PrintSelection(const host::TrainOptions& opt, const host::TrainReport& rep,
     lmax = std::max(lmax, p.lambda);
   }
   const bool gamma_searched = gmin != gmax, lambda_searched = lmin != lmax;
-  std::printf("selection:   %u-fold cross-validation over %zu points in %.2f s: held-out %s %.4f at gamma %.6g, "
+  std::printf("selection:   %u-fold cross-validation over %zu points in %.2f s%s: held-out %s %.4f at gamma %.6g, "
               "lambda %.3g%s\n",
-              opt.cv_folds, rep.cv.size(), rep.selection_seconds, Regression(rep) ? "rel_rmse" : "error", best,
-              rep.gamma, rep.lambda, verbose ? "" : " (--verbose: the grid)");
+              opt.cv_folds, rep.cv.size(), rep.selection_seconds,
+              rep.selection_dual ? " (in the dual: fewer rows than features)" : "",
+              Regression(rep) ? "rel_rmse" : "error", best, rep.gamma, rep.lambda, verbose ? "" : " (--verbose: the grid)");
   if (verbose)
     for (const host::CvPoint& p : rep.cv)
       std::printf("             gamma %-12.6g lambda %-8.0e  %.4f%s\n", p.gamma, p.lambda, p.error,
@@ -82,7 +83,8 @@ void JsonSelection(const host::TrainReport& rep, std::ostringstream& js) {
   js << ", \"gamma\": " << Num(rep.gamma) << ", \"gamma_reason\": \"" << JsonEscape(rep.gamma_reason)
      << "\", \"gamma_scale\": " << Num(rep.gamma_default) << ", \"lambda\": " << Num(rep.lambda)
      << ", \"lambda_reason\": \"" << JsonEscape(rep.lambda_reason) << "\", \"selection_seconds\": "
-     << Num(rep.selection_seconds) << ", \"cv\": [";
+     << Num(rep.selection_seconds) << ", \"selection_dual\": " << (rep.selection_dual ? "true" : "false")
+     << ", \"cv\": [";
   for (std::size_t i = 0; i < rep.cv.size(); ++i)
     js << (i ? ", " : "") << "{\"gamma\": " << Num(rep.cv[i].gamma) << ", \"lambda\": " << Num(rep.cv[i].lambda)
        << ", \"error\": " << Num(rep.cv[i].error) << "}";
@@ -228,7 +230,7 @@ void WarnAboutTraining(const TrainRun& run, bool quiet) {
                  "sampled training rows): the model may predict that class everywhere; try --class-weight "
                  "balanced or a smaller --lambda, and judge it by eval's balanced_accuracy\n",
                  1.0 - rep.train_error, rep.majority_label.c_str(), rep.majority_rate);
-  if (!quiet && !rep.cv.empty() && run.opt.fourier && run.opt.features > run.data.rows)
+  if (!quiet && !rep.cv.empty() && run.opt.fourier && !rep.selection_dual && run.opt.features > run.data.rows)
     std::fprintf(stderr,
                  "rfk: note: D = %u features for %zu rows: every selection point solves D x D statistics; a D "
                  "of a few times the rows approximates the kernel nearly as well in a fraction of the time\n",

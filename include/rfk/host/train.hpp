@@ -133,6 +133,7 @@ struct TrainReport {
   double gamma = 0.0, lambda = 0.0;
   std::string gamma_reason, lambda_reason;  // how each was set: given, auto, or the default's way
   double selection_seconds = 0.0;  // cross-validation's share of `seconds` (0 without it)
+  bool selection_dual = false;     // selection solved in the dual (fewer rows than features)
   double gamma_default = 0.0;      // the data-scale default gamma
   std::vector<CvPoint> cv;         // every point evaluated (empty without auto)
   double bin_gamma = 0.0, bin_gamma_default = 0.0;  // random binning map, when present
