@@ -349,60 +349,67 @@ std::vector<double> SolveShifted(const std::vector<double>& M, std::size_t n, do
   return X;
 }
 
-}  // namespace
 
-namespace {
-
-// DualHeldOutOutputs for fold f: its held-out rows' outputs into (*out)[l] for every lambda.
-void DualFold(const std::vector<double>& Kz, std::size_t n, const std::vector<double>& Y, std::size_t K,
-              const std::vector<double>& w, const std::vector<int>& fold, std::size_t f,
-              const std::vector<double>& lambdas, unsigned threads, std::vector<std::vector<double>>* out) {
-  const auto weight = [&w](std::size_t i) { return w.empty() ? 1.0 : w[i]; };
+// One fold of DualHeldOutOutputs: its rows, the weighted means' terms and its system, built once
+// and solved for every lambda.
+struct DualSystem {
   std::vector<std::size_t> T, V;  // training and held-out rows, ascending
-  for (std::size_t i = 0; i < n; ++i) (fold[i] == static_cast<int>(f) ? V : T).push_back(i);
-  if (V.empty()) return;
-  double nw = 0;
-  for (std::size_t t : T) nw += weight(t);
-  if (!(nw > 0)) throw TrainError("cannot fit a model to zero rows");
-  // mu' z_i for every row (m), mu' mu (mm) and ybar, mu and ybar the training rows' weighted means.
-  std::vector<double> m(n, 0.0), ybar(K, 0.0);
+  double nw = 0, mm = 0;          // the training rows' total weight; mu' mu
+  std::vector<double> m, ybar;    // mu' z_i for every row; the targets' weighted mean
+  std::vector<double> M, B, s;    // S Kc S (upper triangle), S (Y - ybar), S = diag(sqrt(w))
+  std::vector<double> KVT;        // the held-out rows' kernel values against T
+};
+
+DualSystem BuildDual(const std::vector<double>& Kz, std::size_t n, const std::vector<double>& Y, std::size_t K,
+                     const std::vector<double>& w, const std::vector<int>& fold, std::size_t f) {
+  const auto weight = [&w](std::size_t i) { return w.empty() ? 1.0 : w[i]; };
+  DualSystem d;
+  for (std::size_t i = 0; i < n; ++i) (fold[i] == static_cast<int>(f) ? d.V : d.T).push_back(i);
+  for (std::size_t t : d.T) d.nw += weight(t);
+  if (!(d.nw > 0)) throw TrainError("cannot fit a model to zero rows");
+  d.m.assign(n, 0.0);
+  d.ybar.assign(K, 0.0);
   for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t t : T) m[i] += weight(t) / nw * Kz[i * n + t];
-  double mm = 0;
-  for (std::size_t t : T) {
-    mm += weight(t) / nw * m[t];
-    for (std::size_t k = 0; k < K; ++k) ybar[k] += weight(t) / nw * Y[t * K + k];
+    for (std::size_t t : d.T) d.m[i] += weight(t) / d.nw * Kz[i * n + t];
+  for (std::size_t t : d.T) {
+    d.mm += weight(t) / d.nw * d.m[t];
+    for (std::size_t k = 0; k < K; ++k) d.ybar[k] += weight(t) / d.nw * Y[t * K + k];
   }
-  // S Kc S and S (Y - ybar), S = diag(sqrt(w)), Kc the centred kernel of the training rows.
-  const std::size_t nt = T.size();
-  std::vector<double> M(nt * nt), B(nt * K), s(nt);
-  for (std::size_t a = 0; a < nt; ++a) s[a] = std::sqrt(weight(T[a]));
+  const std::size_t nt = d.T.size();
+  d.M.resize(nt * nt);
+  d.B.resize(nt * K);
+  d.s.resize(nt);
+  for (std::size_t a = 0; a < nt; ++a) d.s[a] = std::sqrt(weight(d.T[a]));
   for (std::size_t a = 0; a < nt; ++a) {
+    const std::size_t ta = d.T[a];
     for (std::size_t b = a; b < nt; ++b)
-      M[a * nt + b] = s[a] * s[b] * (Kz[T[a] * n + T[b]] - m[T[a]] - m[T[b]] + mm);
-    for (std::size_t k = 0; k < K; ++k) B[a * K + k] = s[a] * (Y[T[a] * K + k] - ybar[k]);
+      d.M[a * nt + b] = d.s[a] * d.s[b] * (Kz[ta * n + d.T[b]] - d.m[ta] - d.m[d.T[b]] + d.mm);
+    for (std::size_t k = 0; k < K; ++k) d.B[a * K + k] = d.s[a] * (Y[ta * K + k] - d.ybar[k]);
   }
-  std::vector<double> KVT(V.size() * nt);  // the held-out rows' kernel values against T
-  for (std::size_t r = 0; r < V.size(); ++r)
-    for (std::size_t a = 0; a < nt; ++a) KVT[r * nt + a] = Kz[V[r] * n + T[a]];
-  std::vector<double> o(K);
-  for (std::size_t l = 0; l < lambdas.size(); ++l) {
-    std::vector<double> alpha = SolveShifted(M, nt, nw * lambdas[l], B, K, threads);  // beta, then S beta
-    std::vector<double> asum(K, 0.0), am(K, 0.0);
-    for (std::size_t a = 0; a < nt; ++a)
-      for (std::size_t k = 0; k < K; ++k) {
-        alpha[a * K + k] *= s[a];
-        asum[k] += alpha[a * K + k];
-        am[k] += alpha[a * K + k] * m[T[a]];
-      }
-    // f(z_v) = sum_t alpha_t (z_v - mu)'(z_t - mu) + ybar.
-    for (std::size_t r = 0; r < V.size(); ++r) {
-      std::fill(o.begin(), o.end(), 0.0);
-      for (std::size_t a = 0; a < nt; ++a)
-        for (std::size_t k = 0; k < K; ++k) o[k] += alpha[a * K + k] * KVT[r * nt + a];
-      for (std::size_t k = 0; k < K; ++k)
-        (*out)[l][V[r] * K + k] = o[k] - m[V[r]] * asum[k] - am[k] + mm * asum[k] + ybar[k];
+  d.KVT.resize(d.V.size() * nt);
+  for (std::size_t r = 0; r < d.V.size(); ++r)
+    for (std::size_t a = 0; a < nt; ++a) d.KVT[r * nt + a] = Kz[d.V[r] * n + d.T[a]];
+  return d;
+}
+
+// The held-out rows' outputs at one lambda into out (n x K): f(z_v) = sum_t alpha_t (z_v - mu)'
+// (z_t - mu) + ybar, alpha = S beta, (S Kc S + nw lambda I) beta = S (Y - ybar).
+void SolveDual(const DualSystem& d, std::size_t K, double lambda, unsigned threads, double* out) {
+  const std::size_t nt = d.T.size();
+  std::vector<double> alpha = SolveShifted(d.M, nt, d.nw * lambda, d.B, K, threads);
+  std::vector<double> asum(K, 0.0), am(K, 0.0), o(K);
+  for (std::size_t a = 0; a < nt; ++a)
+    for (std::size_t k = 0; k < K; ++k) {
+      alpha[a * K + k] *= d.s[a];
+      asum[k] += alpha[a * K + k];
+      am[k] += alpha[a * K + k] * d.m[d.T[a]];
     }
+  for (std::size_t r = 0; r < d.V.size(); ++r) {
+    std::fill(o.begin(), o.end(), 0.0);
+    for (std::size_t a = 0; a < nt; ++a)
+      for (std::size_t k = 0; k < K; ++k) o[k] += alpha[a * K + k] * d.KVT[r * nt + a];
+    const std::size_t v = d.V[r];
+    for (std::size_t k = 0; k < K; ++k) out[v * K + k] = o[k] - d.m[v] * asum[k] - am[k] + d.mm * asum[k] + d.ybar[k];
   }
 }
 
@@ -413,12 +420,18 @@ std::vector<std::vector<double>> DualHeldOutOutputs(const std::vector<double>& K
                                                     const std::vector<double>& w, const std::vector<int>& fold,
                                                     std::size_t folds, const std::vector<double>& lambdas,
                                                     unsigned threads) {
+  std::vector<DualSystem> sys;
+  for (std::size_t f = 0; f < folds; ++f) sys.push_back(BuildDual(Kz, n, Y, K, w, fold, f));
+  // Every (fold, lambda) solve is a task of its own, the tasks dealt out to the threads in turn:
+  // each writes its own fold's rows of its own lambda's outputs.
   std::vector<std::vector<double>> out(lambdas.size(), std::vector<double>(n * K, 0.0));
-  // The folds side by side (each writes its own rows), the rest of the threads inside each solve.
-  const unsigned workers = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(folds)));
-  const unsigned inner = std::max(1u, threads / workers);
+  const std::size_t tasks = folds * lambdas.size();
+  const unsigned workers = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(tasks)));
   Parallel(workers, [&](unsigned th) {
-    for (std::size_t f = th; f < folds; f += workers) DualFold(Kz, n, Y, K, w, fold, f, lambdas, inner, &out);
+    for (std::size_t t = th; t < tasks; t += workers) {
+      const std::size_t f = t / lambdas.size(), l = t % lambdas.size();
+      if (!sys[f].V.empty()) SolveDual(sys[f], K, lambdas[l], 1, out[l].data());
+    }
   });
   return out;
 }
