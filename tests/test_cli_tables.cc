@@ -215,3 +215,22 @@ TEST_CASE("a table of fewer rows than features selects in the dual, with the mod
   CHECK(JsonNumber(primal.out, "lambda") == JsonNumber(dual.out, "lambda"));
   CHECK(rfk_test::ReadText(f.Model("primal")) == rfk_test::ReadText(f.Model("dual")));
 }
+
+TEST_CASE("a decimal-comma file with an identifier column streams to the model read whole gives") {
+  Fixture f;
+  // Header-less too: later chunks take the separator and the decimal mark the first one found.
+  for (const std::string header : {"", "Id;x1;x2;x3;y"}) {
+    CAPTURE(header);
+    const std::string file = f.Write("eu.csv", Csv(header, [&header](std::size_t i, const Row& r) {
+      std::string s = (header.empty() ? "" : std::to_string(1000 + (37 * i) % 150) + ";") + r.x1 + ";" + r.x2 +
+                      ";" + r.x3 + ";" + r.label;
+      for (char& c : s) c = c == '.' ? ',' : c;
+      return s;
+    }));
+    REQUIRE(f.Train(file, "whole").status == 0);
+    const auto st = f.Train(file, "streamed", "--stream --chunk 512");
+    REQUIRE_MESSAGE(st.status == 0, st.err);
+    CHECK(rfk_test::ReadText(f.Model("streamed")) == rfk_test::ReadText(f.Model("whole")));
+    if (!header.empty()) CHECK(FeatureNames(f.Model("streamed")) == "[\"x1\", \"x2\", \"x3\"]");
+  }
+}

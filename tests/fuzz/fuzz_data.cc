@@ -155,6 +155,28 @@ int rfk_fuzz::Csv(const std::uint8_t* data, std::size_t size) {
   m.index_col = rfk::host::IndexColumn::kDrop;
   m.label_name = "y";
   Parse(content, m, DataFormat::kCsv);
+  // --drop-col by name and index with a positional label and weight (their indices rewritten),
+  // --use-cols, a decimal comma given, and a model read that drops a column besides its names.
+  m = ReadOptions{};
+  m.format = DataFormat::kCsv;
+  m.drop_cols = {"id", "1", "-3"};
+  m.label_col = 2;
+  m.weight_column = "-1";
+  Parse(content, m, DataFormat::kCsv);
+  m = ReadOptions{};
+  m.format = DataFormat::kCsv;
+  m.use_cols = {"a", "0"};
+  m.csv_decimal = ',';
+  Parse(content, m, DataFormat::kCsv);
+  m = ReadOptions{};
+  m.format = DataFormat::kCsv;
+  m.labels = rfk::host::LabelColumn::kRequired;
+  m.model_inputs = 2;
+  m.model_names = {"a", "b"};
+  m.model_label = "y";
+  m.drop_cols = {"c"};
+  m.label_name = "y";
+  Parse(content, m, DataFormat::kCsv);
   return 0;
 }
 
