@@ -5,6 +5,7 @@
 // test writes; each failed (a wrong answer, a misleading message or no note) before issue 48.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <string>
 
 #include "cli_fixture.h"
@@ -233,4 +234,58 @@ TEST_CASE("a decimal-comma file with an identifier column streams to the model r
     CHECK(rfk_test::ReadText(f.Model("streamed")) == rfk_test::ReadText(f.Model("whole")));
     if (!header.empty()) CHECK(FeatureNames(f.Model("streamed")) == "[\"x1\", \"x2\", \"x3\"]");
   }
+}
+
+TEST_CASE("a text column is one-hot encoded by name in training, and read back by those names at prediction") {
+  Fixture f;
+  static const char* const kColors[] = {"red", "green", "blue"};
+  // The colour tells the class apart on two rows in three; x1 and x3 do the rest.
+  const auto colour = [](std::size_t i, const Row& r) {
+    return std::string(kColors[i % 3 == 0 ? (i / 3) % 3 : static_cast<std::size_t>(r.label[0] - 'a')]);
+  };
+  const std::string file = f.Write("c.csv", Csv("x1,colour,x2,x3,y", [&](std::size_t i, const Row& r) {
+    return r.x1 + "," + colour(i, r) + "," + r.x2 + "," + r.x3 + "," + r.label;
+  }));
+  const auto t = f.Train(file, "c");
+  REQUIRE_MESSAGE(t.status == 0, t.err);
+  CHECK(Has(t.err, "column 'colour' holds text: one-hot encoded as 3 features ('blue', 'green', 'red')"));
+  CHECK(FeatureNames(f.Model("c")) == "[\"x1\", \"colour=blue\", \"colour=green\", \"colour=red\", \"x2\", \"x3\"]");
+  // Another order, a colour never seen in training, and a missing one (filled: --missing).
+  const std::string re = f.Write("re.csv", Csv("y,x3,colour,x2,x1", [&](std::size_t i, const Row& r) {
+    return r.label + "," + r.x3 + "," + (i == 4 ? std::string("purple") : colour(i, r)) + "," + r.x2 + "," + r.x1;
+  }));
+  const auto same = rfk_test::Run(Cli() + " eval --json -m " + f.Model("c") + " " + file);
+  const auto e = rfk_test::Run(Cli() + " eval --json -m " + f.Model("c") + " " + re);
+  REQUIRE_MESSAGE(e.status == 0, e.err);
+  CHECK(JsonNumber(same.out, "accuracy") > 0.8);
+  CHECK(std::fabs(JsonNumber(e.out, "accuracy") - JsonNumber(same.out, "accuracy")) <= 1.0 / 150);
+  CHECK(Has(e.err, "1 row of column 'colour' held a category no training row held: all its features 0"));
+  const std::string na = f.Write("na.csv", Csv("x1,colour,x2,x3,y", [&](std::size_t i, const Row& r) {
+    return r.x1 + "," + (i == 2 ? std::string("NA") : colour(i, r)) + "," + r.x2 + "," + r.x3 + "," + r.label;
+  }));
+  REQUIRE(f.Train(na, "na", "--missing median").status == 0);
+  CHECK(rfk_test::Run(Cli() + " eval -m " + f.Model("na") + " " + na).status == 0);
+  // Refusals: text in a column named like the label, too many texts, no header, --stream.
+  const std::string sp = f.Write("sp.csv", Csv("Species,x1,x2,x3", [](std::size_t, const Row& r) {
+    return r.label + "," + r.x1 + "," + r.x2 + "," + r.x3;
+  }));
+  const auto s = f.Train(sp, "x");
+  CHECK(s.status == 1);
+  CHECK(Has(s.err, "in a column named like a label, while the label is the last column: --label-col Species"));
+  const std::string many = f.Write("many.csv", Csv("name,x1,x2,x3,y", [](std::size_t i, const Row& r) {
+    return "n" + std::to_string(i) + "," + Plain(i, r);
+  }));
+  const auto m = f.Train(many, "x");
+  CHECK(m.status == 1);
+  CHECK(Has(m.err, "column 'name' holds 150 different texts, more than the 100 a categorical column may have"));
+  CHECK(Has(m.err, "--drop-col name leaves it out"));
+  const std::string bare = f.Write("bare.csv", Csv("", [&](std::size_t i, const Row& r) {
+    return r.x1 + "," + r.x2 + ",z" + std::to_string(i % 2) + "," + r.label;
+  }));
+  const auto b = f.Train(bare, "x", "--no-header");
+  CHECK(b.status == 1);
+  CHECK(Has(b.err, "a column of categories needs a header naming it"));
+  const auto st = f.Train(file, "x", "--stream");
+  CHECK(st.status == 1);
+  CHECK(Has(st.err, "a column of categories needs the file read whole, not --stream"));
 }

@@ -127,6 +127,7 @@ void ChunkedReader::Pass(const std::function<void(std::size_t, Dataset&)>& fn) {
 // has no rows. The first chunk with rows decides the CSV separator, header and row-number column.
 Dataset ChunkedReader::ParseChunk(std::string_view text, std::uint64_t line, bool first) {
   ReadOptions o = options_;
+  o.categorical = false;  // the features of a categorical column follow from the whole file's texts
   std::string content;
   if (o.format == DataFormat::kLibsvm) o.min_cols = 0;
   if (o.format == DataFormat::kCsv && first) o.index_col = first_index_;

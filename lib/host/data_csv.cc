@@ -3,6 +3,7 @@
 // fields; dense rows. Which field becomes which column -- the label, an index column to drop,
 // the features in the model's order -- is decided once, from the header (data_csv_columns.cc).
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -117,9 +118,13 @@ bool LooksLikeDecimalComma(std::string_view s) {
 // Appends rows to a dataset by a column plan: the features in plan order, then the label.
 class RowReader {
  public:
+  // cats: where a training read numbers its categorical columns (null: none may be).
   RowReader(const std::string& path, char delim, std::size_t nf, const CsvPlan& plan, const ReadOptions& opt,
-            const std::vector<std::string>* names)
-      : path_(path), delim_(delim), nf_(nf), plan_(plan), opt_(opt), names_(names) {}
+            const std::vector<std::string>* names, Categories* cats)
+      : path_(path), delim_(delim), nf_(nf), plan_(plan), opt_(opt), names_(names), cats_(cats) {
+    for (std::size_t j = 0; j < plan_.category.size(); ++j)
+      if (!plan_.category[j].empty()) unseen_.emplace(plan_.features[j], 0);
+  }
 
   void Append(std::string_view text, std::uint64_t line_no, Dataset* ds) {
     SplitFields(text, delim_, &fields_, path_, line_no);
@@ -127,10 +132,29 @@ class RowReader {
       Fail(At(path_, line_no) + "expected " + std::to_string(nf_) + " fields, got " + std::to_string(fields_.size()));
     const std::size_t off = ds->dense.size();
     ds->dense.resize(off + plan_.features.size());
-    for (std::size_t j = 0; j < plan_.features.size(); ++j) Feature(plan_.features[j], line_no, &ds->dense[off + j], ds);
+    for (std::size_t j = 0; j < plan_.features.size(); ++j) {
+      float* out = &ds->dense[off + j];
+      if (cats_ && cats_->Has(j)) Category(j, line_no, out, ds);
+      else if (!plan_.category.empty() && !plan_.category[j].empty()) OneHot(j, line_no, out, ds);
+      else Feature(j, line_no, out, ds);
+    }
+    for (auto& [field, count] : unseen_) {  // a text none of the field's features named
+      bool seen = false;
+      for (std::size_t j = 0; j < plan_.category.size() && !seen; ++j)
+        seen = plan_.features[j] == field && ds->dense[off + j] != 0.0f;
+      count += !seen && !IsMissingValue(FieldValue(fields_[field]));
+    }
     if (plan_.label != CsvPlan::kNone) ds->labels.push_back(Label(line_no));
     if (plan_.weight != CsvPlan::kNone) ds->weights.push_back(Weight(line_no));
     ds->lines.push_back(line_no);
+  }
+
+  // After the last row: a note per categorical column with texts no training row held.
+  void NoteUnseen(Dataset* ds) const {
+    for (const auto& [field, count] : unseen_)
+      if (count != 0)
+        ds->notes.push_back(std::to_string(count) + " row" + (count == 1 ? "" : "s") + " of column " +
+                            Quote((*names_)[field]) + " held a category no training row held: all its features 0");
   }
 
  private:
@@ -141,7 +165,48 @@ class RowReader {
     return s + ": ";
   }
 
-  void Feature(std::size_t field, std::uint64_t line_no, float* out, Dataset* ds) {
+  // A missing value: NaN where allowed (--missing), else an error naming the line and column.
+  void Missing(std::string_view s, const std::string& where, float* out, Dataset* ds) {
+    if (!opt_.missing_as_nan)
+      Fail(where + (s.empty() ? std::string("empty field") : "missing value " + Quote(s)) +
+           " (rfk train --missing mean or median fills missing values in, and so do its models at prediction)");
+    *out = std::numeric_limits<float>::quiet_NaN();
+    ++ds->missing;
+  }
+
+  // Feature j of a categorical column (training): its text's number (Categories).
+  void Category(std::size_t j, std::uint64_t line_no, float* out, Dataset* ds) {
+    const std::string s = FieldValue(fields_[plan_.features[j]]);
+    if (IsMissingValue(s)) return Missing(s, At(path_, line_no) + Column(plan_.features[j]), out, ds);
+    if (HasControlChar(s)) Fail(At(path_, line_no) + Column(plan_.features[j]) + "control character in " + Quote(s));
+    *out = cats_->Number(j, s);
+  }
+
+  // Feature j of a model's one-hot encoded column: 1 where the field holds its category.
+  void OneHot(std::size_t j, std::uint64_t line_no, float* out, Dataset* ds) {
+    const std::string s = FieldValue(fields_[plan_.features[j]]);
+    if (IsMissingValue(s)) return Missing(s, At(path_, line_no) + Column(plan_.features[j]), out, ds);
+    *out = s == plan_.category[j] ? 1.0f : 0.0f;
+  }
+
+  // A first data row's text in a feature column of a training file with a header: the column is
+  // categorical (Categories), unless it is named like the label.
+  bool StartsCategory(std::size_t j, std::string_view s, const std::string& where, Dataset* ds) {
+    if (!cats_ || !ds->lines.empty() || names_ == nullptr || HasControlChar(s)) return false;
+    const std::string& name = (*names_)[plan_.features[j]];
+    std::string low = name;
+    std::transform(low.begin(), low.end(), low.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    static const char* const kLabelish[] = {"label", "class", "target", "y", "outcome", "response", "species"};
+    for (const char* l : kLabelish)
+      if (low == l && opt_.label_name.empty() && opt_.label_col == -1)
+        Fail(where + "text " + Quote(s) + " in a column named like a label, while the label is the last column: "
+             "--label-col " + name + " makes it the label");
+    cats_->Add(j, plan_.features.size());
+    return true;
+  }
+
+  void Feature(std::size_t j, std::uint64_t line_no, float* out, Dataset* ds) {
+    const std::size_t field = plan_.features[j];
     std::string_view s = Trim(fields_[field]);
     if (s.size() >= 2 && s.front() == '"' && s.back() == '"') {  // quoted: the text between, "" undoubled
       quoted_ = FieldValue(s);
@@ -151,18 +216,19 @@ class RowReader {
     const Num r = ParseNumber(s, opt_.csv_decimal, out);
     if (r == Num::kOk || (r == Num::kBad && ParseBoolean(s, out))) return;
     if (r == Num::kRange) Fail(where() + "value out of float range: " + Quote(s));
-    if (IsMissingValue(s)) {
-      if (!opt_.missing_as_nan)
-        Fail(where() + (s.empty() ? std::string("empty field") : "missing value " + Quote(s)) +
-             " (rfk train --missing mean or median fills missing values in, and so do its models at prediction)");
-      *out = std::numeric_limits<float>::quiet_NaN();
-      ++ds->missing;
-      return;
-    }
+    if (IsMissingValue(s)) return Missing(s, where(), out, ds);
     if (r == Num::kNonFinite) Fail(where() + "non-finite value " + Quote(s));
     if (LooksLikeDecimalComma(s) && opt_.csv_decimal != ',')
       Fail(where() + "expected a number, got " + Quote(s) + " (a decimal comma? --decimal , reads 2,5 as 2.5)");
-    Fail(where() + "expected a number, got " + Quote(s) + " (if this is the label column, name it with --label-col)");
+    if (StartsCategory(j, s, where(), ds)) return Category(j, line_no, out, ds);
+    Fail(where() + "expected a number, got " + Quote(s) + " (if this is the label column, name it with --label-col" +
+         (cats_ && !ds->lines.empty() ? "; a column of categories holds text from its first row on" : "") +
+         (opt_.categorical && opt_.model_inputs == 0 && names_ == nullptr
+              ? "; a column of categories needs a header naming it"
+              : "") +
+         (!opt_.categorical && opt_.model_inputs == 0 ? "; a column of categories needs the file read whole, not --stream"
+                                                      : "") +
+         ")");
   }
 
   // A row weight: a finite number >= 0 (ReadOptions::weight_column); never imputed.
@@ -201,6 +267,8 @@ class RowReader {
   const CsvPlan& plan_;
   const ReadOptions& opt_;
   const std::vector<std::string>* names_;
+  Categories* cats_;
+  std::map<std::size_t, std::uint64_t> unseen_;  // per one-hot encoded field: rows of unseen texts
   std::vector<std::string_view> fields_;
   std::string quoted_;  // a quoted field's value (Feature's s views it)
 };
@@ -344,7 +412,9 @@ Dataset ReadCsv(Input& file, const ReadOptions& options) {
   const CsvPlan plan = PlanColumns(header ? &names : nullptr, nf, opt, At(path, h.first_no), &ds);
   ds.cols = plan.features.size();
   ds.has_labels = plan.label != CsvPlan::kNone;
-  RowReader rows(path, h.delim, nf, plan, opt, header ? &names : nullptr);
+  Categories cats;
+  const bool categorical = opt.categorical && opt.model_inputs == 0 && header;
+  RowReader rows(path, h.delim, nf, plan, opt, header ? &names : nullptr, categorical ? &cats : nullptr);
   if (!header) rows.Append(h.first, h.first_no, &ds);
   if (h.second_no != 0) rows.Append(h.second, h.second_no, &ds);
   std::string_view line;
@@ -354,6 +424,8 @@ Dataset ReadCsv(Input& file, const ReadOptions& options) {
   in.Close();
   if (ds.lines.empty()) Fail(path + ": no data rows");
   ds.rows = ds.lines.size();
+  if (cats.Any()) cats.Expand(path, &ds);
+  rows.NoteUnseen(&ds);
   if (!header) DropRowNumbers(opt, plan, &ds);
   WarnIdentifierValues(opt, plan, &ds);
   ds.csv_sep = h.delim;

@@ -188,11 +188,20 @@ void ByName(const std::vector<std::string>& names, const std::vector<std::size_t
                           " is the model's label column (--no-label): skipped, the rows are predicted from the others");
   }
   std::vector<std::string> missing, unexpected;
+  bool categories = false;
   for (const std::string& name : opt.model_names) {
-    const std::size_t f = Named(names, rest, name);
-    if (f == kNone || f == plan->label) missing.push_back(name);
-    else plan->features.push_back(f);
+    std::size_t f = Named(names, rest, name);
+    std::string category;  // a one-hot feature "NAME=TEXT" of column NAME (Categories)
+    if (f == kNone && opt.categorical) f = CategoryOf(names, rest, name, &category);
+    if (f == kNone || f == plan->label) {
+      missing.push_back(name);
+    } else {
+      plan->features.push_back(f);
+      plan->category.push_back(category);
+      categories = categories || !category.empty();
+    }
   }
+  if (!categories) plan->category.clear();
   std::vector<std::size_t> extra;
   for (std::size_t f : rest)
     if (f != plan->label && f != skipped &&
@@ -422,7 +431,9 @@ CsvPlan PlanColumns(const std::vector<std::string>* names, std::size_t nf, const
   }
   if (plan.features.empty()) Fail(at + "no feature columns");
   if (names == nullptr) return plan;
-  for (std::size_t f : plan.features) ds->feature_names.push_back((*names)[f]);
+  for (std::size_t j = 0; j < plan.features.size(); ++j)
+    ds->feature_names.push_back((*names)[plan.features[j]] +
+                                (plan.category.empty() || plan.category[j].empty() ? "" : "=" + plan.category[j]));
   if (plan.label != kNone) ds->label_name = (*names)[plan.label];
   if (!model && plan.label != kNone) LabelNameHint(*names, plan, opt, ds);
   return plan;

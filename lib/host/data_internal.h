@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -153,7 +154,47 @@ struct CsvPlan {
   std::size_t label = kNone;
   std::size_t index = kNone;
   std::size_t weight = kNone;  // ReadOptions::weight_column
+  // Reading for a model whose feature names one-hot encode a text column ("color=red", see
+  // Categories): feature j is 1 where field features[j] holds category[j], else 0. Empty: no such
+  // features; an empty string: feature j is a number.
+  std::vector<std::string> category;
 };
+
+// ---- Categorical columns (data_csv_categories.cc)
+//
+// Training (ReadOptions::categorical, with a header): a feature column whose first data row holds
+// text (not a number, a boolean or a missing value) is categorical. While reading, Categories
+// numbers each column's texts in order of appearance (the dataset holds that number); then
+// Expand replaces the column by one 0/1 feature per text, in sorted order, named "NAME=TEXT":
+// the names the model stores are the encoding, which predict and eval read back (ByName:
+// CategoryOf). A missing value is NaN in every one of its features (--missing fills them with
+// the categories' frequencies); more than kMaxCategories texts is an error (no category).
+class Categories {
+ public:
+  static constexpr std::size_t kMaxCategories = 100;
+
+  bool Any() const { return !columns_.empty(); }
+  bool Has(std::size_t j) const { return j < index_.size() && index_[j] >= 0; }
+  // Makes feature j (of d) categorical.
+  void Add(std::size_t j, std::size_t d);
+  // The number of `text` in feature j's dictionary (added at first sight).
+  float Number(std::size_t j, const std::string& text);
+  // Replaces the categorical features by their one-hot columns (see above); notes say which.
+  void Expand(const std::string& path, Dataset* ds) const;
+
+ private:
+  std::vector<int> index_;  // per feature: its column in columns_, or -1
+  struct Column {
+    std::size_t feature;
+    std::map<std::string, std::uint32_t> number;  // text -> its number (order of appearance)
+  };
+  std::vector<Column> columns_;
+};
+
+// Model reads: the header field that model feature name `name` one-hot encodes -- the longest
+// header name c with name = c + "=" + category -- and *category; kNone when there is none.
+std::size_t CategoryOf(const std::vector<std::string>& names, const std::vector<std::size_t>& fields,
+                       const std::string& name, std::string* category);
 
 // Whether the first row (raw fields f1; f2: the second row's, or null) is a header
 // (ReadOptions::csv_header); if so, *names gets its field values, one per field of the data rows

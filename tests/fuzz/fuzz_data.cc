@@ -177,6 +177,20 @@ int rfk_fuzz::Csv(const std::uint8_t* data, std::size_t size) {
   m.drop_cols = {"c"};
   m.label_name = "y";
   Parse(content, m, DataFormat::kCsv);
+  // A model whose names one-hot encode a text column (Categories), missing values as NaN; and a
+  // training read with them too (a categorical column's missing values in each of its features).
+  m = ReadOptions{};
+  m.format = DataFormat::kCsv;
+  m.labels = rfk::host::LabelColumn::kOptional;
+  m.missing_as_nan = true;
+  m.model_inputs = 3;
+  m.model_names = {"a=x", "a=y", "b"};
+  m.model_label = "y";
+  Parse(content, m, DataFormat::kCsv);
+  m = ReadOptions{};
+  m.format = DataFormat::kCsv;
+  m.missing_as_nan = true;
+  Parse(content, m, DataFormat::kCsv);
   return 0;
 }
 

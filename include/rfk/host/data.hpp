@@ -65,6 +65,12 @@ struct ReadOptions {
   // label. Reading for a model that stores feature names, a file's columns are still matched by
   // name: drop_cols names what is to be skipped besides them.
   std::vector<std::string> drop_cols, use_cols;
+  // CSV, training: a feature column of text (with a header) is one-hot encoded, one 0/1 feature
+  // "NAME=TEXT" per distinct text (at most 100), with a note; false: such a column is an error.
+  // The chunked reader sets it false (the texts of the whole file decide the features). Reading
+  // for a model, features named "NAME=TEXT" encode column NAME the same way; a text seen in no
+  // training row is all zeros, counted in a note.
+  bool categorical = true;
   // CSV: a column of row weights taken out of the features (rfk train --weight-column): a header
   // name, or a 0-based index among the columns after an index column (negative from the end).
   // Empty: none. An explicit label_col counts the columns with the weight column still in; the
