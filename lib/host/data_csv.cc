@@ -221,13 +221,12 @@ class RowReader {
     if (LooksLikeDecimalComma(s) && opt_.csv_decimal != ',')
       Fail(where() + "expected a number, got " + Quote(s) + " (a decimal comma? --decimal , reads 2,5 as 2.5)");
     if (StartsCategory(j, s, where(), ds)) return Category(j, line_no, out, ds);
+    // One message whether the file is read whole or in chunks (a chunk cannot tell its first row
+    // from the file's).
     Fail(where() + "expected a number, got " + Quote(s) + " (if this is the label column, name it with --label-col" +
-         (cats_ && !ds->lines.empty() ? "; a column of categories holds text from its first row on" : "") +
-         (opt_.categorical && opt_.model_inputs == 0 && names_ == nullptr
-              ? "; a column of categories needs a header naming it"
-              : "") +
-         (!opt_.categorical && opt_.model_inputs == 0 ? "; a column of categories needs the file read whole, not --stream"
-                                                      : "") +
+         (opt_.model_inputs == 0 ? "; a column of categories holds text from its first data row on, in a file with a "
+                                   "header read whole, not with --stream"
+                                 : "") +
          ")");
   }
 
