@@ -198,17 +198,18 @@ TEST_CASE("missing values filled in at prediction are counted in a note") {
 TEST_CASE("a table of fewer rows than features selects in the dual, with the model the primal selection gives") {
   Fixture f;
   const std::string file = f.Write("h.csv", Csv("x1,x2,x3,y", Plain));
-  // The defaults: D = 1000 features for 150 rows, gamma and lambda cross-validated.
-  const auto dual = rfk_test::Run(Cli() + " train --train " + file + " --json -o " + f.Model("dual"));
+  // D = 300 features for 150 rows (the primal selection's D x D solves kept short for the debug and
+  // sanitizer builds), gamma and lambda cross-validated as by default.
+  const auto dual = rfk_test::Run(Cli() + " train --train " + file + " -D 300 --json -o " + f.Model("dual"));
   REQUIRE_MESSAGE(dual.status == 0, dual.err);
   CHECK(Has(dual.out, "\"selection_dual\": true"));
   // A memory limit that leaves no room for the rows' features and kernel matrix (150 x (12 D + 24
   // n) bytes, which the estimate counts) keeps the selection in the primal: the same point, the
   // same model bytes.
-  const double dual_bytes = 150.0 * (12.0 * 1000 + 24.0 * 150), estimate = JsonNumber(dual.out, "memory_estimate");
+  const double dual_bytes = 150.0 * (12.0 * 300 + 24.0 * 150), estimate = JsonNumber(dual.out, "memory_estimate");
   REQUIRE(estimate > dual_bytes);
   const long limit = static_cast<long>(estimate - dual_bytes / 2);
-  const auto primal = rfk_test::Run(Cli() + " train --train " + file + " --json --memory-limit " +
+  const auto primal = rfk_test::Run(Cli() + " train --train " + file + " -D 300 --json --memory-limit " +
                                     std::to_string(limit) + " -o " + f.Model("primal"));
   REQUIRE_MESSAGE(primal.status == 0, primal.err);
   CHECK(Has(primal.out, "\"selection_dual\": false"));
