@@ -3,7 +3,6 @@
 // fields; dense rows. Which field becomes which column -- the label, an index column to drop,
 // the features in the model's order -- is decided once, from the header (data_csv_columns.cc).
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -194,13 +193,9 @@ class RowReader {
   bool StartsCategory(std::size_t j, std::string_view s, const std::string& where, Dataset* ds) {
     if (!cats_ || !ds->lines.empty() || names_ == nullptr || HasControlChar(s)) return false;
     const std::string& name = (*names_)[plan_.features[j]];
-    std::string low = name;
-    std::transform(low.begin(), low.end(), low.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    static const char* const kLabelish[] = {"label", "class", "target", "y", "outcome", "response", "species"};
-    for (const char* l : kLabelish)
-      if (low == l && opt_.label_name.empty() && opt_.label_col == -1)
-        Fail(where + "text " + Quote(s) + " in a column named like a label, while the label is the last column: "
-             "--label-col " + name + " makes it the label");
+    if (IsLabelName(name) && opt_.label_name.empty() && opt_.label_col == -1)
+      Fail(where + "text " + Quote(s) + " in a column named like a label, while the label is the last column: "
+           "--label-col " + name + " makes it the label");
     cats_->Add(j, plan_.features.size());
     return true;
   }

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <iterator>
 #include <map>
 
 #include "data_internal.h"
@@ -232,14 +233,10 @@ bool HasDuplicates(std::vector<std::string> v) {
 // A note when the label is the default (last) column but the first is named like a label.
 void LabelNameHint(const std::vector<std::string>& names, const CsvPlan& plan, const ReadOptions& opt, Dataset* ds) {
   if (!opt.label_name.empty() || opt.label_col != -1 || plan.features.empty()) return;
-  std::string first = names[plan.features[0]];
-  std::transform(first.begin(), first.end(), first.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-  static const char* const kLabelish[] = {"label", "class", "target", "y", "outcome", "response", "species"};
-  for (const char* l : kLabelish)
-    if (first == l)
-      ds->notes.push_back("the first column is named " + Quote(names[plan.features[0]]) + ", yet the label is the last (" +
-                          Quote(names[plan.label]) + "); --label-col " + names[plan.features[0]] +
-                          " makes the first the label");
+  if (IsLabelName(names[plan.features[0]]))
+    ds->notes.push_back("the first column is named " + Quote(names[plan.features[0]]) + ", yet the label is the last (" +
+                        Quote(names[plan.label]) + "); --label-col " + names[plan.features[0]] +
+                        " makes the first the label");
 }
 
 // The weight field among `rest` (ReadOptions::weight_column), taken out of *rest; kNone when
@@ -277,23 +274,34 @@ std::size_t WeightField(const std::vector<std::string>* names, std::vector<std::
   return field;
 }
 
+// Whether a column spec is a 0-based index (else a header name).
+bool IsIndexSpec(const std::string& spec) {
+  char* end = nullptr;
+  std::strtoll(spec.c_str(), &end, 10);
+  return !spec.empty() && end == spec.c_str() + spec.size();
+}
+
 // The field a column spec names among `rest`: a header name, or a 0-based index (negative from
-// the end). `what` names the option for messages.
+// the end); kNone when it names none.
+std::size_t FindSpec(const std::vector<std::string>* names, const std::vector<std::size_t>& rest,
+                     const std::string& spec) {
+  if (IsIndexSpec(spec)) {
+    const long long n = static_cast<long long>(rest.size()), v = std::strtoll(spec.c_str(), nullptr, 10);
+    const long long i = v < 0 ? v + n : v;
+    return i < 0 || i >= n ? kNone : rest[static_cast<std::size_t>(i)];
+  }
+  return names == nullptr ? kNone : Named(*names, rest, spec);
+}
+
+// FindSpec, or an error saying why the spec names no column; `what` names the option.
 std::size_t SpecField(const std::vector<std::string>* names, const std::vector<std::size_t>& rest,
                       const std::string& spec, const std::string& what, const std::string& at) {
-  const long long n = static_cast<long long>(rest.size());
-  char* end = nullptr;
-  const long long v = std::strtoll(spec.c_str(), &end, 10);
-  if (!spec.empty() && end == spec.c_str() + spec.size()) {
-    const long long i = v < 0 ? v + n : v;
-    if (i < 0 || i >= n) Fail(at + what + " " + spec + " is out of range for " + std::to_string(n) + " columns");
-    return rest[static_cast<std::size_t>(i)];
-  }
+  const std::size_t f = FindSpec(names, rest, spec);
+  if (f != kNone) return f;
+  if (IsIndexSpec(spec))
+    Fail(at + what + " " + spec + " is out of range for " + std::to_string(rest.size()) + " columns");
   if (names == nullptr) Fail(at + what + " " + Quote(spec) + " names a column, but the file has no header");
-  const std::size_t f = Named(*names, rest, spec);
-  if (f == kNone)
-    Fail(at + what + ": no column named " + Quote(spec) + " in the header (columns: " + List(*names) + ")");
-  return f;
+  Fail(at + what + ": no column named " + Quote(spec) + " in the header (columns: " + List(*names) + ")");
 }
 
 // A column's name for lists: its header name, else its 1-based number.
@@ -308,18 +316,12 @@ void DropColumns(const std::vector<std::string>* names, std::vector<std::size_t>
                  const std::string& at, Dataset* ds) {
   const bool model = opt->model_inputs != 0;
   const bool label_pos = opt->label_name.empty() && opt->label_col != -1;
-  const bool weight_pos = !opt->weight_column.empty() &&
-                          opt->weight_column.find_first_not_of("-0123456789") == std::string::npos;
+  const bool weight_pos = IsIndexSpec(opt->weight_column);
   std::size_t label = kNone, weight = kNone;  // fields, where a spec names them
   if (!opt->label_name.empty() && names != nullptr) label = Named(*names, *rest, opt->label_name);
   if (label_pos && DefaultLabelField(*opt, rest->size()) != kNone)
     label = (*rest)[DefaultLabelField(*opt, rest->size())];
-  if (!opt->weight_column.empty() && (weight_pos || names != nullptr)) {
-    try {
-      weight = SpecField(names, *rest, opt->weight_column, "", at);
-    } catch (const DataError&) {  // WeightField says what is wrong with it
-    }
-  }
+  if (!opt->weight_column.empty()) weight = FindSpec(names, *rest, opt->weight_column);  // else WeightField says why
   // Training's default label: the last column other than the weight column.
   std::size_t default_label = kNone;
   if (!model && opt->label_name.empty() && !label_pos && opt->labels != LabelColumn::kAbsent)
@@ -385,6 +387,13 @@ void DropColumns(const std::vector<std::string>* names, std::vector<std::size_t>
 }
 
 }  // namespace
+
+bool IsLabelName(std::string_view name) {
+  std::string low(name);
+  std::transform(low.begin(), low.end(), low.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  static const char* const kLabelish[] = {"label", "class", "target", "y", "outcome", "response", "species"};
+  return std::any_of(std::begin(kLabelish), std::end(kLabelish), [&low](const char* l) { return low == l; });
+}
 
 bool DetectHeader(const std::vector<std::string_view>& f1, const std::vector<std::string_view>* f2,
                   const ReadOptions& opt, const std::string& at, std::vector<std::string>* names, Dataset* ds) {

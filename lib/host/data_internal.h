@@ -160,6 +160,10 @@ struct CsvPlan {
   std::vector<std::string> category;
 };
 
+// A column name that usually names the label (label, class, target, y, outcome, response,
+// species; any case): the readers' hints when such a column is not the label.
+bool IsLabelName(std::string_view name);
+
 // ---- Categorical columns (data_csv_categories.cc)
 //
 // Training (ReadOptions::categorical, with a header): a feature column whose first data row holds

@@ -145,23 +145,33 @@ bool FactorAndSolve(std::vector<double>& U, const Centred& c, double lambda, uns
   return true;
 }
 
-// The fallback for systems Cholesky refuses: Eigen's LDLT of A + lambda I (both triangles).
-std::vector<double> SolveLdlt(const Centred& c, double lambda) {
-  const auto Di = static_cast<Eigen::Index>(c.D), Ki = static_cast<Eigen::Index>(c.K);
-  Eigen::MatrixXd A(Di, Di), rhs(Di, Ki);
-  for (Eigen::Index i = 0; i < Di; ++i)
-    for (Eigen::Index j = i; j < Di; ++j) {
-      A(i, j) = c.A[i * Di + j] + (i == j ? lambda : 0.0);
+// (M + shift I) X = B by Eigen's LDLT, M symmetric (n x n, row-major, upper triangle read), B
+// n x K: the fallback for systems Cholesky refuses. False, X untouched, if LDLT fails.
+bool LdltShifted(const std::vector<double>& M, std::size_t n, double shift, const std::vector<double>& B,
+                 std::size_t K, std::vector<double>* X) {
+  const auto ni = static_cast<Eigen::Index>(n), ki = static_cast<Eigen::Index>(K);
+  Eigen::MatrixXd A(ni, ni), rhs(ni, ki);
+  for (Eigen::Index i = 0; i < ni; ++i)
+    for (Eigen::Index j = i; j < ni; ++j) {
+      A(i, j) = M[i * ni + j] + (i == j ? shift : 0.0);
       A(j, i) = A(i, j);
     }
-  for (Eigen::Index i = 0; i < Di; ++i)
-    for (Eigen::Index k = 0; k < Ki; ++k) rhs(i, k) = c.rhs[i * Ki + k];
+  for (Eigen::Index i = 0; i < ni; ++i)
+    for (Eigen::Index k = 0; k < ki; ++k) rhs(i, k) = B[i * ki + k];
   Eigen::LDLT<Eigen::MatrixXd> ldlt(A);
-  if (ldlt.info() != Eigen::Success) throw TrainError("the ridge system is singular and could not be factorised; use --lambda > 0");
-  const Eigen::MatrixXd X = ldlt.solve(rhs);
-  std::vector<double> W(c.D * c.K);
-  for (Eigen::Index i = 0; i < Di; ++i)
-    for (Eigen::Index k = 0; k < Ki; ++k) W[i * Ki + k] = X(i, k);
+  if (ldlt.info() != Eigen::Success) return false;
+  const Eigen::MatrixXd x = ldlt.solve(rhs);
+  X->resize(n * K);
+  for (Eigen::Index i = 0; i < ni; ++i)
+    for (Eigen::Index k = 0; k < ki; ++k) (*X)[i * ki + k] = x(i, k);
+  return true;
+}
+
+// The primal's fallback: LDLT of A + lambda I.
+std::vector<double> SolveLdlt(const Centred& c, double lambda) {
+  std::vector<double> W;
+  if (!LdltShifted(c.A, c.D, lambda, c.rhs, c.K, &W))
+    throw TrainError("the ridge system is singular and could not be factorised; use --lambda > 0");
   return W;
 }
 
@@ -325,8 +335,8 @@ std::vector<RidgeSolution> SolveRidgePath(const RidgeStats& st, const std::vecto
 
 namespace {
 
-// (M + shift I) X = B for symmetric M (n x n, upper triangle read), B n x K: Cholesky, else
-// Eigen's LDLT (M is only positive semi-definite; a tiny shift can leave rounding below zero).
+// (M + shift I) X = B for symmetric M (n x n, upper triangle read), B n x K: Cholesky, else LDLT
+// (M is only positive semi-definite; a tiny shift can leave rounding below zero), else NaN.
 std::vector<double> SolveShifted(const std::vector<double>& M, std::size_t n, double shift,
                                  const std::vector<double>& B, std::size_t K, unsigned threads) {
   std::vector<double> U = M;
@@ -334,21 +344,11 @@ std::vector<double> SolveShifted(const std::vector<double>& M, std::size_t n, do
   std::vector<double> X = B;
   if (CholeskyUpper(U.data(), n, threads)) {
     CholeskySolveMany(U.data(), n, X.data(), K);
-    return X;
+  } else if (!LdltShifted(M, n, shift, B, K, &X)) {
+    std::fill(X.begin(), X.end(), NAN);
   }
-  const auto ni = static_cast<Eigen::Index>(n), ki = static_cast<Eigen::Index>(K);
-  Eigen::MatrixXd A(ni, ni), rhs(ni, ki);
-  for (Eigen::Index i = 0; i < ni; ++i)
-    for (Eigen::Index j = i; j < ni; ++j) A(i, j) = A(j, i) = M[i * ni + j] + (i == j ? shift : 0.0);
-  for (Eigen::Index i = 0; i < ni; ++i)
-    for (Eigen::Index k = 0; k < ki; ++k) rhs(i, k) = B[i * ki + k];
-  Eigen::LDLT<Eigen::MatrixXd> ldlt(A);
-  const Eigen::MatrixXd x = ldlt.solve(rhs);
-  for (Eigen::Index i = 0; i < ni; ++i)
-    for (Eigen::Index k = 0; k < ki; ++k) X[i * ki + k] = ldlt.info() == Eigen::Success ? x(i, k) : NAN;
   return X;
 }
-
 
 // One fold of DualHeldOutOutputs: its rows, the weighted means' terms and its system, built once
 // and solved for every lambda.
