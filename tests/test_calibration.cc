@@ -357,6 +357,55 @@ TEST_CASE("Probabilities: every method against a double reference, stable for ex
     }
 }
 
+// The first maximum of p[0..n).
+std::uint32_t FirstMax(const std::vector<float>& p) {
+  std::uint32_t best = 0;
+  for (std::uint32_t k = 1; k < p.size(); ++k)
+    if (p[k] > p[best]) best = k;
+  return best;
+}
+
+TEST_CASE("DecideClass is the argmax of Probabilities, bit for bit; DecideClassRaw the sign / first maximum") {
+  for (const std::uint32_t classes : {2u, 3u})
+    for (const auto& bytes : EveryMethod(classes)) {
+      Blob b(bytes);
+      rfk::Model m;
+      REQUIRE(b.Open(&m) == Status::kOk);
+      rfk_model cm;
+      REQUIRE(rfk_open(&cm, b.data(), b.size(), nullptr) == RFK_OK);
+      CAPTURE(classes);
+      CAPTURE(m.calibration_method);
+      std::vector<float> out(m.num_outputs), p(m.num_classes);
+      std::uint64_t differ = 0;
+      // Random outputs at several scales, then the boundary swept finely: output 0 (binary) or
+      // outputs 0 and 1 (multi-class) close to where the decision turns, including exact ties.
+      for (std::uint64_t i = 0; i < 4000; ++i) {
+        const float scale = i < 2000 ? std::pow(10.0f, static_cast<float>(i % 7) - 3.0f) : 1.0f;
+        for (std::uint32_t k = 0; k < m.num_outputs; ++k)
+          out[k] = scale * static_cast<float>(Uniform(i * 8 + k, 11) - 0.5);
+        if (i >= 2000 && classes == 2) out[0] = std::ldexp(static_cast<float>(i) - 3000.0f, -10);
+        if (i >= 2000 && classes > 2) out[1] = out[0] + std::ldexp(static_cast<float>(i) - 3000.0f, -12);
+        CAPTURE(i);
+        REQUIRE(rfk::Probabilities(m, out.data(), out.size(), p.data(), p.size()) == Status::kOk);
+        const std::uint32_t decided = rfk::DecideClass(m, out.data());
+        CHECK(decided == FirstMax(p));
+        CHECK(rfk_decide_class(&cm, out.data()) == decided);
+        const std::uint32_t raw = classes == 2 ? (out[0] > 0.0f ? 1u : 0u) : FirstMax(out);
+        CHECK(rfk::DecideClassRaw(m, out.data()) == raw);
+        CHECK(rfk_decide_class_raw(&cm, out.data()) == raw);
+        differ += decided != raw;
+      }
+      // A calibration with a bias (every method here but the temperature's) moves the decision
+      // off the raw one near the boundary; the raw rule is then still there.
+      const bool biased = m.calibration_method != static_cast<std::uint32_t>(M::kSoftmax);
+      if (biased) CHECK(differ > 0);
+      // A non-finite output, where Probabilities fails: the raw rule.
+      std::fill(out.begin(), out.end(), 0.5f);
+      out[0] = NAN;
+      CHECK(rfk::DecideClass(m, out.data()) == rfk::DecideClassRaw(m, out.data()));
+    }
+}
+
 TEST_CASE("corrupt calibration sections are refused with their field") {
   rfk::ModelError err;
   const float nan = NAN, inf = INFINITY, one = 1.0f, minus = -1.0f;

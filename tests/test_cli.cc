@@ -56,8 +56,9 @@ TEST_CASE("a9a (the paper's Adult set): D = 500 Gaussian features reach <= 15.5%
   CHECK(CountLines(pr.out) == 16281);
   CHECK(pr.out.substr(0, 3).find_first_of("-+") != std::string::npos);  // original labels -1/+1
 
-  // --scores: a header, then the label and the decision value, whose sign is the label.
-  const auto sc = rfk_test::Run(Cli() + " predict --scores -m " + model + " " + test);
+  // --scores: a header, then the label and the decision value, whose sign is the raw decision's
+  // label (the default decision is the calibrated one: test_calibration.cc, the --proba case).
+  const auto sc = rfk_test::Run(Cli() + " predict --decision raw --scores -m " + model + " " + test);
   REQUIRE(sc.status == 0);
   CHECK(CountLines(sc.out) == 16282);
   CHECK(sc.out.rfind("prediction\tdecision (> 0: +1)\n", 0) == 0);
@@ -71,7 +72,7 @@ TEST_CASE("a9a (the paper's Adult set): D = 500 Gaussian features reach <= 15.5%
   }
   CHECK(rows == 16281);
   CHECK(agree == rows);
-  CHECK(labels == pr.out);
+  CHECK(labels == rfk_test::Run(Cli() + " predict --decision raw -m " + model + " " + test).out);
 
   const auto in = rfk_test::Run(Cli() + " inspect " + model + " --json");
   CHECK(in.status == 0);
@@ -316,13 +317,39 @@ TEST_CASE("predict --proba and eval's log loss, Brier and ECE, --proba refused w
     agree += label == std::string(1, static_cast<char>('x' + top));
   }
   CHECK(rows == 600);
-  // The prediction is the model's decision (the OvR argmax); a scale and a bias per class can move
-  // the most probable class off it for rows near a boundary (README: "Class probabilities").
-  CHECK(agree >= rows * 95 / 100);
-  CHECK(agree > 0);
+  CHECK(agree == rows);  // the prediction is the most probable class (rfk::DecideClass)
+  // --decision raw: the first maximum of the raw scores, which the calibration's per-class scales
+  // and biases move off the most probable class on some rows.
+  const auto raw = rfk_test::Run(Cli() + " predict --decision raw --scores -m " + tmp.Path("m.rfk") + " " +
+                                 tmp.Path("m.csv"));
+  REQUIRE_MESSAGE(raw.status == 0, raw.err);
+  std::size_t raw_rows = 0, raw_agree = 0, moved = 0;
+  for (std::size_t p = raw.out.find('\n') + 1, q = pr.out.find('\n') + 1; p < raw.out.size();
+       p = raw.out.find('\n', p) + 1, q = pr.out.find('\n', q) + 1, ++raw_rows) {
+    const std::string label = raw.out.substr(p, raw.out.find('\t', p) - p);
+    const char* s = raw.out.c_str() + raw.out.find('\t', p);
+    double v[3];
+    for (double& x : v) x = std::strtod(s + 1, const_cast<char**>(&s));
+    const int top = v[0] >= v[1] && v[0] >= v[2] ? 0 : v[1] >= v[2] ? 1 : 2;
+    raw_agree += label == std::string(1, static_cast<char>('x' + top));
+    moved += label != pr.out.substr(q, pr.out.find('\t', q) - q);
+  }
+  CHECK(raw_rows == 600);
+  CHECK(raw_agree == raw_rows);
+  CHECK(moved > 0);  // 6 of the 600 rows (deterministic training)
+  const auto bad = rfk_test::Run(Cli() + " predict --decision argmax -m " + tmp.Path("m.rfk") + " " +
+                                 tmp.Path("m.csv"));
+  CHECK(bad.status != 0);
+  CHECK(bad.err.find("--decision") != std::string::npos);
   const auto ev = rfk_test::Run(Cli() + " eval -m " + tmp.Path("m.rfk") + " " + tmp.Path("m.csv") + " --json");
   REQUIRE_MESSAGE(ev.status == 0, ev.err);
   INFO(ev.out);
+  CHECK(ev.out.find("\"decision\": \"calibrated\"") != std::string::npos);
+  const auto evr = rfk_test::Run(Cli() + " eval --decision raw -m " + tmp.Path("m.rfk") + " " + tmp.Path("m.csv") +
+                                 " --json");
+  CHECK(evr.out.find("\"decision\": \"raw\"") != std::string::npos);
+  // The error rates differ by the moved rows' share at most.
+  CHECK(std::fabs(JsonNumber(evr.out, "error_rate") - JsonNumber(ev.out, "error_rate")) <= moved / 600.0 + 1e-12);
   const double log_loss = JsonNumber(ev.out, "log_loss"), brier = JsonNumber(ev.out, "brier"),
                ece = JsonNumber(ev.out, "ece");
   CHECK(log_loss > 0);

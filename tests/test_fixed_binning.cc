@@ -281,7 +281,7 @@ TEST_CASE("fixed binning: decisions and outputs agree with the f32 model they ca
       REQUIRE(rfk::QuantizeInput(fx.m, x, 4, xq.data(), 4) == rfk::Status::kOk);
       for (std::uint32_t p = 0; p < m0.num_grids; ++p) same_bins += rfk::FixedBinColumn(fx.m, xq.data(), p) == cols[p];
       const std::vector<std::int32_t> q = Predict(fx.m, xq);
-      same += rfk::DecideClass(m0, o.data()) == rfk::DecideClassFixed(fx.m, q.data()) ? 1 : 0;
+      same += rfk::DecideClassRaw(m0, o.data()) == rfk::DecideClassFixed(fx.m, q.data()) ? 1 : 0;
       const double real = q[0] * double(rfk::FixedOutputScale(fx.m));
       err2 += (real - o[0]) * (real - o[0]);
       y2 += double(o[0]) * o[0];

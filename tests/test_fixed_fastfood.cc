@@ -422,8 +422,8 @@ TEST_CASE("fixed fastfood: rfk convert --fixed-only --calibrate, then eval, pred
   CHECK(r.out.find("\"inputs_bytes\": 24, \"map_bytes\": 188, \"head_bytes\": 44, \"binning_bytes\": 0") !=
         std::string::npos);
   CHECK(rfk_test::Run(cli + " inspect " + only).status == 0);
-  // rfk predict's labels are the integer path's decisions, row by row.
-  r = rfk_test::Run(cli + " predict -m " + only + " " + train);
+  // rfk predict --decision raw's labels are the integer path's decisions, row by row.
+  r = rfk_test::Run(cli + " predict --decision raw -m " + only + " " + train);
   REQUIRE(r.status == 0);
   const rfk::host::AlignedBytes bytes = rfk::host::ReadFileBytes(only);
   rfk::Model m;

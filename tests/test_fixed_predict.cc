@@ -266,7 +266,7 @@ TEST_CASE("fixed: decisions and outputs agree with the f32 model they came from"
       REQUIRE(rfk::Predict(m0, x, 4, scratch.data(), rfk::ScratchBytes(m0), o.data(), o.size()) == rfk::Status::kOk);
       REQUIRE(rfk::QuantizeInput(fx.m, x, 4, xq.data(), 4) == rfk::Status::kOk);
       const std::vector<std::int32_t> q = Predict(fx.m, xq);
-      same += rfk::DecideClass(m0, o.data()) == rfk::DecideClassFixed(fx.m, q.data()) ? 1 : 0;
+      same += rfk::DecideClassRaw(m0, o.data()) == rfk::DecideClassFixed(fx.m, q.data()) ? 1 : 0;
       const double real = q[0] * double(rfk::FixedOutputScale(fx.m));
       err2 += (real - o[0]) * (real - o[0]);
       y2 += double(o[0]) * o[0];
@@ -309,21 +309,29 @@ TEST_CASE("fixed: rfk convert --fixed, then eval and predict through the integer
   CHECK(r.status == 0);
   CHECK(rfk_test::ReadText(tmp.Path("only.h")).find("only_outputs_q[3]") != std::string::npos);
   CHECK(rfk_test::ReadText(tmp.Path("only.h")).find("#define ONLY_FIXED_SCRATCH_BYTES 16u") != std::string::npos);
-  // rfk predict's labels are the integer path's decisions, row by row.
-  r = rfk_test::Run(cli + " predict -m " + fixed + " " + train);
+  // rfk predict --decision raw's labels are the integer path's decisions, row by row; the default's
+  // are DecideClass on its outputs' real values (the calibrated decision, as on the float path).
+  r = rfk_test::Run(cli + " predict --decision raw -m " + fixed + " " + train);
   REQUIRE(r.status == 0);
+  const auto calibrated = rfk_test::Run(cli + " predict -m " + fixed + " " + train);
   const rfk::host::AlignedBytes bytes = rfk::host::ReadFileBytes(fixed);
   rfk::Model m;
   REQUIRE(rfk::OpenModel(bytes.data(), bytes.size(), &m) == rfk::Status::kOk);
-  std::string want;
+  REQUIRE(m.calibration_method != 0);
+  std::string want, want_calibrated;
   for (std::size_t row = 0; row < ds.rows; ++row) {
     // The CSV's text parsed back as rfk reads it (std::to_string keeps 6 decimals).
     const float x[2] = {std::stof(std::to_string(ds.dense[2 * row])), std::stof(std::to_string(ds.dense[2 * row + 1]))};
     std::int16_t xq[2];
     REQUIRE(rfk::QuantizeInput(m, x, 2, xq, 2) == rfk::Status::kOk);
-    want += std::string(rfk::ClassLabel(m, rfk::DecideClassFixed(m, Predict(m, {xq[0], xq[1]}).data()))) + "\n";
+    const std::vector<std::int32_t> q = Predict(m, {xq[0], xq[1]});
+    want += std::string(rfk::ClassLabel(m, rfk::DecideClassFixed(m, q.data()))) + "\n";
+    std::vector<float> real(q.size());
+    for (std::size_t k = 0; k < q.size(); ++k) real[k] = static_cast<float>(q[k] * double(rfk::FixedOutputScale(m)));
+    want_calibrated += std::string(rfk::ClassLabel(m, rfk::DecideClass(m, real.data()))) + "\n";
   }
   CHECK(r.out == want);
+  CHECK(calibrated.out == want_calibrated);
 }
 
 TEST_CASE("fixed: a fixed-only model has the same section and integers, and the float path refuses it") {

@@ -101,8 +101,10 @@ std::size_t FixedScratchBytes(const Model& model) noexcept;
 // computes the same. Built with the binning map (lib/core/core_config.h, RFK_FIXED_BINNING).
 std::uint32_t FixedBinColumn(const Model& model, const std::int16_t* x, std::uint32_t p) noexcept;
 
-// The class PredictFixed's outputs decide, on the integers: binary out[0] > 0; multi-class the
-// first maximum; 0 for regression (and for a model without a fixed section).
+// The uncalibrated class PredictFixed's outputs decide, on the integers (no float): binary
+// out[0] > 0; multi-class the first maximum; 0 for regression (and for a model without a fixed
+// section). A model's calibrated decision, as `rfk predict` prints it (the most probable class),
+// is DecideClass on the real outputs out[k] * FixedOutputScale.
 std::uint32_t DecideClassFixed(const Model& model, const std::int32_t* out) noexcept;
 
 // The real value of one output unit (the section's output_scale, a positive finite float), or 0

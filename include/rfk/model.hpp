@@ -144,9 +144,15 @@ std::size_t BatchScratchBytes(const Model& model) noexcept;
                                   std::size_t x_len, void* scratch, std::size_t scratch_bytes,
                                   float* out, std::size_t out_len, std::size_t* done = nullptr) noexcept;
 
-// The class index a classification model's outputs decide (sign for binary, argmax for
-// multi-class; the first maximum wins). Returns 0 for regression models.
+// The class index a classification model's K outputs decide. With a calibration section: the
+// first maximum of Probabilities' values, bit for bit (the same arithmetic), so the decided class
+// is always the most probable one; where Probabilities fails (a non-finite output, an overflowing
+// logit) and without the section: DecideClassRaw. Returns 0 for regression models. O(K), no libm.
 std::uint32_t DecideClass(const Model& model, const float* outputs) noexcept;
+
+// The uncalibrated decision on the raw outputs: the sign for binary (> 0: class 1), the first
+// maximum for multi-class; 0 for regression models. What `rfk predict --decision raw` prints.
+std::uint32_t DecideClassRaw(const Model& model, const float* outputs) noexcept;
 
 // Class probabilities from a classifier's K raw outputs (as Predict writes them) through the
 // model's calibration section (docs/FORMAT.md): binary: proba[1] = p = 1/(1 + exp(t)), proba[0] =

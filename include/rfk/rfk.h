@@ -98,9 +98,13 @@ rfk_status rfk_predict_batch(const rfk_model* model, const float* X, size_t n, s
                              void* scratch, size_t scratch_bytes, float* out, size_t out_len,
                              size_t* done);
 
-/* The class index a classifier's outputs decide (sign for binary, first argmax otherwise; 0 for
- * regression) and its label as written in the training data (NUL-terminated, "" if none). */
+/* The class index a classifier's outputs decide and its label as written in the training data
+ * (NUL-terminated, "" if none). With a calibration section the decided class is the first maximum
+ * of rfk_probabilities' values, bit for bit (the most probable class); without one, and for
+ * rfk_decide_class_raw always, the sign for binary and the first argmax otherwise. 0 for
+ * regression. No libm. */
 uint32_t rfk_decide_class(const rfk_model* model, const float* outputs);
+uint32_t rfk_decide_class_raw(const rfk_model* model, const float* outputs);
 const char* rfk_class_label(const rfk_model* model, uint32_t class_index);
 
 /* Class probabilities from a classifier's raw outputs (out_len >= K floats from rfk_predict):
@@ -123,7 +127,8 @@ rfk_status rfk_compute_bins(const rfk_model* model, const float* x, size_t x_len
  * integers on every target. rfk_fixed_scratch_bytes is 0 for a model without the section.
  * rfk_predict_fixed writes K int32 outputs whose real values are out[k] * rfk_fixed_output_scale;
  * RFK_UNSUPPORTED_STORAGE for a model without the section. rfk_decide_class_fixed decides on the
- * integers (binary out[0] > 0, else the first maximum). rfk_quantize_input is the host's helper
+ * integers, uncalibrated (binary out[0] > 0, else the first maximum); the calibrated decision is
+ * rfk_decide_class on out[k] * rfk_fixed_output_scale (float). rfk_quantize_input is the host's helper
  * (float arithmetic) from float inputs to the int16 ones; *saturated (if not null) counts the
  * values clamped to +-32767. */
 size_t rfk_fixed_scratch_bytes(const rfk_model* model);

@@ -79,6 +79,11 @@ uint32_t rfk_decide_class(const rfk_model* model, const float* outputs) {
   return rfk::DecideClass(View(model), outputs);
 }
 
+uint32_t rfk_decide_class_raw(const rfk_model* model, const float* outputs) {
+  if (!IsOpen(model) || outputs == nullptr) return 0;
+  return rfk::DecideClassRaw(View(model), outputs);
+}
+
 rfk_status rfk_probabilities(const rfk_model* model, const float* outputs, size_t out_len,
                              float* proba, size_t proba_len) {
   if (!IsOpen(model)) return RFK_NULL_ARGUMENT;

@@ -1,6 +1,6 @@
 // The per-sample and batch prediction paths over a Model that OpenModel validated: scratch
 // sizing, feature computation (Fourier features through the kernel table, bin columns), the linear
-// head, class decisions and labels. No allocation, no exceptions; reentrant.
+// head, class labels and feature names (decisions and probabilities: decide.cc). No allocation, no exceptions; reentrant.
 #include "fp_contract.h"  // first: no compiler-fused multiply-adds in this file
 #include "bin_column.h"
 #include "bytes.h"
@@ -402,99 +402,6 @@ Status PredictBatch(const Model& m, const float* X, std::size_t n, std::size_t x
       if (done) *done = i0 + r + 1;
     }
   }
-  return Status::kOk;
-}
-
-std::uint32_t DecideClass(const Model& model, const float* outputs) noexcept {
-  switch (model.task) {
-    case format::Task::kBinary:
-      return outputs[0] > 0.0f ? 1u : 0u;
-    case format::Task::kMulticlass: {
-      std::uint32_t best = 0;
-      for (std::uint32_t k = 1; k < model.num_outputs; ++k)
-        if (outputs[k] > outputs[best]) best = k;
-      return best;
-    }
-    default:
-      return 0;
-  }
-}
-
-namespace {
-
-// e^x for x <= 0 (callers subtract a maximum first): relative error below 1e-6 down to x = -87;
-// 0 below -87 (no denormals), for -inf and for NaN. IEEE + - x / and bit manipulation only: the
-// same bits on every target and backend, and no libm (flash on Cortex-M).
-float ExpNonPositive(float x) {
-  if (!(x > -87.0f)) return 0.0f;
-  const float kLog2e = 1.44269504f, kLn2Hi = 0.693145752f, kLn2Lo = 1.42860677e-6f;
-  const float t = x * kLog2e - 0.5f;  // n = round(x log2 e), x <= 0: truncate t toward zero - 1
-  int n = static_cast<int>(t);
-  if (static_cast<float>(n) > t) --n;  // floor
-  ++n;
-  const float nf = static_cast<float>(n);
-  const float r = (x - nf * kLn2Hi) - nf * kLn2Lo;  // |r| <= ln2/2 (+ rounding)
-  float p = 1.0f / 5040.0f;
-  p = p * r + 1.0f / 720.0f;
-  p = p * r + 1.0f / 120.0f;
-  p = p * r + 1.0f / 24.0f;
-  p = p * r + 1.0f / 6.0f;
-  p = p * r + 0.5f;
-  p = p * r + 1.0f;
-  p = p * r + 1.0f;  // e^r, truncation error r^8/8! < 1e-8
-  // 2^n, n in [-126, 0]
-  const std::uint32_t bits = static_cast<std::uint32_t>(n + 127) << 23;
-  float scale;
-  static_assert(sizeof scale == sizeof bits, "binary32");
-  std::memcpy(&scale, &bits, sizeof scale);
-  return p * scale;
-}
-
-}  // namespace
-
-Status Probabilities(const Model& model, const float* outputs, std::size_t out_len, float* proba,
-                     std::size_t proba_len) noexcept {
-  using M = format::CalibrationMethod;
-  if (outputs == nullptr || proba == nullptr) return Status::kNullArgument;
-  if (model.calibration_method == 0) return Status::kNoCalibration;
-  if (out_len < model.num_outputs) return Status::kInputDimMismatch;
-  if (proba_len < model.num_classes) return Status::kOutputTooSmall;
-  const std::uint8_t* c = model.calibration_params;  // f32 parameters (format::calibration)
-  const float A = core::LoadF32(c);
-  for (std::uint32_t k = 0; k < model.num_outputs; ++k)
-    if (!core::IsFinite(outputs[k])) return Status::kNonFiniteInput;
-  const std::uint32_t method = model.calibration_method;
-  if (method == static_cast<std::uint32_t>(M::kPlatt) || method == static_cast<std::uint32_t>(M::kPlattCubic)) {
-    // p = 1/(1 + e^t), t = A s + B (+ C s^3), with e^-|t| only: no overflow for any finite t. An
-    // infinite t (s^3 or A s overflowing) gives p = 0 or 1; A s and C s^3 have the same sign in
-    // platt-cubic (A, C <= 0), and C s^3 is NaN only as 0 * inf, which is left out (C = 0).
-    const float s = outputs[0];
-    float t = A * s + core::LoadF32(c + 4);
-    if (method == static_cast<std::uint32_t>(M::kPlattCubic)) {
-      const float c3 = core::LoadF32(c + 8) * (s * s * s);
-      if (c3 == c3) t += c3;
-    }
-    const float e = ExpNonPositive(t > 0.0f ? -t : t);
-    const float small = e / (1.0f + e);  // the smaller of p and 1 - p
-    proba[1] = t > 0.0f ? small : 1.0f - small;
-    proba[0] = t > 0.0f ? 1.0f - small : small;
-    return Status::kOk;
-  }
-  // z_k into proba, then softmax with the maximum subtracted.
-  const std::uint32_t K = model.num_outputs;
-  const bool vector = method == static_cast<std::uint32_t>(M::kSoftmaxVector);  // a[K] then b[K]
-  for (std::uint32_t k = 0; k < K; ++k)
-    proba[k] = vector ? core::LoadF32(c + 4 * k) * outputs[k] + core::LoadF32(c + 4 * (K + k)) : A * outputs[k];
-  float top = proba[0];
-  for (std::uint32_t k = 1; k < K; ++k) top = proba[k] > top ? proba[k] : top;
-  float sum = 0.0f;
-  for (std::uint32_t k = 0; k < K; ++k) {
-    proba[k] = ExpNonPositive(proba[k] - top);
-    sum += proba[k];
-  }
-  if (!(sum >= 1.0f)) return Status::kArgumentOutOfRange;  // z overflowed: the max's term is e^0
-  const float inv = 1.0f / sum;
-  for (std::uint32_t k = 0; k < K; ++k) proba[k] *= inv;
   return Status::kOk;
 }
 

@@ -211,7 +211,12 @@ double RowLoss(const Targets& t, const double* out, std::size_t row) {
     return e * e;
   }
   std::uint32_t pred = 0;
-  if (t.K == 1) {
+  if (t.decision.method != 0) {
+    thread_local std::vector<double> p;
+    p.resize(t.labels.size());
+    CalibratedProbabilities(t.decision, out, t.K, p.data());
+    pred = static_cast<std::uint32_t>(std::max_element(p.begin(), p.end()) - p.begin());  // the first maximum
+  } else if (t.K == 1) {
     pred = out[0] > 0 ? 1 : 0;
   } else {
     for (std::uint32_t k = 1; k < t.K; ++k)

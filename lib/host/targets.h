@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "calibration.h"
 #include "rfk/format.hpp"
 #include "rfk/host/data.hpp"
 #include "rfk/host/train.hpp"
@@ -25,6 +26,10 @@ struct Targets {
   std::vector<double> Y;            // regression: y per row (empty for classification)
   std::uint32_t K = 1;              // outputs: 1 for regression and binary, C for multi-class
   std::vector<double> w;            // per row: the weight in the fit and in scores (empty: all 1)
+  // Set once the model's calibration is fitted (method 0 before, and without one): RowLoss then
+  // decides as rfk::DecideClass does, by the most probable class, so that the training error is
+  // the stored model's decision's.
+  Calibration decision;
 
   double Weight(std::size_t row) const { return w.empty() ? 1.0 : w[row]; }
   // Row `row`'s K ridge targets into y: y (regression), +-1 (binary: class 1 is +1), or +1 for
@@ -85,7 +90,8 @@ void ApplyWeights(const std::string& source, const TrainOptions& opt, Targets* t
 double WeightSum(const Targets& t, std::size_t n, std::size_t stride);
 
 // One row's loss for summed held-out errors: the squared error (regression) or 1 for a
-// misclassification (sign for binary, first argmax for multi-class, as rfk::DecideClass).
+// misclassification (sign for binary, first argmax for multi-class, as rfk::DecideClassRaw; with
+// `t.decision` set, the first maximum of its probabilities, as rfk::DecideClass).
 // `out`: the K outputs of a head for data row `row`.
 double RowLoss(const Targets& t, const double* out, std::size_t row);
 

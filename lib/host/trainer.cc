@@ -232,7 +232,7 @@ TrainResult Train(RowSource& source, const TrainOptions& options) {
   const unsigned threads = ResolveThreads(opt);
   const BlasOneThread blas_one_thread;  // rfk's own fixed partition of the work: gram.h
   InputScaling scaling;
-  const Targets targets = PrepareData(source, opt, threads, &opt, &scaling, &rep);
+  Targets targets = PrepareData(source, opt, threads, &opt, &scaling, &rep);  // + its decision, once calibrated
   const std::vector<double> lambdas = LambdaGrid(opt);
 
   // Distributed: every rank has read every row for the statistics; the design's passes read its
@@ -262,6 +262,9 @@ TrainResult Train(RowSource& source, const TrainOptions& options) {
   AssembledModel model = AssembleModel(*design, head, ctx);
   result.model = StoreQuantized(model.blob, opt.w_storage, opt.head_storage, design->RoundedHead());
   if (!opt.metadata) result.model = WithoutMetadata(result.model);
+  // The training error of the stored model's decision: by its calibration where it has one.
+  targets.decision.method = rep.calibration_method;
+  targets.decision.params.assign(rep.calibration_params.begin(), rep.calibration_params.end());
   ctx.Step("training error");
   TrainingError(*design, model.stored, ctx);
   rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -151,6 +151,12 @@ void InstallTrainSignalHandlers();
 void WriteModelAtomically(const std::string& path, const std::vector<std::uint8_t>& model);
 
 // ------------------------------------------------------------------ evaluation (evaluate.cc, metrics.cc)
+// How a classifier's predicted class comes from its outputs (`--decision`): kCalibrated is
+// rfk::DecideClass (with a calibration section, the most probable class: the argmax of --proba),
+// kRaw rfk::DecideClassRaw (the sign or the first maximum of the raw outputs).
+enum class Decision { kCalibrated, kRaw };
+void AddDecisionOption(CLI::App* cmd, Decision* decision);
+
 struct EvalResult {
   std::size_t n = 0;
   bool classification = false;
@@ -169,6 +175,7 @@ struct EvalResult {
   double majority_rate = NAN;             // the most frequent true class's share of the rows:
   std::string majority_label;             //   the accuracy of always predicting it
   double roc_auc = NAN;                   // binary, both classes present: AUC of the decision value
+  const char* decision = "raw";           // "calibrated" where DecideClass used a calibration section
   // Models with a calibration section, over the same rows: the probabilities' mean log loss
   // (-ln p of the true class, p floored at 1e-15), Brier score (binary: mean (p1 - y)^2;
   // multiclass: mean sum_k (p_k - [k = y])^2) and expected calibration error (15 equal-width bins
@@ -183,9 +190,10 @@ struct EvalResult {
 // `scores` the model's K raw outputs per row (rows x K, row-major). Metrics need labels
 // (data.has_labels); a features-only file gets predictions and latency only.
 // With `proba`, the class probabilities per row (rows x C) through rfk::Probabilities (a
-// CliError with a hint when the model has no calibration section).
+// CliError with a hint when the model has no calibration section). Classes by `decision`.
 EvalResult Evaluate(const rfk::Model& m, const host::Dataset& data, std::vector<std::string>* predictions,
-                    std::vector<float>* scores = nullptr, std::vector<float>* proba = nullptr);
+                    std::vector<float>* scores = nullptr, std::vector<float>* proba = nullptr,
+                    Decision decision = Decision::kCalibrated);
 // The CliError for --proba on a model without calibration (regression, or trained without it).
 [[noreturn]] void ThrowNoCalibration(const rfk::Model& m, const std::string& path);
 

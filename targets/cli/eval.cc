@@ -1,5 +1,6 @@
 // rfk eval: error rate or RMSE of a model on labelled data, and the per-sample latency.
 #include <cstdio>
+#include <cstring>
 #include <memory>
 
 #include "cli.hpp"
@@ -10,6 +11,7 @@ namespace {
 struct EvalArgs {
   std::string model, file;
   bool json = false;
+  Decision decision = Decision::kCalibrated;
   DataArgs data;
 };
 
@@ -17,8 +19,8 @@ void PrintJson(const EvalArgs& a, const rfk::Model& m, const EvalResult& e) {
   std::printf("{\"model\": \"%s\", \"data\": \"%s\", \"task\": \"%s\", \"n\": %zu, ", JsonEscape(a.model).c_str(),
               JsonEscape(a.file).c_str(), rfk::format::NameOf(m.task), e.n);
   if (e.classification)
-    std::printf("\"error_rate\": %s, \"accuracy\": %s, \"unknown_labels\": %zu, ", Num(e.error_rate).c_str(),
-                Num(e.accuracy).c_str(), e.unknown_labels);
+    std::printf("\"error_rate\": %s, \"accuracy\": %s, \"unknown_labels\": %zu, \"decision\": \"%s\", ",
+                Num(e.error_rate).c_str(), Num(e.accuracy).c_str(), e.unknown_labels, e.decision);
   else
     std::printf("\"rmse\": %s, \"rel_rmse\": %s, ", Num(e.rmse).c_str(), Num(e.rel_rmse).c_str());
   if (e.has_proba)
@@ -33,6 +35,9 @@ void PrintText(const rfk::Model& m, const EvalResult& e) {
   std::printf("n:                     %zu\n", e.n);
   if (e.classification) {
     std::printf("error_rate:            %.6f\naccuracy:              %.6f\n", e.error_rate, e.accuracy);
+    std::printf("decision:              %s\n", std::strcmp(e.decision, "calibrated") == 0
+                                                    ? "calibrated (the most probable class)"
+                                                    : "raw (sign / first maximum of the outputs)");
     if (e.unknown_labels)
       std::printf("unknown_labels:        %zu (labels the model never saw; counted as errors)\n", e.unknown_labels);
   } else {
@@ -62,7 +67,7 @@ void WarnBaseline(const EvalResult& e) {
 int RunEval(const EvalArgs& a) {
   const LoadedModel lm = LoadModel(a.model);
   const host::Dataset data = ReadForModel(a.file, a.data, lm.model, host::LabelColumn::kRequired);
-  const EvalResult e = Evaluate(lm.model, data, nullptr);
+  const EvalResult e = Evaluate(lm.model, data, nullptr, nullptr, nullptr, a.decision);
   if (a.json)
     PrintJson(a, lm.model, e);
   else
@@ -81,6 +86,7 @@ Command AddEval(CLI::App& app) {
   cmd->add_option("-m,--model", a->model, "Model file")->required();
   cmd->add_option("file", a->file, "Labelled data")->required();
   cmd->add_flag("--json", a->json, "Print exactly one JSON object");
+  AddDecisionOption(cmd, &a->decision);
   a->data.Add(cmd);
   a->data.AddWeightColumn(cmd, false);
   return {cmd, [a] { return RunEval(*a); }};

@@ -1,6 +1,7 @@
 // Evaluation through the device core, shared by eval, predict and train --test.
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <memory>
 #include <sstream>
 
@@ -41,6 +42,7 @@ struct Tally {
   std::uint64_t saturated = 0;                  // fixed-point models: inputs clamped to +-32767
   std::vector<std::uint64_t> confusion;         // C x C
   std::vector<std::pair<float, bool>> decision;  // binary: (output, true class is 1)
+  bool raw = false;                              // Decision::kRaw
   std::vector<double> y;                         // regression targets, for R^2
   // Probabilities (models with calibration): sums over the rows of a known class.
   std::vector<float> p;                          // C, one row's
@@ -63,8 +65,7 @@ void ScoreProba(const rfk::Model& m, const float* o, long truth, Tally* t) {
       t->brier += d * d;
     }
   }
-  // The top probability's class (first maximum): the calibration's biases (and multi-class, its
-  // per-class scales) can move it off the decided class for a few rows near a boundary.
+  // The top probability's class (first maximum): the decided class unless --decision raw.
   std::size_t top = 0;
   for (std::size_t k = 1; k < t->p.size(); ++k)
     if (t->p[k] > t->p[top]) top = k;
@@ -80,7 +81,7 @@ void ScoreProba(const rfk::Model& m, const float* o, long truth, Tally* t) {
 void Score(const rfk::Model& m, const host::Dataset& data, std::size_t i, const float* o,
            const ClassMatcher& classes, std::vector<std::string>* predictions, Tally* t) {
   if (m.task != rfk::format::Task::kRegression) {
-    const std::uint32_t cls = rfk::DecideClass(m, o);
+    const std::uint32_t cls = t->raw ? rfk::DecideClassRaw(m, o) : rfk::DecideClass(m, o);
     if (predictions) predictions->push_back(rfk::ClassLabel(m, cls));
     if (!data.has_labels) return;
     const long truth = classes.Find(data.labels[i]);
@@ -108,7 +109,7 @@ void Score(const rfk::Model& m, const host::Dataset& data, std::size_t i, const 
 }
 
 // A fixed-point model's outputs for x through the integer path (QuantizeInput, then PredictFixed),
-// as reals: out[k] * the output unit (order and sign kept, so the decisions are the integers').
+// as reals: out[k] * the output unit (order and sign kept: --decision raw gives the integers' decisions).
 rfk::Status PredictFixedRow(const rfk::Model& m, const float* x, void* scratch, float* out, Tally* t) {
   thread_local std::vector<std::int16_t> xq;
   thread_local std::vector<std::int32_t> o;
@@ -154,6 +155,7 @@ EvalResult Finish(const rfk::Model& m, const host::Dataset& data, Tally&& t) {
   res.predict_us = n > 0 ? t.seconds * 1e6 / n : 0.0;
   res.fixed_point = rfk::FixedSection(m) != nullptr;
   res.saturated = t.saturated;
+  res.decision = !t.raw && m.calibration_method != 0 ? "calibrated" : "raw";
   if (!data.has_labels) return res;
   res.unknown_labels = t.unknown;
   res.error_rate = t.errors / n;
@@ -187,6 +189,15 @@ EvalResult Finish(const rfk::Model& m, const host::Dataset& data, Tally&& t) {
 
 }  // namespace
 
+void AddDecisionOption(CLI::App* cmd, Decision* decision) {
+  cmd->add_option("--decision", *decision,
+                  "How a classifier's class is decided: 'calibrated' (default: with the model's calibration "
+                  "section, the most probable class, the argmax of --proba, as rfk_decide_class decides on a "
+                  "device) or 'raw' (the sign / first maximum of the raw outputs, rfk_decide_class_raw)")
+      ->transform(CLI::CheckedTransformer(std::map<std::string, Decision>{{"calibrated", Decision::kCalibrated},
+                                                                          {"raw", Decision::kRaw}}));
+}
+
 void ThrowNoCalibration(const rfk::Model& m, const std::string& path) {
   if (m.task == rfk::format::Task::kRegression)
     throw CliError(path + " is a regression model: it has no class probabilities (--proba is for classifiers; "
@@ -197,7 +208,7 @@ void ThrowNoCalibration(const rfk::Model& m, const std::string& path) {
 }
 
 EvalResult Evaluate(const rfk::Model& m, const host::Dataset& data, std::vector<std::string>* predictions,
-                    std::vector<float>* scores, std::vector<float>* proba) {
+                    std::vector<float>* scores, std::vector<float>* proba, Decision decision) {
   const ClassMatcher classes(m);
   const std::size_t chunk = 4096, d = m.input_dim;
   std::vector<float> X(chunk * d), outputs(chunk * m.num_outputs);
@@ -208,6 +219,7 @@ EvalResult Evaluate(const rfk::Model& m, const host::Dataset& data, std::vector<
   scratch = std::align(rfk::kScratchAlignment, scratch_bytes, scratch, space);
 
   Tally t;
+  t.raw = decision == Decision::kRaw;
   t.p.assign(m.num_classes, 0.0f);
   t.confusion.assign(std::size_t{m.num_classes} * m.num_classes, 0);
   for (std::size_t c0 = 0; c0 < data.rows; c0 += chunk) {

@@ -11,6 +11,7 @@ namespace {
 struct PredictArgs {
   std::string model, file;
   bool scores = false, proba = false, no_label = false, quiet = false;
+  Decision decision = Decision::kCalibrated;
   DataArgs data;
 };
 
@@ -38,7 +39,7 @@ int RunPredict(const PredictArgs& a) {
   std::vector<std::string> preds;
   std::vector<float> scores, proba;
   preds.reserve(data.rows);
-  Evaluate(m, data, &preds, a.scores ? &scores : nullptr, a.proba ? &proba : nullptr);
+  Evaluate(m, data, &preds, a.scores ? &scores : nullptr, a.proba ? &proba : nullptr, a.decision);
   const bool extra = a.scores && m.task != rfk::format::Task::kRegression;
   std::string out = a.scores || a.proba ? ScoresHeader(m, a.scores, a.proba) : std::string();
   for (std::size_t i = 0; i < preds.size(); ++i) {
@@ -71,8 +72,9 @@ Command AddPredict(CLI::App& app) {
   cmd->add_flag("--proba", a->proba,
                 "Print a tab-separated table with a header: the prediction, then each class's probability "
                 "(\"p <label>\") from the model's calibration (fitted on held-out outputs by rfk train: Platt scaling "
-                "with a cubic term for binary, a scale and a bias per class for multi-class); the prediction stays "
-                "the model's decision; with --scores, after the raw outputs");
+                "with a cubic term for binary, a scale and a bias per class for multi-class); the prediction is "
+                "their argmax (unless --decision raw); with --scores, after the raw outputs");
+  AddDecisionOption(cmd, &a->decision);
   a->data.Add(cmd);
   a->data.AddWeightColumn(cmd, false);
   return {cmd, [a] { return RunPredict(*a); }};

@@ -290,6 +290,22 @@ class PyModel {
     return out;
   }
 
+  // The class index (the model's label order) each row of raw outputs (n x K float32, as Decision
+  // returns them) decides: rfk::DecideClass (with a calibration section, the most probable class),
+  // or rfk::DecideClassRaw when `raw`.
+  py::array_t<std::uint32_t> Decide(const py::array_t<float, py::array::c_style | py::array::forcecast>& outputs,
+                                    bool raw) const {
+    const std::size_t K = m_.num_outputs;
+    if (outputs.ndim() != 2 || static_cast<std::size_t>(outputs.shape(1)) != K)
+      throw std::invalid_argument("outputs must be n x " + std::to_string(K));
+    const auto n = static_cast<std::size_t>(outputs.shape(0));
+    py::array_t<std::uint32_t> out(n);
+    const float* s = outputs.data();
+    std::uint32_t* c = out.mutable_data();
+    for (std::size_t i = 0; i < n; ++i) c[i] = raw ? rfk::DecideClassRaw(m_, s + i * K) : rfk::DecideClass(m_, s + i * K);
+    return out;
+  }
+
   // The calibration's method name (format::CalibrationMethod), None without the section.
   py::object CalibrationMethod() const {
     if (m_.calibration_method == 0) return py::none();
@@ -397,6 +413,7 @@ PYBIND11_MODULE(_rfk, m) {
       .def("to_bytes", &PyModel::Bytes)
       .def("decision", &PyModel::Decision)
       .def("proba", &PyModel::Proba)
+      .def("decide", &PyModel::Decide, py::arg("outputs"), py::arg("raw") = false)
       .def("features", &PyModel::Features)
       .def("c_header", &PyModel::CHeader)
       .def_property_readonly("labels", &PyModel::Labels)

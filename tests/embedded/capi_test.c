@@ -119,7 +119,8 @@ static void Classification(void) {
   CHECK(strcmp(rfk_class_label(&m, 2), "") == 0);
   CHECK(rfk_predict(&m, a9a_hashed_inputs, A9A_HASHED_INPUT_DIM, ram.scratch, sizeof ram.scratch, out, 1) == RFK_OK);
   c = rfk_decide_class(&m, out);
-  CHECK(c == (out[0] > 0 ? 1u : 0u));
+  CHECK(c == (out[0] > 0 ? 1u : 0u)); /* no calibration section (binning): the raw decision */
+  CHECK(rfk_decide_class_raw(&m, out) == c);
   CHECK(rfk_compute_bins(&m, a9a_hashed_inputs, A9A_HASHED_INPUT_DIM, ram.scratch, sizeof ram.scratch, keys,
                          columns, A9A_HASHED_GRIDS) == RFK_OK);
   for (p = 0; p < A9A_HASHED_GRIDS; ++p) {

@@ -94,6 +94,25 @@ def _target_name(y):
     return "" if name is None else str(name)
 
 
+def _calibrated_logits(model, raw):
+    """The calibration's logits for raw outputs (n x K float32), in float32 as rfk::Probabilities
+    computes them: binary -t (t = A s + B + C s^3; > 0 where p(class 1) > 1/2), multi-class
+    z_k = a_k s_k + b_k (softmax-vector) or A s_k (softmax-temperature)."""
+    c = np.asarray(model.calibration_params, dtype=np.float32)
+    method = model.calibration_method
+    if method in ("platt", "platt-cubic"):
+        s = raw[:, :1]
+        t = c[0] * s + c[1]
+        if method == "platt-cubic":
+            c3 = c[2] * (s * s * s)
+            t = np.where(np.isnan(c3), t, t + c3)
+        return -t
+    if method == "softmax-vector":
+        K = raw.shape[1]
+        return c[:K] * raw + c[K:2 * K]
+    return c[0] * raw
+
+
 def _decision_rows(model, X):
     """The model's raw outputs (n x K float32) for validated X (dense or CSR)."""
     if sp.issparse(X):
@@ -144,13 +163,13 @@ _XFAIL = {
         "standardisation and its cross-validation folds use every row; weights apply to the ridge "
         "fit and the validation losses (as with `rfk train --weight-column`)",
 }
-# The calibrated classifier's too (calibration=True; the uncalibrated one passes it).
-_XFAIL_CALIBRATED = {
+# The classifier with decision="raw" and calibration (predict is then not argmax(predict_proba)).
+_XFAIL_RAW_CALIBRATED = {
     "check_classifiers_train":
-        "argmax(predict_proba) can differ from predict on a few rows: predict is the device core's "
-        "decision on the raw outputs (rfk::DecideClass, as firmware decides), and the calibration's "
-        "per-class scales and biases can move the top class where two outputs are close",
+        "decision='raw': predict is the sign / first maximum of the raw outputs, and the calibration's "
+        "per-class scales and biases can move the most probable class off it where two outputs are close",
 }
+_DECISIONS = ("calibrated", "raw")
 
 
 def _xfail_checks(estimator):
@@ -158,8 +177,8 @@ def _xfail_checks(estimator):
     parametrize_with_checks' expected_failed_checks, or its result as check_estimator's)."""
     if isinstance(estimator, RandomFeatures):
         return {}
-    if isinstance(estimator, RandomFeatureClassifier) and estimator.calibration:
-        return {**_XFAIL, **_XFAIL_CALIBRATED}
+    if isinstance(estimator, RandomFeatureClassifier) and estimator.calibration and estimator.decision == "raw":
+        return {**_XFAIL, **_XFAIL_RAW_CALIBRATED}
     return dict(_XFAIL)
 
 
@@ -273,7 +292,7 @@ class RandomFeatureClassifier(ClassifierMixin, _ModelEstimator):
     def __init__(self, map="fourier", kernel="gaussian", n_features=1000, gamma=None, alpha=None,
                  random_state=None, n_jobs=None, storage="f32", head_storage=None, standardize="auto",
                  class_weight=None, grids=30, bins_per_grid=0, bin_gamma=None, cv=3, memory_limit=None,
-                 calibration=True, metadata=True):
+                 calibration=True, metadata=True, decision="calibrated"):
         self.map = map
         self.kernel = kernel
         self.n_features = n_features
@@ -292,10 +311,19 @@ class RandomFeatureClassifier(ClassifierMixin, _ModelEstimator):
         self.memory_limit = memory_limit
         self.calibration = calibration
         self.metadata = metadata
+        self.decision = decision
+
+    def _check_decision(self):
+        """Whether predict and decision_function use the calibration (ValueError for a bad decision)."""
+        if self.decision not in _DECISIONS:
+            raise ValueError(f"decision must be 'calibrated' or 'raw'; got {self.decision!r}")
+        return self.decision == "calibrated" and self.model_.calibration_method is not None
 
     def fit(self, X, y, sample_weight=None):
         if not isinstance(self.calibration, (bool, np.bool_)):
             raise ValueError(f"calibration must be True or False; got {self.calibration!r}")
+        if self.decision not in _DECISIONS:  # before the training, as scikit-learn checks parameters
+            raise ValueError(f"decision must be 'calibrated' or 'raw'; got {self.decision!r}")
         target_name = _target_name(y)
         X, y = _validate_data(self, X, y, accept_sparse="csr", dtype=_DTYPES)
         check_classification_targets(y)
@@ -325,8 +353,13 @@ class RandomFeatureClassifier(ClassifierMixin, _ModelEstimator):
         return self
 
     def decision_function(self, X):
-        """Binary: the model's decision value (> 0: classes_[1]); else one score per class in classes_."""
+        """Binary: one value per row, > 0 where predict gives classes_[1]; else one score per class in
+        classes_, largest for predict's class. With decision='calibrated' and a calibrated model, the
+        calibration's logits (binary -(A s + B + C s^3), multi-class a_k s_k + b_k: predict_proba is
+        their sigmoid / softmax); else the raw outputs s (docs/PYTHON.md)."""
         raw = self._decision(X)
+        if self._check_decision():
+            raw = _calibrated_logits(self.model_, raw)
         if raw.shape[1] == 1:
             return raw[:, 0] if self._class_of_output[1] == 1 else -raw[:, 0]
         out = np.empty_like(raw)
@@ -334,10 +367,12 @@ class RandomFeatureClassifier(ClassifierMixin, _ModelEstimator):
         return out
 
     def predict(self, X):
-        """The class the device core decides (rfk::DecideClass: sign, or the first maximum)."""
+        """The class the device core decides: rfk::DecideClass (with a calibration section, the most
+        probable class, argmax of predict_proba) or, with decision='raw', rfk::DecideClassRaw (the
+        sign or the first maximum of the raw outputs)."""
         raw = self._decision(X)
-        idx = (raw[:, 0] > 0).astype(np.intp) if raw.shape[1] == 1 else np.argmax(raw, axis=1)
-        return self.classes_[self._class_of_output[idx]]
+        idx = self.model_.decide(raw, raw=not self._check_decision())
+        return self.classes_[self._class_of_output[idx.astype(np.intp)]]
 
     def _has_probabilities(self):
         """available_if's test: before fit, whether fit will try to calibrate (calibration); after,
@@ -357,8 +392,8 @@ class RandomFeatureClassifier(ClassifierMixin, _ModelEstimator):
     def predict_proba(self, X):
         """Calibrated class probabilities (n x len(classes_), columns in classes_ order, rows sum to 1
         within float32 rounding): the device core's rfk::Probabilities on the raw outputs, as
-        `rfk predict --proba` prints them (float32 values, returned as float64). argmax may differ
-        from predict on a few rows (docs/PYTHON.md)."""
+        `rfk predict --proba` prints them (float32 values, returned as float64). Their argmax is
+        predict's class (unless decision='raw')."""
         check_is_fitted(self, "model_")
         X = _validate_data(self, X, accept_sparse="csr", dtype=_DTYPES, reset=False)
         if sp.issparse(X):

@@ -100,8 +100,20 @@ def test_predict_proba_is_the_cli_proba(tmp_path, rfk_cli, labels):
     assert preds == [str(v) for v in est.predict(X)]
     assert np.allclose(proba.sum(axis=1), 1, atol=1e-6)
     assert np.array_equal(est.predict_log_proba(X), np.log(proba))
-    # argmax(predict_proba) is predict's class on most rows, not all (docs/PYTHON.md).
-    assert (est.classes_[np.argmax(proba, axis=1)] == est.predict(X)).mean() > 0.9
+    # predict is the most probable class, on every row; decision_function agrees with it.
+    assert (est.classes_[np.argmax(proba, axis=1)] == est.predict(X)).all()
+    dec = est.decision_function(X)
+    assert (est.classes_[(dec > 0).astype(int) if dec.ndim == 1 else np.argmax(dec, axis=1)] == est.predict(X)).all()
+    # decision="raw": the sign / first maximum of the raw outputs, as `rfk predict --decision raw`.
+    est.set_params(decision="raw")
+    raw_preds, _ = _proba_table(_cli(rfk_cli, "predict", "-m", tmp_path / "m.rfk", "--proba", "--decision", "raw",
+                                     "-q", csv))
+    assert raw_preds == [str(v) for v in est.predict(X)]
+    dec = est.decision_function(X)
+    assert (est.classes_[(dec > 0).astype(int) if dec.ndim == 1 else np.argmax(dec, axis=1)] == est.predict(X)).all()
+    with pytest.raises(ValueError, match="decision must be"):
+        est.set_params(decision="argmax").predict(X)
+    est.set_params(decision="calibrated")
     if len(est.classes_) == 2:  # platt-cubic is monotone: p(classes_[1]) never falls as the decision grows
         order = np.argsort(est.decision_function(X), kind="stable")
         assert (np.diff(proba[order, 1]) >= 0).all()
