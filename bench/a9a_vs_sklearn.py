@@ -47,7 +47,7 @@ def run_rfk(rfk, train, test, features, gamma, lam, model, threads):
                     "--lambda", repr(lam), "--threads", str(threads), "-o", model], check=True,
                    stdout=subprocess.DEVNULL)
     seconds = time.perf_counter() - t0
-    out = subprocess.run([rfk, "eval", "-m", model, test, "--json"], check=True,
+    out = subprocess.run([rfk, "eval", "--decision", "raw", "-m", model, test, "--json"], check=True,
                          capture_output=True, text=True).stdout
     return seconds, json.loads(out)
 

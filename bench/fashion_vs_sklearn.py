@@ -101,7 +101,7 @@ def run_rfk(a, threads, model, calibrate=True):
     t0 = time.time()
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     seconds = time.time() - t0
-    ev = subprocess.run([a.rfk, "eval", "-m", model, os.path.join(a.data, "t10k-images-idx3-ubyte.gz"), "--json"],
+    ev = subprocess.run([a.rfk, "eval", "--decision", "raw", "-m", model, os.path.join(a.data, "t10k-images-idx3-ubyte.gz"), "--json"],
                         check=True, capture_output=True, text=True).stdout
     m = re.search(r"^time:\s+([\d.]+) s total \(read ([\d.]+) s, train ([\d.]+) s\)", out, re.M)
     return dict(seconds=seconds, read_s=float(m.group(2)), train_s=float(m.group(3)),

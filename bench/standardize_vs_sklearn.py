@@ -40,7 +40,7 @@ def rfk(a, work, name, extra, classify):
     model = os.path.join(work, "m.rfk")
     out = subprocess.run([a.rfk, "train", "--train", os.path.join(work, f"{name}.train.svm.gz"), "-D", str(a.D),
                           "--lambda", repr(a.lam), "-o", model] + extra, check=True, capture_output=True, text=True).stdout
-    ev = json.loads(subprocess.run([a.rfk, "eval", "-m", model, os.path.join(work, f"{name}.test.svm.gz"), "--json"],
+    ev = json.loads(subprocess.run([a.rfk, "eval", "--decision", "raw", "-m", model, os.path.join(work, f"{name}.test.svm.gz"), "--json"],
                                    check=True, capture_output=True, text=True).stdout)
     return dict(error=100 * (ev["error_rate"] if classify else ev["rel_rmse"]),
                 gamma=float(re.search(r"^gamma:\s+([-\d.e+]+)", out, re.M).group(1)),

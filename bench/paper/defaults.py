@@ -52,7 +52,7 @@ def train_eval(a, ds, files, extra, model):
          "lambda": float(re.search(r"^lambda:\s+([-\d.e+]+)", out, re.M).group(1))}
     m = re.search(r"^(?:bin )?gamma:\s+([-\d.e+]+)", out, re.M)
     r["gamma"] = float(m.group(1)) if m else None
-    ev = json.loads(subprocess.run([a.rfk, "eval", "-m", model, files["test"], "--json"], check=True,
+    ev = json.loads(subprocess.run([a.rfk, "eval", "--decision", "raw", "-m", model, files["test"], "--json"], check=True,
                                    capture_output=True, text=True).stdout)
     r["test_error"] = 100 * (ev["rel_rmse"] if ds in REGRESSION else ev["error_rate"])
     return r

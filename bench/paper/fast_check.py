@@ -71,7 +71,7 @@ def main():
                 if tr.returncode != 0:
                     failures.append(f"{ds} {name}: rfk train failed: {tr.stderr.strip()}")
                     continue
-                ev = subprocess.run([a.rfk, "eval", "-m", model, info["files"]["test"], "--json"],
+                ev = subprocess.run([a.rfk, "eval", "--decision", "raw", "-m", model, info["files"]["test"], "--json"],
                                     capture_output=True, text=True)
                 if ev.returncode != 0:
                     failures.append(f"{ds} {name}: rfk eval failed: {ev.stderr.strip()}")

@@ -71,7 +71,7 @@ def train_eval(a, ds, files, mp, D, gamma, lam, seed=1):
     if ds == "kdd":
         cmd += ["--standardize"]
     tr = json.loads(run(cmd))
-    ev = json.loads(run([a.rfk, "eval", "-m", model, files["test"], "--json"]))
+    ev = json.loads(run([a.rfk, "eval", "--decision", "raw", "-m", model, files["test"], "--json"]))
     return {"error": 100 * (ev["rel_rmse"] if ds in REGRESSION else ev["error_rate"]),
             "gamma": tr["gamma"], "lambda": tr["lambda"], "bytes": os.path.getsize(model),
             "num_features": tr["map"]["num_features"], "train_s": tr["seconds"]["train"],

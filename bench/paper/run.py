@@ -112,7 +112,7 @@ def rfk_train(a, ds, files, extra, model, threads=None):
     r = parse_train(out)
     r["model_bytes"] = os.path.getsize(model)
     r["command"] = " ".join(os.path.relpath(c, ROOT) if os.path.isabs(c) else c for c in cmd)
-    ev = json.loads(subprocess.run([a.rfk, "eval", "-m", model, files["test"], "--json"], check=True,
+    ev = json.loads(subprocess.run([a.rfk, "eval", "--decision", "raw", "-m", model, files["test"], "--json"], check=True,
                                    capture_output=True, text=True).stdout)
     r["test_error"] = 100 * (ev["rel_rmse"] if ds in REGRESSION else ev["error_rate"])
     if ds in REGRESSION:

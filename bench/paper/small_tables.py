@@ -37,7 +37,7 @@ def train_eval(a, ds, files, extra, model):
     out = subprocess.run(cmd + extra, check=True, capture_output=True, text=True).stdout
     r = {"train_s": float(re.search(r"train ([\d.]+) s\)", out).group(1)),
          "dual": "(in the dual" in out}
-    ev = json.loads(subprocess.run([a.rfk, "eval", "-m", model, files["test"], "--json"], check=True,
+    ev = json.loads(subprocess.run([a.rfk, "eval", "--decision", "raw", "-m", model, files["test"], "--json"], check=True,
                                    capture_output=True, text=True).stdout)
     r["error"] = 100 * (ev["rel_rmse"] if ds in REGRESSION else ev["error_rate"])
     return r

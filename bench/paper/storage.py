@@ -95,7 +95,7 @@ def run(cmd):
 
 def evaluate(a, ds, model, test, runs=1):
     """Test error, file bytes, and the single-sample latency: the least of `runs` evals (the machine is shared)."""
-    evs = [json.loads(run([a.rfk, "eval", "-m", model, test, "--json"])) for _ in range(runs)]
+    evs = [json.loads(run([a.rfk, "eval", "--decision", "raw", "-m", model, test, "--json"])) for _ in range(runs)]
     ev = evs[0]
     return {"error": 100 * (ev["rel_rmse"] if ds in REGRESSION else ev["error_rate"]),
             "bytes": os.path.getsize(model), "predict_us": min(e["predict_us_per_sample"] for e in evs),
