@@ -145,9 +145,11 @@ std::size_t BatchScratchBytes(const Model& model) noexcept;
                                   float* out, std::size_t out_len, std::size_t* done = nullptr) noexcept;
 
 // The class index a classification model's K outputs decide. With a calibration section: the
-// first maximum of Probabilities' values, bit for bit (the same arithmetic), so the decided class
-// is always the most probable one; where Probabilities fails (a non-finite output, an overflowing
-// logit) and without the section: DecideClassRaw. Returns 0 for regression models. O(K), no libm.
+// most probable class, by the calibrated logits Probabilities exponentiates (binary t < 0, i.e.
+// p(class 1) > 1/2; multi-class the first maximum of z_k), so Probabilities' value for it is the
+// largest (the first maximum unless two probabilities round to the same float); without the
+// section: DecideClassRaw. 0 for regression models. O(K) multiply-adds:
+// no exp, no division, no libm.
 std::uint32_t DecideClass(const Model& model, const float* outputs) noexcept;
 
 // The uncalibrated decision on the raw outputs: the sign for binary (> 0: class 1), the first

@@ -99,10 +99,10 @@ rfk_status rfk_predict_batch(const rfk_model* model, const float* X, size_t n, s
                              size_t* done);
 
 /* The class index a classifier's outputs decide and its label as written in the training data
- * (NUL-terminated, "" if none). With a calibration section the decided class is the first maximum
- * of rfk_probabilities' values, bit for bit (the most probable class); without one, and for
- * rfk_decide_class_raw always, the sign for binary and the first argmax otherwise. 0 for
- * regression. No libm. */
+ * (NUL-terminated, "" if none). With a calibration section the decided class is the most probable
+ * one (the largest of rfk_probabilities' values, decided on the calibrated logits: no exp);
+ * without one, and for rfk_decide_class_raw always, the sign for binary and the first argmax
+ * otherwise. 0 for regression. No libm. */
 uint32_t rfk_decide_class(const rfk_model* model, const float* outputs);
 uint32_t rfk_decide_class_raw(const rfk_model* model, const float* outputs);
 const char* rfk_class_label(const rfk_model* model, uint32_t class_index);
