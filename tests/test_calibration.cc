@@ -365,7 +365,7 @@ std::uint32_t FirstMax(const std::vector<float>& p) {
   return best;
 }
 
-TEST_CASE("DecideClass is the argmax of Probabilities; DecideClassRaw the sign / first maximum") {
+TEST_CASE("DecideClass is the argmax of Probabilities, DecideClassRaw the sign or first maximum") {
   for (const std::uint32_t classes : {2u, 3u})
     for (const auto& bytes : EveryMethod(classes)) {
       Blob b(bytes);

@@ -52,6 +52,7 @@ void Exercise(const std::uint8_t* bytes, std::size_t size) {
   (void)rfk::Predict(m, x.data(), d, scratch, scratch_bytes, out.data(), K);
   (void)rfk::PredictBatch(m, x.data(), 3, 3 * d, scratch, scratch_bytes, out.data(), out.size());
   if (K) (void)rfk::DecideClass(m, out.data());
+  if (K) (void)rfk::DecideClassRaw(m, out.data());
   std::vector<float> proba(m.num_classes + 1);
   if (K) (void)rfk::Probabilities(m, out.data(), K, proba.data(), proba.size());
 }
