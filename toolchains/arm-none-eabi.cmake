@@ -6,8 +6,8 @@
 #   cortex-m0   microbit (nRF51: 256 KiB flash, 16 KiB RAM)   cortex-m3  mps2-an385
 #   cortex-m4   mps2-an386                                     cortex-m7  mps2-an500
 #   cortex-m33  mps2-an505 (code at 0x10000000, RAM at 0x38000000: the secure aliases)
-# Other cores build (the core library, install) but have no emulator: configure them with
-# -DRFK_BUILD_TESTS=OFF. Nothing here is needed to *use* rfk_core in firmware: it builds with the
+# Other cores build (the core library, install) but have no emulator: configure them without
+# RFK_BUILD_TESTS (OFF by default; the presets turn it on). Nothing here is needed to *use* rfk_core in firmware: it builds with the
 # toolchain's default flags (docs/EMBEDDED.md lists the sources for other build systems).
 set(CMAKE_SYSTEM_NAME Generic)
 set(CMAKE_SYSTEM_PROCESSOR arm)

@@ -14,6 +14,10 @@
 #   run.sh export       PREFIX RFK MODEL DATA WORK  `rfk export` in both modes, compiled as C89 and
 #                                                   C++98 (-pedantic -Werror), linked and run
 #   run.sh deb          BUILD SOURCE FIXTURES WORK  cpack -G DEB, unpack both packages, find_package
+#   run.sh fresh_clone  SOURCE WORK           the source files git knows, copied where no ../shared
+#                                             is beside them: a plain configure (no options) must
+#                                             pick Release, leave tests and benchmarks out, and
+#                                             build the core (the README's install recipe)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 mode=$1
@@ -148,6 +152,27 @@ deb)
   [ -x "$work/root/usr/bin/rfk" ] || { echo "the rfk package has no /usr/bin/rfk"; exit 1; }
   "$work/root/usr/bin/rfk" --version
   "$0" find_package "$work/root/usr" "$fixtures" "$work/consumer"
+  ;;
+fresh_clone)
+  source=$1 work=$2
+  fresh "$work"
+  mkdir "$work/src"
+  (cd "$source" && git ls-files -z --cached --others --exclude-standard | xargs -0 tar -cf - 2>/dev/null) |
+    tar -xf - -C "$work/src"
+  [ ! -e "$work/shared" ] || { echo "fresh_clone: $work/shared exists"; exit 1; }
+  cmake -S "$work/src" -B "$work/build" "${gen[@]}" >"$work/configure.log" 2>&1 || { cat "$work/configure.log"; exit 1; }
+  grep -q '^CMAKE_BUILD_TYPE:STRING=Release$' "$work/build/CMakeCache.txt" ||
+    { echo "fresh_clone: the default build type is not Release"; exit 1; }
+  grep -q '^RFK_BUILD_TESTS:BOOL=OFF$' "$work/build/CMakeCache.txt" || { echo "fresh_clone: tests are on"; exit 1; }
+  targets=$(cmake --build "$work/build" --target help)
+  for t in rfk rfk_core rfk_host; do
+    grep -qw "$t" <<<"$targets" || { echo "fresh_clone: no target $t"; exit 1; }
+  done
+  for t in rfk_tests bench_kernels rfk_fixtures; do
+    ! grep -qw "$t" <<<"$targets" || { echo "fresh_clone: target $t is built by default"; exit 1; }
+  done
+  cmake --build "$work/build" --target rfk_core -j2 >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
+  echo "fresh clone: configured without ../shared (Release, no tests or benchmarks), rfk_core built"
   ;;
 *)
   echo "run.sh: unknown mode '$mode'" >&2
