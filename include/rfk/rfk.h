@@ -139,6 +139,26 @@ float rfk_fixed_output_scale(const rfk_model* model);
 rfk_status rfk_quantize_input(const rfk_model* model, const float* x, size_t x_len, int16_t* xq,
                               size_t xq_len, uint32_t* saturated);
 
+/* Integer inputs end to end, for a fixed-point model whose inputs are integer codes (an ADC's
+ * counts, a sensor's register: the values it was trained on): the int16 inputs by integer
+ * arithmetic only, so an FPU-less firmware links no soft-float routine. The constants are the
+ * model's input conversion as `rfk export` writes it (NAME_INPUT_CODES, an initializer for this
+ * struct): per column c, with d = code[c] - center[c] in 64 bits (clamped to +-2^31),
+ *   xq[c] = clamp(round_half_away_from_zero((d * mult[c] + bias[c]) / 2^shift[c]), -32767, 32767).
+ * rfk export's constants give rfk_quantize_input's value on the same numbers, or one next to it where
+ * that value's fraction lies within about 2^-14 of a half. *saturated (if not null) counts the
+ * clamped values. RFK_NULL_ARGUMENT, RFK_INPUT_DIM_MISMATCH (codes_len != dim), RFK_OUTPUT_TOO_SMALL
+ * (xq_len < dim), RFK_ARGUMENT_OUT_OF_RANGE (a shift above 62). No model is read; no allocation. */
+typedef struct rfk_input_codes {
+  uint32_t dim;          /* d */
+  const int32_t* center; /* d each */
+  const int32_t* mult;
+  const int32_t* bias;
+  const uint8_t* shift;
+} rfk_input_codes;
+rfk_status rfk_quantize_codes(const rfk_input_codes* conv, const int32_t* codes, size_t codes_len, int16_t* xq,
+                              size_t xq_len, uint32_t* saturated);
+
 /* Status identifier ("kBadChecksum") and message; never null. */
 const char* rfk_status_name(rfk_status status);
 const char* rfk_status_message(rfk_status status);

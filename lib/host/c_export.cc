@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "rfk/fixed.hpp"
+#include "rfk/host/fixed.hpp"
 #include "rfk/model.hpp"
 
 namespace rfk::host {
@@ -74,7 +75,8 @@ void CheckVectors(const TestVectors& v, const Model& m) {
       v.keys.size() != std::size_t{v.count} * v.num_grids ||
       !(v.classes.empty() || v.classes.size() == v.count) || v.count == 0 ||
       v.inputs_q.size() != (v.outputs_q.empty() ? 0 : std::size_t{v.count} * v.input_dim) ||
-      !(v.outputs_q.empty() || v.outputs_q.size() == std::size_t{v.count} * v.num_outputs))
+      !(v.outputs_q.empty() || v.outputs_q.size() == std::size_t{v.count} * v.num_outputs) ||
+      v.codes.size() != v.codes_q.size() || !(v.codes.empty() || v.codes.size() == v.inputs_q.size()))
     throw std::invalid_argument("test vectors do not match the model's shape");
 }
 
@@ -102,7 +104,23 @@ std::string Macros(const Model& m, const std::string& N, const TestVectors* v) {
                   def("BATCH_SCRATCH_BYTES", BatchScratchBytes(m));
   if (FixedSection(m) != nullptr) h += def("FIXED_SCRATCH_BYTES", FixedScratchBytes(m));  // rfk_predict_fixed's
   if (v) h += def("VECTORS", v->count);
+  if (v && !v->codes.empty()) h += def("CODE_VECTORS", v->count);
   return h;
+}
+
+// A fixed model's integer input conversion: the constants' arrays and the initializer macro.
+std::string InputCodeArrays(const Model& m, const std::string& name, const std::string& N, const char* storage) {
+  const InputCodes c = MakeInputCodes(m);
+  const auto i32 = [](std::int32_t q) { return std::to_string(q) + "L"; };
+  std::string s = "/* The input conversion as integers, for inputs that are integer codes (rfk_quantize_codes):\n"
+                  " * xq = round((code - center) * mult + bias) / 2^shift), clamped to +-32767. */\n";
+  s += Array("int32_t", name + "_code_center", c.center, 8, i32, storage);
+  s += Array("int32_t", name + "_code_mult", c.mult, 8, i32, storage);
+  s += Array("int32_t", name + "_code_bias", c.bias, 8, i32, storage);
+  s += Array("uint8_t", name + "_code_shift", c.shift, 16, [](std::uint8_t q) { return std::to_string(q) + "u"; },
+             storage);
+  return s + "#define " + N + "_INPUT_CODES {" + N + "_INPUT_DIM, " + name + "_code_center, " + name + "_code_mult, " +
+         name + "_code_bias, " + name + "_code_shift}\n";
 }
 
 constexpr const char* kAlign =
@@ -118,6 +136,7 @@ std::string Definitions(const std::uint8_t* model, const Model& m, const std::st
                                    std::snprintf(buf, sizeof buf, "0x%02x", b);
                                    return std::string(buf);
                                  }, storage);
+  if (FixedSection(m) != nullptr) s += "\n" + InputCodeArrays(m, name, Upper(name), storage);
   if (v == nullptr) return s;
   s += "\n/* " + std::to_string(v->count) +
        " test vectors: inputs (row-major, INPUT_DIM each) and the host's outputs, computed with\n"
@@ -136,6 +155,11 @@ std::string Definitions(const std::uint8_t* model, const Model& m, const std::st
     s += Array("int32_t", name + "_outputs_q", v->outputs_q, 8, [](std::int32_t q) { return std::to_string(q) + "L"; },
                storage);
   }
+  if (!v->codes.empty()) {
+    s += "/* the inputs as integer codes, and rfk_quantize_codes' int16 inputs for them */\n";
+    s += Array("int32_t", name + "_codes", v->codes, 8, [](std::int32_t q) { return std::to_string(q) + "L"; }, storage);
+    s += Array("int16_t", name + "_codes_q", v->codes_q, 12, [](std::int16_t q) { return std::to_string(q); }, storage);
+  }
   if (v->num_grids > 0) {
     std::vector<std::uint32_t> halves;
     for (std::uint64_t k : v->keys) {
@@ -148,8 +172,15 @@ std::string Definitions(const std::uint8_t* model, const Model& m, const std::st
   return s;
 }
 
-std::string Declarations(const std::string& name, const std::string& N, const TestVectors* v) {
+std::string Declarations(const Model& m, const std::string& name, const std::string& N, const TestVectors* v) {
   std::string h = "#ifdef __cplusplus\nextern \"C\" {\n#endif\nextern const uint8_t " + name + "[" + N + "_BYTES];\n";
+  if (FixedSection(m) != nullptr) {
+    const std::size_t d = m.input_dim;
+    h += Extern("int32_t", name + "_code_center", d) + Extern("int32_t", name + "_code_mult", d) +
+         Extern("int32_t", name + "_code_bias", d) + Extern("uint8_t", name + "_code_shift", d);
+    h += "#define " + N + "_INPUT_CODES {" + N + "_INPUT_DIM, " + name + "_code_center, " + name + "_code_mult, " +
+         name + "_code_bias, " + name + "_code_shift}\n";
+  }
   if (v) {
     h += Extern("float", name + "_inputs", v->inputs.size()) + Extern("float", name + "_outputs", v->outputs.size());
     if (!v->classes.empty()) h += Extern("uint32_t", name + "_classes", v->classes.size());
@@ -157,6 +188,8 @@ std::string Declarations(const std::string& name, const std::string& N, const Te
       h += Extern("int16_t", name + "_inputs_q", v->inputs_q.size()) +
            Extern("int32_t", name + "_outputs_q", v->outputs_q.size());
     if (v->num_grids > 0) h += Extern("uint32_t", name + "_keys", 2 * v->keys.size());
+    if (!v->codes.empty())
+      h += Extern("int32_t", name + "_codes", v->codes.size()) + Extern("int16_t", name + "_codes_q", v->codes_q.size());
   }
   return h + "#ifdef __cplusplus\n}\n#endif\n";
 }
@@ -193,7 +226,7 @@ CExport ModelCSource(const std::uint8_t* model, std::size_t size, const std::str
   if (header_include.empty()) {
     out.header += Definitions(model, m, name, vectors, "static ");
   } else {
-    out.header += Declarations(name, N, vectors);
+    out.header += Declarations(m, name, N, vectors);
     out.source = Preamble(comment, name, N) + "#include \"" + header_include + "\"\n\n" +
                  Definitions(model, m, name, vectors, "");
   }

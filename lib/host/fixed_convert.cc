@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <stdexcept>
 #include <string>
 
 #include "../core/fixed_fastfood.h"
@@ -464,6 +465,29 @@ std::vector<std::uint8_t> FixedModel(const Model& m, const Dataset& data, FixedR
   rep.values = std::uint64_t{data.rows} * m.input_dim;
   if (report) *report = rep;
   return blob;
+}
+
+InputCodes MakeInputCodes(const Model& m) {
+  const std::uint8_t* sec = FixedSection(m);
+  if (sec == nullptr) throw std::invalid_argument("the model has no fixed section: no integer input conversion");
+  const fp::Layout l = fp::LayoutOf(m.input_dim, m.num_frequencies, m.num_outputs, m.num_features);
+  const double kInt32 = 2147483647.0;
+  const auto clamp32 = [kInt32](double v) { return static_cast<std::int32_t>(std::max(-kInt32, std::min(kInt32, v))); };
+  InputCodes c;
+  for (std::uint32_t j = 0; j < m.input_dim; ++j) {
+    float o = 0, s = 0;
+    std::memcpy(&o, sec + l.offset + 4 * j, 4);
+    std::memcpy(&s, sec + l.scale + 4 * j, 4);
+    const std::int32_t center = clamp32(std::round(static_cast<double>(o)));
+    int shift = 30;
+    while (shift > 0 && std::ldexp(std::fabs(static_cast<double>(s)), shift) > 1073741824.0) --shift;
+    // (center - o) and the product in double: exact enough (53 bits) for the rounding below.
+    c.center.push_back(center);
+    c.mult.push_back(clamp32(std::round(std::ldexp(static_cast<double>(s), shift))));
+    c.bias.push_back(clamp32(std::round(std::ldexp((center - static_cast<double>(o)) * s, shift))));
+    c.shift.push_back(static_cast<std::uint8_t>(shift));
+  }
+  return c;
 }
 
 }  // namespace rfk::host

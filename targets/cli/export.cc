@@ -2,12 +2,15 @@
 // header alone (static definitions, one translation unit), or a header of extern declarations and
 // a .c file that defines the arrays once; optionally with test vectors, rows of a data file with
 // the host's outputs.
+#include <cmath>
 #include <cstdio>
 #include <memory>
 
 #include "cli.hpp"
 #include "rfk/fixed.hpp"
 #include "rfk/host/c_export.hpp"
+#include "rfk/host/fixed.hpp"
+#include "rfk/rfk.h"
 #include "rfk/kernels.hpp"
 
 namespace rfk::cli {
@@ -36,6 +39,21 @@ void AddFixedVector(const ExportArgs& a, const rfk::Model& m, const std::vector<
   v->inputs_q.insert(v->inputs_q.end(), xq.begin(), xq.end());
   v->outputs_q.insert(v->outputs_q.end(), out.begin(), out.end());
   for (std::size_t k = 0; k < out.size(); ++k) (*real)[k] = static_cast<float>(out[k] * double(rfk::FixedOutputScale(m)));
+}
+
+// A fixed-point model's vectors as integer codes, where every input is a whole number within int32:
+// the codes and rfk_quantize_codes' int16 inputs for them, with the constants the export writes.
+void AddCodeVectors(const rfk::Model& m, host::TestVectors* v) {
+  for (const float value : v->inputs)
+    if (!(value == std::nearbyint(value) && std::fabs(value) < 2147483520.0f)) return;  // 2^31 - 128: a float
+  v->codes.assign(v->inputs.begin(), v->inputs.end());
+  v->codes_q.resize(v->codes.size());
+  const host::InputCodes c = host::MakeInputCodes(m);
+  const rfk_input_codes conv{m.input_dim, c.center.data(), c.mult.data(), c.bias.data(), c.shift.data()};
+  for (std::size_t r = 0; r < v->count; ++r)
+    if (rfk_quantize_codes(&conv, v->codes.data() + r * m.input_dim, m.input_dim, v->codes_q.data() + r * m.input_dim,
+                           m.input_dim, nullptr) != RFK_OK)
+      throw CliError("rfk_quantize_codes refused the exported constants");
 }
 
 host::TestVectors MakeVectors(const ExportArgs& a, const rfk::Model& m) {
@@ -74,6 +92,7 @@ host::TestVectors MakeVectors(const ExportArgs& a, const rfk::Model& m) {
     ++v.count;
   }
   rfk::SelectKernels((std::string(previous.backend) + "-" + previous.target).c_str());
+  if (rfk::FixedSection(m) != nullptr) AddCodeVectors(m, &v);
   return v;
 }
 

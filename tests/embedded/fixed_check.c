@@ -5,7 +5,8 @@
  * `rfk export --vectors`, which stores the int16 inputs and the host's int32 outputs) goes through
  * rfk_predict_fixed and must give the host's integers exactly, on every target. It calls only
  * rfk_open and the fixed entry points, and prints with puts (printf's float support would link
- * soft-float routines), so its firmware is what the fixed_no_soft_float test inspects. Returns
+ * soft-float routines), so its firmware is what the fixed_no_soft_float test inspects; it also
+ * converts the covtype fixtures' integer inputs itself (rfk_quantize_codes). Returns
  * non-zero on any mismatch. Nothing is allocated. */
 #include <stdio.h>
 
@@ -81,9 +82,46 @@ static long Check(const fixed_fixture* f) {
   return mismatches;
 }
 
+/* Integer inputs end to end (rfk_quantize_codes with the constants rfk export wrote): a fixture
+ * whose vectors are integer codes must convert them to the host's integers exactly, within one
+ * step of rfk_quantize_input's, and where a vector converts to rfk_quantize_input's integers, predict
+ * the host's outputs from them. The mismatches. */
+static long CheckCodes(const fixed_fixture* f, const rfk_input_codes* conv, const int32_t* codes,
+                       const int16_t* codes_q) {
+  long mismatches = 0;
+  uint32_t i, c, k;
+  int16_t xq[64];
+  if (f->input_dim > 64 || rfk_open(&model, f->model, f->bytes, NULL) != RFK_OK) return 1;
+  for (i = 0; i < f->count; ++i) {
+    int same = 1;
+    const uint32_t at = i * f->input_dim;
+    if (rfk_quantize_codes(conv, codes + at, f->input_dim, xq, 64, NULL) != RFK_OK) return 1;
+    for (c = 0; c < f->input_dim; ++c) {
+      const int diff = xq[c] - f->inputs[at + c];
+      mismatches += xq[c] != codes_q[at + c] || diff > 1 || diff < -1;
+      same &= diff == 0;
+    }
+    if (!same) continue;
+    if (rfk_predict_fixed(&model, xq, f->input_dim, scratch, sizeof scratch, out, 8) != RFK_OK) return 1;
+    for (k = 0; k < f->outputs; ++k) mismatches += out[k] != f->want[i * f->outputs + k];
+  }
+  PutNumber("fixed: code vectors checked: ", f->name, (long)f->count);
+  PutNumber("fixed: code mismatches: ", f->name, mismatches);
+  return mismatches;
+}
+
 int main(void) {
   int failed = 0;
   size_t i;
   for (i = 0; i < sizeof kFixtures / sizeof kFixtures[0]; ++i) failed |= Check(&kFixtures[i]) != 0;
+#if defined(COVTYPE_FIXED_CODE_VECTORS) && defined(COVTYPE_FF_FIXED_CODE_VECTORS)
+  {
+    static const rfk_input_codes dense = COVTYPE_FIXED_INPUT_CODES, fastfood = COVTYPE_FF_FIXED_INPUT_CODES;
+    failed |= CheckCodes(&kFixtures[1], &dense, covtype_fixed_codes, covtype_fixed_codes_q) != 0;
+    failed |= CheckCodes(&kFixtures[2], &fastfood, covtype_ff_fixed_codes, covtype_ff_fixed_codes_q) != 0;
+  }
+#else
+#error "the covtype fixtures' vectors are integer codes: rfk export should have written their code vectors"
+#endif
   return failed;
 }

@@ -24,6 +24,11 @@ struct TestVectors {
   // them (count x d) and PredictFixed's outputs (count x K).
   std::vector<std::int16_t> inputs_q;
   std::vector<std::int32_t> outputs_q;
+  // Fixed-point models whose vector inputs are all whole numbers within int32, else empty: those
+  // inputs as integer codes (count x d) and what rfk_quantize_codes makes of them with the
+  // exported constants (count x d).
+  std::vector<std::int32_t> codes;
+  std::vector<std::int16_t> codes_q;
 };
 
 // The exported files. Header-only mode (source empty): the header defines every array `static
@@ -39,7 +44,12 @@ struct CExport {
 //   kws[KWS_BYTES] (uint8_t, 16-byte aligned), KWS_BYTES, KWS_INPUT_DIM, KWS_OUTPUTS, KWS_CLASSES,
 //   KWS_GRIDS, KWS_SCRATCH_BYTES, KWS_BATCH_SCRATCH_BYTES; with vectors KWS_VECTORS, kws_inputs,
 //   kws_outputs (float), kws_classes (uint32_t, if any) and kws_keys (uint32_t pairs, high word
-//   first: key = (uint64_t)kws_keys[2i] << 32 | kws_keys[2i + 1], if P > 0).
+//   first: key = (uint64_t)kws_keys[2i] << 32 | kws_keys[2i + 1], if P > 0). A fixed-point
+//   model adds KWS_FIXED_SCRATCH_BYTES and its integer input conversion (MakeInputCodes):
+//   kws_code_center, kws_code_mult, kws_code_bias (int32_t) and kws_code_shift (uint8_t), and
+//   KWS_INPUT_CODES, an initializer for rfk_input_codes; its vectors add kws_inputs_q and
+//   kws_outputs_q, and where the inputs are integer codes, KWS_CODE_VECTORS, kws_codes (int32_t)
+//   and kws_codes_q (int16_t).
 // The text is C89 and C++98 alike: floats are decimal literals with 9 significant digits (each
 // reads back as exactly the same float on any compiler that rounds decimal constants correctly,
 // as IEEE-754 and C99 Annex F require), no 64-bit integer constants, no // comments.

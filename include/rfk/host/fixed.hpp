@@ -53,4 +53,17 @@ struct FixedReport {
 std::vector<std::uint8_t> FixedModel(const Model& m, const Dataset& calibration, FixedReport* report = nullptr,
                                      bool fixed_only = false);
 
+// The input conversion of a fixed-point model as integer constants for rfk_quantize_codes (rfk/rfk.h:
+// integer codes in, the int16 inputs out, no float), from the section's per-column offset o and
+// scale s (QuantizeInput's (x - o) s): center = the int32 nearest o; shift = the largest <= 30 with
+// mult = round(s 2^shift) <= 2^30 (0 when s > 2^30); bias = round((center - o) s 2^shift); mult and
+// bias clamped to +-(2^31 - 1). Then (code - center) mult + bias is (code - o) s 2^shift within
+// |code - center| 2^-(shift + 1) + 1/2 units, below 2^-14 of an int16 step for a code the
+// calibration range holds. Throws std::invalid_argument for a model without a fixed section.
+struct InputCodes {
+  std::vector<std::int32_t> center, mult, bias;
+  std::vector<std::uint8_t> shift;
+};
+InputCodes MakeInputCodes(const Model& m);
+
 }  // namespace rfk::host
