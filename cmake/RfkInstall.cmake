@@ -47,11 +47,27 @@ endif()
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/rfkConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/rfkConfig.cmake
                               INSTALL_DESTINATION ${RFK_INSTALL_CMAKEDIR})
-# 0.x: a minor version may change the API.
+# 0.x: a minor version may change the API. ARCH_INDEPENDENT: a host's prefix serves a 32-bit
+# firmware build too (COMPONENTS sources); a prebuilt library of another architecture fails at
+# its link, as any foreign archive does.
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/rfkConfigVersion.cmake
-                                 COMPATIBILITY SameMinorVersion)
+                                 COMPATIBILITY SameMinorVersion ARCH_INDEPENDENT)
 install(FILES ${PROJECT_BINARY_DIR}/rfkConfig.cmake ${PROJECT_BINARY_DIR}/rfkConfigVersion.cmake
         DESTINATION ${RFK_INSTALL_CMAKEDIR} COMPONENT dev)
+
+# The core's sources, for firmware builds with their own toolchain (docs/EMBEDDED.md, "From the
+# installed package"): lib/core's sources and private headers, the freestanding C++ headers for C
+# libraries without them, rfk_add_core() for CMake (find_package(rfk CONFIG COMPONENTS sources))
+# and rfk.mk for Makefiles. The same files whatever this build's target.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/lib/core/ DESTINATION ${CMAKE_INSTALL_DATADIR}/rfk/core COMPONENT dev
+        FILES_MATCHING PATTERN "*.cc" PATTERN "*.h")
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/toolchains/freestanding-cxx/ DESTINATION ${CMAKE_INSTALL_DATADIR}/rfk/freestanding-cxx
+        COMPONENT dev)
+install(FILES ${CMAKE_CURRENT_LIST_DIR}/rfk.mk DESTINATION ${CMAKE_INSTALL_DATADIR}/rfk COMPONENT dev)
+file(RELATIVE_PATH RFK_CMAKE_TO_DATADIR /prefix/${RFK_INSTALL_CMAKEDIR} /prefix/${CMAKE_INSTALL_DATADIR}/rfk)
+file(RELATIVE_PATH RFK_CMAKE_TO_INCLUDEDIR /prefix/${RFK_INSTALL_CMAKEDIR} /prefix/${CMAKE_INSTALL_INCLUDEDIR})
+configure_file(${CMAKE_CURRENT_LIST_DIR}/rfkCoreSources.cmake.in ${PROJECT_BINARY_DIR}/rfkCoreSources.cmake @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/rfkCoreSources.cmake DESTINATION ${RFK_INSTALL_CMAKEDIR} COMPONENT dev)
 
 # pkg-config files find their prefix from their own place (${pcfiledir}), so an unpacked or moved
 # installation works too.

@@ -1,8 +1,9 @@
 # Debian packages with CPack (`cpack -G DEB` in a top-level build directory; scripts/check-deb.sh
 # builds, installs and uses them): two packages from the install components,
 #   rfk         the rfk command (runtime dependencies computed by dpkg-shlibdeps);
-#   librfk-dev  headers, static libraries, CMake and pkg-config files (depends on the -dev packages
-#               a consumer's link needs: Highway when the core uses it, zlib and OpenBLAS for the
+#   librfk-dev  headers, static libraries, CMake and pkg-config files, and the core's sources with
+#               rfk_add_core / rfk.mk for firmware builds (depends on the -dev packages a
+#               consumer's link needs: Highway when the core uses it, zlib and OpenBLAS for the
 #               host library).
 # Install both with `apt install ./rfk_*.deb ./librfk-dev_*.deb`.
 set(CPACK_PACKAGE_NAME rfk)

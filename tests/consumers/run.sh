@@ -13,7 +13,12 @@
 #                                                   Makefile with the compiler's default flags
 #   run.sh export       PREFIX RFK MODEL DATA WORK  `rfk export` in both modes, compiled as C89 and
 #                                                   C++98 (-pedantic -Werror), linked and run
-#   run.sh deb          BUILD SOURCE FIXTURES WORK  cpack -G DEB, unpack both packages, find_package
+#   run.sh deb          BUILD SOURCE FIXTURES WORK  cpack -G DEB, unpack both packages, find_package,
+#                                                   and firmware for a Cortex-M0 through rfk.mk
+#   run.sh firmware     cmake|make MCU PREFIX SOURCE FIXTURES WORK  firmware for MCU from a host's
+#                                             installed prefix (no library for the MCU in it):
+#                                             rfk_add_core (CMake) or rfk.mk (Makefile), the C
+#                                             driver linking, run under qemu
 #   run.sh fresh_clone  SOURCE WORK           the source files git knows, copied where no ../shared
 #                                             is beside them: a plain configure (no options) must
 #                                             pick Release, leave tests and benchmarks out, and
@@ -152,6 +157,36 @@ deb)
   [ -x "$work/root/usr/bin/rfk" ] || { echo "the rfk package has no /usr/bin/rfk"; exit 1; }
   "$work/root/usr/bin/rfk" --version
   "$0" find_package "$work/root/usr" "$fixtures" "$work/consumer"
+  # The same packages build firmware: the core's sources through rfk.mk, for a Cortex-M0.
+  if command -v arm-none-eabi-gcc >/dev/null && command -v qemu-system-arm >/dev/null; then
+    "$0" firmware make cortex-m0 "$work/root/usr" "$source" "$fixtures" "$work/firmware"
+  fi
+  ;;
+firmware)
+  kind=$1 mcu=$2 prefix=$3 source=$4 fixtures=$5 work=$6
+  fresh "$work"
+  case "$mcu" in
+    cortex-m0) board=microbit memory="0x00000000;256K;0x20000000;16K" flags="-mcpu=cortex-m0 -mthumb" ;;
+    cortex-m33) board=mps2-an505 memory="0x10000000;4M;0x38000000;4M"
+                flags="-mcpu=cortex-m33 -mthumb -mfloat-abi=hard -mfpu=auto" ;;
+    *) echo "firmware: no board for $mcu"; exit 2 ;;
+  esac
+  if [ "$kind" = cmake ]; then
+    configure_build "$here/firmware" "$work/build" --toolchain "$here/baremetal/toolchain.cmake" \
+      -DCONSUMER_CPU_FLAGS="$flags" -DCMAKE_PREFIX_PATH="$prefix" -DRFK_SOURCE_DIR="$source" \
+      -DRFK_FIXTURE_DIR="$fixtures" -DBOARD_MEMORY="$memory"
+    elf="$work/build/consumer.elf"
+  else
+    IFS=';' read -r fo fl ro rl <<<"$memory"
+    sed -e "s/@RFK_FLASH_ORIGIN@/$fo/; s/@RFK_FLASH_LENGTH@/$fl/; s/@RFK_RAM_ORIGIN@/$ro/" \
+        -e "s/@RFK_RAM_LENGTH@/$rl/; s/@RFK_STACK_LIMIT@/4K/" "$source/targets/cortex-m/firmware.ld.in" >"$work/board.ld"
+    make -s -C "$here/firmware" RFK_PREFIX="$prefix" SOURCE="$source" FIXTURE_DIR="$fixtures" OUT="$work" \
+      LD="$work/board.ld" CPU_FLAGS="$flags" >"$work/make.log" 2>&1 || { cat "$work/make.log"; exit 1; }
+    elf="$work/consumer.elf"
+  fi
+  arm-none-eabi-size "$elf" | tail -1
+  timeout 120 qemu-system-arm -M "$board" -nographic -monitor none \
+    -semihosting-config enable=on,target=native -kernel "$elf"
   ;;
 fresh_clone)
   source=$1 work=$2

@@ -1,0 +1,27 @@
+# rfk's device core for a Makefile project (firmware or host): `include <prefix>/share/rfk/rfk.mk`
+# compiles the installed core sources with the project's own $(CXX), $(CPPFLAGS) and $(CXXFLAGS)
+# (a firmware's -mcpu, float ABI and optimisation) into $(RFK_CORE_LIB), a static library that a C
+# application links with the C driver: the core is built without exceptions, RTTI or thread-safe
+# statics, so it needs no C++ runtime. Set before the include, or leave the defaults:
+#   RFK_BUILD_DIR     where the objects and the library go (default: rfk-core)
+#   RFK_CORE_DEFINES  core_config.h's switches, e.g. -DRFK_CORE_FLOAT=0 for a fixed-point-only core
+# Define the project's default goal before the include (its first rule is the library's).
+# Then: CPPFLAGS += $(RFK_CPPFLAGS) for the application's sources (the headers: rfk/rfk.h), and
+# link $(RFK_CORE_LIB). Where the compiler's C library has no C++ headers (picolibc on RISC-V),
+# rfk's freestanding <cstddef>, <cstdint>, <cstring> and <new> are searched after the compiler's.
+RFK_MK_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
+RFK_PREFIX ?= $(abspath $(RFK_MK_DIR)/../..)
+RFK_BUILD_DIR ?= rfk-core
+RFK_CPPFLAGS := -I$(RFK_PREFIX)/include
+RFK_CORE_SOURCES := $(wildcard $(RFK_MK_DIR)/core/*.cc)
+RFK_CORE_OBJECTS := $(patsubst $(RFK_MK_DIR)/core/%.cc,$(RFK_BUILD_DIR)/%.o,$(RFK_CORE_SOURCES))
+RFK_CORE_LIB := $(RFK_BUILD_DIR)/librfk_core.a
+RFK_CORE_CXXFLAGS := -std=c++17 -fno-exceptions -fno-rtti -fno-threadsafe-statics \
+                     -idirafter $(RFK_MK_DIR)/freestanding-cxx $(RFK_CORE_DEFINES)
+
+$(RFK_BUILD_DIR)/%.o: $(RFK_MK_DIR)/core/%.cc
+	@mkdir -p $(@D)
+	$(CXX) $(CPPFLAGS) $(RFK_CPPFLAGS) $(CXXFLAGS) $(RFK_CORE_CXXFLAGS) -c $< -o $@
+
+$(RFK_CORE_LIB): $(RFK_CORE_OBJECTS)
+	$(AR) rcs $@ $^
