@@ -4,6 +4,8 @@
 # application links with the C driver: the core is built without exceptions, RTTI or thread-safe
 # statics, so it needs no C++ runtime. Set before the include, or leave the defaults:
 #   RFK_BUILD_DIR     where the objects and the library go (default: rfk-core)
+#   RFK_CONFIG_HEADER the configuration `rfk export --config-header` wrote for a model: the core
+#                     compiles what that model needs and refuses other kinds at open
 #   RFK_CORE_DEFINES  core_config.h's switches, e.g. -DRFK_CORE_FLOAT=0 for a fixed-point-only core
 # Define the project's default goal before the include (its first rule is the library's).
 # Then: CPPFLAGS += $(RFK_CPPFLAGS) for the application's sources (the headers: rfk/rfk.h), and
@@ -17,9 +19,10 @@ RFK_CORE_SOURCES := $(wildcard $(RFK_MK_DIR)/core/*.cc)
 RFK_CORE_OBJECTS := $(patsubst $(RFK_MK_DIR)/core/%.cc,$(RFK_BUILD_DIR)/%.o,$(RFK_CORE_SOURCES))
 RFK_CORE_LIB := $(RFK_BUILD_DIR)/librfk_core.a
 RFK_CORE_CXXFLAGS := -std=c++17 -fno-exceptions -fno-rtti -fno-threadsafe-statics \
-                     -idirafter $(RFK_MK_DIR)/freestanding-cxx $(RFK_CORE_DEFINES)
+                     -idirafter $(RFK_MK_DIR)/freestanding-cxx $(RFK_CORE_DEFINES) \
+                     $(if $(RFK_CONFIG_HEADER),'-DRFK_CONFIG_HEADER="$(abspath $(RFK_CONFIG_HEADER))"')
 
-$(RFK_BUILD_DIR)/%.o: $(RFK_MK_DIR)/core/%.cc
+$(RFK_BUILD_DIR)/%.o: $(RFK_MK_DIR)/core/%.cc $(RFK_CONFIG_HEADER)
 	@mkdir -p $(@D)
 	$(CXX) $(CPPFLAGS) $(RFK_CPPFLAGS) $(CXXFLAGS) $(RFK_CORE_CXXFLAGS) -c $< -o $@
 

@@ -131,7 +131,7 @@ TEST_CASE("fixed codes: extreme constants and codes are clamped without overflow
   CHECK(rfk_quantize_codes(&missing, codes, 3, q, 3, nullptr) == RFK_NULL_ARGUMENT);
 }
 
-TEST_CASE("fixed codes: rfk export writes the constants for a fixed model, and code vectors for integer data") {
+TEST_CASE("fixed codes: rfk export writes the constants, code vectors for integer data, and the core configuration") {
   rfk_test::TempDir tmp;
   const rfk::host::Dataset ds = Codes(300, 3);
   std::string csv;
@@ -166,4 +166,17 @@ TEST_CASE("fixed codes: rfk export writes the constants for a fixed model, and c
   r = rfk_test::Run(cli + " export -m " + tmp.Path("m.rfk") + " --c-header " + tmp.Path("m.h") + " --name plain");
   REQUIRE(r.status == 0);
   CHECK(rfk_test::ReadText(tmp.Path("m.h")).find("INPUT_CODES") == std::string::npos);
+  // --config-header: the core configuration each model needs.
+  for (const char* model : {"m", "f"}) {
+    const std::string cfg = tmp.Path(std::string(model) + "_config.h");
+    r = rfk_test::Run(cli + " export -m " + tmp.Path(std::string(model) + ".rfk") + " --c-header " + tmp.Path("x.h") +
+                      " --name x --config-header " + cfg);
+    REQUIRE_MESSAGE(r.status == 0, r.err);
+    const std::string c = rfk_test::ReadText(cfg);
+    const bool fixed = std::string(model) == "f";
+    CHECK(c.find(std::string("#define RFK_CORE_FLOAT ") + (fixed ? "0" : "1")) != std::string::npos);
+    CHECK(c.find(std::string("#define RFK_CORE_FIXED ") + (fixed ? "1" : "0")) != std::string::npos);
+    CHECK(c.find("#define RFK_FIXED_FASTFOOD 0") != std::string::npos);
+    CHECK(c.find("#define RFK_FIXED_BINNING 0") != std::string::npos);
+  }
 }

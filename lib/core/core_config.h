@@ -7,6 +7,11 @@
 // Internal to lib/core.
 #pragma once
 
+// A configuration written for one model (`rfk export --config-header`), when the build names it.
+#ifdef RFK_CONFIG_HEADER
+#include RFK_CONFIG_HEADER
+#endif
+
 #ifndef RFK_CORE_FLOAT
 #define RFK_CORE_FLOAT 1
 #endif

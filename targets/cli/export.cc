@@ -17,7 +17,7 @@ namespace rfk::cli {
 namespace {
 
 struct ExportArgs {
-  std::string model, c_header, c_source, name, vectors;
+  std::string model, c_header, c_source, name, vectors, config_header;
   std::uint32_t count = 32;
   DataArgs data;
 };
@@ -115,6 +115,10 @@ int RunExport(const ExportArgs& a) {
   host::WriteFileAtomic(a.c_header, std::vector<std::uint8_t>(c.header.begin(), c.header.end()));
   if (!a.c_source.empty())
     host::WriteFileAtomic(a.c_source, std::vector<std::uint8_t>(c.source.begin(), c.source.end()));
+  if (!a.config_header.empty()) {
+    const std::string h = host::CoreConfigHeader(m, "model: " + a.model);
+    host::WriteFileAtomic(a.config_header, std::vector<std::uint8_t>(h.begin(), h.end()));
+  }
   std::fprintf(stderr, "rfk: wrote %s%s (%s model%s)\n", a.c_header.c_str(),
                a.c_source.empty() ? "" : (" and " + a.c_source).c_str(), HumanBytes(m.total_bytes).c_str(),
                a.vectors.empty() ? "" : (", " + std::to_string(v.count) + " test vectors").c_str());
@@ -134,6 +138,10 @@ Command AddExport(CLI::App& app) {
   cmd->add_option("--c-source", a->c_source,
                   "Also write this .c file, which defines the arrays once (it includes the header by its "
                   "file name), so any number of files may include the header");
+  cmd->add_option("--config-header", a->config_header,
+                  "Also write the core configuration this model needs (lib/core/core_config.h's switches), "
+                  "for a firmware that builds the core for this model only (rfk_add_core CONFIG, rfk.mk "
+                  "RFK_CONFIG_HEADER)");
   cmd->add_option("--name", a->name,
                   "C identifier of the array (macros use it in upper case); not a C/C++ keyword, nor rfk_*")
       ->required();

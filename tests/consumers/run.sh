@@ -17,8 +17,9 @@
 #                                                   and firmware for a Cortex-M0 through rfk.mk
 #   run.sh firmware     cmake|make MCU PREFIX SOURCE FIXTURES WORK  firmware for MCU from a host's
 #                                             installed prefix (no library for the MCU in it):
-#                                             rfk_add_core (CMake) or rfk.mk (Makefile), the C
-#                                             driver linking, run under qemu
+#                                             rfk_add_core (CMake) or rfk.mk (Makefile, the core
+#                                             configured for the model by rfk export
+#                                             --config-header), the C driver linking, run under qemu
 #   run.sh fresh_clone  SOURCE WORK           the source files git knows, copied where no ../shared
 #                                             is beside them: a plain configure (no options) must
 #                                             pick Release, leave tests and benchmarks out, and
@@ -180,8 +181,13 @@ firmware)
     IFS=';' read -r fo fl ro rl <<<"$memory"
     sed -e "s/@RFK_FLASH_ORIGIN@/$fo/; s/@RFK_FLASH_LENGTH@/$fl/; s/@RFK_RAM_ORIGIN@/$ro/" \
         -e "s/@RFK_RAM_LENGTH@/$rl/; s/@RFK_STACK_LIMIT@/4K/" "$source/targets/cortex-m/firmware.ld.in" >"$work/board.ld"
+    # The core configured for the model it runs (rfk export --config-header of the installed CLI).
+    "$prefix/bin/rfk" export -m "$fixtures/house_pair.rfk" --c-header "$work/model.h" --name house_pair \
+      --config-header "$work/rfk_config.h" 2>/dev/null
+    grep -q '^#define RFK_CORE_FIXED 0' "$work/rfk_config.h" || { cat "$work/rfk_config.h"; exit 1; }
     make -s -C "$here/firmware" RFK_PREFIX="$prefix" SOURCE="$source" FIXTURE_DIR="$fixtures" OUT="$work" \
-      LD="$work/board.ld" CPU_FLAGS="$flags" >"$work/make.log" 2>&1 || { cat "$work/make.log"; exit 1; }
+      LD="$work/board.ld" CPU_FLAGS="$flags" RFK_CONFIG_HEADER="$work/rfk_config.h" >"$work/make.log" 2>&1 ||
+      { cat "$work/make.log"; exit 1; }
     elf="$work/consumer.elf"
   fi
   arm-none-eabi-size "$elf" | tail -1

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "rfk/model.hpp"
+
 namespace rfk::host {
 
 struct TestVectors {
@@ -59,6 +61,14 @@ struct CExport {
 CExport ModelCSource(const std::uint8_t* model, std::size_t size, const std::string& name,
                      const TestVectors* vectors, const std::string& comment,
                      const std::string& header_include);
+
+// The core configuration the model needs (lib/core/core_config.h's switches) as a C header, for a
+// firmware that compiles the core for this model only (rfk_add_core CONFIG, rfk.mk
+// RFK_CONFIG_HEADER, or -DRFK_CONFIG_HEADER='"file"'): the float path where the model has float
+// weights, the integer path where it has a fixed section, and within it Fastfood and binning only
+// where the model uses them. The core so built refuses a model of another kind at open (never
+// misreads it). `comment` lands in the preamble.
+std::string CoreConfigHeader(const Model& m, const std::string& comment);
 
 // Throws std::invalid_argument unless `name` can name the exported array and prefix its macros
 // in C and C++: an identifier ([A-Za-z_][A-Za-z0-9_]*) that is not a C or C++ keyword, not
