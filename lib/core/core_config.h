@@ -31,6 +31,23 @@
 #ifndef RFK_FIXED_BINNING
 #define RFK_FIXED_BINNING 1
 #endif
+// Within the float path (each 1 unless the build says 0; `rfk export --config-header` writes them
+// for a model): dense Fourier and orthogonal maps (a projection W), Fastfood maps, random binning,
+// and storages other than f32 (f16, int8, f16-scaled: W, Fastfood's diagonals, the head). A model
+// that needs one compiled out is refused at open: kUnsupportedMap at map_params.map_kind (a map) or
+// binning_params, kUnsupportedStorage at map_params.storage or head_params.storage.
+#ifndef RFK_FLOAT_DENSE
+#define RFK_FLOAT_DENSE 1
+#endif
+#ifndef RFK_FLOAT_FASTFOOD
+#define RFK_FLOAT_FASTFOOD 1
+#endif
+#ifndef RFK_FLOAT_BINNING
+#define RFK_FLOAT_BINNING 1
+#endif
+#ifndef RFK_FLOAT_QUANT
+#define RFK_FLOAT_QUANT 1
+#endif
 
 namespace rfk::core {
 
@@ -38,6 +55,10 @@ inline constexpr bool kCoreFloat = RFK_CORE_FLOAT != 0;  // float models: Predic
 inline constexpr bool kCoreFixed = RFK_CORE_FIXED != 0;  // fixed-point models: the fixed section, PredictFixed
 inline constexpr bool kFixedFastfood = kCoreFixed && RFK_FIXED_FASTFOOD != 0;  // Fastfood fixed models
 inline constexpr bool kFixedBinning = kCoreFixed && RFK_FIXED_BINNING != 0;  // binning on the integer path
+inline constexpr bool kFloatDense = kCoreFloat && RFK_FLOAT_DENSE != 0;        // W: dense Fourier, ORF
+inline constexpr bool kFloatFastfood = kCoreFloat && RFK_FLOAT_FASTFOOD != 0;  // Fastfood's transform
+inline constexpr bool kFloatBinning = kCoreFloat && RFK_FLOAT_BINNING != 0;    // bin keys and columns
+inline constexpr bool kFloatQuant = kCoreFloat && RFK_FLOAT_QUANT != 0;        // f16 / int8 weights
 static_assert(kCoreFloat || kCoreFixed, "rfk core: RFK_CORE_FLOAT and RFK_CORE_FIXED are both 0");
 
 }  // namespace rfk::core

@@ -3,6 +3,7 @@
 #include "rfk/kernels.hpp"
 
 #include "bin_hash.h"
+#include "core_config.h"
 #include "sincos_ref.h"
 
 #include <cstdint>
@@ -393,9 +394,24 @@ void ScalarLinearHeadQuant(const WeightsView& H, std::uint32_t stride, const flo
   LinearHeadQuantRef(H, stride, bias, z, K, D, out);
 }
 
+// Which kernels this build's float path calls (core_config.h): an entry left out is null, so the
+// linker drops the kernel (a firmware pays only for its model's map and storage). Every kernel of
+// RFK_KERNEL_LIST needs a line here, or the table does not compile. Fastfood's features go through
+// the Fourier kernels with d = 1.
+#define RFK_SCALAR_BUILT_Standardize true
+#define RFK_SCALAR_BUILT_StandardizeF16 true
+#define RFK_SCALAR_BUILT_FourierPhase (core::kFloatDense || core::kFloatFastfood)
+#define RFK_SCALAR_BUILT_FourierPair (core::kFloatDense || core::kFloatFastfood)
+#define RFK_SCALAR_BUILT_FourierPhaseHeadBatch core::kFloatDense
+#define RFK_SCALAR_BUILT_FourierPairHeadBatch core::kFloatDense
+#define RFK_SCALAR_BUILT_LinearHead true
+#define RFK_SCALAR_BUILT_BinKeys core::kFloatBinning
+#define RFK_SCALAR_BUILT_Fwht core::kFloatFastfood
+#define RFK_SCALAR_BUILT_FourierQuant (core::kFloatDense && core::kFloatQuant)
+#define RFK_SCALAR_BUILT_LinearHeadQuant core::kFloatQuant
 constexpr KernelTable kScalarTable = {
     "scalar", "scalar",
-#define RFK_SCALAR_ENTRY(name, params) &Scalar##name,
+#define RFK_SCALAR_ENTRY(name, params) RFK_SCALAR_BUILT_##name ? &Scalar##name : nullptr,
     RFK_KERNEL_LIST(RFK_SCALAR_ENTRY)
 #undef RFK_SCALAR_ENTRY
 };

@@ -147,6 +147,27 @@ bool CheckBuildAccepts(Reader& r) {
   if (!core::kCoreFloat && !fixed.present()) return r.Fail(Status::kUnsupportedStorage, "fixed", 0);
   if (!core::kCoreFloat && !core::kFixedBinning && r[SectionType::kBinningParams].present())
     return r.Fail(Status::kUnsupportedMap, "fixed", fixed.entry);
+  if (core::kCoreFloat && !core::kFloatBinning && !core::kFixedBinning && r[SectionType::kBinningParams].present())
+    return r.Fail(Status::kUnsupportedMap, "binning_params", r[SectionType::kBinningParams].entry);
+  // Float binning grids in a core without float binning (a fixed binning model without them is the
+  // integer path's, checked above and in CheckFixed).
+  const Section& grids = r[SectionType::kBinGrids];
+  if (core::kCoreFloat && !core::kFloatBinning && grids.present())
+    return r.Fail(Status::kUnsupportedMap, "binning_params", r[SectionType::kBinningParams].entry);
+  return true;
+}
+
+// 3c. The float path's map and W storage this build reads (core_config.h), once map_params is
+// known: a dense W without kFloatDense, Fastfood's section without kFloatFastfood, a W or
+// diagonals stored other than f32 without kFloatQuant. A fixed-only model (neither) passes, and a
+// core without the float path reads a model's fixed section whatever float sections it also has.
+bool CheckFloatMapBuilt(Reader& r, std::uint32_t at) {
+  if (!core::kCoreFloat) return true;
+  const bool dense = r[SectionType::kProjection].present(), fastfood = r[SectionType::kFastfood].present();
+  if ((dense && !core::kFloatDense) || (fastfood && !core::kFloatFastfood))
+    return r.Fail(Status::kUnsupportedMap, "map_params.map_kind", at + f::map_params::kMapKind);
+  if ((dense || fastfood) && !core::kFloatQuant && r.m.projection_storage != f::Storage::kF32)
+    return r.Fail(Status::kUnsupportedStorage, "map_params.storage", at + f::map_params::kStorage);
   return true;
 }
 
@@ -160,7 +181,7 @@ bool CheckMapParams(Reader& r) {
   if (!s.present()) return true;
   if (s.size != f::map_params::kBytes)
     return r.Fail(Status::kBadSectionSize, "map_params.size", s.size_at());
-  return CheckMapKinds(r, s.offset) && CheckMapCounts(r, s.offset);
+  return CheckMapKinds(r, s.offset) && CheckFloatMapBuilt(r, s.offset) && CheckMapCounts(r, s.offset);
 }
 
 // 4. projection (W): with map_params of a kind other than Fastfood only (optional with a fixed
@@ -401,6 +422,13 @@ bool CheckHead(Reader& r) {
                                   Status::kUnsupportedStorage))
     return false;
   const f::Storage st = storage == 0 ? f::Storage::kF32 : static_cast<f::Storage>(storage);
+  // A quantized head where the float path runs the model (not a fixed-only one, whose float head
+  // is unused) needs kFloatQuant.
+  const bool float_runs = !(core::kCoreFixed && r[SectionType::kFixed].present()) ||
+                          r[SectionType::kProjection].present() || r[SectionType::kFastfood].present() ||
+                          r[SectionType::kBinGrids].present();
+  if (core::kCoreFloat && !core::kFloatQuant && st != f::Storage::kF32 && float_runs)
+    return r.Fail(Status::kUnsupportedStorage, "head.storage", s.offset + hf::kStorage);
   const std::uint64_t K = m.num_outputs, D = m.num_features;
   if (s.size != hf::kHeaderBytes + f::QuantMatrixBytes(st, K, D) + 4 * K)
     return r.Fail(Status::kBadSectionSize, "head.size", s.size_at());
@@ -532,9 +560,9 @@ void ReadMetadata(Reader& r) {
   // A build without the float path (core_config.h) skips what only it reads: Fastfood, binning
   // (unless the integer path has it), the float arrays' values (CheckBuildAccepts has refused the
   // models that would need them).
-  constexpr bool kFloat = core::kCoreFloat, kBins = kFloat || core::kFixedBinning;
+  constexpr bool kFloat = core::kCoreFloat, kBins = core::kFloatBinning || core::kFixedBinning;
   const bool ok = CheckHeader(r, size) && ReadSectionTable(r) && CheckMapParams(r) &&
-                  CheckProjection(r) && CheckPhase(r) && (!kFloat || CheckFastfood(r)) &&
+                  CheckProjection(r) && CheckPhase(r) && (!core::kFloatFastfood || CheckFastfood(r)) &&
                   (!kBins || (CheckBinningParams(r) && CheckBinGrids(r) && CheckBinKeys(r))) &&
                   (!kFloat || CheckMapArraysFinite(r)) &&
                   CheckStandardize(r) && CheckHead(r) &&

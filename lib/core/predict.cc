@@ -107,12 +107,14 @@ Status Features(const Model& m, const float* x, std::size_t x_len, void* scratch
     StandardizeInput(m, kt, input, xs);
     input = xs;
   }
-  if (m.fastfood.dp != 0) {
+  // The maps and storages a build leaves out (core_config.h) are compiled out here too: OpenModel
+  // refused the models that would need them.
+  if (core::kFloatFastfood && m.fastfood.dp != 0) {
     FastfoodFeatures(m.fastfood, input, m.input_dim, m.num_frequencies, m.phase, m.feature_scale,
                      reinterpret_cast<float*>(base + l.ff), z, kt);
-  } else if (m.fourier_features != 0) {
+  } else if (core::kFloatDense && m.fourier_features != 0) {
     const bool phase = format::IsPhaseForm(m.map);
-    if (m.projection_storage != format::Storage::kF32) {  // f16, int8: widened as read
+    if (core::kFloatQuant && m.projection_storage != format::Storage::kF32) {  // f16, int8: widened as read
       kt.FourierQuant(m.projection_weights, m.layout == format::Layout::kPanels, phase ? m.phase : nullptr,
                       input, m.num_frequencies, m.input_dim, m.feature_scale, z);
     } else if (m.layout == format::Layout::kPanels) {
@@ -126,7 +128,7 @@ Status Features(const Model& m, const float* x, std::size_t x_len, void* scratch
       FourierPairRef(m.projection, input, m.num_frequencies, m.input_dim, m.feature_scale, z);
     }
   }
-  if (m.num_grids != 0) {
+  if (core::kFloatBinning && m.num_grids != 0) {
     auto* keys = reinterpret_cast<std::uint64_t*>(base + l.keys);
     auto* cols = reinterpret_cast<std::uint32_t*>(base + l.cols);
     kt.BinKeys(m.bin_inv_width, m.bin_offset, input, m.num_grids, m.input_dim, m.bin_seed, keys);
@@ -148,6 +150,11 @@ namespace {
 // widening inlined (Cortex-M4F: an out-of-line WeightAt per entry made the all-int8 (54, 1024)
 // binary model 44 % dearer than f32; compilers vectorise the f32 loop).
 void FastfoodScale(const FastfoodArrays& a, const void* diag, std::uint32_t j0, float* ub) {
+  if (!core::kFloatQuant) {  // f32 diagonals only (core_config.h): no widening code
+    const float* D = static_cast<const float*>(diag) + j0;
+    for (std::uint32_t i = 0; i < a.dp; ++i) ub[i] = D[i] * ub[i];
+    return;
+  }
 #if !defined(RFK_CORE_PLAIN_LOOPS)
   if (a.storage == WeightType::kF32) {
     const float* D = static_cast<const float*>(diag) + j0;
@@ -294,12 +301,12 @@ Status Predict(const Model& model, const float* x, std::size_t x_len, void* scra
   if (s != Status::kOk) return s;
   const std::uint32_t D = model.num_features, Df = model.fourier_features;
   // Head over the Fourier features: the row stride is the full width D.
-  if (model.head_storage == format::Storage::kF32)
+  if (!core::kFloatQuant || model.head_storage == format::Storage::kF32)
     ActiveKernels().LinearHead(model.head_weights, D, model.head_bias, c.z, model.num_outputs, Df, out);
   else
     ActiveKernels().LinearHeadQuant(model.head, D, model.head_bias, c.z, model.num_outputs, Df, out);
   // Plus one weight per occupied bin (widened: int8 as scale_k * q), grids in order.
-  for (std::uint32_t p = 0; p < model.num_grids; ++p) {
+  for (std::uint32_t p = 0; core::kFloatBinning && p < model.num_grids; ++p) {
     if (c.cols[p] == kNoColumn) continue;
     for (std::uint32_t k = 0; k < model.num_outputs; ++k)
       out[k] += model.bin_scale * WeightAt(model.head, std::uint64_t{k} * D + Df + c.cols[p], k);
@@ -345,8 +352,8 @@ Status PredictBatch(const Model& m, const float* X, std::size_t n, std::size_t x
   if (scratch_bytes < BatchScratchBytes(m)) return Status::kScratchTooSmall;
   // Row-major W, quantized W or head, Fastfood and binning maps take the single-sample path, row
   // by row (m.projection is null unless W is f32).
-  const bool batched = m.projection != nullptr && m.head_weights != nullptr && m.num_grids == 0 &&
-                       m.layout == format::Layout::kPanels;
+  const bool batched = core::kFloatDense && m.projection != nullptr && m.head_weights != nullptr &&
+                       m.num_grids == 0 && m.layout == format::Layout::kPanels;
   const std::uint32_t d = m.input_dim, K = m.num_outputs;
   auto* base = static_cast<std::uint8_t*>(scratch);
   auto* xs = reinterpret_cast<float*>(base);

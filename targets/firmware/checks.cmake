@@ -45,9 +45,15 @@ endforeach()
 target_link_libraries(rfk_footprint_core PRIVATE rfk::core)
 # The reduced cores (lib/core/core_config.h, lib/CMakeLists.txt): what a float-only and a fixed-only
 # firmware link.
-foreach(variant float_only fixed_only)
+foreach(variant float_only fixed_only dense_f32)
   target_compile_options(rfk_core_${variant} PRIVATE -fcallgraph-info=su)
 endforeach()
+# The core `rfk export --config-header` configures for a dense f32 model (rfk_core_dense_f32).
+add_executable(rfk_footprint_dense ${CMAKE_CURRENT_LIST_DIR}/footprint_core.c)
+set_target_properties(rfk_footprint_dense PROPERTIES LINKER_LANGUAGE CXX)
+rfk_bare_image(rfk_footprint_dense)
+target_link_options(rfk_footprint_dense PRIVATE ${RFK_FOOTPRINT_ADDRESSES})
+target_link_libraries(rfk_footprint_dense PRIVATE rfk_core_dense_f32)
 add_executable(rfk_footprint_float ${CMAKE_CURRENT_LIST_DIR}/footprint_core.c)
 set_target_properties(rfk_footprint_float PROPERTIES LINKER_LANGUAGE CXX)
 rfk_bare_image(rfk_footprint_float)
@@ -85,6 +91,18 @@ add_test(NAME footprint_float
                  --flash-budget ${RFK_FLOAT_FLASH_BUDGET_${RFK_MCU}}
                  --stack-budget ${RFK_STACK_BUDGET_${RFK_MCU}}
                  --mcu ${RFK_MCU})
+# The dense f32 configured core (footprint_core.c on rfk_core_dense_f32), on the boards with a budget.
+if(DEFINED RFK_DENSE_FLASH_BUDGET_${RFK_MCU})
+  add_test(NAME footprint_dense
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/footprint.py
+                   --size ${RFK_SIZE}
+                   --empty $<TARGET_FILE:rfk_footprint_empty> --core $<TARGET_FILE:rfk_footprint_dense>
+                   --callgraph-dir ${PROJECT_BINARY_DIR}/lib/CMakeFiles/rfk_core_dense_f32.dir
+                   --entry rfk_predict --entry rfk_open
+                   --flash-budget ${RFK_DENSE_FLASH_BUDGET_${RFK_MCU}}
+                   --stack-budget ${RFK_STACK_BUDGET_${RFK_MCU}}
+                   --mcu ${RFK_MCU})
+endif()
 # The integer path's image (footprint_fixed.c: open, rfk_predict_fixed, the integer decision) on the
 # core built RFK_CORE_FLOAT=0: what a firmware for a core without an FPU links instead of the float core.
 add_test(NAME footprint_fixed

@@ -6,13 +6,19 @@
  * open, with kUnsupportedStorage at the field "fixed": a fixed-only core refuses a model without a
  * fixed section (offset 0), a float-only core one with it (at its table entry); the core without
  * Fastfood and binning refuses a fixed Fastfood or binning model with kUnsupportedMap at "fixed"
- * (its table entry), the fixed-only core reads both. Returns the number of failed checks. */
+ * (its table entry), the fixed-only core reads both. RFK_TEST_DENSE_F32 links rfk_core_dense_f32
+ * (float-only without Fastfood, binning or quantized storage): it reads the dense f32 model as the
+ * float-only core does and refuses a Fastfood, a binning and an int8 model at open, at the field
+ * that names what is missing. Returns the number of failed checks. */
 #include <stdio.h>
 #include <string.h>
 
+#include "a9a_hashed.h"
 #include "a9a_hashed_fixed.h"
 #include "covtype_ff_fixed.h"
+#include "house_fastfood.h"
 #include "house_fixed.h"
+#include "house_int8.h"
 #include "house_pair.h"
 #include "rfk/rfk.h"
 
@@ -70,6 +76,20 @@ int main(void) {
 #endif
 #else
   float out[1];
+#if defined(RFK_TEST_DENSE_F32)
+  {
+    rfk_model_error err;
+    check(rfk_open(&model, house_fastfood, HOUSE_FASTFOOD_BYTES, &err) == RFK_UNSUPPORTED_MAP &&
+              strcmp(err.field, "map_params.map_kind") == 0,
+          "dense f32 core: a Fastfood model is refused (kUnsupportedMap, map_params.map_kind)");
+    check(rfk_open(&model, a9a_hashed, A9A_HASHED_BYTES, &err) == RFK_UNSUPPORTED_MAP &&
+              strcmp(err.field, "binning_params") == 0,
+          "dense f32 core: a binning model is refused (kUnsupportedMap, binning_params)");
+    check(rfk_open(&model, house_int8, HOUSE_INT8_BYTES, &err) == RFK_UNSUPPORTED_STORAGE &&
+              strcmp(err.field, "map_params.storage") == 0,
+          "dense f32 core: an int8 model is refused (kUnsupportedStorage, map_params.storage)");
+  }
+#endif
   refused(house_fixed, HOUSE_FIXED_BYTES, 1, "float-only core: a fixed model is refused (kUnsupportedStorage, fixed)");
   check(rfk_open(&model, house_pair, HOUSE_PAIR_BYTES, NULL) == RFK_OK, "float-only core: opens the float model");
   const float want = house_pair_outputs[0], scale = want > 1.0f ? want : want < -1.0f ? -want : 1.0f;

@@ -65,8 +65,9 @@ CExport ModelCSource(const std::uint8_t* model, std::size_t size, const std::str
 // The core configuration the model needs (lib/core/core_config.h's switches) as a C header, for a
 // firmware that compiles the core for this model only (rfk_add_core CONFIG, rfk.mk
 // RFK_CONFIG_HEADER, or -DRFK_CONFIG_HEADER='"file"'): the float path where the model has float
-// weights, the integer path where it has a fixed section, and within it Fastfood and binning only
-// where the model uses them. The core so built refuses a model of another kind at open (never
+// weights (and within it the dense, Fastfood or binning map and the quantized storages only where
+// the model uses them), the integer path where it has a fixed section (and within it Fastfood and
+// binning only where the model uses them). The core so built refuses a model of another kind at open (never
 // misreads it). `comment` lands in the preamble.
 std::string CoreConfigHeader(const Model& m, const std::string& comment);
 
