@@ -3,7 +3,10 @@
 # (-fsanitize=fuzzer,address,undefined) and runs each, one after the other on one core, for a
 # bounded time on a seed corpus of real inputs, then prints executions and coverage per target.
 #   scripts/fuzz.sh [seconds per target, default 60] [target ...]
-#   targets: model capi libsvm csv idx train convert (default: all). CI's short run: scripts/fuzz.sh 20
+#   targets: model model_dense capi libsvm csv idx train convert (default: all). CI's short run:
+#   scripts/fuzz.sh 20. model_dense is fuzz_model on the core `rfk export --config-header` configures
+#   for a dense f32 model (no Fastfood, binning, quantized storage or integer path): every other
+#   kind must be refused at open, never misread.
 # Seeds: models trained by the rfk CLI, small slices of ../shared/datasets (when present; nothing
 # is copied into the repository), hand-made inputs for every format and element type, and the
 # committed regression inputs. Corpora grow in build/fuzz/corpus/<target> across runs.
@@ -18,7 +21,7 @@ cd "$(dirname "$0")/.."
 secs=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(model capi libsvm csv idx train convert)
+[ ${#targets[@]} -gt 0 ] || targets=(model model_dense capi libsvm csv idx train convert)
 case "$secs" in '' | *[!0-9]*) echo "fuzz.sh: seconds must be a positive integer" >&2; exit 2 ;; esac
 
 scripts/install-deps.sh
@@ -125,6 +128,12 @@ seeds_model() {
 }
 
 # The C API reads the same models; bytes after a model become the inputs it predicts.
+seeds_model_dense() {
+  seeds_model
+  mkdir -p "$tmp/seeds/model_dense"
+  cp "$tmp/seeds/model/"* "$tmp/seeds/model_dense/" 2>/dev/null || true
+}
+
 seeds_capi() {
   seeds_model
   mkdir -p "$tmp/seeds/capi"
@@ -193,6 +202,9 @@ build_target() {
   local t=$1 entry
   case $t in
     model) entry=Model; "${cxx[@]}" -DRFK_FUZZ_ENTRY=$entry tests/fuzz/fuzz_model.cc "${core[@]}" -o "$out/fuzz_$t" ;;
+    model_dense)
+      "${cxx[@]}" -DRFK_FUZZ_ENTRY=Model -DRFK_CORE_FIXED=0 -DRFK_FLOAT_FASTFOOD=0 -DRFK_FLOAT_BINNING=0 \
+        -DRFK_FLOAT_QUANT=0 tests/fuzz/fuzz_model.cc "${core[@]}" -o "$out/fuzz_$t" ;;
     capi) "${cxx[@]}" -DRFK_FUZZ_ENTRY=CApi tests/fuzz/fuzz_capi.cc "${core[@]}" -o "$out/fuzz_$t" ;;
     libsvm | csv | idx)
       entry=$(printf '%s' "${t:0:1}" | tr a-z A-Z)${t:1}
@@ -204,11 +216,11 @@ build_target() {
     convert)
       "${cxx[@]}" -DRFK_FUZZ_ENTRY=Convert -DEIGEN_DONT_VECTORIZE -isystem /usr/include/eigen3 -Ilib/host \
         tests/fuzz/fuzz_convert.cc lib/host/*.cc "${core[@]}" -lopenblas -lz -pthread -o "$out/fuzz_$t" ;;
-    *) echo "fuzz.sh: unknown target '$t' (model, capi, libsvm, csv, idx, train, convert)" >&2; exit 2 ;;
+    *) echo "fuzz.sh: unknown target '$t' (model, model_dense, capi, libsvm, csv, idx, train, convert)" >&2; exit 2 ;;
   esac
 }
 
-declare -A max_len=([model]=65536 [capi]=65536 [libsvm]=8192 [csv]=8192 [idx]=16384 [train]=4096 [convert]=65536)
+declare -A max_len=([model]=65536 [model_dense]=65536 [capi]=65536 [libsvm]=8192 [csv]=8192 [idx]=16384 [train]=4096 [convert]=65536)
 status=0
 report=()
 for t in "${targets[@]}"; do
