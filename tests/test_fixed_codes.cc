@@ -110,7 +110,8 @@ TEST_CASE("fixed codes: extreme constants and codes are clamped without overflow
   const std::int32_t codes[3] = {5, -5, 0};
   std::int16_t q[3];
   const std::uint8_t small[3] = {1, 2, 0};
-  const rfk_input_codes exact{3, zero, mult + 2, zero, small};  // mult kMax: clamps unless the code is 0
+  const std::int32_t big[3] = {kMax, kMax, kMax};
+  const rfk_input_codes exact{3, zero, big, zero, small};  // mult kMax: clamps unless the code is 0
   const std::int32_t one[3] = {1, 1, 1};
   const rfk_input_codes unit{3, zero, one, zero, small};  // code / 2^shift, rounded half away from zero
   REQUIRE(rfk_quantize_codes(&unit, codes, 3, q, 3, nullptr) == RFK_OK);
