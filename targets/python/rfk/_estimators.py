@@ -282,7 +282,9 @@ _COMMON_DOC = """
     head_storage, standardize ('auto', True, False), grids, bins_per_grid, bin_gamma, cv (--folds),
     memory_limit (bytes; None: physical memory), metadata (True; False: --no-metadata, the model
     without its metadata section). The classifier's calibration (True; False: --no-calibration)
-    fits the model's calibration section, which predict_proba applies.
+    fits the model's calibration section, which predict_proba applies, and its decision
+    ('calibrated': predict is the most probable class; 'raw': the sign / first maximum of the raw
+    outputs, as `rfk predict --decision raw`) says how predict and decision_function decide.
 """
 
 
