@@ -42,10 +42,6 @@ rfk::host::Dataset Codes(std::size_t rows, unsigned seed) {
   return ds;
 }
 
-rfk_input_codes View(const rfk::host::InputCodes& c) {
-  return {static_cast<std::uint32_t>(c.center.size()), c.center.data(), c.mult.data(), c.bias.data(), c.shift.data()};
-}
-
 }  // namespace
 
 TEST_CASE("fixed codes: rfk_quantize_codes is QuantizeInput within one step on integer inputs, dense and Fastfood") {
@@ -54,7 +50,7 @@ TEST_CASE("fixed codes: rfk_quantize_codes is QuantizeInput within one step on i
     CAPTURE(f::NameOf(map));
     Fx fx(Fixed(Trained(ds, map, 64), ds));
     const rfk::host::InputCodes c = rfk::host::MakeInputCodes(fx.m);
-    const rfk_input_codes conv = View(c);
+    const rfk_input_codes conv = c.View();
     // The calibration range and three times beyond it on each side, with the extremes of int32.
     std::mt19937 gen(11);
     std::uint64_t values = 0, equal = 0, far = 0;

@@ -147,13 +147,12 @@ bool CheckBuildAccepts(Reader& r) {
   if (!core::kCoreFloat && !fixed.present()) return r.Fail(Status::kUnsupportedStorage, "fixed", 0);
   if (!core::kCoreFloat && !core::kFixedBinning && r[SectionType::kBinningParams].present())
     return r.Fail(Status::kUnsupportedMap, "fixed", fixed.entry);
-  if (core::kCoreFloat && !core::kFloatBinning && !core::kFixedBinning && r[SectionType::kBinningParams].present())
-    return r.Fail(Status::kUnsupportedMap, "binning_params", r[SectionType::kBinningParams].entry);
-  // Float binning grids in a core without float binning (a fixed binning model without them is the
-  // integer path's, checked above and in CheckFixed).
-  const Section& grids = r[SectionType::kBinGrids];
-  if (core::kCoreFloat && !core::kFloatBinning && grids.present())
-    return r.Fail(Status::kUnsupportedMap, "binning_params", r[SectionType::kBinningParams].entry);
+  // A float core without float binning: refused are float bin grids, and binning at all where the
+  // integer path has none either (a fixed binning model without grids is the integer path's).
+  const Section& bins = r[SectionType::kBinningParams];
+  if (core::kCoreFloat && !core::kFloatBinning &&
+      (r[SectionType::kBinGrids].present() || (!core::kFixedBinning && bins.present())))
+    return r.Fail(Status::kUnsupportedMap, "binning_params", bins.entry);
   return true;
 }
 

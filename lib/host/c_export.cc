@@ -108,6 +108,12 @@ std::string Macros(const Model& m, const std::string& N, const TestVectors* v) {
   return h;
 }
 
+// NAME_INPUT_CODES: the initializer of an rfk_input_codes from a fixed model's exported constants.
+std::string InputCodesMacro(const std::string& name, const std::string& N) {
+  return "#define " + N + "_INPUT_CODES {" + N + "_INPUT_DIM, " + name + "_code_center, " + name + "_code_mult, " +
+         name + "_code_bias, " + name + "_code_shift}\n";
+}
+
 // A fixed model's integer input conversion: the constants' arrays and the initializer macro.
 std::string InputCodeArrays(const Model& m, const std::string& name, const std::string& N, const char* storage) {
   const InputCodes c = MakeInputCodes(m);
@@ -119,8 +125,7 @@ std::string InputCodeArrays(const Model& m, const std::string& name, const std::
   s += Array("int32_t", name + "_code_bias", c.bias, 8, i32, storage);
   s += Array("uint8_t", name + "_code_shift", c.shift, 16, [](std::uint8_t q) { return std::to_string(q) + "u"; },
              storage);
-  return s + "#define " + N + "_INPUT_CODES {" + N + "_INPUT_DIM, " + name + "_code_center, " + name + "_code_mult, " +
-         name + "_code_bias, " + name + "_code_shift}\n";
+  return s + InputCodesMacro(name, N);
 }
 
 constexpr const char* kAlign =
@@ -178,8 +183,7 @@ std::string Declarations(const Model& m, const std::string& name, const std::str
     const std::size_t d = m.input_dim;
     h += Extern("int32_t", name + "_code_center", d) + Extern("int32_t", name + "_code_mult", d) +
          Extern("int32_t", name + "_code_bias", d) + Extern("uint8_t", name + "_code_shift", d);
-    h += "#define " + N + "_INPUT_CODES {" + N + "_INPUT_DIM, " + name + "_code_center, " + name + "_code_mult, " +
-         name + "_code_bias, " + name + "_code_shift}\n";
+    h += InputCodesMacro(name, N);
   }
   if (v) {
     h += Extern("float", name + "_inputs", v->inputs.size()) + Extern("float", name + "_outputs", v->outputs.size());
@@ -211,12 +215,13 @@ void CheckCName(const std::string& name) {
     throw std::invalid_argument("--name '" + name + "' would clash with rfk's own API (rfk_*, RFK_*); choose another name");
 }
 
+bool HasFloatPath(const Model& m) {
+  return (m.projection_weights.data != nullptr || m.fourier_features == 0 || m.fastfood.dp != 0) &&
+         (m.num_grids == 0 || m.bin_inv_width != nullptr);
+}
+
 std::string CoreConfigHeader(const Model& m, const std::string& comment) {
-  const bool fixed = FixedSection(m) != nullptr;
-  // The float path runs the model where it keeps its float map and head (--fixed-only drops them).
-  const bool float_path = !fixed || ((m.projection_weights.data != nullptr || m.fourier_features == 0 ||
-                                      m.fastfood.dp != 0) &&
-                                     (m.num_grids == 0 || m.bin_inv_width != nullptr));
+  const bool fixed = FixedSection(m) != nullptr, float_path = HasFloatPath(m);
   const auto flag = [](const char* macro, bool on, const char* why) {
     return std::string("#define ") + macro + (on ? " 1" : " 0") + "  /* " + why + " */\n";
   };

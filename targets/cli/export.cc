@@ -49,7 +49,7 @@ void AddCodeVectors(const rfk::Model& m, host::TestVectors* v) {
   v->codes.assign(v->inputs.begin(), v->inputs.end());
   v->codes_q.resize(v->codes.size());
   const host::InputCodes c = host::MakeInputCodes(m);
-  const rfk_input_codes conv{m.input_dim, c.center.data(), c.mult.data(), c.bias.data(), c.shift.data()};
+  const rfk_input_codes conv = c.View();
   for (std::size_t r = 0; r < v->count; ++r)
     if (rfk_quantize_codes(&conv, v->codes.data() + r * m.input_dim, m.input_dim, v->codes_q.data() + r * m.input_dim,
                            m.input_dim, nullptr) != RFK_OK)
@@ -65,8 +65,7 @@ host::TestVectors MakeVectors(const ExportArgs& a, const rfk::Model& m) {
   v.num_outputs = m.num_outputs;
   // A fixed-only model (no float W or bin grids) has no float outputs or bin keys: its outputs are
   // the integers' real values, and no keys are exported.
-  const bool float_path = (m.projection_weights.data != nullptr || m.fourier_features == 0 || m.fastfood.dp != 0) &&
-                          (m.num_grids == 0 || m.bin_inv_width != nullptr);
+  const bool float_path = host::HasFloatPath(m);
   v.num_grids = float_path ? m.num_grids : 0;
   host::AlignedBytes scratch(rfk::ScratchBytes(m));
   std::vector<float> x(m.input_dim), out(m.num_outputs);

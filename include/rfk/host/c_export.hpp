@@ -62,6 +62,10 @@ CExport ModelCSource(const std::uint8_t* model, std::size_t size, const std::str
                      const TestVectors* vectors, const std::string& comment,
                      const std::string& header_include);
 
+// Whether the float path (rfk::Predict) can run the opened model: false only for a fixed-only one
+// (`rfk convert --fixed-only`), which keeps no float W, Fastfood diagonals or bin grids.
+bool HasFloatPath(const Model& m);
+
 // The core configuration the model needs (lib/core/core_config.h's switches) as a C header, for a
 // firmware that compiles the core for this model only (rfk_add_core CONFIG, rfk.mk
 // RFK_CONFIG_HEADER, or -DRFK_CONFIG_HEADER='"file"'): the float path where the model has float

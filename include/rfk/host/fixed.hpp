@@ -7,6 +7,7 @@
 
 #include "rfk/host/data.hpp"
 #include "rfk/model.hpp"
+#include "rfk/rfk.h"
 
 namespace rfk::host {
 
@@ -63,6 +64,10 @@ std::vector<std::uint8_t> FixedModel(const Model& m, const Dataset& calibration,
 struct InputCodes {
   std::vector<std::int32_t> center, mult, bias;
   std::vector<std::uint8_t> shift;
+  // The C API's view of these arrays (valid while they are).
+  rfk_input_codes View() const {
+    return {static_cast<std::uint32_t>(center.size()), center.data(), mult.data(), bias.data(), shift.data()};
+  }
 };
 InputCodes MakeInputCodes(const Model& m);
 

@@ -315,17 +315,19 @@ class RandomFeatureClassifier(ClassifierMixin, _ModelEstimator):
         self.metadata = metadata
         self.decision = decision
 
-    def _check_decision(self):
-        """Whether predict and decision_function use the calibration (ValueError for a bad decision)."""
+    def _validate_decision(self):
         if self.decision not in _DECISIONS:
             raise ValueError(f"decision must be 'calibrated' or 'raw'; got {self.decision!r}")
+
+    def _check_decision(self):
+        """Whether predict and decision_function use the calibration (ValueError for a bad decision)."""
+        self._validate_decision()
         return self.decision == "calibrated" and self.model_.calibration_method is not None
 
     def fit(self, X, y, sample_weight=None):
         if not isinstance(self.calibration, (bool, np.bool_)):
             raise ValueError(f"calibration must be True or False; got {self.calibration!r}")
-        if self.decision not in _DECISIONS:  # before the training, as scikit-learn checks parameters
-            raise ValueError(f"decision must be 'calibrated' or 'raw'; got {self.decision!r}")
+        self._validate_decision()  # before the training, as scikit-learn checks parameters
         target_name = _target_name(y)
         X, y = _validate_data(self, X, y, accept_sparse="csr", dtype=_DTYPES)
         check_classification_targets(y)
