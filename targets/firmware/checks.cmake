@@ -36,30 +36,27 @@ set_tests_properties(cost_fixed PROPERTIES TIMEOUT 300)
 # Footprint: the same image with and without the core, sized; the core's objects carry GCC's
 # call-graph and stack-usage records (-fcallgraph-info=su) for the worst-case predict stack.
 target_compile_options(rfk_core PRIVATE -fcallgraph-info=su)
-foreach(kind empty core fixed)
-  add_executable(rfk_footprint_${kind} ${CMAKE_CURRENT_LIST_DIR}/footprint_${kind}.c)
-  set_target_properties(rfk_footprint_${kind} PROPERTIES LINKER_LANGUAGE CXX)
-  rfk_bare_image(rfk_footprint_${kind})
-  target_link_options(rfk_footprint_${kind} PRIVATE ${RFK_FOOTPRINT_ADDRESSES})
-endforeach()
-target_link_libraries(rfk_footprint_core PRIVATE rfk::core)
-# The reduced cores (lib/core/core_config.h, lib/CMakeLists.txt): what a float-only and a fixed-only
-# firmware link.
+# The reduced cores (lib/core/core_config.h, lib/CMakeLists.txt): what a float-only, a fixed-only
+# and a dense f32 (what `rfk export --config-header` configures for such a model) firmware link.
 foreach(variant float_only fixed_only dense_f32)
   target_compile_options(rfk_core_${variant} PRIVATE -fcallgraph-info=su)
 endforeach()
-# The core `rfk export --config-header` configures for a dense f32 model (rfk_core_dense_f32).
-add_executable(rfk_footprint_dense ${CMAKE_CURRENT_LIST_DIR}/footprint_core.c)
-set_target_properties(rfk_footprint_dense PROPERTIES LINKER_LANGUAGE CXX)
-rfk_bare_image(rfk_footprint_dense)
-target_link_options(rfk_footprint_dense PRIVATE ${RFK_FOOTPRINT_ADDRESSES})
-target_link_libraries(rfk_footprint_dense PRIVATE rfk_core_dense_f32)
-add_executable(rfk_footprint_float ${CMAKE_CURRENT_LIST_DIR}/footprint_core.c)
-set_target_properties(rfk_footprint_float PROPERTIES LINKER_LANGUAGE CXX)
-rfk_bare_image(rfk_footprint_float)
-target_link_options(rfk_footprint_float PRIVATE ${RFK_FOOTPRINT_ADDRESSES})
-target_link_libraries(rfk_footprint_float PRIVATE rfk_core_float_only)
-target_link_libraries(rfk_footprint_fixed PRIVATE rfk_core_fixed_only)
+# rfk_footprint_<kind>: footprint_<source>.c as a bare image at the linker-defined addresses,
+# linked with `core` (none: the empty image).
+function(rfk_footprint_image kind source core)
+  add_executable(rfk_footprint_${kind} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/footprint_${source}.c)
+  set_target_properties(rfk_footprint_${kind} PROPERTIES LINKER_LANGUAGE CXX)
+  rfk_bare_image(rfk_footprint_${kind})
+  target_link_options(rfk_footprint_${kind} PRIVATE ${RFK_FOOTPRINT_ADDRESSES})
+  if(core)
+    target_link_libraries(rfk_footprint_${kind} PRIVATE ${core})
+  endif()
+endfunction()
+rfk_footprint_image(empty empty "")
+rfk_footprint_image(core core rfk::core)
+rfk_footprint_image(float core rfk_core_float_only)
+rfk_footprint_image(dense core rfk_core_dense_f32)
+rfk_footprint_image(fixed fixed rfk_core_fixed_only)
 include(${CMAKE_CURRENT_SOURCE_DIR}/budgets.cmake)
 if(NOT DEFINED RFK_FLASH_BUDGET_${RFK_MCU} OR NOT DEFINED RFK_STACK_BUDGET_${RFK_MCU})
   message(FATAL_ERROR "RFK_MCU=${RFK_MCU}: no footprint budget recorded in ${CMAKE_CURRENT_SOURCE_DIR}/budgets.cmake; "
@@ -72,45 +69,27 @@ foreach(variant FLOAT FIXED)
   endif()
 endforeach()
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
-add_test(NAME footprint
-         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/footprint.py
-                 --size ${RFK_SIZE}
-                 --empty $<TARGET_FILE:rfk_footprint_empty> --core $<TARGET_FILE:rfk_footprint_core>
-                 --callgraph-dir ${PROJECT_BINARY_DIR}/lib/CMakeFiles/rfk_core.dir/core
-                 --entry rfk_predict --entry rfk_open
-                 --flash-budget ${RFK_FLASH_BUDGET_${RFK_MCU}}
-                 --stack-budget ${RFK_STACK_BUDGET_${RFK_MCU}}
-                 --mcu ${RFK_MCU})
-# A float-only firmware (footprint_core.c on the core built RFK_CORE_FIXED=0: no fixed validator).
-add_test(NAME footprint_float
-         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/footprint.py
-                 --size ${RFK_SIZE}
-                 --empty $<TARGET_FILE:rfk_footprint_empty> --core $<TARGET_FILE:rfk_footprint_float>
-                 --callgraph-dir ${PROJECT_BINARY_DIR}/lib/CMakeFiles/rfk_core_float_only.dir
-                 --entry rfk_predict --entry rfk_open
-                 --flash-budget ${RFK_FLOAT_FLASH_BUDGET_${RFK_MCU}}
-                 --stack-budget ${RFK_STACK_BUDGET_${RFK_MCU}}
-                 --mcu ${RFK_MCU})
-# The dense f32 configured core (footprint_core.c on rfk_core_dense_f32), on the boards with a budget.
-if(DEFINED RFK_DENSE_FLASH_BUDGET_${RFK_MCU})
-  add_test(NAME footprint_dense
-           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/footprint.py
+# Test `name`: rfk_footprint_<kind> against the empty image, the stack from the call-graph records
+# in `callgraph` (below lib/CMakeFiles) from `entry` and rfk_open, within `flash_budget`.
+function(rfk_footprint_test name kind callgraph entry flash_budget)
+  add_test(NAME ${name}
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/footprint.py
                    --size ${RFK_SIZE}
-                   --empty $<TARGET_FILE:rfk_footprint_empty> --core $<TARGET_FILE:rfk_footprint_dense>
-                   --callgraph-dir ${PROJECT_BINARY_DIR}/lib/CMakeFiles/rfk_core_dense_f32.dir
-                   --entry rfk_predict --entry rfk_open
-                   --flash-budget ${RFK_DENSE_FLASH_BUDGET_${RFK_MCU}}
+                   --empty $<TARGET_FILE:rfk_footprint_empty> --core $<TARGET_FILE:rfk_footprint_${kind}>
+                   --callgraph-dir ${PROJECT_BINARY_DIR}/lib/CMakeFiles/${callgraph}
+                   --entry ${entry} --entry rfk_open
+                   --flash-budget ${flash_budget}
                    --stack-budget ${RFK_STACK_BUDGET_${RFK_MCU}}
                    --mcu ${RFK_MCU})
+endfunction()
+rfk_footprint_test(footprint core rfk_core.dir/core rfk_predict ${RFK_FLASH_BUDGET_${RFK_MCU}})
+# A float-only firmware (footprint_core.c on the core built RFK_CORE_FIXED=0: no fixed validator).
+rfk_footprint_test(footprint_float float rfk_core_float_only.dir rfk_predict ${RFK_FLOAT_FLASH_BUDGET_${RFK_MCU}})
+# The dense f32 configured core (footprint_core.c on rfk_core_dense_f32), on the boards with a budget.
+if(DEFINED RFK_DENSE_FLASH_BUDGET_${RFK_MCU})
+  rfk_footprint_test(footprint_dense dense rfk_core_dense_f32.dir rfk_predict ${RFK_DENSE_FLASH_BUDGET_${RFK_MCU}})
 endif()
 # The integer path's image (footprint_fixed.c: open, rfk_predict_fixed, the integer decision) on the
 # core built RFK_CORE_FLOAT=0: what a firmware for a core without an FPU links instead of the float core.
-add_test(NAME footprint_fixed
-         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/footprint.py
-                 --size ${RFK_SIZE}
-                 --empty $<TARGET_FILE:rfk_footprint_empty> --core $<TARGET_FILE:rfk_footprint_fixed>
-                 --callgraph-dir ${PROJECT_BINARY_DIR}/lib/CMakeFiles/rfk_core_fixed_only.dir
-                 --entry rfk_predict_fixed --entry rfk_open
-                 --flash-budget ${RFK_FIXED_FLASH_BUDGET_${RFK_MCU}}
-                 --stack-budget ${RFK_STACK_BUDGET_${RFK_MCU}}
-                 --mcu ${RFK_MCU})
+rfk_footprint_test(footprint_fixed fixed rfk_core_fixed_only.dir rfk_predict_fixed
+                   ${RFK_FIXED_FLASH_BUDGET_${RFK_MCU}})

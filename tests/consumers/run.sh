@@ -40,6 +40,32 @@ configure_build() {  # SOURCE BUILD [cmake args...]
   cmake --build "$bin" -j2 >"$bin.build.log" 2>&1 || { cat "$bin.build.log"; return 1; }
 }
 
+# The qemu board an MCU runs on, its memory ("flash-origin;flash-size;ram-origin;ram-size") and
+# the compiler's flags for it: sets board, memory and flags.
+board_for() {
+  case "$1" in
+    cortex-m0) board=microbit memory="0x00000000;256K;0x20000000;16K" flags="-mcpu=cortex-m0 -mthumb" ;;
+    cortex-m33) board=mps2-an505 memory="0x10000000;4M;0x38000000;4M"
+                flags="-mcpu=cortex-m33 -mthumb -mfloat-abi=hard -mfpu=auto" ;;
+    cortex-m33+nofp) board=mps2-an505 memory="0x10000000;4M;0x38000000;4M"
+                     flags="-mcpu=cortex-m33+nofp -mthumb" ;;
+    *) echo "run.sh: no board for $1"; exit 2 ;;
+  esac
+}
+# rfk's test-firmware linker script for a board's memory (as board_for sets it), into OUT.
+board_ld() {  # SOURCE MEMORY OUT
+  local fo fl ro rl
+  IFS=';' read -r fo fl ro rl <<<"$2"
+  sed -e "s/@RFK_FLASH_ORIGIN@/$fo/; s/@RFK_FLASH_LENGTH@/$fl/; s/@RFK_RAM_ORIGIN@/$ro/" \
+      -e "s/@RFK_RAM_LENGTH@/$rl/; s/@RFK_STACK_LIMIT@/4K/" "$1/targets/cortex-m/firmware.ld.in" >"$3"
+}
+# An image's size, then the image on its board under qemu (semihosting: its exit status is ours).
+run_on_board() {  # ELF
+  arm-none-eabi-size "$1" | tail -1
+  timeout 120 qemu-system-arm -M "$board" -nographic -monitor none \
+    -semihosting-config enable=on,target=native -kernel "$1"
+}
+
 case "$mode" in
 install)
   build=$1 prefix=$2
@@ -89,21 +115,11 @@ baremetal)
   configure_build "$source" "$work/rfk" --toolchain "$source/toolchains/arm-none-eabi.cmake" \
     -DRFK_MCU="$mcu" -DRFK_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=MinSizeRel -DRFK_INSTALL=ON
   cmake --install "$work/rfk" --prefix "$work/prefix" >/dev/null
-  # The board this MCU runs on under qemu, and its memory.
-  case "$mcu" in
-    cortex-m0) board=microbit memory="0x00000000;256K;0x20000000;16K" flags="-mcpu=cortex-m0 -mthumb" ;;
-    cortex-m33) board=mps2-an505 memory="0x10000000;4M;0x38000000;4M"
-                flags="-mcpu=cortex-m33 -mthumb -mfloat-abi=hard -mfpu=auto" ;;
-    cortex-m33+nofp) board=mps2-an505 memory="0x10000000;4M;0x38000000;4M"
-                     flags="-mcpu=cortex-m33+nofp -mthumb" ;;
-    *) echo "baremetal: no board for $mcu"; exit 2 ;;
-  esac
+  board_for "$mcu"
   configure_build "$here/baremetal" "$work/build" --toolchain "$here/baremetal/toolchain.cmake" \
     -DCONSUMER_CPU_FLAGS="$flags" -DCMAKE_PREFIX_PATH="$work/prefix" -DRFK_SOURCE_DIR="$source" \
     -DRFK_FIXTURE_DIR="$fixtures" -DBOARD_MEMORY="$memory"
-  arm-none-eabi-size "$work/build/consumer.elf" | tail -1
-  timeout 120 qemu-system-arm -M "$board" -nographic -monitor none \
-    -semihosting-config enable=on,target=native -kernel "$work/build/consumer.elf"
+  run_on_board "$work/build/consumer.elf"
   ;;
 sources)
   kind=$1 source=$2 fixtures=$3 work=$4
@@ -112,12 +128,11 @@ sources)
     make -s -C "$here/sources" host RFK="$source" FIXTURE_DIR="$fixtures" OUT="$work"
     "$work/consumer_host"
   else
-    sed -e 's/@RFK_FLASH_ORIGIN@/0x10000000/; s/@RFK_FLASH_LENGTH@/4M/; s/@RFK_RAM_ORIGIN@/0x38000000/' \
-        -e 's/@RFK_RAM_LENGTH@/4M/; s/@RFK_STACK_LIMIT@/4K/' "$source/targets/cortex-m/firmware.ld.in" >"$work/board.ld"
+    board_for cortex-m33
+    board_ld "$source" "$memory" "$work/board.ld"
     make -s -C "$here/sources" cortex-m33 RFK="$source" FIXTURE_DIR="$fixtures" OUT="$work" LD="$work/board.ld"
     echo "fused multiply-adds in the image: $(arm-none-eabi-objdump -d "$work/consumer_m33.elf" | grep -cE '\svf(n?m[as])' || true)"
-    timeout 120 qemu-system-arm -M mps2-an505 -nographic -monitor none \
-      -semihosting-config enable=on,target=native -kernel "$work/consumer_m33.elf"
+    run_on_board "$work/consumer_m33.elf"
   fi
   ;;
 export)
@@ -166,21 +181,14 @@ deb)
 firmware)
   kind=$1 mcu=$2 prefix=$3 source=$4 fixtures=$5 work=$6
   fresh "$work"
-  case "$mcu" in
-    cortex-m0) board=microbit memory="0x00000000;256K;0x20000000;16K" flags="-mcpu=cortex-m0 -mthumb" ;;
-    cortex-m33) board=mps2-an505 memory="0x10000000;4M;0x38000000;4M"
-                flags="-mcpu=cortex-m33 -mthumb -mfloat-abi=hard -mfpu=auto" ;;
-    *) echo "firmware: no board for $mcu"; exit 2 ;;
-  esac
+  board_for "$mcu"
   if [ "$kind" = cmake ]; then
     configure_build "$here/firmware" "$work/build" --toolchain "$here/baremetal/toolchain.cmake" \
       -DCONSUMER_CPU_FLAGS="$flags" -DCMAKE_PREFIX_PATH="$prefix" -DRFK_SOURCE_DIR="$source" \
       -DRFK_FIXTURE_DIR="$fixtures" -DBOARD_MEMORY="$memory"
     elf="$work/build/consumer.elf"
   else
-    IFS=';' read -r fo fl ro rl <<<"$memory"
-    sed -e "s/@RFK_FLASH_ORIGIN@/$fo/; s/@RFK_FLASH_LENGTH@/$fl/; s/@RFK_RAM_ORIGIN@/$ro/" \
-        -e "s/@RFK_RAM_LENGTH@/$rl/; s/@RFK_STACK_LIMIT@/4K/" "$source/targets/cortex-m/firmware.ld.in" >"$work/board.ld"
+    board_ld "$source" "$memory" "$work/board.ld"
     # The core configured for the model it runs (rfk export --config-header of the installed CLI).
     "$prefix/bin/rfk" export -m "$fixtures/house_pair.rfk" --c-header "$work/model.h" --name house_pair \
       --config-header "$work/rfk_config.h" 2>/dev/null
@@ -190,9 +198,7 @@ firmware)
       { cat "$work/make.log"; exit 1; }
     elf="$work/consumer.elf"
   fi
-  arm-none-eabi-size "$elf" | tail -1
-  timeout 120 qemu-system-arm -M "$board" -nographic -monitor none \
-    -semihosting-config enable=on,target=native -kernel "$elf"
+  run_on_board "$elf"
   ;;
 fresh_clone)
   source=$1 work=$2
