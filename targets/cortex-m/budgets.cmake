@@ -128,7 +128,7 @@ set(RFK_IMAGE_LIMITS_cortex-m0 16384 2048)
 #               (worst-case stack 400 B, M0 472 B: rfk_open)
 # The dense f32 configured core (rfk_core_dense_f32: what `rfk export --config-header` writes for a
 # dense f32 model; footprint_dense), 2026-11-29, `ctest -R footprint -V`: M4F 8,608 B, M7 8,544 B,
-# M33 8,588 B, M3 and M33 without FPU 10,288 B, M0 12,776 B (3,272 B of it libgcc); worst-case
+# M33 8,584 B, M3 and M33 without FPU 10,284 B, M0 12,772 B (3,272 B of it libgcc); worst-case
 # stack 464 B (M0 528 B). Budgets: measured plus about 100 B.
 set(RFK_DENSE_FLASH_BUDGET_cortex-m4 8710)
 set(RFK_DENSE_FLASH_BUDGET_cortex-m7 8650)
