@@ -15,14 +15,22 @@
 # pytest suite against it and the release CLI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh --cross --python
-cmake --workflow --preset release
-scripts/check-deb.sh build/release
-scripts/test-python.sh
-cmake --workflow --preset debug
-cmake --workflow --preset asan
-cmake --workflow --preset tsan
-for preset in aarch64 armhf cortex-m4 cortex-m7 cortex-m3 cortex-m0 cortex-m33 cortex-m33-nofp riscv32; do
-  cmake --workflow --preset "$preset"
+# Each phase's wall time, printed as it ends and once more at the end: where CI's time goes.
+times=()
+phase() {  # NAME COMMAND...
+  local name=$1 start=$SECONDS
+  shift
+  "$@"
+  times+=("$(printf '%6d s  %s' $((SECONDS - start)) "$name")")
+  echo "[test.sh] $name: $((SECONDS - start)) s"
+}
+phase deps scripts/install-deps.sh --cross --python
+phase release cmake --workflow --preset release
+phase deb scripts/check-deb.sh build/release
+phase python scripts/test-python.sh
+for preset in debug asan tsan aarch64 armhf cortex-m4 cortex-m7 cortex-m3 cortex-m0 cortex-m33 cortex-m33-nofp riscv32; do
+  phase "$preset" cmake --workflow --preset "$preset"
 done
-scripts/fuzz.sh 20
+phase fuzz scripts/fuzz.sh 20
+printf '[test.sh] wall time by phase (total %d s):\n' "$SECONDS"
+printf '%s\n' "${times[@]}"

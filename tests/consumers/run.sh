@@ -20,10 +20,11 @@
 #                                             rfk_add_core (CMake) or rfk.mk (Makefile, the core
 #                                             configured for the model by rfk export
 #                                             --config-header), the C driver linking, run under qemu
-#   run.sh fresh_clone  SOURCE WORK           the source files git knows, copied where no ../shared
+#   run.sh fresh_clone  SOURCE FIXTURES WORK  the source files git knows, copied where no ../shared
 #                                             is beside them: a plain configure (no options) must
-#                                             pick Release, leave tests and benchmarks out, and
-#                                             build the core (the README's install recipe)
+#                                             pick Release and leave tests and benchmarks out (the
+#                                             README's install recipe); then the fetchcontent
+#                                             consumer builds the core from that copy
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 mode=$1
@@ -38,6 +39,26 @@ configure_build() {  # SOURCE BUILD [cmake args...]
   cmake -S "$src" -B "$bin" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release "$@" >"$bin.configure.log" 2>&1 ||
     { cat "$bin.configure.log"; return 1; }
   cmake --build "$bin" -j2 >"$bin.build.log" 2>&1 || { cat "$bin.build.log"; return 1; }
+}
+
+# KIND SOURCE FIXTURES WORK: the consumer project tests/consumers/KIND built against rfk's
+# source tree at SOURCE (add_subdirectory or FetchContent, default options) and run.
+subproject() {
+  local kind=$1 source=$2 fixtures=$3 work=$4
+  fresh "$work"
+  local stamp="$work/stamp" extra written
+  touch "$stamp"
+  sleep 1  # file times have a one-second resolution on some file systems
+  configure_build "$here/$kind" "$work/build" -DRFK_SOURCE_DIR="$source" -DRFK_FIXTURE_DIR="$fixtures"
+  "$work/build/consumer"
+  # Only what the consumer links was built: no CLI, tests, benchmarks or fixtures ...
+  extra=$(find "$work/build" -type f -perm -u+x \( -name 'rfk' -o -name 'rfk_*' -o -name 'bench_*' \) | head -5)
+  [ -z "$extra" ] || { echo "rfk built programs the consumer did not ask for: $extra"; return 1; }
+  [ ! -e "$work/build/bin" ] || { echo "rfk wrote into the consumer's bin/: $(ls "$work/build/bin")"; return 1; }
+  # ... and nothing was written into rfk's source tree (its own build/ folder aside).
+  written=$(find "$source" -path "$source/build" -prune -o -path "$source/.git" -prune -o -newer "$stamp" -print | head -5)
+  [ -z "$written" ] || { echo "rfk wrote into its source tree: $written"; return 1; }
+  echo "$kind: only rfk_core was built; nothing written into $source"
 }
 
 # The qemu board an MCU runs on, its memory ("flash-origin;flash-size;ram-origin;ram-size") and
@@ -92,21 +113,7 @@ pkg_config | c_gcc)
   "$work/$exe"
   ;;
 subproject)
-  kind=$1 source=$2 fixtures=$3 work=$4
-  fresh "$work"
-  stamp="$work/stamp"
-  touch "$stamp"
-  sleep 1  # file times have a one-second resolution on some file systems
-  configure_build "$here/$kind" "$work/build" -DRFK_SOURCE_DIR="$source" -DRFK_FIXTURE_DIR="$fixtures"
-  "$work/build/consumer"
-  # Only what the consumer links was built: no CLI, tests, benchmarks or fixtures ...
-  extra=$(find "$work/build" -type f -perm -u+x \( -name 'rfk' -o -name 'rfk_*' -o -name 'bench_*' \) | head -5)
-  [ -z "$extra" ] || { echo "rfk built programs the consumer did not ask for: $extra"; exit 1; }
-  [ ! -e "$work/build/bin" ] || { echo "rfk wrote into the consumer's bin/: $(ls "$work/build/bin")"; exit 1; }
-  # ... and nothing was written into rfk's source tree (its own build/ folder aside).
-  written=$(find "$source" -path "$source/build" -prune -o -path "$source/.git" -prune -o -newer "$stamp" -print | head -5)
-  [ -z "$written" ] || { echo "rfk wrote into its source tree: $written"; exit 1; }
-  echo "$kind: only rfk_core was built; nothing written into $source"
+  subproject "$@"
   ;;
 baremetal)
   mcu=$1 source=$2 fixtures=$3 work=$4
@@ -201,7 +208,7 @@ firmware)
   run_on_board "$elf"
   ;;
 fresh_clone)
-  source=$1 work=$2
+  source=$1 fixtures=$2 work=$3
   fresh "$work"
   mkdir "$work/src"
   (cd "$source" && git ls-files -z --cached --others --exclude-standard | xargs -0 tar -cf - 2>/dev/null) |
@@ -218,8 +225,9 @@ fresh_clone)
   for t in rfk_tests bench_kernels rfk_fixtures; do
     ! grep -qw "$t" <<<"$targets" || { echo "fresh_clone: target $t is built by default"; exit 1; }
   done
-  cmake --build "$work/build" --target rfk_core -j2 >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
-  echo "fresh clone: configured without ../shared (Release, no tests or benchmarks), rfk_core built"
+  echo "fresh clone: configured without ../shared (Release, no tests or benchmarks)"
+  # The core built once, by a project that fetches the fresh copy (FetchContent, default options).
+  subproject fetchcontent "$work/src" "$fixtures" "$work/fetchcontent"
   ;;
 *)
   echo "run.sh: unknown mode '$mode'" >&2
