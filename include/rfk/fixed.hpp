@@ -67,16 +67,20 @@ namespace rfk {
 // (cores built with RFK_FIXED_FASTFOOD, the default) Fastfood maps, pair and phase forms, and
 // random binning (RFK_FIXED_BINNING, the default; alone or beside a dense map, not beside
 // Fastfood). From int16 inputs to int32 outputs every operation is an integer one: no
-// float instruction and no soft-float call, and the same integers on every target and build (one
-// scalar implementation; the kernel tables are not used).
+// float instruction and no soft-float call, and the same integers on every target and build (the
+// float path's kernel tables are not used; cores with the Arm DSP extension -- Cortex-M4, M7, M33
+// -- run the inner loops with dual 16-bit multiply-accumulates, which give the scalar loops'
+// integers: lib/core/fixed_kernels.h).
 
 // The model's fixed section (format::fixed_params), or null for a model without one.
 inline const std::uint8_t* FixedSection(const Model& model) noexcept {
   return model.fixed_offset != 0 ? model.bytes + model.fixed_offset : nullptr;
 }
 
-// Scratch PredictFixed needs: K int64 accumulators, rounded up to kScratchAlignment; for a
-// Fastfood map then 2 d' int32 (one block's transform and its phases), rounded up the same way.
+// Scratch PredictFixed needs: K int64 accumulators, rounded up to kScratchAlignment; for a model
+// with frequencies then one block of features (32 cosines and 32 sines, int16: 128 B); for a
+// Fastfood map then 2 d' int32 (one block's transform and its phases); each part rounded up the
+// same way.
 std::size_t FixedScratchBytes(const Model& model) noexcept;
 
 // The K outputs of the int16 input x (x_len == d, as QuantizeInput makes it) in units of the

@@ -3,16 +3,17 @@
 #include "fp_contract.h"  // first, as in every core source (there is no float here to contract)
 #include "rfk/fixed.hpp"
 
+#include "fixed_kernels.h"
+
 #include <cstdint>
 
 namespace rfk::fixed {
-namespace {
 
 // round(65534 * cos(pi/2 * i / 256)) for i = 0..256: the cosine at twice the output's scale, so
 // the table's rounding costs 0.25 LSB of the result instead of 0.5; then a 0 that keeps the
 // interpolation's second read in bounds at i = 256 (where the fraction is always 0). Checked entry
 // by entry against double-precision cos in tests/test_fixed.cc.
-constexpr std::uint16_t kQuarterCos2[258] = {
+const std::uint16_t kQuarterCos2[258] = {
     65534, 65533, 65529, 65523, 65514, 65503, 65490, 65474, 65455, 65434, 65411, 65385,
     65356, 65326, 65292, 65257, 65218, 65178, 65135, 65089, 65041, 64991, 64938, 64882,
     64825, 64764, 64702, 64637, 64569, 64499, 64427, 64352, 64275, 64195, 64113, 64029,
@@ -37,30 +38,11 @@ constexpr std::uint16_t kQuarterCos2[258] = {
     1608, 1206, 804, 402, 0, 0,
 };
 
-}  // namespace
-
-std::int16_t CosTurns(std::uint32_t phase) {
-  const std::uint32_t quadrant = phase >> 30;
-  std::uint32_t p = phase & (kQuarterTurn - 1u);  // position in the quadrant, [0, 2^30)
-  if (quadrant & 1u) p = kQuarterTurn - p;        // mirrored: (0, 2^30]
-  const std::uint32_t i = p >> 22;                // table index, 0..256
-  const std::uint32_t frac = (p >> 6) & 0xFFFFu;  // the next 16 bits
-  // One rounding for interpolation and scale: v = round((a * 2^16 - (a - b) * frac) / 2^17), in
-  // unsigned 32-bit arithmetic, exact: the table decreases (a >= b), a * 2^16 + 2^16 <= 65535 *
-  // 2^16 < 2^32, and the numerator is at least b * 2^16 >= 0.
-  const std::uint32_t a = kQuarterCos2[i];
-  const std::uint32_t drop = a - kQuarterCos2[i + 1];
-  const std::uint32_t v = ((a << 16) - drop * frac + 0x10000u) >> 17;
-  const std::int32_t s = static_cast<std::int32_t>(v);
-  return static_cast<std::int16_t>((quadrant == 1u || quadrant == 2u) ? -s : s);
-}
+std::int16_t CosTurns(std::uint32_t phase) { return CosTurnsInline(phase); }
 
 std::uint32_t PhaseTurns(const std::int16_t* w, const std::int16_t* x, std::uint32_t d,
                          std::uint32_t shift, std::uint32_t bias) {
-  std::uint32_t sum = 0;
-  for (std::uint32_t j = 0; j < d; ++j)
-    sum += static_cast<std::uint32_t>(static_cast<std::int32_t>(w[j]) * static_cast<std::int32_t>(x[j]));
-  return bias + (sum << shift);
+  return bias + (kernels::PhaseSum(w, x, d) << shift);
 }
 
 }  // namespace rfk::fixed

@@ -1,13 +1,15 @@
 // Prediction of fixed-point models (contract: include/rfk/fixed.hpp; layout: format::fixed_params).
-// Integer operations only, one scalar implementation for every target: the same outputs
-// everywhere. (Right shifts of negative int64 values are arithmetic, as GCC and Clang define them.)
+// Integer operations only, the same outputs everywhere: the loops below are the oracle; cores with
+// the Arm DSP extension run fixed_blocks.h's instead (dual 16-bit multiply-accumulates,
+// fixed_kernels.h), which give the same integers. (Right shifts of negative int64 values are arithmetic, as GCC and Clang define them.)
 // Fastfood maps' phases come from lib/core/predict_fixed_fastfood.cc (its own bounds there).
 //
 // Overflow bounds, for any int16 input and any section OpenModel accepts:
 // - phase: each product W[j][c] x[c] has |.| <= 2^15 * 2^15 = 2^30 (int32); the sum and the shift
 //   are taken modulo 2^32 in uint32, which is the phase's own modulus: wrapping is exact.
 // - features: |c_j|, |s_j| <= 32767 (CosTurns), |q| <= 127, so |q z| <= 4,161,409 < 2^22, and a
-//   sum of D <= 2^24 of them is below 2^46: int64 acc is exact. A bin adds 32767 q once per grid
+//   sum of D <= 2^24 of them is below 2^46: int64 acc is exact (fixed_blocks.h sums blocks of at
+//   most 64 of them in int32 first: below 2^28). A bin adds 32767 q once per grid
 //   to a column of its own (fixed_binning.cc), so the same bound covers D = D_F + D_B.
 // - scaling: |acc * mult| < 2^46 * 2^15 = 2^61; adding 2^(rshift - 1) <= 2^61 stays below 2^62.
 // - output: the validator checks |bias| + (32767 mult sum_j |q_kj| + 2^(rshift-1)) >> rshift
@@ -18,6 +20,7 @@
 #include "core_config.h"
 #include "fixed_fastfood.h"
 #include "fixed_binning.h"
+#include "fixed_blocks.h"
 #include "rfk/fixed.hpp"
 
 namespace rfk {
@@ -66,7 +69,11 @@ inline void AddFrequency(std::int64_t* acc, const std::int8_t* q, std::uint32_t 
   auto* turns = reinterpret_cast<std::uint32_t*>(t + dp);
   for (std::uint32_t b = 0, j0 = 0; j0 < F; ++b, j0 += dp) {  // block b: frequencies [j0, j0 + d')
     core::FixedFastfoodBlock(sec, static_cast<std::uint32_t>(l.bytes), l.phase, d, F, x, b, t, turns);
-    for (std::uint32_t j = j0; j < F && j - j0 < dp; ++j) AddFrequency(acc, q, K, D, F, j, turns[j - j0], pairs);
+    if constexpr (RFK_FIXED_DSP) {
+      core::blocks::AccumulateTurns(turns, F - j0 < dp ? F - j0 : dp, q, K, D, F, j0, pairs, acc);
+    } else {
+      for (std::uint32_t j = j0; j < F && j - j0 < dp; ++j) AddFrequency(acc, q, K, D, F, j, turns[j - j0], pairs);
+    }
   }
 }
 
@@ -100,7 +107,9 @@ Status PredictFixed(const Model& m, const std::int16_t* x, std::size_t x_len, vo
                                                          core::RoundUp(std::size_t{8} * (K > 0 ? K : 1), kScratchAlignment)));
     }
   }
-  if (!done) {
+  if (RFK_FIXED_DSP && !done) {
+    core::blocks::AccumulateDense(sec, l, x, d, F, K, D, pairs, acc);
+  } else if (!done) {
     const auto* W = reinterpret_cast<const std::int16_t*>(sec + l.w);  // 4-aligned in the blob
     const std::uint8_t* shift = sec + l.shift;
     for (std::uint32_t j = 0; j < F; ++j) {

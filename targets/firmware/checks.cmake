@@ -32,6 +32,19 @@ add_dependencies(rfk_cost_fixed rfk_host_tools)
 rfk_firmware(rfk_cost_fixed)
 add_test(NAME cost_fixed COMMAND ${RFK_COST_EMULATOR} $<TARGET_FILE:rfk_cost_fixed>)
 set_tests_properties(cost_fixed PROPERTIES TIMEOUT 300)
+# The same with the scalar loops, on cores whose default is the DSP ones: side by side.
+if(TARGET rfk_core_fixed_scalar)
+  add_executable(rfk_cost_fixed_scalar ${CMAKE_CURRENT_LIST_DIR}/cost.c)
+  target_link_libraries(rfk_cost_fixed_scalar PRIVATE rfk_core_fixed_scalar)
+  target_include_directories(rfk_cost_fixed_scalar PRIVATE ${RFK_FIXTURE_INCLUDES})
+  target_compile_definitions(rfk_cost_fixed_scalar PRIVATE RFK_COST_FIXED_ONLY=1)
+  set_target_properties(rfk_cost_fixed_scalar PROPERTIES C_STANDARD 99 LINKER_LANGUAGE CXX)
+  target_compile_options(rfk_cost_fixed_scalar PRIVATE -Wall -Wextra -Werror)
+  add_dependencies(rfk_cost_fixed_scalar rfk_host_tools)
+  rfk_firmware(rfk_cost_fixed_scalar)
+  add_test(NAME cost_fixed_scalar COMMAND ${RFK_COST_EMULATOR} $<TARGET_FILE:rfk_cost_fixed_scalar>)
+  set_tests_properties(cost_fixed_scalar PROPERTIES TIMEOUT 300)
+endif()
 
 # Footprint: the same image with and without the core, sized; the core's objects carry GCC's
 # call-graph and stack-usage records (-fcallgraph-info=su) for the worst-case predict stack.

@@ -1,0 +1,95 @@
+// Parity of the integer path's kernels (lib/core/fixed_kernels.h, RFK_FIXED_KERNEL_LIST): each DSP
+// version against its scalar reference, the oracle, on every platform. On cores with the Arm DSP
+// extension (Cortex-M4, M7, M33; armhf) the DSP versions run the SMLAD / SXTB16 instructions; elsewhere
+// they run over the plain C++ definitions of those instructions, so their loops, tails and the quad
+// order are checked everywhere. Inputs: every length 0..kMaxLen at every start offset 0..3 (unaligned
+// words), pseudo-random values and the extremes (-32768, 32767, -128, 127), whose sums wrap. Prints
+// with puts and integers only (no float printf on bare metal); returns non-zero on any mismatch.
+// Nothing is allocated.
+#include <stdio.h>
+
+#include <cstdint>
+
+#include "fixed_kernels.h"
+
+namespace {
+
+namespace fk = rfk::fixed;
+constexpr std::uint32_t kMaxLen = 70;  // past two 32-wide blocks and every tail of 8, 4, 2, 1
+
+std::uint32_t state = 12345u;
+std::uint32_t Next() {  // xorshift32: the same values on every platform
+  state ^= state << 13;
+  state ^= state >> 17;
+  state ^= state << 5;
+  return state;
+}
+// Round r's values: pseudo-random (r 0), or the extremes with random signs (r 1), or all at the
+// most negative value (r 2: the products that wrap).
+std::int16_t Value16(int r) {
+  if (r == 0) return static_cast<std::int16_t>(Next());
+  if (r == 1) return (Next() & 1u) ? std::int16_t{32767} : std::int16_t{-32768};
+  return std::int16_t{-32768};
+}
+std::int8_t Value8(int r) {
+  if (r == 0) return static_cast<std::int8_t>(Next());
+  if (r == 1) return (Next() & 1u) ? std::int8_t{127} : std::int8_t{-128};
+  return std::int8_t{-128};
+}
+
+// Buffers with room for a start offset of up to 3 elements (words read unaligned).
+std::int16_t w0_buf[kMaxLen + 4], w1_buf[kMaxLen + 4], x_buf[kMaxLen + 4], z_buf[kMaxLen + 4];
+std::int8_t q_buf[kMaxLen + 4];
+
+void Fill(int r) {
+  for (std::uint32_t i = 0; i < kMaxLen + 4; ++i) {
+    w0_buf[i] = Value16(r), w1_buf[i] = Value16(r), x_buf[i] = Value16(r), q_buf[i] = Value8(r);
+    const std::int16_t z = Value16(r);  // a feature: |z| <= 32767
+    z_buf[i] = z == -32768 ? std::int16_t{-32767} : z;
+  }
+}
+
+// One kernel on one (offset, length): scalar and DSP on the same inputs.
+bool ParityPhaseSum(std::uint32_t off, std::uint32_t n) {
+  return fk::scalar::PhaseSum(w0_buf + off, x_buf + off, n) == fk::dsp::PhaseSum(w0_buf + off, x_buf + off, n);
+}
+bool ParityPhaseSum2(std::uint32_t off, std::uint32_t n) {
+  std::uint32_t a0, a1, b0, b1;
+  fk::scalar::PhaseSum2(w0_buf + off, w1_buf + (3 - off), x_buf + off, n, a0, a1);
+  fk::dsp::PhaseSum2(w0_buf + off, w1_buf + (3 - off), x_buf + off, n, b0, b1);
+  return a0 == b0 && a1 == b1;
+}
+// z holds features (|z| <= 32767, as CosTurns gives them) in quad order; HeadDot takes up to
+// kHeadDotMax of them.
+bool ParityHeadDot(std::uint32_t off, std::uint32_t n) {
+  return fk::scalar::HeadDot(q_buf + off, z_buf + (3 - off), n) == fk::dsp::HeadDot(q_buf + off, z_buf + (3 - off), n);
+}
+
+}  // namespace
+
+#if defined(__ARM_FEATURE_DSP)
+constexpr const char* kDspInstructions = "run";
+#else
+constexpr const char* kDspInstructions = "emulated";
+#endif
+
+int main() {
+  // The list makes a kernel without its Parity function fail to compile.
+  std::uint32_t checked = 0, mismatches = 0;
+#define RFK_CHECK_KERNEL(Name)                                                   \
+  for (int r = 0; r < 3; ++r) {                                                  \
+    Fill(r);                                                                     \
+    for (std::uint32_t off = 0; off < 4; ++off)                                  \
+      for (std::uint32_t n = 0; n <= kMaxLen; ++n, ++checked)                    \
+        if (!Parity##Name(off, n)) {                                             \
+          ++mismatches;                                                          \
+          printf("fixed kernels: %s differs (round %d, offset %u, length %u)\n", \
+                 #Name, r, static_cast<unsigned>(off), static_cast<unsigned>(n)); \
+        }                                                                        \
+  }
+  RFK_FIXED_KERNEL_LIST(RFK_CHECK_KERNEL)
+#undef RFK_CHECK_KERNEL
+  printf("fixed kernels: %u cases checked, %u mismatches (DSP instructions %s)\n", static_cast<unsigned>(checked),
+         static_cast<unsigned>(mismatches), kDspInstructions);
+  return mismatches == 0 ? 0 : 1;
+}
