@@ -86,8 +86,10 @@ namespace scalar {
 
 [[gnu::noinline]] inline std::int32_t HeadDot(const std::int8_t* q, const std::int16_t* z, std::uint32_t n) {
   std::int32_t sum = 0;
-  for (std::uint32_t k = n / 4; k != 0; --k, q += 4, z += 4)  // a whole quad: z holds features 0, 2, 1, 3
-    sum += std::int32_t{q[0]} * z[0] + std::int32_t{q[2]} * z[1] + std::int32_t{q[1]} * z[2] + std::int32_t{q[3]} * z[3];
+  for (std::uint32_t k = n / 4; k != 0; --k, q += 4, z += 4) {  // a whole quad: z holds features 0, 2, 1, 3
+    sum += std::int32_t{q[0]} * z[0] + std::int32_t{q[2]} * z[1];
+    sum += std::int32_t{q[1]} * z[2] + std::int32_t{q[3]} * z[3];
+  }
   for (std::uint32_t k = n % 4; k != 0; --k) sum += std::int32_t{*q++} * *z++;
   return sum;
 }
@@ -102,20 +104,24 @@ namespace dsp {
 [[gnu::always_inline]] inline std::int32_t Smlad(std::int32_t a, std::int32_t b, std::int32_t acc) {
   return __smlad(a, b, acc);
 }
-[[gnu::always_inline]] inline std::int32_t Sxtb16(std::uint32_t a) { return static_cast<std::int32_t>(__sxtb16(a)); }
+[[gnu::always_inline]] inline std::int32_t Sxtb16(std::uint32_t a) {
+  return static_cast<std::int32_t>(__sxtb16(a));
+}
 #else
+// Halfword h (0: bits 0-15, 1: bits 16-31) of v, sign-extended.
+inline std::int32_t Half(std::int32_t v, int h) {
+  return static_cast<std::int16_t>((static_cast<std::uint32_t>(v) >> (16 * h)) & 0xFFFFu);
+}
 // lo(a) lo(b) + hi(a) hi(b) + acc, modulo 2^32 (SMLAD sets the Q flag on overflow, and wraps).
 inline std::int32_t Smlad(std::int32_t a, std::int32_t b, std::int32_t acc) {
-  const auto lo = [](std::int32_t v) { return static_cast<std::int32_t>(static_cast<std::int16_t>(v & 0xFFFF)); };
-  const auto hi = [](std::int32_t v) { return static_cast<std::int32_t>(static_cast<std::int16_t>((static_cast<std::uint32_t>(v) >> 16) & 0xFFFF)); };
-  return static_cast<std::int32_t>(static_cast<std::uint32_t>(lo(a) * lo(b)) + static_cast<std::uint32_t>(hi(a) * hi(b)) +
-                                   static_cast<std::uint32_t>(acc));
+  const std::uint32_t lo = static_cast<std::uint32_t>(Half(a, 0) * Half(b, 0));
+  const std::uint32_t hi = static_cast<std::uint32_t>(Half(a, 1) * Half(b, 1));
+  return static_cast<std::int32_t>(lo + hi + static_cast<std::uint32_t>(acc));
 }
 // Bytes 0 and 2 of a, each sign-extended to a halfword.
 inline std::int32_t Sxtb16(std::uint32_t a) {
-  const std::uint32_t b0 = static_cast<std::uint16_t>(static_cast<std::int16_t>(static_cast<std::int8_t>(a & 0xFF)));
-  const std::uint32_t b2 = static_cast<std::uint16_t>(static_cast<std::int16_t>(static_cast<std::int8_t>((a >> 16) & 0xFF)));
-  return static_cast<std::int32_t>(b0 | (b2 << 16));
+  const auto byte = [a](int i) { return static_cast<std::uint16_t>(static_cast<std::int8_t>((a >> (8 * i)) & 0xFFu)); };
+  return static_cast<std::int32_t>(std::uint32_t{byte(0)} | (std::uint32_t{byte(2)} << 16));
 }
 #endif
 

@@ -1,7 +1,8 @@
 // Prediction of fixed-point models (contract: include/rfk/fixed.hpp; layout: format::fixed_params).
 // Integer operations only, the same outputs everywhere: the loops below are the oracle; cores with
 // the Arm DSP extension run fixed_blocks.h's instead (dual 16-bit multiply-accumulates,
-// fixed_kernels.h), which give the same integers. (Right shifts of negative int64 values are arithmetic, as GCC and Clang define them.)
+// fixed_kernels.h), which give the same integers. (Right shifts of negative int64 values are
+// arithmetic, as GCC and Clang define them.)
 // Fastfood maps' phases come from lib/core/predict_fixed_fastfood.cc (its own bounds there).
 //
 // Overflow bounds, for any int16 input and any section OpenModel accepts:
