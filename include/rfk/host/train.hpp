@@ -93,7 +93,7 @@ struct TrainOptions {
   format::ImputeMethod impute_method = format::ImputeMethod::kMean;
   // Classification: fit a calibration of the outputs into probabilities (format::calibration) on
   // held-out decision values at the chosen gamma and lambda: of max(cv_folds, 3) folds, the fewest
-  // whose rows reach 20,000 are held out, a solve each, and a sample of their rows scored (README,
+  // whose rows reach 20,000 are held out, a solve each, and a sample of their rows scored (docs/CLI.md,
   // "Class probabilities"); after a selection one more pass of fold statistics and one of scoring;
   // Fourier-type designs only (binning designs have no calibration: its CG per fold is not done).
   bool calibrate = true;
@@ -148,7 +148,7 @@ struct TrainReport {
   double train_error = 0.0;        // error or relative RMSE of the stored (f32) model on ...
   std::uint64_t train_error_rows = 0;  // ... an evenly strided sample of this many training rows
   double majority_rate = 0.0;      // classification: the most frequent class's share of that
-  std::string majority_label;      //   sample, and its label (1 - train_error <= it: see README)
+  std::string majority_label;      //   sample, and its label (1 - train_error <= it: docs/CLI.md)
   // Calibration (classification, TrainOptions::calibrate): the method (0: none; then why not),
   // its parameters, the held-out log loss it reaches on its sample (rows of held-out folds of the
   // folds) and its share of `seconds`.
