@@ -30,8 +30,11 @@ struct FeatureBlock {
                                           std::uint32_t t1, std::uint32_t count, bool pairs) {
   for (std::uint32_t r = 0; r < count; ++r) {
     const std::uint32_t t = r == 0 ? t0 : t1, slot = fixed::QuadSlot(i + r, n);
-    z.cos[slot] = fixed::CosTurnsInline(t);
-    if (pairs) z.sin[slot] = fixed::CosTurnsInline(t - fixed::kQuarterTurn);
+    if (pairs) {
+      fixed::CosSinTurnsInline(t, z.cos[slot], z.sin[slot]);
+    } else {
+      z.cos[slot] = fixed::CosTurnsInline(t);
+    }
   }
 }
 

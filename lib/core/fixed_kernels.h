@@ -53,20 +53,34 @@ inline constexpr std::uint32_t QuadSlot(std::uint32_t j, std::uint32_t n) {
 // The quarter-wave table of CosTurns (fixed.cc) and its body, inlined into PredictFixed's loops
 // (the out-of-line CosTurns is this, called).
 extern const std::uint16_t kQuarterCos2[258];
+// The cosine's magnitude at mirrored position p in (0, 2^30] of a quadrant: one rounding for
+// interpolation and scale, v = round((a * 2^16 - (a - b) * frac) / 2^17), in unsigned 32-bit
+// arithmetic, exact: the table decreases (a >= b), a * 2^16 + 2^16 <= 65535 * 2^16 < 2^32, and the
+// numerator is at least b * 2^16 >= 0.
+[[gnu::always_inline]] inline std::int32_t QuarterCos(std::uint32_t p) {
+  const std::uint32_t i = p >> 22;                // table index, 0..256
+  const std::uint32_t frac = (p >> 6) & 0xFFFFu;  // the next 16 bits
+  const std::uint32_t a = kQuarterCos2[i];
+  const std::uint32_t drop = a - kQuarterCos2[i + 1];
+  return static_cast<std::int32_t>(((a << 16) - drop * frac + 0x10000u) >> 17);
+}
 [[gnu::always_inline]] inline std::int16_t CosTurnsInline(std::uint32_t phase) {
   const std::uint32_t quadrant = phase >> 30;
   std::uint32_t p = phase & 0x3FFFFFFFu;  // position in the quadrant, [0, 2^30)
   if (quadrant & 1u) p = 0x40000000u - p;  // mirrored: (0, 2^30]
-  const std::uint32_t i = p >> 22;        // table index, 0..256
-  const std::uint32_t frac = (p >> 6) & 0xFFFFu;  // the next 16 bits
-  // One rounding for interpolation and scale: v = round((a * 2^16 - (a - b) * frac) / 2^17), in
-  // unsigned 32-bit arithmetic, exact: the table decreases (a >= b), a * 2^16 + 2^16 <= 65535 *
-  // 2^16 < 2^32, and the numerator is at least b * 2^16 >= 0.
-  const std::uint32_t a = kQuarterCos2[i];
-  const std::uint32_t drop = a - kQuarterCos2[i + 1];
-  const std::uint32_t v = ((a << 16) - drop * frac + 0x10000u) >> 17;
-  const auto s = static_cast<std::int32_t>(v);
-  return static_cast<std::int16_t>((quadrant == 1u || quadrant == 2u) ? -s : s);
+  const std::int32_t v = QuarterCos(p);
+  return static_cast<std::int16_t>((quadrant == 1u || quadrant == 2u) ? -v : v);
+}
+// CosTurns(phase) and SinTurns(phase) at once, the same integers: SinTurns is CosTurns a quarter
+// turn earlier, whose quadrant is one less and whose position in it is the same, so its mirrored
+// position is 2^30 minus the cosine's, and it is negative in quadrants 2 and 3.
+[[gnu::always_inline]] inline void CosSinTurnsInline(std::uint32_t phase, std::int16_t& c, std::int16_t& s) {
+  const std::uint32_t quadrant = phase >> 30;
+  std::uint32_t p = phase & 0x3FFFFFFFu;
+  if (quadrant & 1u) p = 0x40000000u - p;
+  const std::int32_t vc = QuarterCos(p), vs = QuarterCos(0x40000000u - p);
+  c = static_cast<std::int16_t>((quadrant == 1u || quadrant == 2u) ? -vc : vc);
+  s = static_cast<std::int16_t>(quadrant >= 2u ? -vs : vs);
 }
 
 namespace scalar {

@@ -3,14 +3,15 @@
 // extension (Cortex-M4, M7, M33; armhf) the DSP versions run the SMLAD / SXTB16 instructions; elsewhere
 // they run over the plain C++ definitions of those instructions, so their loops, tails and the quad
 // order are checked everywhere. Inputs: every length 0..kMaxLen at every start offset 0..3 (unaligned
-// words), pseudo-random values and the extremes (-32768, 32767, -128, 127), whose sums wrap. Prints
-// with puts and integers only (no float printf on bare metal); returns non-zero on any mismatch.
+// words), pseudo-random values and the extremes (-32768, 32767, -128, 127), whose sums wrap; and the
+// joint cosine and sine of the DSP loops against CosTurns and SinTurns. Prints integers only (no float printf on bare metal); returns non-zero on any mismatch.
 // Nothing is allocated.
 #include <stdio.h>
 
 #include <cstdint>
 
 #include "fixed_kernels.h"
+#include "rfk/fixed.hpp"
 
 namespace {
 
@@ -65,6 +66,25 @@ bool ParityHeadDot(std::uint32_t off, std::uint32_t n) {
   return fk::scalar::HeadDot(q_buf + off, z_buf + (3 - off), n) == fk::dsp::HeadDot(q_buf + off, z_buf + (3 - off), n);
 }
 
+// CosSinTurnsInline (the DSP loops' cosine and sine of one phase) against CosTurns and SinTurns:
+// 262,145 phases a stride of 2^14 + 1 apart, and every quadrant boundary with its neighbours.
+std::uint32_t CheckCosSin(std::uint32_t* checked) {
+  std::uint32_t bad = 0;
+  const auto one = [&](std::uint32_t t) {
+    std::int16_t c, s;
+    fk::CosSinTurnsInline(t, c, s);
+    ++*checked;
+    if (c != fk::CosTurns(t) || s != fk::SinTurns(t)) {
+      if (bad++ < 4) printf("fixed kernels: CosSinTurns differs at phase %lu\n", static_cast<unsigned long>(t));
+    }
+  };
+  for (std::uint32_t k = 0, t = 0; k <= (1u << 18); ++k, t += (1u << 14) + 1u) one(t);
+  static const std::uint32_t kNear[] = {0u, 1u, 63u, 64u, 65u, 0x3FFFFFu, 0x400000u};
+  for (std::uint32_t q = 0; q < 4; ++q)
+    for (std::uint32_t e : kNear) one((q << 30) + e), one((q << 30) - e);
+  return bad;
+}
+
 }  // namespace
 
 #if defined(__ARM_FEATURE_DSP)
@@ -89,6 +109,7 @@ int main() {
   }
   RFK_FIXED_KERNEL_LIST(RFK_CHECK_KERNEL)
 #undef RFK_CHECK_KERNEL
+  mismatches += CheckCosSin(&checked);
   printf("fixed kernels: %u cases checked, %u mismatches (DSP instructions %s)\n", static_cast<unsigned>(checked),
          static_cast<unsigned>(mismatches), kDspInstructions);
   return mismatches == 0 ? 0 : 1;
