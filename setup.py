@@ -5,6 +5,7 @@ only (no tests, benchmarks or install rules), builds the `_rfk` target and place
 package's build folder. CMAKE_BUILD_PARALLEL_LEVEL sets the build's jobs (default 2).
 """
 import os
+import re
 import subprocess
 import sys
 
@@ -27,4 +28,10 @@ class CMakeBuild(build_ext):
         subprocess.run(["cmake", "--build", build_dir, "--target", "_rfk", "-j", jobs], check=True)
 
 
-setup(ext_modules=[Extension("rfk._rfk", sources=[])], cmdclass={"build_ext": CMakeBuild})
+def project_version():
+    """The version in project(rfk VERSION ...), the one place it is written."""
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "CMakeLists.txt")) as f:
+        return re.search(r"project\(rfk VERSION ([0-9.]+)", f.read()).group(1)
+
+
+setup(version=project_version(), ext_modules=[Extension("rfk._rfk", sources=[])], cmdclass={"build_ext": CMakeBuild})

@@ -157,13 +157,18 @@ bool CheckBuildAccepts(Reader& r) {
 }
 
 // 3c. The float path's map and W storage this build reads (core_config.h), once map_params is
-// known: a dense W without kFloatDense, Fastfood's section without kFloatFastfood, a W or
-// diagonals stored other than f32 without kFloatQuant. A fixed-only model (neither) passes, and a
-// core without the float path reads a model's fixed section whatever float sections it also has.
+// known: a dense map (its kind, or a W) without kFloatDense, a Fastfood map (its kind, or its
+// section) without kFloatFastfood, a W or diagonals stored other than f32 without kFloatQuant. By
+// the kind too, not only by the arrays present: a model of a kind compiled out whose arrays are
+// missing is refused here, where the validators that would miss them are compiled out. A
+// fixed-only model (a fixed section and neither array) passes, and a core without the float path
+// reads a model's fixed section whatever float sections it also has.
 bool CheckFloatMapBuilt(Reader& r, std::uint32_t at) {
   if (!core::kCoreFloat) return true;
   const bool dense = r[SectionType::kProjection].present(), fastfood = r[SectionType::kFastfood].present();
-  if ((dense && !core::kFloatDense) || (fastfood && !core::kFloatFastfood))
+  if (!dense && !fastfood && r[SectionType::kFixed].present()) return true;
+  const bool fastfood_kind = f::IsFastfood(r.m.map);
+  if (((dense || !fastfood_kind) && !core::kFloatDense) || ((fastfood || fastfood_kind) && !core::kFloatFastfood))
     return r.Fail(Status::kUnsupportedMap, "map_params.map_kind", at + f::map_params::kMapKind);
   if ((dense || fastfood) && !core::kFloatQuant && r.m.projection_storage != f::Storage::kF32)
     return r.Fail(Status::kUnsupportedStorage, "map_params.storage", at + f::map_params::kStorage);

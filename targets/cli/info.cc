@@ -13,7 +13,7 @@ int RunInfo(bool json) {
   const rfk::KernelTable& active = rfk::ActiveKernels();
   const char* forced = std::getenv("RFK_TARGET");
   if (json) {
-    std::printf("{\"version\": \"0.1.0\", \"tables\": [");
+    std::printf("{\"version\": \"%s\", \"tables\": [", RFK_VERSION);
     for (std::size_t i = 0; i < rfk::KernelTableCount(); ++i) {
       const rfk::KernelTable* t = rfk::KernelTableAt(i);
       std::printf("%s{\"backend\": \"%s\", \"target\": \"%s\"}", i ? ", " : "", t->backend, t->target);
@@ -21,7 +21,7 @@ int RunInfo(bool json) {
     std::printf("], \"active\": {\"backend\": \"%s\", \"target\": \"%s\"}, \"forced_by_env\": %s}\n",
                 active.backend, active.target, forced && *forced ? "true" : "false");
   } else {
-    std::printf("rfk 0.1.0\nkernel tables compiled and supported by this CPU (best first):\n");
+    std::printf("rfk %s\nkernel tables compiled and supported by this CPU (best first):\n", RFK_VERSION);
     for (std::size_t i = 0; i < rfk::KernelTableCount(); ++i) {
       const rfk::KernelTable* t = rfk::KernelTableAt(i);
       std::printf("  %s-%s%s\n", t->backend, t->target, t == &active ? "   <- active" : "");

@@ -60,7 +60,7 @@ int main(int argc, char** argv) {
   RestartWithBetterBlas(argc, argv);
   CLI::App app{"rfk: random-feature kernel machines (Rahimi & Recht 2007), trained here, run anywhere"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "rfk 0.1.0");
+  app.set_version_flag("--version", "rfk " RFK_VERSION);
   // In this order in `rfk --help`.
   const std::vector<cli::Command> commands = {cli::AddTrain(app), cli::AddPredict(app), cli::AddEval(app),
                                               cli::AddInfo(app),  cli::AddInspect(app), cli::AddExport(app),

@@ -376,6 +376,7 @@ py::bytes FeatureSpec(const std::string& kernel, const std::string& map, std::ui
 
 PYBIND11_MODULE(_rfk, m) {
   m.doc() = "rfk's bindings: training (rfk::host::Train) and the device core's prediction";
+  m.attr("__version__") = RFK_VERSION;  // project(rfk VERSION ...), the one place it is written
   // On a CPU this OpenBLAS does not know, its generic kernels train 2-3x slower; a Python process
   // cannot restart itself with OPENBLAS_CORETYPE set as `rfk train` does, so the kernels are
   // switched in place, once, at import (docs/PYTHON.md). "" where nothing was switched.

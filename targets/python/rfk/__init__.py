@@ -5,6 +5,7 @@ through the device core on the model file's bytes, so a model fitted here is the
 writes and predicts bit-identically in firmware. API reference: docs/PYTHON.md.
 """
 
+from ._rfk import __version__
 from ._estimators import (
     RandomFeatureClassifier,
     RandomFeatureRegressor,
@@ -13,4 +14,3 @@ from ._estimators import (
 )
 
 __all__ = ["RandomFeatureClassifier", "RandomFeatureRegressor", "RandomFeatures", "load"]
-__version__ = "0.1.0"

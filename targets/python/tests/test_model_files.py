@@ -357,3 +357,20 @@ def test_blas_advice_leaves_a_set_openblas_coretype_alone():
                                                              if k != "OPENBLAS_CORETYPE"},
                           capture_output=True, text=True, check=True).stdout.strip()
     assert free in ("''", "'SkylakeX'", "'Haswell'", "'Sandybridge'")
+
+
+def test_one_version_everywhere(rfk_cli):
+    """rfk.__version__, the installed distribution's version and `rfk --version` are all
+    project(rfk VERSION ...) of CMakeLists.txt, the one place it is written."""
+    import importlib.metadata
+    import os
+    import re
+    root = os.path.join(os.path.dirname(__file__), "..", "..", "..")
+    with open(os.path.join(root, "CMakeLists.txt")) as f:
+        project = re.search(r"project\(rfk VERSION ([0-9.]+)", f.read()).group(1)
+    assert rfk.__version__ == project
+    assert _cli(rfk_cli, "--version").strip() == f"rfk {project}"
+    try:  # pip install . (scripts/test-python.sh); an in-tree run has no distribution
+        assert importlib.metadata.version("rfk") == project
+    except importlib.metadata.PackageNotFoundError:
+        pass
