@@ -11,39 +11,27 @@
 
 # Per-prediction instructions and measured stack: the firmware runs under qemu's instruction
 # counter (-icount shift=0), so its own command line rather than the toolchain's emulator.
-add_executable(rfk_cost ${CMAKE_CURRENT_LIST_DIR}/cost.c)
-target_link_libraries(rfk_cost PRIVATE rfk::core)
-target_include_directories(rfk_cost PRIVATE ${RFK_FIXTURE_INCLUDES})
-set_target_properties(rfk_cost PROPERTIES C_STANDARD 99 LINKER_LANGUAGE CXX)
-target_compile_options(rfk_cost PRIVATE -Wall -Wextra -Werror)
-add_dependencies(rfk_cost rfk_host_tools)
-rfk_firmware(rfk_cost)
-add_test(NAME cost COMMAND ${RFK_COST_EMULATOR} $<TARGET_FILE:rfk_cost>)
-set_tests_properties(cost PROPERTIES TIMEOUT 300)
-# The integer path alone (cost.c with RFK_COST_FIXED_ONLY): the fixed (16, 256) and (54, 1024)
-# fixtures, which a 256 KiB board holds only without the float ones.
-add_executable(rfk_cost_fixed ${CMAKE_CURRENT_LIST_DIR}/cost.c)
-target_link_libraries(rfk_cost_fixed PRIVATE rfk::core)
-target_include_directories(rfk_cost_fixed PRIVATE ${RFK_FIXTURE_INCLUDES})
-target_compile_definitions(rfk_cost_fixed PRIVATE RFK_COST_FIXED_ONLY=1)
-set_target_properties(rfk_cost_fixed PROPERTIES C_STANDARD 99 LINKER_LANGUAGE CXX)
-target_compile_options(rfk_cost_fixed PRIVATE -Wall -Wextra -Werror)
-add_dependencies(rfk_cost_fixed rfk_host_tools)
-rfk_firmware(rfk_cost_fixed)
-add_test(NAME cost_fixed COMMAND ${RFK_COST_EMULATOR} $<TARGET_FILE:rfk_cost_fixed>)
-set_tests_properties(cost_fixed PROPERTIES TIMEOUT 300)
+# rfk_cost_test(TEST CORE [DEFINITIONS...]): cost.c linked with CORE, built as rfk_TEST, run as
+# the test TEST.
+function(rfk_cost_test test core)
+  add_executable(rfk_${test} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/cost.c)
+  target_link_libraries(rfk_${test} PRIVATE ${core})
+  target_include_directories(rfk_${test} PRIVATE ${RFK_FIXTURE_INCLUDES})
+  target_compile_definitions(rfk_${test} PRIVATE ${ARGN})
+  set_target_properties(rfk_${test} PROPERTIES C_STANDARD 99 LINKER_LANGUAGE CXX)
+  target_compile_options(rfk_${test} PRIVATE -Wall -Wextra -Werror)
+  add_dependencies(rfk_${test} rfk_host_tools)
+  rfk_firmware(rfk_${test})
+  add_test(NAME ${test} COMMAND ${RFK_COST_EMULATOR} $<TARGET_FILE:rfk_${test}>)
+  set_tests_properties(${test} PROPERTIES TIMEOUT 300)
+endfunction()
+rfk_cost_test(cost rfk::core)
+# The integer path alone (RFK_COST_FIXED_ONLY): the fixed (16, 256) and (54, 1024) fixtures, which
+# a 256 KiB board holds only without the float ones.
+rfk_cost_test(cost_fixed rfk::core RFK_COST_FIXED_ONLY=1)
 # The same with the scalar loops, on cores whose default is the DSP ones: side by side.
 if(TARGET rfk_core_fixed_scalar)
-  add_executable(rfk_cost_fixed_scalar ${CMAKE_CURRENT_LIST_DIR}/cost.c)
-  target_link_libraries(rfk_cost_fixed_scalar PRIVATE rfk_core_fixed_scalar)
-  target_include_directories(rfk_cost_fixed_scalar PRIVATE ${RFK_FIXTURE_INCLUDES})
-  target_compile_definitions(rfk_cost_fixed_scalar PRIVATE RFK_COST_FIXED_ONLY=1)
-  set_target_properties(rfk_cost_fixed_scalar PROPERTIES C_STANDARD 99 LINKER_LANGUAGE CXX)
-  target_compile_options(rfk_cost_fixed_scalar PRIVATE -Wall -Wextra -Werror)
-  add_dependencies(rfk_cost_fixed_scalar rfk_host_tools)
-  rfk_firmware(rfk_cost_fixed_scalar)
-  add_test(NAME cost_fixed_scalar COMMAND ${RFK_COST_EMULATOR} $<TARGET_FILE:rfk_cost_fixed_scalar>)
-  set_tests_properties(cost_fixed_scalar PROPERTIES TIMEOUT 300)
+  rfk_cost_test(cost_fixed_scalar rfk_core_fixed_scalar RFK_COST_FIXED_ONLY=1)
 endif()
 
 # Footprint: the same image with and without the core, sized; the core's objects carry GCC's
