@@ -67,7 +67,8 @@ seeds_model() {
   mkdir -p "$tmp/seeds/model"
   for args in "-D 16" "-D 16 --map fourier-phase" "--map binning -P 4" "--map binning -P 4 -B 8" \
               "--map fourier+binning -D 8 -P 3" "-D 8 --kernel laplacian --no-standardize" \
-              "-D 16 --map orf" "-D 24 --map fastfood" "--map fastfood-phase+binning -D 5 -P 3"; do
+              "-D 16 --map orf" "-D 16 --map qmc-phase" "-D 24 --map fastfood" \
+              "--map fastfood-phase+binning -D 5 -P 3"; do
     for data in c m r; do
       # shellcheck disable=SC2086
       "$rfk" train --train "$tmp/$data.csv" $args -o "$tmp/seeds/model/seed$i.rfk" >/dev/null

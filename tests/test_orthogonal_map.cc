@@ -15,6 +15,7 @@
 #include "random.h"
 #include "rfk/host/train.hpp"
 #include "rfk/model.hpp"
+#include "kernel_mse.h"
 #include "normal_rows.h"
 #include "test_util.h"
 
@@ -26,40 +27,6 @@ double Dot(const double* a, const double* b, std::uint32_t d) {
   double s = 0;
   for (std::uint32_t c = 0; c < d; ++c) s += a[c] * b[c];
   return s;
-}
-
-// Mean squared error of z(x)'z(y) against exp(-gamma |x - y|^2) over fixed pairs at
-// gamma-scaled distances spread over (0, 2], summed over `seeds` maps of D features.
-double GaussianMse(f::MapKind map, std::uint32_t D, std::uint32_t d, int seeds) {
-  const double gamma = 0.5;
-  rfk::host::RandomStream rs(77, 3);
-  double total = 0;
-  int count = 0;
-  for (int seed = 1; seed <= seeds; ++seed) {
-    const auto bytes = rfk::host::SerializeModel(rfk::host::RandomFeatureSpec(f::Kernel::kGaussian, map, D, d, gamma, seed));
-    rfk_test::Blob blob(bytes);
-    rfk::Model m;
-    REQUIRE(blob.Open(&m) == rfk::Status::kOk);
-    rfk::host::AlignedBytes scratch(rfk::ScratchBytes(m));
-    std::vector<float> x(d), y(d), zx(D), zy(D);
-    for (int p = 0; p < 32; ++p) {
-      const double spread = (p % 8 + 1) / 8.0 / std::sqrt(gamma * d);  // gamma |x - y|^2 ~ spread^2 d
-      double l2 = 0;
-      for (std::uint32_t c = 0; c < d; ++c) {
-        x[c] = static_cast<float>(rs.Normal());
-        y[c] = static_cast<float>(x[c] + spread * rs.Normal());
-        l2 += (double(x[c]) - y[c]) * (double(x[c]) - y[c]);
-      }
-      REQUIRE(rfk::ComputeFeatures(m, x.data(), d, scratch.data(), scratch.size(), zx.data(), D) == rfk::Status::kOk);
-      REQUIRE(rfk::ComputeFeatures(m, y.data(), d, scratch.data(), scratch.size(), zy.data(), D) == rfk::Status::kOk);
-      double dot = 0;
-      for (std::uint32_t j = 0; j < D; ++j) dot += double(zx[j]) * zy[j];
-      const double e = dot - std::exp(-gamma * l2);
-      total += e * e;
-      ++count;
-    }
-  }
-  return total / count;
 }
 
 }  // namespace
@@ -136,7 +103,7 @@ TEST_CASE("orf: lower mean squared kernel error than dense random Fourier featur
   // cos(w.(x + y) + 2b) term, which orthogonality does not touch): about 10% lower.
   for (auto [orf, dense, ratio] : {std::tuple{f::MapKind::kOrthogonal, f::MapKind::kFourier, 0.5},
                                    std::tuple{f::MapKind::kOrthogonalPhase, f::MapKind::kFourierPhase, 1.0}}) {
-    const double e_orf = GaussianMse(orf, 64, d, 30), e_dense = GaussianMse(dense, 64, d, 30);
+    const double e_orf = rfk_test::GaussianMse(orf, 64, d, 30), e_dense = rfk_test::GaussianMse(dense, 64, d, 30);
     const std::string name = rfk::host::MapName(orf);
     CAPTURE(name);
     CAPTURE(e_orf);

@@ -6,7 +6,7 @@
 //
 // usage: rfk_kernel_approx DATA [--format F] [--label-col N] [--points M] [--seeds S]
 //                          [--features D1,D2,...] [--grids P1,P2,...|none]
-//                          [--maps fourier,fourier-phase,orf,orf-phase,fastfood,fastfood-phase]
+//                          [--maps fourier,fourier-phase,orf,orf-phase,qmc,qmc-phase,fastfood,fastfood-phase]
 //                          [--gamma G]
 // Prints one JSON object per line: {"map", "n" (D or P), "seed", "max_err", "mean_err", "mse",
 // "pairs", "gamma", "d", "model_bytes"} (model_bytes: the map's model with a one-output head).

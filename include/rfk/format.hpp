@@ -94,7 +94,9 @@ inline constexpr std::uint16_t kSectionRequired = 0x0001;  // flag: unknown => r
   X(kStructured, 5, "structured", kReserved)       /* SORF: patented (US 12,079,700 B2), never used */ \
   X(kOrthogonalPhase, 6, "orf-phase", kSupported)  /* ORF, phase form: as kFourierPhase */ \
   X(kFastfood, 7, "fastfood", kSupported)          /* Fastfood pairs: no W, a kFastfood section */ \
-  X(kFastfoodPhase, 8, "fastfood-phase", kSupported) /* Fastfood, phase form */
+  X(kFastfoodPhase, 8, "fastfood-phase", kSupported) /* Fastfood, phase form */ \
+  X(kQmc, 9, "qmc", kSupported)                    /* quasi-Monte-Carlo pairs: Sobol W, as kFourier */ \
+  X(kQmcPhase, 10, "qmc-phase", kSupported)        /* quasi-Monte-Carlo, phase form: as kFourierPhase */
 
 #define RFK_FORMAT_KERNELS(X)                                                                      \
   X(kGaussian, 1, "gaussian", kSupported)   /* exp(-gamma ||x-y||_2^2), W ~ Normal(0, 2 gamma) */  \
@@ -206,7 +208,8 @@ static_assert(sizeof(kSections) / sizeof(kSections[0]) == BitCount(kKnownSection
 // The form of a Fourier map kind: the phase form (D_F = F, a `phase` section) or [cos, sin] pairs
 // (D_F = 2F). Every supported kind is one or the other.
 constexpr bool IsPhaseForm(MapKind m) noexcept {
-  return m == MapKind::kFourierPhase || m == MapKind::kOrthogonalPhase || m == MapKind::kFastfoodPhase;
+  return m == MapKind::kFourierPhase || m == MapKind::kOrthogonalPhase || m == MapKind::kFastfoodPhase ||
+         m == MapKind::kQmcPhase;
 }
 
 // Fastfood kinds keep their frequencies in a kFastfood section instead of W (kProjection).
@@ -215,8 +218,8 @@ constexpr bool IsFastfood(MapKind m) noexcept {
 }
 
 // Whether a map kind can approximate a kernel: orthogonal blocks (ORF) and Fastfood's rows keep
-// a row's distribution only for a radial spectral density, and rfk draws them for the Gaussian
-// only; random Fourier features take any kernel.
+// a row's distribution only for a radial spectral density, and rfk draws them and quasi-Monte-Carlo
+// rows (through the normal quantile) for the Gaussian only; random Fourier features take any kernel.
 constexpr bool KernelFitsMap(MapKind m, Kernel k) noexcept {
   return m == MapKind::kFourier || m == MapKind::kFourierPhase || k == Kernel::kGaussian;
 }

@@ -235,7 +235,7 @@ std::string CoreConfigHeader(const Model& m, const std::string& comment) {
   h += flag("RFK_FIXED_FASTFOOD", fixed && format::IsFastfood(m.map), "Fastfood on the integer path");
   h += flag("RFK_FIXED_BINNING", fixed && m.num_grids > 0, "random binning on the integer path");
   const bool dense = float_path && m.projection_weights.data != nullptr, ff = float_path && m.fastfood.dp != 0;
-  h += flag("RFK_FLOAT_DENSE", dense, "dense Fourier / ORF on the float path");
+  h += flag("RFK_FLOAT_DENSE", dense, "dense Fourier / ORF / QMC on the float path");
   h += flag("RFK_FLOAT_FASTFOOD", ff, "Fastfood on the float path");
   h += flag("RFK_FLOAT_BINNING", float_path && m.num_grids > 0 && m.bin_inv_width != nullptr,
             "random binning on the float path");

@@ -25,6 +25,8 @@ const FourierMapType kFourierMaps[] = {
      "the orthogonal random frequencies, features x inputs"},
     {format::MapKind::kOrthogonalPhase, false, DrawOrthogonal, OrthogonalMapBytes,
      "the orthogonal random frequencies, features x inputs"},
+    {format::MapKind::kQmc, true, DrawQmc, QmcMapBytes, "the quasi-Monte-Carlo frequencies, features x inputs"},
+    {format::MapKind::kQmcPhase, false, DrawQmc, QmcMapBytes, "the quasi-Monte-Carlo frequencies, features x inputs"},
     {format::MapKind::kFastfood, true, DrawFastfood, FastfoodMapBytes,
      "the Fastfood diagonals and permutations"},
     {format::MapKind::kFastfoodPhase, false, DrawFastfood, FastfoodMapBytes,

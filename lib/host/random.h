@@ -29,4 +29,9 @@ class RandomStream {
 // atanh series); accurate to ~1 ulp for x > 0. Deterministic everywhere, unlike std::log.
 double PortableLog(double x);
 
+// The standard normal quantile Phi^-1(u) for u in (0, 1), by Acklam's rational approximation
+// (relative error below 1.15e-9, far inside a float W's rounding), with PortableLog and sqrt:
+// deterministic everywhere. NaN outside (0, 1).
+double NormalQuantile(double u);
+
 }  // namespace rfk::host

@@ -59,7 +59,7 @@ host::TrainResult TrainStored(const TrainFn& train) {
   }
 }
 
-// --map: a Fourier map (fourier, fourier-phase, orf, orf-phase, fastfood, fastfood-phase),
+// --map: a Fourier map (fourier, fourier-phase, orf, orf-phase, qmc, qmc-phase, fastfood, fastfood-phase),
 // binning, or a Fourier map + "+binning"; and the options that depend on which maps it names
 // (--kernel, --grids, --bins-per-grid, --bin-gamma).
 void ParseMaps(const TrainArgs& a, host::TrainOptions* opt) {
@@ -295,7 +295,8 @@ Command AddTrain(CLI::App& app) {
   cmd->add_option("-o,--output", a->output, "Model file to write")->required();
   cmd->add_option("--map", a->map,
                   "fourier ([cos, sin] pairs), fourier-phase (cos(wx + b)), orf / orf-phase "
-                  "(orthogonal random features, gaussian kernel), fastfood / fastfood-phase "
+                  "(orthogonal random features, gaussian kernel), qmc / qmc-phase (quasi-Monte-Carlo "
+                  "features, gaussian kernel), fastfood / fastfood-phase "
                   "(O(D log d) prediction, gaussian kernel), binning (random binning, laplacian "
                   "kernel), or a Fourier map + binning, e.g. fourier+binning")
       ->capture_default_str();
