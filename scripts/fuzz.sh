@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (tests/fuzz/fuzz_targets.h) with clang-14
-# (-fsanitize=fuzzer,address,undefined) and runs each, one after the other on one core, for a
-# bounded time on a seed corpus of real inputs, then prints executions and coverage per target.
+# (-fsanitize=fuzzer,address,undefined; the core's and the host library's objects compiled once,
+# on every core, and shared) and runs each, one after the other on one core, for a bounded time
+# on a seed corpus of real inputs, then prints executions and coverage per target.
 #   scripts/fuzz.sh [seconds per target, default 60] [target ...]
 #   targets: model model_dense capi libsvm csv idx train convert (default: all). CI's short run:
 #   scripts/fuzz.sh 20. model_dense is fuzz_model on the core `rfk export --config-header` configures
@@ -199,24 +200,47 @@ seeds_train() {
   done
 }
 
+# Objects shared by the targets, each compiled once and on every core: the core (model, capi,
+# train, convert) and the host library (train, convert; its data readers for libsvm, csv, idx).
+host_flags=(-DEIGEN_DONT_VECTORIZE -isystem /usr/include/eigen3 -Ilib/host)
+objects() {  # NAME SOURCE...: compiles the sources into $out/obj/NAME (once), listing the objects in objs
+  local name=$1 src pending=0
+  shift
+  objs=()
+  for src in "$@"; do objs+=("$out/obj/$name/$(basename "$src" .cc).o"); done
+  [ -f "$out/obj/$name.done" ] && return 0
+  rm -rf "$out/obj/$name"
+  mkdir -p "$out/obj/$name"
+  for src in "$@"; do
+    "${cxx[@]}" "${host_flags[@]}" -c "$src" -o "$out/obj/$name/$(basename "$src" .cc).o" &
+    pending=$((pending + 1))
+    if [ "$pending" -ge "$(nproc)" ]; then wait -n; pending=$((pending - 1)); fi
+  done
+  while [ "$pending" -gt 0 ]; do wait -n; pending=$((pending - 1)); done
+  touch "$out/obj/$name.done"
+}
+rm -rf "$out/obj"  # objects of an earlier run may be of other sources
+
 build_target() {
-  local t=$1 entry
+  local t=$1 entry core_objs
+  objects core "${core[@]}"
+  core_objs=("${objs[@]}")
   case $t in
-    model) entry=Model; "${cxx[@]}" -DRFK_FUZZ_ENTRY=$entry tests/fuzz/fuzz_model.cc "${core[@]}" -o "$out/fuzz_$t" ;;
-    model_dense)
+    model) "${cxx[@]}" -DRFK_FUZZ_ENTRY=Model tests/fuzz/fuzz_model.cc "${core_objs[@]}" -o "$out/fuzz_$t" ;;
+    model_dense)  # a configured core: its own compile of the core's sources
       "${cxx[@]}" -DRFK_FUZZ_ENTRY=Model -DRFK_CORE_FIXED=0 -DRFK_FLOAT_FASTFOOD=0 -DRFK_FLOAT_BINNING=0 \
         -DRFK_FLOAT_QUANT=0 tests/fuzz/fuzz_model.cc "${core[@]}" -o "$out/fuzz_$t" ;;
-    capi) "${cxx[@]}" -DRFK_FUZZ_ENTRY=CApi tests/fuzz/fuzz_capi.cc "${core[@]}" -o "$out/fuzz_$t" ;;
+    capi) "${cxx[@]}" -DRFK_FUZZ_ENTRY=CApi tests/fuzz/fuzz_capi.cc "${core_objs[@]}" -o "$out/fuzz_$t" ;;
     libsvm | csv | idx)
       entry=$(printf '%s' "${t:0:1}" | tr a-z A-Z)${t:1}
-      "${cxx[@]}" -DRFK_FUZZ_ENTRY=$entry tests/fuzz/fuzz_data.cc lib/host/data*.cc -lz -o "$out/fuzz_$t" ;;
-    train)
-      # The whole host library, scalar kernels only; Eigen's scalar path as in the CMake build.
-      "${cxx[@]}" -DRFK_FUZZ_ENTRY=Train -DEIGEN_DONT_VECTORIZE -isystem /usr/include/eigen3 -Ilib/host \
-        tests/fuzz/fuzz_train.cc lib/host/*.cc "${core[@]}" -lopenblas -lz -pthread -o "$out/fuzz_$t" ;;
-    convert)
-      "${cxx[@]}" -DRFK_FUZZ_ENTRY=Convert -DEIGEN_DONT_VECTORIZE -isystem /usr/include/eigen3 -Ilib/host \
-        tests/fuzz/fuzz_convert.cc lib/host/*.cc "${core[@]}" -lopenblas -lz -pthread -o "$out/fuzz_$t" ;;
+      objects host lib/host/*.cc
+      "${cxx[@]}" -DRFK_FUZZ_ENTRY=$entry tests/fuzz/fuzz_data.cc $(printf '%s\n' "${objs[@]}" | grep '/data[^/]*\.o$') \
+        -lz -o "$out/fuzz_$t" ;;
+    train | convert)  # the whole host library, scalar kernels only; Eigen's scalar path as in the CMake build
+      entry=$(printf '%s' "${t:0:1}" | tr a-z A-Z)${t:1}
+      objects host lib/host/*.cc
+      "${cxx[@]}" "${host_flags[@]}" -DRFK_FUZZ_ENTRY=$entry "tests/fuzz/fuzz_$t.cc" "${objs[@]}" "${core_objs[@]}" \
+        -lopenblas -lz -pthread -o "$out/fuzz_$t" ;;
     *) echo "fuzz.sh: unknown target '$t' (model, model_dense, capi, libsvm, csv, idx, train, convert)" >&2; exit 2 ;;
   esac
 }
