@@ -7,7 +7,7 @@
 //   baseline/eigen/d:D            Eigen GEMV + std::cos (phase form, K = 1)
 //   peak_fma                      this CPU's attainable single-thread FMA rate
 //   train/project/<path>/d:D      training's projection of a block of kGramRows rows
-//                                 (lib/host/block_kernels.h) on each host kernel path this CPU
+//                                 (lib/host/maps/block_kernels.h) on each host kernel path this CPU
 //                                 runs: separate (the device's unfused operations), avx2, avx512
 //   map/..., storage/...          per map and per storage (docs/PERFORMANCE.md), single and batch
 //   storage/cold/<storage>/<table>/d:D  one sample at a time, each from the next of enough copies
@@ -31,10 +31,10 @@
 #include <vector>
 
 #include "baselines.h"
-#include "block_kernels.h"
-#include "gram.h"
+#include "maps/block_kernels.h"
+#include "training/gram.h"
 #include "peak_fma.h"
-#include "random.h"
+#include "maps/random.h"
 #include "rfk/host/model_writer.hpp"
 #include "rfk/host/quantize.hpp"
 #include "rfk/host/train.hpp"

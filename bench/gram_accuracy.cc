@@ -1,4 +1,4 @@
-// The accuracy of training's Gram statistics (lib/host/gram.h: float sums within blocks of at
+// The accuracy of training's Gram statistics (lib/host/training/gram.h: float sums within blocks of at
 // most kGramRows rows, double across them; here every block but the last has kGramRows rows, the
 // most training's blocks hold) against an all-double reference on real data: the same
 // features (rfk's map at the data-scale default gamma, after rfk's default standardisation) go
@@ -19,12 +19,12 @@
 #include <vector>
 
 #include "cblas.h"
-#include "fourier_map.h"
-#include "gram.h"
-#include "input_stats.h"
+#include "maps/fourier_map.h"
+#include "training/gram.h"
+#include "data/input_stats.h"
 #include "rfk/host/data.hpp"
-#include "solver.h"
-#include "targets.h"
+#include "training/solver.h"
+#include "training/targets.h"
 
 namespace {
 

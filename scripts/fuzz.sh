@@ -202,7 +202,7 @@ seeds_train() {
 
 # Objects shared by the targets, each compiled once and on every core: the core (model, capi,
 # train, convert) and the host library (train, convert; its data readers for libsvm, csv, idx).
-host_flags=(-DEIGEN_DONT_VECTORIZE -isystem /usr/include/eigen3 -Ilib/host)
+host_flags=(-DEIGEN_DONT_VECTORIZE -isystem /usr/include/eigen3 -Ilib/host -Ilib)
 objects() {  # NAME SOURCE...: compiles the sources into $out/obj/NAME (once), listing the objects in objs
   local name=$1 src pending=0
   shift
@@ -233,12 +233,12 @@ build_target() {
     capi) "${cxx[@]}" -DRFK_FUZZ_ENTRY=CApi tests/fuzz/fuzz_capi.cc "${core_objs[@]}" -o "$out/fuzz_$t" ;;
     libsvm | csv | idx)
       entry=$(printf '%s' "${t:0:1}" | tr a-z A-Z)${t:1}
-      objects host lib/host/*.cc
+      objects host lib/host/*/*.cc
       "${cxx[@]}" -DRFK_FUZZ_ENTRY=$entry tests/fuzz/fuzz_data.cc $(printf '%s\n' "${objs[@]}" | grep '/data[^/]*\.o$') \
         -lz -o "$out/fuzz_$t" ;;
     train | convert)  # the whole host library, scalar kernels only; Eigen's scalar path as in the CMake build
       entry=$(printf '%s' "${t:0:1}" | tr a-z A-Z)${t:1}
-      objects host lib/host/*.cc
+      objects host lib/host/*/*.cc
       "${cxx[@]}" "${host_flags[@]}" -DRFK_FUZZ_ENTRY=$entry "tests/fuzz/fuzz_$t.cc" "${objs[@]}" "${core_objs[@]}" \
         -lopenblas -lz -pthread -o "$out/fuzz_$t" ;;
     *) echo "fuzz.sh: unknown target '$t' (model, model_dense, capi, libsvm, csv, idx, train, convert)" >&2; exit 2 ;;

@@ -18,7 +18,7 @@
 #                                      host's libxsimd-dev serves them too)
 set -euo pipefail
 
-# libopenblas-dev: the BLAS behind training's Gram statistics (lib/host/gram.cc). libopenmpi-dev and
+# libopenblas-dev: the BLAS behind training's Gram statistics (lib/host/training/gram.cc). libopenmpi-dev and
 # openmpi-bin: distributed training (rfk train --mpi; optional in the build, tested by mpi_train).
 pkgs=(cmake g++ make pkg-config dpkg-dev zlib1g-dev libeigen3-dev libcli11-dev doctest-dev libhwy-dev
       libxsimd-dev libbenchmark-dev libopenblas-dev libopenmpi-dev openmpi-bin python3)

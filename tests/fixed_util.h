@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "../lib/core/bin_hash.h"
+#include "core/bin_hash.h"
 #include "rfk/fixed.hpp"
 #include "rfk/host/fixed.hpp"
 #include "rfk/host/train.hpp"

@@ -1,9 +1,9 @@
-// Runs the host training kernels (lib/host/block_kernels.h) on one path while in scope, then
+// Runs the host training kernels (lib/host/maps/block_kernels.h) on one path while in scope, then
 // restores the path in use before. ok() is false, and nothing changed, where this CPU or build
 // lacks the path.
 #pragma once
 
-#include "block_kernels.h"
+#include "maps/block_kernels.h"
 
 namespace rfk_test {
 

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "random.h"
+#include "maps/random.h"
 #include "rfk/host/model_writer.hpp"
 #include "rfk/host/train.hpp"
 #include "rfk/model.hpp"

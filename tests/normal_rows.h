@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <string>
 
-#include "random.h"
+#include "maps/random.h"
 #include "rfk/host/data.hpp"
 
 namespace rfk_test {

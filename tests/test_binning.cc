@@ -6,7 +6,7 @@
 #include <cstring>
 #include <vector>
 
-#include "random.h"
+#include "maps/random.h"
 #include "rfk/host/train.hpp"
 #include "rfk/model.hpp"
 #include "test_util.h"

@@ -10,9 +10,9 @@
 #include <cstring>
 #include <vector>
 
-#include "block_kernels.h"
+#include "maps/block_kernels.h"
 #include "host_path.h"
-#include "solver.h"
+#include "training/solver.h"
 #include "rfk/kernels.hpp"
 
 namespace {

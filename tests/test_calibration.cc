@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "calibration.h"
+#include "training/calibration.h"
 #include "rfk/host/data.hpp"
 #include "rfk/host/train.hpp"
 #include "rfk/model.hpp"

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "block_kernels.h"
+#include "maps/block_kernels.h"
 #include "test_util.h"
 
 namespace {

@@ -1,4 +1,4 @@
-// Fastfood (lib/host/fastfood_map.cc, the core's FastfoodFeatures, format section `fastfood`):
+// Fastfood (lib/host/maps/fastfood_map.cc, the core's FastfoodFeatures, format section `fastfood`):
 // the map is the linear map S H G Pi H B it claims to be (checked against an explicit matrix in
 // double), its rows have a Gaussian row's norms, it approximates the Gaussian kernel, a (54, 1024)
 // binary model fits in 10 KB, every kernel table computes its features, and each field of the
@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "fourier_map.h"
-#include "random.h"
+#include "maps/fourier_map.h"
+#include "maps/random.h"
 #include "rfk/host/train.hpp"
 #include "rfk/kernels.hpp"
 #include "rfk/model.hpp"

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "random.h"
+#include "maps/random.h"
 #include "rfk/host/quantize.hpp"
 #include "rfk/host/train.hpp"
 #include "rfk/kernels.hpp"

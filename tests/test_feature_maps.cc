@@ -6,7 +6,7 @@
 #include <cmath>
 #include <vector>
 
-#include "random.h"
+#include "maps/random.h"
 #include "rfk/host/train.hpp"
 #include "rfk/kernels.hpp"
 #include "rfk/model.hpp"

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "random.h"
+#include "maps/random.h"
 #include "rfk/fixed.hpp"
 
 namespace {

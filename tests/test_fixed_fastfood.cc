@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "../core/fixed_fastfood.h"
+#include "core/fixed_fastfood.h"
 #include "rfk/fixed.hpp"
 #include "rfk/host/fixed.hpp"
 #include "rfk/host/model_writer.hpp"

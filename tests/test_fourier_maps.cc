@@ -1,4 +1,4 @@
-// The contract of the host's Fourier-type feature maps (lib/host/fourier_map.h), checked for
+// The contract of the host's Fourier-type feature maps (lib/host/maps/fourier_map.h), checked for
 // every map in the registry, so a new map is tested by being registered:
 //   (a) a block of feature rows computed on the host is the device core's z(x), bit for bit, on
 //       the host kernels' unfused path (block_kernels.h), and within the float summation bound
@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "fourier_map.h"
+#include "maps/fourier_map.h"
 #include "host_path.h"
-#include "random.h"
+#include "maps/random.h"
 #include "rfk/host/model_writer.hpp"
 #include "rfk/host/quantize.hpp"
 #include "rfk/host/train.hpp"

@@ -1,4 +1,4 @@
-// The Gram statistics through BLAS (lib/host/gram.h): float within a block, double across blocks,
+// The Gram statistics through BLAS (lib/host/training/gram.h): float within a block, double across blocks,
 // the same bits for any thread count, weights as documented, head outputs through DGEMM; the
 // kernel matrix and the dual ridge solve that selection uses on fewer rows than features.
 #include <doctest/doctest.h>
@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "gram.h"
-#include "solver.h"
+#include "training/gram.h"
+#include "training/solver.h"
 #include "rfk/host/train.hpp"
 
 namespace {

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <vector>
 
-#include "random.h"
+#include "maps/random.h"
 #include "rfk/kernels.hpp"
 #include "rfk/model.hpp"
 

@@ -1,4 +1,4 @@
-// Orthogonal random features (lib/host/orthogonal_map.cc): the unit draws are orthogonal within
+// Orthogonal random features (lib/host/maps/orthogonal_map.cc): the unit draws are orthogonal within
 // each block (checked in double) with chi(d) row norms, independent of the thread count; the map
 // refuses the kernels it cannot approximate; it approximates the Gaussian kernel with a lower mean
 // squared error than dense pairs at equal D; and a trained model (gamma and lambda by
@@ -11,8 +11,8 @@
 #include <tuple>
 #include <vector>
 
-#include "dense_map.h"
-#include "random.h"
+#include "maps/dense_map.h"
+#include "maps/random.h"
 #include "rfk/host/train.hpp"
 #include "rfk/model.hpp"
 #include "kernel_mse.h"

@@ -11,7 +11,7 @@
 #include <tuple>
 #include <vector>
 
-#include "random.h"
+#include "maps/random.h"
 #include "rfk/format.hpp"
 #include "rfk/kernels.hpp"
 

@@ -1,4 +1,4 @@
-// Quasi-Monte-Carlo features (lib/host/qmc_map.cc): the scrambled Sobol points are a net (one
+// Quasi-Monte-Carlo features (lib/host/maps/qmc_map.cc): the scrambled Sobol points are a net (one
 // point per interval in each coordinate, one per elementary box in the first two), uniform under
 // the scrambling, a function of the seed alone (the thread count never matters, and a fixed seed's
 // W has a fixed checksum); the normal quantile inverts the normal CDF; the map refuses the kernels
@@ -15,10 +15,10 @@
 #include <tuple>
 #include <vector>
 
-#include "dense_map.h"
+#include "maps/dense_map.h"
 #include "kernel_mse.h"
 #include "normal_rows.h"
-#include "random.h"
+#include "maps/random.h"
 #include "rfk/host/model_writer.hpp"
 #include "rfk/host/train.hpp"
 #include "rfk/model.hpp"

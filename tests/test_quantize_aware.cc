@@ -15,7 +15,7 @@
 #include "rfk/host/model_writer.hpp"
 #include "rfk/host/quantize.hpp"
 #include "rfk/host/train.hpp"
-#include "random.h"
+#include "maps/random.h"
 #include "rfk/model.hpp"
 #include "test_util.h"
 

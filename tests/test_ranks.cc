@@ -1,4 +1,4 @@
-// Distributed training's shares of the rows (lib/host/row_source.h RankRange, RankRows): the ranks'
+// Distributed training's shares of the rows (lib/host/data/row_source.h RankRange, RankRows): the ranks'
 // shares are the data's rows once each, with their global indices, and the blocks a pass cuts from
 // them are the blocks one process cuts -- the property that makes a P-rank model's statistics the
 // same block sums as the one-process model's (docs/PERFORMANCE.md, "Training with MPI"). The
@@ -10,8 +10,8 @@
 #include <tuple>
 #include <vector>
 
-#include "gram.h"
-#include "row_source.h"
+#include "training/gram.h"
+#include "data/row_source.h"
 #include "test_util.h"
 
 namespace {

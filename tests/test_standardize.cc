@@ -5,7 +5,7 @@
 #include <cmath>
 #include <string>
 
-#include "input_stats.h"
+#include "data/input_stats.h"
 #include "rfk/host/data.hpp"
 #include "rfk/host/train.hpp"
 

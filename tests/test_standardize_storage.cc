@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "random.h"
+#include "maps/random.h"
 #include "rfk/host/model_writer.hpp"
 #include "rfk/host/quantize.hpp"
 #include "rfk/host/train.hpp"

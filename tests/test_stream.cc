@@ -14,7 +14,7 @@
 #include "rfk/host/data.hpp"
 #include "rfk/host/train.hpp"
 #include "test_util.h"
-#include "train_context.h"
+#include "training/train_context.h"
 
 namespace {
 

@@ -1,6 +1,6 @@
 // The rfk model format, version 1: the one owner of its sections, enum values, constants and
 // field offsets. The device-core reader (lib/core/model_open.cc), the host writer
-// (lib/host/model_writer.cc), the bounds-checked header view (rfk/blob_view.hpp, which `rfk
+// (lib/host/model/model_writer.cc), the bounds-checked header view (rfk/blob_view.hpp, which `rfk
 // inspect` prints) and docs/FORMAT.md all follow this file; a test (tests/test_format.cc) fails
 // when FORMAT.md does not list a section or an enum value of the tables below.
 //
@@ -58,7 +58,7 @@ inline constexpr std::uint16_t kSectionRequired = 0x0001;  // flag: unknown => r
 // kInputStatsSection; the section bit masks hold numbers below 32), a layout namespace below if it
 // has fields, its validator
 // in lib/core/model_open.cc (called from OpenModel in the order of docs/FORMAT.md's "Limits and
-// checks"), its writer in lib/host/model_writer.cc (kSectionWriters) and its row in FORMAT.md.
+// checks"), its writer in lib/host/model/model_writer.cc (kSectionWriters) and its row in FORMAT.md.
 // To add an enum value: one row in its list, and its row in FORMAT.md; a value the reader cannot
 // use yet is kReserved (the reader answers kUnsupportedMap / kUnsupportedStorage), one it handles
 // is kSupported (its validator and the prediction path must then handle it). Numbers are below 32.

@@ -5,7 +5,7 @@
 // pointers need only natural float alignment; dot products accumulate in float in index order
 // (c = 0 .. d-1), then add the phase. Build with -ffp-contract=off so that no compiler fuses
 // a*b+c: these kernels are the oracle every SIMD path is checked against, and the host trainer's
-// unfused path computes their bits (lib/host/block_kernels.h).
+// unfused path computes their bits (lib/host/maps/block_kernels.h).
 #pragma once
 
 #include <cstddef>

@@ -1,5 +1,5 @@
 // The fast path of the scalar reference's sin/cos (SinCosRef, kernels_scalar.cc), written once
-// for float and for the host's GCC vector types (lib/host/block_kernels.cc, the training
+// for float and for the host's GCC vector types (lib/host/maps/block_kernels.cc, the training
 // features), so that both round the same operations in the same order and give the same bits.
 // Valid for |x| <= kSinCosFastRange (rfk/kernels.hpp); beyond it SinCosRef reduces in integers.
 // Requires -ffp-contract=off (fp_contract.h): a fused multiply-add would change the bits.

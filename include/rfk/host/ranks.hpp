@@ -1,7 +1,7 @@
 // Distributed training: the processes of one training run (ranks), each reading its share of the
 // rows, and the reduction that sums each pass's statistics across them in a fixed order. The
 // interface names no MPI type: a build without MPI compiles it and gets a clear error from
-// StartMpi. The one implementation is MPI's (lib/host/mpi_ranks.cc, Open MPI).
+// StartMpi. The one implementation is MPI's (lib/host/training/mpi_ranks.cc, Open MPI).
 #pragma once
 
 #include <cstddef>
