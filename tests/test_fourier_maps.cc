@@ -145,6 +145,12 @@ TEST_CASE("fourier maps: the registry holds every map kind the format supports, 
   CHECK(rfk::host::FindFourierMap(f::MapKind::kBinning) == nullptr);
   CHECK_THROWS_AS(rfk::host::DrawFourierMap(f::MapKind::kBinning, f::Kernel::kGaussian, 8, kD, 1, 1),
                   rfk::host::TrainError);
+  // The name list of help texts and messages: every registered map's name, in the table's order,
+  // each parsed back to its kind.
+  std::string names;
+  for (f::MapKind map : maps) names += (names.empty() ? "" : ", ") + std::string(rfk::host::MapName(map));
+  CHECK(rfk::host::FourierMapNames() == names);
+  for (f::MapKind map : maps) CHECK(rfk::host::ParseMap(rfk::host::MapName(map)) == map);
 }
 
 TEST_CASE("fourier maps (a) and (c): every registered map computes the core's features bit for bit from its own spec") {

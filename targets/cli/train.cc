@@ -59,9 +59,8 @@ host::TrainResult TrainStored(const TrainFn& train) {
   }
 }
 
-// --map: a Fourier map (fourier, fourier-phase, orf, orf-phase, qmc, qmc-phase, fastfood, fastfood-phase),
-// binning, or a Fourier map + "+binning"; and the options that depend on which maps it names
-// (--kernel, --grids, --bins-per-grid, --bin-gamma).
+// --map: a Fourier map (host::FourierMapNames), binning, or a Fourier map + "+binning"; and the
+// options that depend on which maps it names (--kernel, --grids, --bins-per-grid, --bin-gamma).
 void ParseMaps(const TrainArgs& a, host::TrainOptions* opt) {
   std::string fourier_part = a.map;
   bool binning = false;
@@ -294,11 +293,9 @@ Command AddTrain(CLI::App& app) {
   cmd->add_option("--test", a->test, "Test data: report the test metric after training");
   cmd->add_option("-o,--output", a->output, "Model file to write")->required();
   cmd->add_option("--map", a->map,
-                  "fourier ([cos, sin] pairs), fourier-phase (cos(wx + b)), orf / orf-phase "
-                  "(orthogonal random features, gaussian kernel), qmc / qmc-phase (quasi-Monte-Carlo "
-                  "features, gaussian kernel), fastfood / fastfood-phase "
-                  "(O(D log d) prediction, gaussian kernel), binning (random binning, laplacian "
-                  "kernel), or a Fourier map + binning, e.g. fourier+binning")
+                  "A Fourier map (" + host::FourierMapNames() +
+                      "; docs/CLI.md describes each), binning (random binning, laplacian kernel), or a Fourier "
+                      "map + binning, e.g. fourier+binning")
       ->capture_default_str();
   CLI::Option* kernel = cmd->add_option("--kernel", a->kernel, "gaussian, laplacian or cauchy (Fourier maps)")
                             ->capture_default_str();

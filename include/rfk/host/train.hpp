@@ -258,6 +258,9 @@ format::Kernel ParseKernel(const std::string& name);
 format::MapKind ParseMap(const std::string& name);
 const char* KernelName(format::Kernel k);
 const char* MapName(format::MapKind m);
+// The names --map takes for a Fourier-type map, comma-separated in the format table's order
+// ("fourier, fourier-phase, orf, ..."): the registry's kinds, for help texts and messages.
+std::string FourierMapNames();
 const char* TaskName(format::Task t);
 
 }  // namespace rfk::host

@@ -19,15 +19,19 @@ format::Kernel ParseKernel(const std::string& name) {
   throw TrainError("unknown kernel '" + name + "' (expected gaussian, laplacian or cauchy)");
 }
 // The Fourier-type maps training can draw (the registry, fourier_map.h), by their format names.
+std::string FourierMapNames() {
+  std::string names;
+  for (const format::EnumValue& v : format::EnumList<MapKind>::kValues)
+    if (FindFourierMap(static_cast<MapKind>(v.number)) != nullptr)
+      names += (names.empty() ? "" : ", ") + std::string(v.name);
+  return names;
+}
 format::MapKind ParseMap(const std::string& name) {
-  std::string valid;
   for (const format::EnumValue& v : format::EnumList<MapKind>::kValues) {
     const auto map = static_cast<MapKind>(v.number);
-    if (FindFourierMap(map) == nullptr) continue;
-    if (name == v.name) return map;
-    valid += (valid.empty() ? "" : ", ") + std::string(v.name);
+    if (FindFourierMap(map) != nullptr && name == v.name) return map;
   }
-  throw TrainError("unknown map '" + name + "' (expected " + valid + ")");
+  throw TrainError("unknown map '" + name + "' (expected " + FourierMapNames() + ")");
 }
 const char* KernelName(Kernel k) {
   switch (k) {

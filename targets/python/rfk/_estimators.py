@@ -454,8 +454,8 @@ class RandomFeatures(TransformerMixin, _ModelBytes, BaseEstimator):
     """The random feature map z(x) alone, like scikit-learn's RBFSampler (fit draws it, transform applies it).
 
     gamma is the kernel's parameter (gaussian: exp(-gamma ||x - y||^2), as RBFSampler's); map is a
-    Fourier-type map (fourier, fourier-phase, orf, orf-phase, qmc, qmc-phase, fastfood, fastfood-phase).
-    The features are computed by the device core (rfk::ComputeFeatures), in float32.
+    Fourier-type map ({maps}). The features are computed by the device core
+    (rfk::ComputeFeatures), in float32.
     """
 
     def __init__(self, kernel="gaussian", map="fourier", n_features=1000, gamma=1.0, random_state=None):
@@ -499,6 +499,10 @@ class RandomFeatures(TransformerMixin, _ModelBytes, BaseEstimator):
         name = type(self).__name__.lower()
         return np.array([f"{name}{i}" for i in range(self.n_features_out_)], dtype=object)
 
+
+
+# The map names, from the library's registry (the same list as `rfk train --help`).
+RandomFeatures.__doc__ = RandomFeatures.__doc__.replace("{maps}", _rfk.map_names())
 
 
 def _label_values(labels):

@@ -374,3 +374,15 @@ def test_one_version_everywhere(rfk_cli):
         assert importlib.metadata.version("rfk") == project
     except importlib.metadata.PackageNotFoundError:
         pass
+
+
+def test_map_names_from_the_library(rfk_cli):
+    """The map names in RandomFeatures' docstring and `rfk train --help` are the library's registry
+    (rfk::host::FourierMapNames), every one of which trains."""
+    names = rfk._rfk.map_names()
+    assert "qmc-phase" in names and "{maps}" not in rfk.RandomFeatures.__doc__
+    assert names in " ".join(rfk.RandomFeatures.__doc__.split())
+    assert names in " ".join(_cli(rfk_cli, "train", "--help").split())
+    X = np.random.default_rng(0).standard_normal((20, 3))
+    for name in names.split(", "):
+        assert rfk.RandomFeatures(map=name, n_features=8).fit(X).transform(X).shape == (20, 8)
