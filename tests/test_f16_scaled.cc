@@ -19,6 +19,7 @@
 namespace {
 
 namespace f = rfk::format;
+using rfk_test::Requantized;
 using rfk::Status;
 using rfk_test::Blob;
 
@@ -47,13 +48,6 @@ std::vector<std::uint8_t> Trained(double target_scale, bool fourier, std::uint32
   o.lambda = 1e-8;
   o.task = rfk::host::TaskChoice::kRegression;
   return rfk::host::Train(Data(target_scale), o).model;
-}
-
-std::vector<std::uint8_t> Convert(const std::vector<std::uint8_t>& bytes, f::Storage w, f::Storage h) {
-  Blob b(bytes);
-  rfk::Model m;
-  REQUIRE(b.Open(&m) == Status::kOk);
-  return rfk::host::RequantizeModel(m, w, h);
 }
 
 std::vector<float> PredictAll(Blob& b, const rfk::host::Dataset& ds) {
@@ -99,7 +93,7 @@ TEST_CASE("an f16 head beyond f16's range is stored f16-scaled, one within it st
   Blob f32(big);
   REQUIRE(f32.Open(&m) == Status::kOk);
   REQUIRE(Largest(m) > 65520.0f);  // the case this storage is for
-  const auto h16 = Convert(big, f::Storage::kF16, f::Storage::kF16);
+  const auto h16 = Requantized(big, f::Storage::kF16, f::Storage::kF16);
   Blob hb(h16);
   REQUIRE(hb.Open(&m) == Status::kOk);
   CHECK(m.head_storage == f::Storage::kF16Scaled);
@@ -112,13 +106,13 @@ TEST_CASE("an f16 head beyond f16's range is stored f16-scaled, one within it st
         m.bytes + head + f::head::kHeaderBytes + f::QuantValuesBytes(f::Storage::kF16, 1, m.num_features));
   CHECK(Largest(m) / m.head.scale[0] >= 32768.0f);
   // Re-storing as f16 gives the same bytes; int8 is narrower (allowed), f32 wider (refused).
-  CHECK(Convert(h16, f::Storage::kF16, f::Storage::kF16) == h16);
-  Blob i8(Convert(h16, f::Storage::kF16, f::Storage::kInt8));
+  CHECK(Requantized(h16, f::Storage::kF16, f::Storage::kF16) == h16);
+  Blob i8(Requantized(h16, f::Storage::kF16, f::Storage::kInt8));
   REQUIRE(i8.Open(&m) == Status::kOk);
   CHECK(m.head_storage == f::Storage::kInt8);
-  CHECK_THROWS_AS(Convert(h16, f::Storage::kF16, f::Storage::kF32), rfk::host::QuantizeError);
+  CHECK_THROWS_AS(Requantized(h16, f::Storage::kF16, f::Storage::kF32), rfk::host::QuantizeError);
   // Within range: plain f16, no scales, the size and bytes of a head written before f16-scaled.
-  Blob sb(Convert(small, f::Storage::kF16, f::Storage::kF16));
+  Blob sb(Requantized(small, f::Storage::kF16, f::Storage::kF16));
   REQUIRE(sb.Open(&m) == Status::kOk);
   CHECK(m.head_storage == f::Storage::kF16);
   CHECK(m.head.scale == nullptr);
@@ -137,7 +131,7 @@ TEST_CASE("f16-scaled predictions: the widened arithmetic, and within f16's roun
     CAPTURE(c.fourier);
     CAPTURE(c.grids);
     const auto bytes = Trained(1e7, c.fourier, c.grids);
-    Blob fb(bytes), qb(Convert(bytes, f::Storage::kF16, f::Storage::kF16));
+    Blob fb(bytes), qb(Requantized(bytes, f::Storage::kF16, f::Storage::kF16));
     rfk::Model fm, m;
     REQUIRE(fb.Open(&fm) == Status::kOk);
     REQUIRE(qb.Open(&m) == Status::kOk);
@@ -163,7 +157,7 @@ TEST_CASE("f16-scaled predictions: the widened arithmetic, and within f16's roun
 }
 
 TEST_CASE("the reader refuses bad f16-scaled heads with the field and offset") {
-  const auto h16 = Convert(Trained(1e7, true, 0), f::Storage::kF16, f::Storage::kF16);
+  const auto h16 = Requantized(Trained(1e7, true, 0), f::Storage::kF16, f::Storage::kF16);
   Blob good(h16);
   rfk::Model m;
   rfk::ModelError err;

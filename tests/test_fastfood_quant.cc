@@ -22,6 +22,7 @@
 namespace {
 
 namespace f = rfk::format;
+using rfk_test::Requantized;
 namespace ff = rfk::format::fastfood;
 using rfk::Status;
 using rfk_test::Blob;
@@ -46,13 +47,6 @@ std::vector<std::uint8_t> Trained(f::MapKind map, std::uint32_t d, std::uint32_t
   o.map = map;
   o.features = D;
   return rfk::host::Train(ds, o).model;
-}
-
-std::vector<std::uint8_t> Convert(const std::vector<std::uint8_t>& bytes, f::Storage map, f::Storage head) {
-  Blob b(bytes);
-  rfk::Model m;
-  REQUIRE(b.Open(&m) == Status::kOk);
-  return rfk::host::RequantizeModel(m, map, head);
 }
 
 // The widened diagonals of a model, G then S, as the bytes of 2N floats: what an f32 section
@@ -131,12 +125,12 @@ std::vector<float> Inputs(std::uint32_t n, std::uint32_t d) {
 
 TEST_CASE("fastfood quantized: the section's size and layout per storage, f32 re-stored is the same bytes") {
   const auto bytes = Trained(f::MapKind::kFastfood, 54, 1024);  // d' = 64, 8 blocks
-  CHECK(Convert(bytes, f::Storage::kF32, f::Storage::kF32) == bytes);
+  CHECK(Requantized(bytes, f::Storage::kF32, f::Storage::kF32) == bytes);
   const std::uint32_t N = 512, blocks = 8;
   for (f::Storage st : {f::Storage::kF32, f::Storage::kF16, f::Storage::kInt8}) {
     const std::string storage_name = f::NameOf(st);
     CAPTURE(storage_name);
-    Blob b(Convert(bytes, st, f::Storage::kF32));
+    Blob b(Requantized(bytes, st, f::Storage::kF32));
     rfk::Model m;
     REQUIRE(b.Open(&m) == Status::kOk);
     CHECK(m.projection_storage == st);
@@ -150,14 +144,14 @@ TEST_CASE("fastfood quantized: the section's size and layout per storage, f32 re
     CHECK(static_cast<const std::uint8_t*>(m.fastfood.S) == b.data() + at + 16 + diag);
     CHECK(m.fastfood.perm == b.data() + at + 16 + 2 * diag);
   }
-  MESSAGE("(54, 1024) binary Fastfood: f32 " << bytes.size() << " B, int8 map and head "
-                                             << Convert(bytes, f::Storage::kInt8, f::Storage::kInt8).size() << " B");
+  const std::size_t int8_bytes = Requantized(bytes, f::Storage::kInt8, f::Storage::kInt8).size();
+  MESSAGE("(54, 1024) binary Fastfood: f32 " << bytes.size() << " B, int8 map and head " << int8_bytes << " B");
 }
 
 TEST_CASE("fastfood quantized: int8 scales are max|G_b| / 127 per block, f16 rounds each entry to nearest") {
   const auto bytes = Trained(f::MapKind::kFastfood, 20, 200);  // d' = 32, 4 blocks (the last truncated)
-  Blob fb(bytes), qb(Convert(bytes, f::Storage::kInt8, f::Storage::kF32)),
-      hb(Convert(bytes, f::Storage::kF16, f::Storage::kF32));
+  Blob fb(bytes), qb(Requantized(bytes, f::Storage::kInt8, f::Storage::kF32)),
+      hb(Requantized(bytes, f::Storage::kF16, f::Storage::kF32));
   rfk::Model fm, qm, hm;
   REQUIRE(fb.Open(&fm) == Status::kOk);
   REQUIRE(qb.Open(&qm) == Status::kOk);
@@ -192,7 +186,7 @@ TEST_CASE("fastfood quantized: the features are the f32 path's on the widened di
         CAPTURE(map_name);
         CAPTURE(d);
         CAPTURE(storage_name);
-        const auto q = Convert(bytes, st, f::Storage::kF32);
+        const auto q = Requantized(bytes, st, f::Storage::kF32);
         // The same model with G and S replaced by their widened f32 values.
         Blob wb(bytes);
         const std::uint32_t at = wb.U32(wb.Entry(f::SectionType::kFastfood) + f::entry::kOffset);
@@ -245,7 +239,7 @@ TEST_CASE("fastfood quantized: features are cos/sin of the widened map, outputs 
   for (f::Storage st : {f::Storage::kF16, f::Storage::kInt8}) {
     const std::string storage_name = f::NameOf(st);
     CAPTURE(storage_name);
-    Blob qb(Convert(bytes, st, f::Storage::kF32));
+    Blob qb(Requantized(bytes, st, f::Storage::kF32));
     rfk::Model qm;
     REQUIRE(qb.Open(&qm) == Status::kOk);
     const auto zq = Features(qb, X, d);
@@ -277,12 +271,12 @@ TEST_CASE("fastfood quantized: features are cos/sin of the widened map, outputs 
 
 TEST_CASE("fastfood quantized: a storage wider than the source's is refused, f16 -> f16 is the same bytes") {
   const auto bytes = Trained(f::MapKind::kFastfood, 7, 100);
-  const auto i8 = Convert(bytes, f::Storage::kInt8, f::Storage::kInt8);
-  const auto h16 = Convert(bytes, f::Storage::kF16, f::Storage::kF16);
-  CHECK_THROWS_AS(Convert(i8, f::Storage::kF16, f::Storage::kInt8), rfk::host::QuantizeError);
-  CHECK_THROWS_AS(Convert(h16, f::Storage::kF32, f::Storage::kF16), rfk::host::QuantizeError);
-  CHECK(Convert(h16, f::Storage::kF16, f::Storage::kF16) == h16);
-  Blob b(Convert(h16, f::Storage::kInt8, f::Storage::kF16));
+  const auto i8 = Requantized(bytes, f::Storage::kInt8, f::Storage::kInt8);
+  const auto h16 = Requantized(bytes, f::Storage::kF16, f::Storage::kF16);
+  CHECK_THROWS_AS(Requantized(i8, f::Storage::kF16, f::Storage::kInt8), rfk::host::QuantizeError);
+  CHECK_THROWS_AS(Requantized(h16, f::Storage::kF32, f::Storage::kF16), rfk::host::QuantizeError);
+  CHECK(Requantized(h16, f::Storage::kF16, f::Storage::kF16) == h16);
+  Blob b(Requantized(h16, f::Storage::kInt8, f::Storage::kF16));
   CHECK(b.Open() == Status::kOk);
 }
 
@@ -303,8 +297,8 @@ rfk::ModelError Corrupted(const std::vector<std::uint8_t>& bytes, Edit edit) {
 
 TEST_CASE("fastfood quantized: each corrupted field gives its status, field and offset") {
   const auto bytes = Trained(f::MapKind::kFastfood, 5, 128);  // F = 64: d' = 8, 8 blocks, N = 64
-  const auto i8 = Convert(bytes, f::Storage::kInt8, f::Storage::kF32);
-  const auto h16 = Convert(bytes, f::Storage::kF16, f::Storage::kF32);
+  const auto i8 = Requantized(bytes, f::Storage::kInt8, f::Storage::kF32);
+  const auto h16 = Requantized(bytes, f::Storage::kF16, f::Storage::kF32);
   const std::uint32_t N = 64, blocks = 8, g = ff::kHeaderBytes, s8 = g + N + 4 * blocks, s16 = g + 2 * N;
   struct Case {
     const char* what;
@@ -372,7 +366,7 @@ TEST_CASE("fastfood quantized: each corrupted field gives its status, field and 
 }
 
 TEST_CASE("fastfood quantized: bytes flipped in the section behind a fresh checksum never open into an unsafe model") {
-  const auto i8 = Convert(Trained(f::MapKind::kFastfood, 5, 64), f::Storage::kInt8, f::Storage::kInt8);
+  const auto i8 = Requantized(Trained(f::MapKind::kFastfood, 5, 64), f::Storage::kInt8, f::Storage::kInt8);
   Blob clean(i8);
   const std::uint32_t at = clean.U32(clean.Entry(f::SectionType::kFastfood) + f::entry::kOffset);
   const std::uint32_t size = clean.U32(clean.Entry(f::SectionType::kFastfood) + f::entry::kSize);

@@ -20,6 +20,7 @@
 namespace {
 
 namespace f = rfk::format;
+using rfk_test::Requantized;
 using rfk::Status;
 using rfk_test::Blob;
 
@@ -44,13 +45,6 @@ std::vector<std::uint8_t> Trained(f::MapKind map, std::uint32_t grids = 0, bool 
   o.grids = grids;
   if (regression) o.task = rfk::host::TaskChoice::kRegression;
   return rfk::host::Train(Data(regression), o).model;
-}
-
-std::vector<std::uint8_t> Convert(const std::vector<std::uint8_t>& bytes, f::Storage w, f::Storage h) {
-  Blob b(bytes);
-  rfk::Model m;
-  REQUIRE(b.Open(&m) == Status::kOk);
-  return rfk::host::RequantizeModel(m, w, h);
 }
 
 struct Outputs {
@@ -124,11 +118,11 @@ TEST_CASE("int8: scale = max|w| / 127, q rounded half away from zero") {
 
 TEST_CASE("re-storing as f32 gives the same bytes, every storage opens and reports its storage") {
   const auto bytes = Trained(f::MapKind::kFourier);
-  CHECK(Convert(bytes, f::Storage::kF32, f::Storage::kF32) == bytes);
+  CHECK(Requantized(bytes, f::Storage::kF32, f::Storage::kF32) == bytes);
   rfk::Model m;
   for (f::Storage st : {f::Storage::kF16, f::Storage::kInt8}) {
     CAPTURE(f::NameOf(st));
-    const auto q = Convert(bytes, st, st);
+    const auto q = Requantized(bytes, st, st);
     Blob b(q);
     REQUIRE(b.Open(&m) == Status::kOk);
     CHECK(m.projection_storage == st);
@@ -137,14 +131,14 @@ TEST_CASE("re-storing as f32 gives the same bytes, every storage opens and repor
     CHECK(m.head_weights == nullptr);
     CHECK((st == f::Storage::kInt8) == (m.projection_weights.scale != nullptr));
     // The head alone, W kept f32.
-    Blob h(Convert(bytes, f::Storage::kF32, st));
+    Blob h(Requantized(bytes, f::Storage::kF32, st));
     REQUIRE(h.Open(&m) == Status::kOk);
     CHECK(m.projection_storage == f::Storage::kF32);
     CHECK(m.head_storage == st);
   }
   // W's bytes: half (f16), a quarter plus one scale per stored row (int8).
-  Blob f32(bytes), h16(Convert(bytes, f::Storage::kF16, f::Storage::kF16)),
-      i8(Convert(bytes, f::Storage::kInt8, f::Storage::kInt8));
+  Blob f32(bytes), h16(Requantized(bytes, f::Storage::kF16, f::Storage::kF16)),
+      i8(Requantized(bytes, f::Storage::kInt8, f::Storage::kInt8));
   const auto w_bytes = [](const Blob& b) { return b.U32(b.Entry(f::SectionType::kProjection) + f::entry::kSize); };
   REQUIRE(f32.Open(&m) == Status::kOk);
   const std::uint32_t rows = f::StoredFrequencies(m.layout, m.num_frequencies);
@@ -154,16 +148,16 @@ TEST_CASE("re-storing as f32 gives the same bytes, every storage opens and repor
 
 TEST_CASE("a storage wider than the source's is refused, a narrower one is allowed") {
   const auto bytes = Trained(f::MapKind::kFourierPhase);
-  const auto i8 = Convert(bytes, f::Storage::kInt8, f::Storage::kInt8);
-  const auto h16 = Convert(bytes, f::Storage::kF16, f::Storage::kF16);
-  CHECK_THROWS_AS(Convert(i8, f::Storage::kF16, f::Storage::kInt8), rfk::host::QuantizeError);
-  CHECK_THROWS_AS(Convert(i8, f::Storage::kInt8, f::Storage::kF32), rfk::host::QuantizeError);
-  CHECK_THROWS_AS(Convert(h16, f::Storage::kF32, f::Storage::kF16), rfk::host::QuantizeError);
-  const auto back = Convert(h16, f::Storage::kInt8, f::Storage::kInt8);
+  const auto i8 = Requantized(bytes, f::Storage::kInt8, f::Storage::kInt8);
+  const auto h16 = Requantized(bytes, f::Storage::kF16, f::Storage::kF16);
+  CHECK_THROWS_AS(Requantized(i8, f::Storage::kF16, f::Storage::kInt8), rfk::host::QuantizeError);
+  CHECK_THROWS_AS(Requantized(i8, f::Storage::kInt8, f::Storage::kF32), rfk::host::QuantizeError);
+  CHECK_THROWS_AS(Requantized(h16, f::Storage::kF32, f::Storage::kF16), rfk::host::QuantizeError);
+  const auto back = Requantized(h16, f::Storage::kInt8, f::Storage::kInt8);
   Blob b(back);
   CHECK(b.Open() == Status::kOk);
   // f16 -> f16 widens each half exactly and rounds it back to itself.
-  CHECK(Convert(h16, f::Storage::kF16, f::Storage::kF16) == h16);
+  CHECK(Requantized(h16, f::Storage::kF16, f::Storage::kF16) == h16);
 }
 
 // For every Fourier map form, binning alongside, and both storages: (1) the features and outputs
@@ -191,7 +185,7 @@ TEST_CASE("quantized predictions: exact dequantized arithmetic, and within the e
       CAPTURE(storage_name);
       // Fastfood's map keeps f32 here: its quantized G and S have their own bound
       // (tests/test_fastfood_quant.cc); the head is quantized.
-      Blob qb(Convert(bytes, c.map == f::MapKind::kFastfood ? f::Storage::kF32 : st, st));
+      Blob qb(Requantized(bytes, c.map == f::MapKind::kFastfood ? f::Storage::kF32 : st, st));
       rfk::Model m;
       REQUIRE(qb.Open(&m) == Status::kOk);
       const Outputs got = PredictAll(qb, ds);
@@ -243,7 +237,7 @@ TEST_CASE("quantized predictions: exact dequantized arithmetic, and within the e
 
 TEST_CASE("the reader refuses bad quantized weights with the field and offset") {
   const auto bytes = Trained(f::MapKind::kFourier);
-  const auto i8 = Convert(bytes, f::Storage::kInt8, f::Storage::kInt8);
+  const auto i8 = Requantized(bytes, f::Storage::kInt8, f::Storage::kInt8);
   rfk::ModelError err;
   Blob good(i8);
   rfk::Model m;
@@ -279,7 +273,7 @@ TEST_CASE("the reader refuses bad quantized weights with the field and offset") 
     CHECK(err.offset == w + 7);
   }
   SUBCASE("an f16 infinity or NaN") {
-    const auto h16 = Convert(bytes, f::Storage::kF16, f::Storage::kF16);
+    const auto h16 = Requantized(bytes, f::Storage::kF16, f::Storage::kF16);
     for (std::uint16_t bad : {std::uint16_t{0x7C00}, std::uint16_t{0xFE01}}) {
       for (f::SectionType t : {f::SectionType::kProjection, f::SectionType::kHead}) {
         Blob b(h16);

@@ -20,6 +20,7 @@
 namespace {
 
 namespace f = rfk::format;
+using rfk_test::Requantized;
 using rfk::Status;
 using rfk_test::Blob;
 
@@ -46,13 +47,6 @@ std::vector<std::uint8_t> Trained(f::MapKind map, std::uint32_t d, std::uint32_t
   o.fourier = D > 0;
   o.standardize = 1;  // centred: dense columns with means
   return rfk::host::Train(ds, o).model;
-}
-
-std::vector<std::uint8_t> Convert(const std::vector<std::uint8_t>& bytes, f::Storage map, f::Storage head) {
-  Blob b(bytes);
-  rfk::Model m;
-  REQUIRE(b.Open(&m) == Status::kOk);
-  return rfk::host::RequantizeModel(m, map, head);
 }
 
 // The model with its f16 standardize section replaced by an f32 one holding the widened vectors.
@@ -124,7 +118,7 @@ TEST_CASE("an f16 standardize section: entry storage 2, 4d bytes, features as th
     for (f::Storage st : {f::Storage::kF16, f::Storage::kInt8}) {
       CAPTURE(f::NameOf(map));
       CAPTURE(f::NameOf(st));
-      const std::vector<std::uint8_t> q = Convert(f32, st, st);
+      const std::vector<std::uint8_t> q = Requantized(f32, st, st);
       Blob b(q);
       rfk::Model m;
       REQUIRE(b.Open(&m) == Status::kOk);
@@ -150,16 +144,16 @@ TEST_CASE("an f16 standardize section: entry storage 2, 4d bytes, features as th
       }
       REQUIRE(rfk::SelectKernels((std::string(rfk::KernelTableAt(0)->backend) + "-" + rfk::KernelTableAt(0)->target).c_str()));
       // Converting again keeps the f16 section as it is.
-      CHECK(Convert(q, f::Storage::kInt8, f::Storage::kInt8) == Convert(Convert(f32, st, st), f::Storage::kInt8, f::Storage::kInt8));
+      CHECK(Requantized(q, f::Storage::kInt8, f::Storage::kInt8) == Requantized(Requantized(f32, st, st), f::Storage::kInt8, f::Storage::kInt8));
     }
     // f32 storage, and a map with binning, keep f32 standardisation.
-    Blob f32b(Convert(f32, f::Storage::kF32, f::Storage::kInt8));
+    Blob f32b(Requantized(f32, f::Storage::kF32, f::Storage::kInt8));
     rfk::Model m32;
     REQUIRE(f32b.Open(&m32) == Status::kOk);
     CHECK(m32.mean != nullptr);
     CHECK(f32b.U32(f32b.Entry(f::SectionType::kStandardize) + f::entry::kStorage) == 0);
   }
-  Blob binned(Convert(Trained(f::MapKind::kFourier, d, 64, 4), f::Storage::kInt8, f::Storage::kInt8));
+  Blob binned(Requantized(Trained(f::MapKind::kFourier, d, 64, 4), f::Storage::kInt8, f::Storage::kInt8));
   rfk::Model mb;
   REQUIRE(binned.Open(&mb) == Status::kOk);
   CHECK(mb.mean != nullptr);
@@ -167,7 +161,7 @@ TEST_CASE("an f16 standardize section: entry storage 2, 4d bytes, features as th
 
 TEST_CASE("a corrupt standardize storage, size or f16 value is refused with its field and offset") {
   const std::uint32_t d = 9;
-  const std::vector<std::uint8_t> q = Convert(Trained(f::MapKind::kFourier, d, 32), f::Storage::kInt8, f::Storage::kInt8);
+  const std::vector<std::uint8_t> q = Requantized(Trained(f::MapKind::kFourier, d, 32), f::Storage::kInt8, f::Storage::kInt8);
   const std::size_t e = Blob(q).Entry(f::SectionType::kStandardize);
   REQUIRE(e != 0);
   struct Case {
@@ -217,7 +211,7 @@ TEST_CASE("a corrupt standardize storage, size or f16 value is refused with its 
 }
 
 TEST_CASE("WithoutSection leaves the metadata out and every other section as it was") {
-  const std::vector<std::uint8_t> q = Convert(Trained(f::MapKind::kFastfood, 9, 32), f::Storage::kInt8, f::Storage::kInt8);
+  const std::vector<std::uint8_t> q = Requantized(Trained(f::MapKind::kFastfood, 9, 32), f::Storage::kInt8, f::Storage::kInt8);
   Blob b(q);
   rfk::Model m;
   REQUIRE(b.Open(&m) == Status::kOk);

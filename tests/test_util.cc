@@ -7,6 +7,9 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
+
+#include "rfk/host/quantize.hpp"
 
 namespace rfk_test {
 
@@ -69,6 +72,14 @@ std::string SharedDataset(const std::string& relative) {
   if (std::filesystem::exists(p)) return p;
 #endif
   return "";
+}
+
+std::vector<std::uint8_t> Requantized(const std::vector<std::uint8_t>& bytes, rfk::format::Storage map,
+                                      rfk::format::Storage head) {
+  Blob b(bytes);
+  rfk::Model m;
+  if (b.Open(&m) != rfk::Status::kOk) throw std::runtime_error("Requantized: the model does not open");
+  return rfk::host::RequantizeModel(m, map, head);
 }
 
 }  // namespace rfk_test

@@ -58,6 +58,12 @@ CommandResult Run(const std::string& command);
 std::string ReadText(const std::string& path);
 void WriteText(const std::string& path, const std::string& text);
 
+// `bytes` (a model that opens) re-stored in W storage `map` and head storage `head` by
+// rfk::host::RequantizeModel -- always through the writer, f32 to f32 included. Throws
+// std::runtime_error if the model does not open.
+std::vector<std::uint8_t> Requantized(const std::vector<std::uint8_t>& bytes, rfk::format::Storage map,
+                                      rfk::format::Storage head);
+
 // ../shared/datasets path, or "" when the checkout has no ../shared beside it.
 std::string SharedDataset(const std::string& relative);
 
