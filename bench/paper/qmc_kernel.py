@@ -31,8 +31,6 @@ import convert  # noqa: E402
 
 BEGIN, END = blocks.markers("qmc_kernel.py")
 MAPS = ["fourier", "orf", "qmc", "fourier-phase", "orf-phase", "qmc-phase"]
-DENSE = {"fourier": "fourier", "orf": "fourier", "qmc": "fourier",
-         "fourier-phase": "fourier-phase", "orf-phase": "fourier-phase", "qmc-phase": "fourier-phase"}
 MULTS = [1.0, 0.25]
 
 
@@ -58,6 +56,11 @@ def measure(a, files):
     return rows
 
 
+def dense(m):
+    """The dense map of m's form: `fourier` for pairs, `fourier-phase` for the phase form."""
+    return "fourier-phase" if m.endswith("-phase") else "fourier"
+
+
 def mean_mse(rows, ds, mult, m):
     v = [r["mse"] for r in rows if r["data"] == ds and r["mult"] == mult and r["map"] == m]
     return sum(v) / len(v)
@@ -81,7 +84,8 @@ def table(res, a):
             cells = []
             for m in MAPS:
                 e = mean_mse(rows, ds, mult, m)
-                cells.append(f"{e:.3g}" if DENSE[m] == m else f"{e:.3g} ({e / mean_mse(rows, ds, mult, DENSE[m]):.2f})")
+                ratio = "" if dense(m) == m else f" ({e / mean_mse(rows, ds, mult, dense(m)):.2f})"
+                cells.append(f"{e:.3g}{ratio}")
             label = "default" if mult == 1.0 else "default / 4"
             out.append(f"| {ds} | {label} = {sample['gamma']:.4g} | {sample['d']} | " + " | ".join(cells) + " |")
     out += ["", END]
