@@ -6,8 +6,8 @@
 #   scripts/fuzz.sh [seconds per target, default 60] [target ...]
 #   targets: model model_dense capi libsvm csv idx train convert (default: all). CI's short run:
 #   scripts/fuzz.sh 20. model_dense is fuzz_model on the core `rfk export --config-header` configures
-#   for a dense f32 model (no Fastfood, binning, quantized storage or integer path): every other
-#   kind must be refused at open, never misread.
+#   for a dense f32 model (tests/embedded/house_pair_config.h: pairs, f32, no Fastfood, binning,
+#   integer path, impute or calibration): every other kind must be refused at open, never misread.
 # Seeds: models trained by the rfk CLI, small slices of ../shared/datasets (when present; nothing
 # is copied into the repository), hand-made inputs for every format and element type, and the
 # committed regression inputs. Corpora grow in build/fuzz/corpus/<target> across runs.
@@ -228,8 +228,8 @@ build_target() {
   case $t in
     model) "${cxx[@]}" -DRFK_FUZZ_ENTRY=Model tests/fuzz/fuzz_model.cc "${core_objs[@]}" -o "$out/fuzz_$t" ;;
     model_dense)  # a configured core: its own compile of the core's sources
-      "${cxx[@]}" -DRFK_FUZZ_ENTRY=Model -DRFK_CORE_FIXED=0 -DRFK_FLOAT_FASTFOOD=0 -DRFK_FLOAT_BINNING=0 \
-        -DRFK_FLOAT_QUANT=0 tests/fuzz/fuzz_model.cc "${core[@]}" -o "$out/fuzz_$t" ;;
+      "${cxx[@]}" -DRFK_FUZZ_ENTRY=Model "-DRFK_CONFIG_HEADER=\"$PWD/tests/embedded/house_pair_config.h\"" \
+        tests/fuzz/fuzz_model.cc "${core[@]}" -o "$out/fuzz_$t" ;;
     capi) "${cxx[@]}" -DRFK_FUZZ_ENTRY=CApi tests/fuzz/fuzz_capi.cc "${core_objs[@]}" -o "$out/fuzz_$t" ;;
     libsvm | csv | idx)
       entry=$(printf '%s' "${t:0:1}" | tr a-z A-Z)${t:1}

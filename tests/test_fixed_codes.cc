@@ -180,5 +180,22 @@ TEST_CASE("fixed codes: rfk export writes the constants, code vectors for intege
     CHECK(c.find("#define RFK_FLOAT_FASTFOOD 0") != std::string::npos);
     CHECK(c.find("#define RFK_FLOAT_BINNING 0") != std::string::npos);
     CHECK(c.find("#define RFK_FLOAT_QUANT 0") != std::string::npos);
+    // m: [cos, sin] pairs in panels, no impute; names not read.
+    CHECK(c.find(std::string("#define RFK_FORM_PAIR ") + (fixed ? "0" : "1")) != std::string::npos);
+    CHECK(c.find("#define RFK_FORM_PHASE 0") != std::string::npos);
+    CHECK(c.find("#define RFK_LAYOUT_ROWS 0") != std::string::npos);
+    CHECK(c.find("#define RFK_READ_IMPUTE 0") != std::string::npos);
+    CHECK(c.find("#define RFK_READ_NAMES 0") != std::string::npos);
   }
+  // The phase form and an impute section, each in the configuration of a model that has it.
+  REQUIRE(rfk_test::Run(cli + " train --train " + tmp.Path("codes.csv") + " -D 64 --map fourier-phase --missing mean" +
+                        " --no-calibration -q -o " + tmp.Path("p.rfk")).status == 0);
+  r = rfk_test::Run(cli + " export -m " + tmp.Path("p.rfk") + " --c-header " + tmp.Path("x.h") +
+                    " --name x --config-header " + tmp.Path("p_config.h"));
+  REQUIRE_MESSAGE(r.status == 0, r.err);
+  const std::string p = rfk_test::ReadText(tmp.Path("p_config.h"));
+  CHECK(p.find("#define RFK_FORM_PAIR 0") != std::string::npos);
+  CHECK(p.find("#define RFK_FORM_PHASE 1") != std::string::npos);
+  CHECK(p.find("#define RFK_READ_IMPUTE 1") != std::string::npos);
+  CHECK(p.find("#define RFK_READ_CALIBRATION 0") != std::string::npos);
 }

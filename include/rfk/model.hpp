@@ -173,7 +173,8 @@ std::uint32_t DecideClassRaw(const Model& model, const float* outputs) noexcept;
 const char* ClassLabel(const Model& model, std::uint32_t index) noexcept;
 
 // NUL-terminated name of input column `index` (index == input_dim: the training file's label
-// column), from the feature_names section; "" when the model stores no names or index > input_dim.
+// column), from the feature_names section; "" when the model stores no names, index > input_dim,
+// or the core was built without RFK_READ_NAMES (lib/core/core_config.h); likewise ClassLabel.
 const char* FeatureName(const Model& model, std::uint32_t index) noexcept;
 
 // Computes the whole feature vector z(x) (length num_features: the Fourier features, then one

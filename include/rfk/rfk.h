@@ -107,6 +107,11 @@ uint32_t rfk_decide_class(const rfk_model* model, const float* outputs);
 uint32_t rfk_decide_class_raw(const rfk_model* model, const float* outputs);
 const char* rfk_class_label(const rfk_model* model, uint32_t class_index);
 
+/* The name of input column `index` as the training data had it (index == rfk_input_dim: the label
+ * column), NUL-terminated; "" when the model stores no names, index is past the label, or the core
+ * was built without RFK_READ_NAMES (lib/core/core_config.h). */
+const char* rfk_feature_name(const rfk_model* model, uint32_t index);
+
 /* Class probabilities from a classifier's raw outputs (out_len >= K floats from rfk_predict):
  * proba_len >= rfk_num_classes floats, one per class in label order, from the model's calibration
  * section (rfk/format.hpp, docs/FORMAT.md: platt-cubic for binary, softmax-vector for multiclass,

@@ -32,6 +32,7 @@
   X(kOutputTooSmall, RFK_OUTPUT_TOO_SMALL, "output buffer is smaller than the model's number of outputs") \
   X(kScratchTooSmall, RFK_SCRATCH_TOO_SMALL, "scratch buffer is smaller than ScratchBytes(model)")   \
   X(kMisalignedScratch, RFK_MISALIGNED_SCRATCH, "scratch buffer is not aligned to rfk::kScratchAlignment") \
-  X(kNoCalibration, RFK_NO_CALIBRATION, "model has no calibration section (no class probabilities)")
+  X(kNoCalibration, RFK_NO_CALIBRATION, "model has no calibration section (no class probabilities)") \
+  X(kUnsupportedSection, RFK_UNSUPPORTED_SECTION, "model section not read by this build of the core")
 
 #endif /* RFK_STATUS_LIST_H_ */

@@ -94,6 +94,10 @@ const char* rfk_class_label(const rfk_model* model, uint32_t class_index) {
   return IsOpen(model) ? rfk::ClassLabel(View(model), class_index) : "";
 }
 
+const char* rfk_feature_name(const rfk_model* model, uint32_t index) {
+  return IsOpen(model) ? rfk::FeatureName(View(model), index) : "";
+}
+
 rfk_status rfk_compute_bins(const rfk_model* model, const float* x, size_t x_len, void* scratch,
                             size_t scratch_bytes, uint64_t* keys, uint32_t* columns, size_t len) {
   if (!IsOpen(model)) return RFK_NULL_ARGUMENT;

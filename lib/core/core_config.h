@@ -49,6 +49,37 @@
 #define RFK_FLOAT_QUANT 1
 #endif
 
+// The model's form and optional sections (each 1 unless the build says 0; `rfk export
+// --config-header` writes them for a model), refused at open when compiled out, at the field named:
+// - RFK_FORM_PAIR, RFK_FORM_PHASE: the [cos, sin] pair form and the cos + phase form of the float
+//   path's Fourier features (every dense and Fastfood kind has one of the two): kUnsupportedMap at
+//   map_params.map_kind.
+// - RFK_LAYOUT_ROWS: a row-major W (format 1.0's writers; rfk writes panels): kUnsupportedStorage
+//   at map_params.layout.
+// - RFK_READ_IMPUTE: the impute section (NaN inputs replaced): kUnsupportedSection at its entry.
+// - RFK_READ_CALIBRATION: the calibration section (the calibrated decision, class probabilities):
+//   kUnsupportedSection at its entry.
+// - RFK_READ_NAMES: the labels and feature_names sections. Never refused: a core without it does
+//   not read them (they do not change an output), and ClassLabel / FeatureName give "".
+#ifndef RFK_FORM_PAIR
+#define RFK_FORM_PAIR 1
+#endif
+#ifndef RFK_FORM_PHASE
+#define RFK_FORM_PHASE 1
+#endif
+#ifndef RFK_LAYOUT_ROWS
+#define RFK_LAYOUT_ROWS 1
+#endif
+#ifndef RFK_READ_IMPUTE
+#define RFK_READ_IMPUTE 1
+#endif
+#ifndef RFK_READ_CALIBRATION
+#define RFK_READ_CALIBRATION 1
+#endif
+#ifndef RFK_READ_NAMES
+#define RFK_READ_NAMES 1
+#endif
+
 namespace rfk::core {
 
 inline constexpr bool kCoreFloat = RFK_CORE_FLOAT != 0;  // float models: Predict, every map and storage
@@ -59,6 +90,12 @@ inline constexpr bool kFloatDense = kCoreFloat && RFK_FLOAT_DENSE != 0;        /
 inline constexpr bool kFloatFastfood = kCoreFloat && RFK_FLOAT_FASTFOOD != 0;  // Fastfood's transform
 inline constexpr bool kFloatBinning = kCoreFloat && RFK_FLOAT_BINNING != 0;    // bin keys and columns
 inline constexpr bool kFloatQuant = kCoreFloat && RFK_FLOAT_QUANT != 0;        // f16 / int8 weights
+inline constexpr bool kFormPair = kCoreFloat && RFK_FORM_PAIR != 0;    // z = [cos, sin] (pair kinds)
+inline constexpr bool kFormPhase = kCoreFloat && RFK_FORM_PHASE != 0;  // z = cos(Wx + b) (phase kinds)
+inline constexpr bool kLayoutRows = kCoreFloat && RFK_LAYOUT_ROWS != 0;  // row-major W (format 1.0)
+inline constexpr bool kReadImpute = RFK_READ_IMPUTE != 0;
+inline constexpr bool kReadCalibration = RFK_READ_CALIBRATION != 0;
+inline constexpr bool kReadNames = RFK_READ_NAMES != 0;
 static_assert(kCoreFloat || kCoreFixed, "rfk core: RFK_CORE_FLOAT and RFK_CORE_FIXED are both 0");
 
 }  // namespace rfk::core

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "bytes.h"
+#include "core_config.h"
 #include "rfk/model.hpp"
 
 namespace rfk {
@@ -116,7 +117,8 @@ std::uint32_t DecideClassRaw(const Model& model, const float* outputs) noexcept 
 std::uint32_t DecideClass(const Model& model, const float* outputs) noexcept {
   // Without the section: the raw rule. A NaN output (which Probabilities refuses) decides as in
   // the raw rule, by comparisons that are false: class 0 (binary), or a class before it.
-  if (model.calibration_method == 0 || model.task == format::Task::kRegression) return DecideClassRaw(model, outputs);
+  if (!core::kReadCalibration || model.calibration_method == 0 || model.task == format::Task::kRegression)
+    return DecideClassRaw(model, outputs);
   if (IsBinaryMethod(model.calibration_method)) return BinaryLogit(model, outputs[0]) < 0.0f ? 1u : 0u;
   std::uint32_t best = 0;
   float best_z = Logit(model, outputs, 0);
@@ -130,7 +132,7 @@ std::uint32_t DecideClass(const Model& model, const float* outputs) noexcept {
 Status Probabilities(const Model& model, const float* outputs, std::size_t out_len, float* proba,
                      std::size_t proba_len) noexcept {
   if (outputs == nullptr || proba == nullptr) return Status::kNullArgument;
-  if (model.calibration_method == 0) return Status::kNoCalibration;
+  if (!core::kReadCalibration || model.calibration_method == 0) return Status::kNoCalibration;
   if (out_len < model.num_outputs) return Status::kInputDimMismatch;
   if (proba_len < model.num_classes) return Status::kOutputTooSmall;
   if (!AllFinite(model, outputs)) return Status::kNonFiniteInput;

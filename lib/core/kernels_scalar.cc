@@ -399,11 +399,11 @@ void ScalarLinearHeadQuant(const WeightsView& H, std::uint32_t stride, const flo
 // RFK_KERNEL_LIST needs a line here, or the table does not compile. Fastfood's features go through
 // the Fourier kernels with d = 1.
 #define RFK_SCALAR_BUILT_Standardize true
-#define RFK_SCALAR_BUILT_StandardizeF16 true
-#define RFK_SCALAR_BUILT_FourierPhase (core::kFloatDense || core::kFloatFastfood)
-#define RFK_SCALAR_BUILT_FourierPair (core::kFloatDense || core::kFloatFastfood)
-#define RFK_SCALAR_BUILT_FourierPhaseHeadBatch core::kFloatDense
-#define RFK_SCALAR_BUILT_FourierPairHeadBatch core::kFloatDense
+#define RFK_SCALAR_BUILT_StandardizeF16 core::kFloatQuant
+#define RFK_SCALAR_BUILT_FourierPhase ((core::kFloatDense || core::kFloatFastfood) && core::kFormPhase)
+#define RFK_SCALAR_BUILT_FourierPair ((core::kFloatDense || core::kFloatFastfood) && core::kFormPair)
+#define RFK_SCALAR_BUILT_FourierPhaseHeadBatch (core::kFloatDense && core::kFormPhase)
+#define RFK_SCALAR_BUILT_FourierPairHeadBatch (core::kFloatDense && core::kFormPair)
 #define RFK_SCALAR_BUILT_LinearHead true
 #define RFK_SCALAR_BUILT_BinKeys core::kFloatBinning
 #define RFK_SCALAR_BUILT_Fwht core::kFloatFastfood

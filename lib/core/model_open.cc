@@ -158,7 +158,8 @@ bool CheckBuildAccepts(Reader& r) {
 
 // 3c. The float path's map and W storage this build reads (core_config.h), once map_params is
 // known: a dense map (its kind, or a W) without kFloatDense, a Fastfood map (its kind, or its
-// section) without kFloatFastfood, a W or diagonals stored other than f32 without kFloatQuant. By
+// section) without kFloatFastfood, a form (pair or phase) without its switch, a row-major W without
+// kLayoutRows, a W or diagonals stored other than f32 without kFloatQuant. By
 // the kind too, not only by the arrays present: a model of a kind compiled out whose arrays are
 // missing is refused here, where the validators that would miss them are compiled out. A
 // fixed-only model (a fixed section and neither array) passes, and a core without the float path
@@ -168,8 +169,12 @@ bool CheckFloatMapBuilt(Reader& r, std::uint32_t at) {
   const bool dense = r[SectionType::kProjection].present(), fastfood = r[SectionType::kFastfood].present();
   if (!dense && !fastfood && r[SectionType::kFixed].present()) return true;
   const bool fastfood_kind = f::IsFastfood(r.m.map);
-  if (((dense || !fastfood_kind) && !core::kFloatDense) || ((fastfood || fastfood_kind) && !core::kFloatFastfood))
+  const bool form_built = f::IsPhaseForm(r.m.map) ? core::kFormPhase : core::kFormPair;
+  if (((dense || !fastfood_kind) && !core::kFloatDense) || ((fastfood || fastfood_kind) && !core::kFloatFastfood) ||
+      !form_built)
     return r.Fail(Status::kUnsupportedMap, "map_params.map_kind", at + f::map_params::kMapKind);
+  if (!fastfood_kind && !core::kLayoutRows && r.m.layout != f::Layout::kPanels)
+    return r.Fail(Status::kUnsupportedStorage, "map_params.layout", at + f::map_params::kLayout);
   if ((dense || fastfood) && !core::kFloatQuant && r.m.projection_storage != f::Storage::kF32)
     return r.Fail(Status::kUnsupportedStorage, "map_params.storage", at + f::map_params::kStorage);
   return true;
@@ -212,7 +217,8 @@ bool CheckProjection(Reader& r) {
 // 5. phase (b): with the phase form only (absent, with W, in a fixed-only model); F floats.
 bool CheckPhase(Reader& r) {
   const Section& s = r[SectionType::kPhase];
-  if (!r[SectionType::kMapParams].present() || !f::IsPhaseForm(r.m.map))
+  // (A float-only core without the phase form has refused phase kinds: CheckFloatMapBuilt.)
+  if ((!core::kFormPhase && !core::kCoreFixed) || !r[SectionType::kMapParams].present() || !f::IsPhaseForm(r.m.map))
     return !s.present() || r.Fail(Status::kBadValue, "phase", s.entry);  // the pair form has none
   // A fixed-only model has neither W nor b; with W, the float path reads b.
   if (core::kCoreFixed && !s.present() && r[SectionType::kFixed].present() && !r[SectionType::kProjection].present())
@@ -396,7 +402,7 @@ bool CheckMapArraysFinite(Reader& r) {
   return (m.projection_weights.data == nullptr ||
           CheckWeights(r, m.projection_weights, rows, m.input_dim, "projection", "projection.scale")) &&
          CheckFinite(r, m.phase, m.phase ? m.num_frequencies : 0u, "phase") &&
-         CheckFastfoodDiagonals(r) &&
+         (!core::kFloatFastfood || CheckFastfoodDiagonals(r)) &&
          CheckFinite(r, m.bin_inv_width, m.bin_inv_width ? 2ull * m.num_grids * m.input_dim : 0, "bin_grids");
 }
 
@@ -428,10 +434,7 @@ bool CheckHead(Reader& r) {
   const f::Storage st = storage == 0 ? f::Storage::kF32 : static_cast<f::Storage>(storage);
   // A quantized head where the float path runs the model (not a fixed-only one, whose float head
   // is unused) needs kFloatQuant.
-  const bool float_runs = !(core::kCoreFixed && r[SectionType::kFixed].present()) ||
-                          r[SectionType::kProjection].present() || r[SectionType::kFastfood].present() ||
-                          r[SectionType::kBinGrids].present();
-  if (core::kCoreFloat && !core::kFloatQuant && st != f::Storage::kF32 && float_runs)
+  if (core::kCoreFloat && !core::kFloatQuant && st != f::Storage::kF32 && (!core::kCoreFixed || FloatRuns(r)))
     return r.Fail(Status::kUnsupportedStorage, "head.storage", s.offset + hf::kStorage);
   const std::uint64_t K = m.num_outputs, D = m.num_features;
   if (s.size != hf::kHeaderBytes + f::QuantMatrixBytes(st, K, D) + 4 * K)
@@ -450,14 +453,15 @@ constexpr StringFields kLabelFields = {"labels.size", "labels.count", "labels.of
 constexpr StringFields kNameFields = {"feature_names.size", "feature_names.count", "feature_names.offsets",
                                       "feature_names.pool"};
 
-// 12. labels: with classification only; C = 2 (binary) or K; the offsets and the pool.
+// 12. labels: with classification only; C = 2 (binary) or K; the offsets and the pool. A core
+// without kReadNames (core_config.h) neither checks nor reads the section (ClassLabel gives "").
 bool CheckLabels(Reader& r) {
   const Section& s = r[SectionType::kLabels];
   if (r.m.task == f::Task::kRegression)
-    return !s.present() || r.Fail(Status::kBadValue, "labels", s.entry);
-  if (!s.present()) return r.Fail(Status::kMissingSection, "labels", 0);
+    return !core::kReadNames || !s.present() || r.Fail(Status::kBadValue, "labels", s.entry);
   const std::uint32_t c = r.m.task == f::Task::kBinary ? 2u : r.m.num_outputs;
-  if (!CheckStrings(r, s, c, kLabelFields, &r.m.label_offsets, &r.m.label_pool)) return false;
+  if (core::kReadNames && !s.present()) return r.Fail(Status::kMissingSection, "labels", 0);
+  if (core::kReadNames && !CheckStrings(r, s, c, kLabelFields, &r.m.label_offsets, &r.m.label_pool)) return false;
   r.m.num_classes = c;
   return true;
 }
@@ -470,11 +474,13 @@ bool CheckLaterArraysFinite(Reader& r) {
          CheckFinite(r, m.head_bias, m.num_outputs, "head");
 }
 
-// 15. impute (optional): size 16 + 4 d, a known method, count = d, finite values.
+// 15. impute (optional): size 16 + 4 d, a known method, count = d, finite values; refused by a
+// core without kReadImpute (core_config.h).
 bool CheckImpute(Reader& r) {
   namespace im = f::impute;
   const Section& s = r[SectionType::kImpute];
   if (!s.present()) return true;
+  if (!core::kReadImpute) return r.Fail(Status::kUnsupportedSection, "impute", s.entry);
   if (s.size < im::kHeaderBytes) return r.Fail(Status::kBadSectionSize, "impute.size", s.size_at());
   const std::uint8_t* p = r.Data(s);
   const std::uint32_t method = LoadU32(p + im::kMethod);
@@ -490,10 +496,10 @@ bool CheckImpute(Reader& r) {
   return true;
 }
 
-// 16. feature_names (optional): d + 1 names in the labels layout.
+// 16. feature_names (optional): d + 1 names in the labels layout; not read without kReadNames.
 bool CheckFeatureNames(Reader& r) {
   const Section& s = r[SectionType::kFeatureNames];
-  if (!s.present()) return true;
+  if (!s.present() || !core::kReadNames) return true;
   const std::uint32_t want = r.m.input_dim + 1;
   if (!CheckStrings(r, s, want, kNameFields, &r.m.name_offsets, &r.m.name_pool)) return false;
   r.m.num_names = want;
@@ -504,12 +510,13 @@ bool CheckFeatureNames(Reader& r) {
 // platt-cubic; multiclass: softmax-temperature or softmax-vector), K = the head's, the size the
 // method and K give, every parameter finite; B = 0 for softmax-temperature, A <= 0 and C <= 0 for
 // platt-cubic, every a_k >= 0 for softmax-vector (signs tested on the bits: no float compare,
-// which is a soft-float call on Cortex-M3).
+// which is a soft-float call on Cortex-M3). Refused by a core without kReadCalibration.
 bool CheckCalibration(Reader& r) {
   namespace ca = f::calibration;
   using M = f::CalibrationMethod;
   const Section& s = r[SectionType::kCalibration];
   if (!s.present()) return true;
+  if (!core::kReadCalibration) return r.Fail(Status::kUnsupportedSection, "calibration", s.entry);
   if (r.m.task == f::Task::kRegression) return r.Fail(Status::kBadValue, "calibration", s.entry);
   if (s.size < 8) return r.Fail(Status::kBadSectionSize, "calibration.size", s.size_at());
   const std::uint8_t* p = r.Data(s);

@@ -4,6 +4,7 @@
 // this file: each is called from several places (or is new), so none loses inlining into OpenModel.
 // No allocation, no exceptions.
 #include "fp_contract.h"  // first: no compiler-fused multiply-adds in this file
+#include "core_config.h"
 #include "model_reader.h"
 
 namespace rfk::open {
@@ -27,7 +28,9 @@ bool CheckFinite(Reader& r, const float* p, std::uint64_t n, const char* field) 
 bool CheckWeights(Reader& r, const WeightsView& w, std::uint64_t rows, std::uint64_t cols,
                   const char* field, const char* scale_field) {
   const std::uint64_t n = rows * cols;
-  if (w.type == WeightType::kF32) return CheckFinite(r, static_cast<const float*>(w.data), n, field);
+  // A float-only core without kFloatQuant (core_config.h) has refused every other storage at open.
+  if (w.type == WeightType::kF32 || (core::kCoreFloat && !core::kFloatQuant && !core::kCoreFixed))
+    return CheckFinite(r, static_cast<const float*>(w.data), n, field);
   if (w.type != WeightType::kInt8) {  // f16, f16-scaled
     const auto* h = static_cast<const std::uint16_t*>(w.data);
     for (std::uint64_t i = 0; i < n; ++i)
@@ -73,7 +76,8 @@ bool CheckStrings(Reader& r, const Section& s, std::uint32_t want, const StringF
 
 // 11. standardize: mean[d] then inv_scale[d], a 2 x d matrix in the storage its table entry names
 // (entry.storage: 0 or f32, f16; int8 and any other supported storage are kUnsupportedStorage for
-// this section, an unknown number kBadValue): QuantMatrixBytes(storage, 2, d) bytes.
+// this section, an unknown number kBadValue): QuantMatrixBytes(storage, 2, d) bytes. f16 where the
+// float path runs the model needs kFloatQuant (core_config.h), else kUnsupportedStorage.
 bool CheckStandardize(Reader& r) {
   const Section& s = r[SectionType::kStandardize];
   if (!s.present()) return true;
@@ -83,6 +87,8 @@ bool CheckStandardize(Reader& r) {
     return r.Fail(f::SupportOf<f::Storage>(storage) == f::Support::kUnknown ? Status::kBadValue
                                                                             : Status::kUnsupportedStorage,
                   "standardize.storage", at);
+  if (half && core::kCoreFloat && !core::kFloatQuant && (!core::kCoreFixed || FloatRuns(r)))
+    return r.Fail(Status::kUnsupportedStorage, "standardize.storage", at);
   if (s.size != (half ? 4u : 8u) * r.m.input_dim)  // QuantMatrixBytes(storage, 2, d); d <= 2^24
     return r.Fail(Status::kBadSectionSize, "standardize.size", s.size_at());
   if (half) {

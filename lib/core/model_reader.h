@@ -90,6 +90,13 @@ struct StringFields {
 bool CheckStrings(Reader& r, const Section& s, std::uint32_t want, const StringFields& name,
                   const std::uint8_t** offsets, const char** pool);
 
+// The float path runs this model: it has float map arrays, or no fixed section (a fixed-only model,
+// a fixed section and no W, Fastfood section or bin grids, runs on the integer path only).
+inline bool FloatRuns(const Reader& r) {
+  return !r[f::SectionType::kFixed].present() || r[f::SectionType::kProjection].present() ||
+         r[f::SectionType::kFastfood].present() || r[f::SectionType::kBinGrids].present();
+}
+
 // The standardize section's validators (model_open_arrays.cc), numbered as in docs/FORMAT.md.
 bool CheckStandardize(Reader& r);        // 11
 bool CheckStandardizeFinite(Reader& r);  // 14, its first part

@@ -42,10 +42,16 @@ bool ImputeInput(const Model& m, const float* x, float* xs) {
 // xs = x standardised through kt with the vectors as the model stores them (f32, or f16 widened
 // as read); x may be xs. Only for standardised models (IsStandardized).
 void StandardizeInput(const Model& m, const KernelTable& kt, const float* x, float* xs) {
-  if (const std::uint16_t* h = StandardizeF16Values(m))
+  if (const std::uint16_t* h = StandardizeF16Values(m); core::kFloatQuant && h != nullptr)
     kt.StandardizeF16(x, h, h + m.input_dim, m.input_dim, xs);
   else
     kt.Standardize(x, m.mean, m.inv_scale, m.input_dim, xs);
+}
+
+// The model's Fourier form, known at compile time in a core built for one form (core_config.h).
+// Always inlined: an out-of-line copy beside format::IsPhaseForm cost the whole core 20 B.
+[[gnu::always_inline]] inline bool PhaseForm(const Model& m) {
+  return core::kFormPhase && (!core::kFormPair || format::IsPhaseForm(m.map));
 }
 
 }  // namespace
@@ -113,11 +119,11 @@ Status Features(const Model& m, const float* x, std::size_t x_len, void* scratch
     FastfoodFeatures(m.fastfood, input, m.input_dim, m.num_frequencies, m.phase, m.feature_scale,
                      reinterpret_cast<float*>(base + l.ff), z, kt);
   } else if (core::kFloatDense && m.fourier_features != 0) {
-    const bool phase = format::IsPhaseForm(m.map);
+    const bool phase = PhaseForm(m);
     if (core::kFloatQuant && m.projection_storage != format::Storage::kF32) {  // f16, int8: widened as read
       kt.FourierQuant(m.projection_weights, m.layout == format::Layout::kPanels, phase ? m.phase : nullptr,
                       input, m.num_frequencies, m.input_dim, m.feature_scale, z);
-    } else if (m.layout == format::Layout::kPanels) {
+    } else if (!core::kLayoutRows || m.layout == format::Layout::kPanels) {
       if (phase)
         kt.FourierPhase(m.projection, m.phase, input, m.num_frequencies, m.input_dim, m.feature_scale, z);
       else
@@ -252,7 +258,7 @@ void FastfoodFeatures(const FastfoodArrays& a, const float* x, std::uint32_t d, 
   }
   for (std::uint32_t j = F; j < FastfoodWorkFloats(a, F) - dp; ++j) u[j] = 0.0f;
   const float one = 1.0f;
-  if (phase != nullptr) kt.FourierPhase(u, phase, &one, F, 1, scale, z);
+  if (core::kFormPhase && (!core::kFormPair || phase != nullptr)) kt.FourierPhase(u, phase, &one, F, 1, scale, z);
   else kt.FourierPair(u, &one, F, 1, scale, z);
 }
 
@@ -393,7 +399,7 @@ Status PredictBatch(const Model& m, const float* X, std::size_t n, std::size_t x
       input = xs;
     }
     float* ob = out + i0 * K;
-    if (format::IsPhaseForm(m.map))
+    if (PhaseForm(m))
       kt.FourierPhaseHeadBatch(m.projection, m.phase, input, bn, m.num_frequencies, d,
                                m.feature_scale, m.head_weights, m.head_bias, K, acc, ob);
     else

@@ -126,16 +126,16 @@ set(RFK_IMAGE_LIMITS_cortex-m0 16384 2048)
 #   float-only: M4F, M7, M33 12,272 B; M3, M33 without FPU 13,468 B; M0 16,292 B (stack as the whole core's)
 #   fixed-only: M4F, M7 7,016 B; M33 7,040 B; M3 7,028 B; M33 without FPU 7,044 B; M0 8,084 B
 #               (worst-case stack 400 B, M0 472 B: rfk_open)
-# The dense f32 configured core (rfk_core_dense_f32: what `rfk export --config-header` writes for a
-# dense f32 model; footprint_dense), 2026-11-29, `ctest -R footprint -V`: M4F 8,608 B, M7 8,544 B,
-# M33 8,584 B, M3 and M33 without FPU 10,284 B, M0 12,772 B (3,272 B of it libgcc); worst-case
-# stack 464 B (M0 528 B). Budgets: measured plus about 100 B.
-set(RFK_DENSE_FLASH_BUDGET_cortex-m4 8710)
-set(RFK_DENSE_FLASH_BUDGET_cortex-m7 8650)
-set(RFK_DENSE_FLASH_BUDGET_cortex-m3 10390)
-set(RFK_DENSE_FLASH_BUDGET_cortex-m0 12880)
-set(RFK_DENSE_FLASH_BUDGET_cortex-m33 8690)
-set(RFK_DENSE_FLASH_BUDGET_cortex-m33+nofp 10390)
+# The dense f32 configured core (rfk_core_dense_f32, built with tests/embedded/house_pair_config.h:
+# what `rfk export --config-header` writes for house_pair; footprint_dense), `ctest -R footprint -V`:
+# M4F and M7 6,128 B, M33 6,136 B, M3 and M33 without FPU 7,568 B, M0 10,132 B; worst-case stack
+# 392 B (M3 404 B, M0 456 B). Budgets: measured plus about 100 B.
+set(RFK_DENSE_FLASH_BUDGET_cortex-m4 6230)
+set(RFK_DENSE_FLASH_BUDGET_cortex-m7 6230)
+set(RFK_DENSE_FLASH_BUDGET_cortex-m3 7670)
+set(RFK_DENSE_FLASH_BUDGET_cortex-m0 10240)
+set(RFK_DENSE_FLASH_BUDGET_cortex-m33 6240)
+set(RFK_DENSE_FLASH_BUDGET_cortex-m33+nofp 7670)
 set(RFK_FLOAT_FLASH_BUDGET_cortex-m4 13180)  # 13,072 B measured
 set(RFK_FLOAT_FLASH_BUDGET_cortex-m7 13110)  # 13,008 B measured
 set(RFK_FLOAT_FLASH_BUDGET_cortex-m3 14240)  # 14,132 B measured

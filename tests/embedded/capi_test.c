@@ -50,6 +50,7 @@ static void OpenErrors(void) {
   CHECK(rfk_predict(&m, x, HOUSE_PAIR_INPUT_DIM, ram.scratch, sizeof ram.scratch, out, 1) == RFK_NULL_ARGUMENT);
   CHECK(rfk_decide_class(&m, out) == 0);
   CHECK(strcmp(rfk_class_label(&m, 0), "") == 0);
+  CHECK(strcmp(rfk_feature_name(&m, 0), "") == 0);
 
   CHECK(rfk_open(&m, house_pair, HOUSE_PAIR_BYTES - 1, &e) == RFK_TRUNCATED);
   CHECK(rfk_open(&m, house_pair, 8, &e) == RFK_TRUNCATED);
@@ -76,6 +77,9 @@ static void PredictArguments(void) {
   CHECK(need % RFK_SCRATCH_ALIGNMENT == 0);
   CHECK(rfk_batch_scratch_bytes(&m) == HOUSE_PAIR_BATCH_SCRATCH_BYTES);
   CHECK(rfk_num_outputs(&m) == 1 && rfk_num_classes(&m) == 0 && rfk_num_grids(&m) == 0);
+  /* house_16h has no header: the names are the columns' numbers from 1, the label's "y". */
+  CHECK(strcmp(rfk_feature_name(&m, 0), "1") == 0 && strcmp(rfk_feature_name(&m, HOUSE_PAIR_INPUT_DIM), "y") == 0);
+  CHECK(strcmp(rfk_feature_name(&m, HOUSE_PAIR_INPUT_DIM + 1), "") == 0);
   CHECK(rfk_predict(&m, x, HOUSE_PAIR_INPUT_DIM, ram.scratch, need, out, 1) == RFK_OK);
   CHECK(rfk_predict(&m, x, HOUSE_PAIR_INPUT_DIM - 1, ram.scratch, need, out, 1) == RFK_INPUT_DIM_MISMATCH);
   CHECK(rfk_predict(&m, x, HOUSE_PAIR_INPUT_DIM, ram.scratch, need - 1, out, 1) == RFK_SCRATCH_TOO_SMALL);

@@ -9,17 +9,22 @@
  * (its table entry), the fixed-only core reads both. RFK_TEST_DENSE_F32 links rfk_core_dense_f32
  * (float-only without Fastfood, binning or quantized storage): it reads the dense f32 model as the
  * float-only core does and refuses a Fastfood, a binning and an int8 model at open, at the field
- * that names what is missing. Returns the number of failed checks. */
+ * that names what is missing; as `rfk export --config-header` configures it for house_pair (pairs,
+ * no impute, no calibration, names not read), it also refuses the phase form, an impute section
+ * and a calibration section, and gives "" for a feature name. Returns the number of failed checks. */
 #include <stdio.h>
 #include <string.h>
 
 #include "a9a_hashed.h"
 #include "a9a_hashed_fixed.h"
 #include "covtype_ff_fixed.h"
+#include "covtype_small_binary.h"
 #include "house_fastfood.h"
 #include "house_fixed.h"
+#include "house_impute.h"
 #include "house_int8.h"
 #include "house_pair.h"
+#include "house_phase.h"
 #include "rfk/rfk.h"
 
 static rfk_model model;
@@ -88,7 +93,21 @@ int main(void) {
     check(rfk_open(&model, house_int8, HOUSE_INT8_BYTES, &err) == RFK_UNSUPPORTED_STORAGE &&
               strcmp(err.field, "map_params.storage") == 0,
           "dense f32 core: an int8 model is refused (kUnsupportedStorage, map_params.storage)");
+    check(rfk_open(&model, house_phase, HOUSE_PHASE_BYTES, &err) == RFK_UNSUPPORTED_MAP &&
+              strcmp(err.field, "map_params.map_kind") == 0,
+          "dense f32 core: the phase form is refused (kUnsupportedMap, map_params.map_kind)");
+    check(rfk_open(&model, house_impute, HOUSE_IMPUTE_BYTES, &err) == RFK_UNSUPPORTED_SECTION &&
+              strcmp(err.field, "impute") == 0 && err.offset != 0,
+          "dense f32 core: an impute section is refused (kUnsupportedSection, impute)");
+    check(rfk_open(&model, covtype_small_binary, COVTYPE_SMALL_BINARY_BYTES, &err) == RFK_UNSUPPORTED_SECTION &&
+              strcmp(err.field, "calibration") == 0 && err.offset != 0,
+          "dense f32 core: a calibration section is refused (kUnsupportedSection, calibration)");
+    check(rfk_open(&model, house_pair, HOUSE_PAIR_BYTES, NULL) == RFK_OK && rfk_feature_name(&model, 0)[0] == '\0',
+          "dense f32 core: feature names are not read (\"\")");
   }
+#else
+  check(rfk_open(&model, house_pair, HOUSE_PAIR_BYTES, NULL) == RFK_OK && strcmp(rfk_feature_name(&model, 0), "1") == 0,
+        "float-only core: reads the feature names");
 #endif
   refused(house_fixed, HOUSE_FIXED_BYTES, 1, "float-only core: a fixed model is refused (kUnsupportedStorage, fixed)");
   check(rfk_open(&model, house_pair, HOUSE_PAIR_BYTES, NULL) == RFK_OK, "float-only core: opens the float model");

@@ -6,7 +6,7 @@
 #   gamma and lambda are given: fixtures are fixed models, not rfk's defaults (which may search).
 set(RFK_FIXTURES house_pair covtype_phase a9a_hashed a9a_exact house_orf covtype_fastfood house_f16
     house_int8 a9a_f16 covtype_int8 covtype_pair_binary covtype_fastfood_binary house_fastfood
-    covtype_fastfood_int8 house_fastfood_f16)
+    covtype_fastfood_int8 house_fastfood_f16 house_phase house_impute covtype_small_binary)
 # (16, 256): Census house_16H, [cos, sin] pairs, regression.
 set(RFK_FIXTURE_house_pair OFF OFF census_house16H/house_16h.csv.gz census_house16H/house_16h.csv.gz
     --map fourier -D 256 --gamma scale --lambda 1e-6)
@@ -52,6 +52,16 @@ set(RFK_FIXTURE_covtype_fastfood_int8 ON OFF @COVTYPE@/covtype.binary.train.csv.
     --storage int8)
 set(RFK_FIXTURE_house_fastfood_f16 OFF OFF census_house16H/house_16h.csv.gz census_house16H/house_16h.csv.gz
     --map fastfood -D 256 --gamma scale --lambda 1e-6 --storage f16)
+# Small models with one part each that a core configured for house_pair (rfk_core_dense_f32:
+# pairs, no impute, no calibration) refuses (tests/embedded/core_variants.c), and every other core
+# reads: the cos + phase form; an impute section (--missing mean stores one); a calibration section
+# (a classifier's default) and labels. D = 32 keeps them small.
+set(RFK_FIXTURE_house_phase OFF OFF census_house16H/house_16h.csv.gz census_house16H/house_16h.csv.gz
+    --map fourier-phase -D 32 --gamma scale --lambda 1e-6)
+set(RFK_FIXTURE_house_impute OFF OFF census_house16H/house_16h.csv.gz census_house16H/house_16h.csv.gz
+    --map fourier -D 32 --gamma scale --lambda 1e-6 --missing mean)
+set(RFK_FIXTURE_covtype_small_binary ON OFF @COVTYPE@/covtype.binary.train.csv.gz
+    @COVTYPE@/covtype.binary.test.csv.gz --label-col 0 --map fourier -D 32 --gamma scale --lambda 1e-6)
 set(RFK_FIXTURE_VECTORS 32)
 # The fixtures a board with 16 KiB of RAM and 256 KiB of flash (micro:bit, Cortex-M0) compiles in:
 # all but the dense (54, 1024) Forest Cover models, whose 254,816 bytes (f32 phase; 110 KB as

@@ -240,8 +240,20 @@ std::string CoreConfigHeader(const Model& m, const std::string& comment) {
   h += flag("RFK_FLOAT_BINNING", float_path && m.num_grids > 0 && m.bin_inv_width != nullptr,
             "random binning on the float path");
   const bool quant = ((dense || ff) && m.projection_storage != format::Storage::kF32) ||
-                     (float_path && m.head_storage != format::Storage::kF32);
-  h += flag("RFK_FLOAT_QUANT", quant, "f16 / int8 weights on the float path");
+                     (float_path && (m.head_storage != format::Storage::kF32 || StandardizeF16Values(m) != nullptr));
+  h += flag("RFK_FLOAT_QUANT", quant, "f16 / int8 weights (or an f16 standardize) on the float path");
+  const bool phase = format::IsPhaseForm(m.map);
+  h += flag("RFK_FORM_PAIR", (dense || ff) && !phase, "Fourier features as [cos, sin] pairs");
+  h += flag("RFK_FORM_PHASE", (dense || ff) && phase, "Fourier features as cos(Wx + b)");
+  h += flag("RFK_LAYOUT_ROWS", dense && m.layout == format::Layout::kRowMajor, "a row-major W (format 1.0)");
+  h += flag("RFK_READ_IMPUTE", m.impute != nullptr, "the impute section: NaN inputs replaced");
+  h += flag("RFK_READ_CALIBRATION", m.calibration_method != 0,
+            "the calibration section: calibrated decision, probabilities");
+  // Names change no output: left out, so that a firmware pays for them only when it asks.
+  h += flag("RFK_READ_NAMES", false,
+            m.label_pool != nullptr || m.name_pool != nullptr
+                ? "rfk_class_label, rfk_feature_name give \"\"; 1 reads the model's labels and names (~0.5 KB)"
+                : "the model has no labels or names");
   return h + "#endif\n";
 }
 
