@@ -9,6 +9,8 @@
 #include <cmath>
 
 #include "maps/block_kernels.h"
+#include "cblas.h"  // OpenBLAS's (its include directory: lib/CMakeLists.txt)
+#include "training/gram.h"
 #include "parallel.h"
 
 #include "rfk/host/train.hpp"
@@ -333,20 +335,38 @@ std::vector<RidgeSolution> SolveRidgePath(const RidgeStats& st, const std::vecto
   return out;
 }
 
+// LAPACK's Cholesky factorisation and solve (OpenBLAS carries them; column-major, Fortran calling
+// convention, hidden string lengths of 1).
+extern "C" void dpotrf_(const char* uplo, const int* n, double* a, const int* lda, int* info, std::size_t);
+extern "C" void dpotrs_(const char* uplo, const int* n, const int* nrhs, const double* a, const int* lda, double* b,
+                        const int* ldb, int* info, std::size_t);
+
 namespace {
 
-// (M + shift I) X = B for symmetric M (n x n, upper triangle read), B n x K: Cholesky, else LDLT
-// (M is only positive semi-definite; a tiny shift can leave rounding below zero), else NaN.
+// (M + shift I) X = B for symmetric M (n x n, upper triangle read), B n x K: LAPACK's Cholesky
+// (dpotrf, dpotrs) on the caller's thread with OpenBLAS at one thread, else LDLT (M is only
+// positive semi-definite; a tiny shift can leave rounding below zero), else NaN. Selection only
+// (held-out errors): LAPACK's blocking, not CholeskyUpper's bit-exact order -- about twice its
+// speed at n = 667 -- so the bits depend on OpenBLAS's kernels, as KernelMatrix's do, and not on
+// the thread count. M's row-major upper triangle is the column-major lower one LAPACK reads.
+// U: the caller's n x n scratch (reused across calls: no fresh pages per solve).
 std::vector<double> SolveShifted(const std::vector<double>& M, std::size_t n, double shift,
-                                 const std::vector<double>& B, std::size_t K, unsigned threads) {
-  std::vector<double> U = M;
+                                 const std::vector<double>& B, std::size_t K, std::vector<double>& U) {
+  U.assign(M.begin(), M.end());
   for (std::size_t i = 0; i < n; ++i) U[i * n + i] += shift;
-  std::vector<double> X = B;
-  if (CholeskyUpper(U.data(), n, threads)) {
-    CholeskySolveMany(U.data(), n, X.data(), K);
-  } else if (!LdltShifted(M, n, shift, B, K, &X)) {
-    std::fill(X.begin(), X.end(), NAN);
+  const int ni = static_cast<int>(n), ki = static_cast<int>(K);
+  int info = 0;
+  dpotrf_("L", &ni, U.data(), &ni, &info, 1);
+  std::vector<double> X(n * K);
+  if (info == 0) {
+    std::vector<double> Xc(n * K);  // column-major n x K
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t k = 0; k < K; ++k) Xc[k * n + i] = B[i * K + k];
+    dpotrs_("L", &ni, &ki, U.data(), &ni, Xc.data(), &ni, &info, 1);
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t k = 0; k < K; ++k) X[i * K + k] = Xc[k * n + i];
   }
+  if (info != 0 && !LdltShifted(M, n, shift, B, K, &X)) std::fill(X.begin(), X.end(), NAN);
   return X;
 }
 
@@ -394,22 +414,24 @@ DualSystem BuildDual(const std::vector<double>& Kz, std::size_t n, const std::ve
 
 // The held-out rows' outputs at one lambda into out (n x K): f(z_v) = sum_t alpha_t (z_v - mu)'
 // (z_t - mu) + ybar, alpha = S beta, (S Kc S + nw lambda I) beta = S (Y - ybar).
-void SolveDual(const DualSystem& d, std::size_t K, double lambda, unsigned threads, double* out) {
-  const std::size_t nt = d.T.size();
-  std::vector<double> alpha = SolveShifted(d.M, nt, d.nw * lambda, d.B, K, threads);
-  std::vector<double> asum(K, 0.0), am(K, 0.0), o(K);
+// U: the caller's scratch for the factor. The held-out rows' kernel sums are one DGEMM.
+void SolveDual(const DualSystem& d, std::size_t K, double lambda, double* out, std::vector<double>& U) {
+  const std::size_t nt = d.T.size(), nv = d.V.size();
+  std::vector<double> alpha = SolveShifted(d.M, nt, d.nw * lambda, d.B, K, U);
+  std::vector<double> asum(K, 0.0), am(K, 0.0), o(nv * K);
   for (std::size_t a = 0; a < nt; ++a)
     for (std::size_t k = 0; k < K; ++k) {
       alpha[a * K + k] *= d.s[a];
       asum[k] += alpha[a * K + k];
       am[k] += alpha[a * K + k] * d.m[d.T[a]];
     }
-  for (std::size_t r = 0; r < d.V.size(); ++r) {
-    std::fill(o.begin(), o.end(), 0.0);
-    for (std::size_t a = 0; a < nt; ++a)
-      for (std::size_t k = 0; k < K; ++k) o[k] += alpha[a * K + k] * d.KVT[r * nt + a];
+  cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(nv), static_cast<int>(K),
+              static_cast<int>(nt), 1.0, d.KVT.data(), static_cast<int>(nt), alpha.data(), static_cast<int>(K), 0.0,
+              o.data(), static_cast<int>(K));
+  for (std::size_t r = 0; r < nv; ++r) {
     const std::size_t v = d.V[r];
-    for (std::size_t k = 0; k < K; ++k) out[v * K + k] = o[k] - d.m[v] * asum[k] - am[k] + d.mm * asum[k] + d.ybar[k];
+    for (std::size_t k = 0; k < K; ++k)
+      out[v * K + k] = o[r * K + k] - d.m[v] * asum[k] - am[k] + d.mm * asum[k] + d.ybar[k];
   }
 }
 
@@ -427,10 +449,12 @@ std::vector<std::vector<double>> DualHeldOutOutputs(const std::vector<double>& K
   std::vector<std::vector<double>> out(lambdas.size(), std::vector<double>(n * K, 0.0));
   const std::size_t tasks = folds * lambdas.size();
   const unsigned workers = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(tasks)));
+  const BlasOneThread one;
   Parallel(workers, [&](unsigned th) {
+    std::vector<double> U;
     for (std::size_t t = th; t < tasks; t += workers) {
       const std::size_t f = t / lambdas.size(), l = t % lambdas.size();
-      if (!sys[f].V.empty()) SolveDual(sys[f], K, lambdas[l], 1, out[l].data());
+      if (!sys[f].V.empty()) SolveDual(sys[f], K, lambdas[l], out[l].data(), U);
     }
   });
   return out;
