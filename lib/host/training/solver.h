@@ -50,8 +50,10 @@ std::vector<RidgeSolution> SolveRidgePath(const RidgeStats& stats, const std::ve
 // solve (n_T: the other folds' rows) instead of D x D. Y: the rows' targets (n x K); w: their
 // weights (empty: all 1); fold[i]: row i's fold, 0 .. folds - 1. Returns per lambda the n x K
 // held-out outputs: row i's from the head fitted at that lambda on the rows of the other folds.
-// They match the primal solve's to rounding, not bit for bit. Deterministic for any thread count.
-// Memory: besides Kz, one n_T x n_T system and its factor.
+// They match the primal solve's to rounding, not bit for bit: each solve is LAPACK's Cholesky
+// (OpenBLAS's dpotrf/dpotrs on one BLAS thread), so the bits follow OpenBLAS's kernels, as Kz's
+// do. Deterministic for any thread count. Memory: besides Kz, one n_T x n_T system per fold and
+// one factor per thread.
 std::vector<std::vector<double>> DualHeldOutOutputs(const std::vector<double>& Kz, std::size_t n,
                                                     const std::vector<double>& Y, std::size_t K,
                                                     const std::vector<double>& w, const std::vector<int>& fold,
