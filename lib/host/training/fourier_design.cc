@@ -222,7 +222,10 @@ class FourierDesign final : public Design {
   std::vector<double> HeldOutLosses(double factor, const Folds& folds,
                                     const std::vector<double>& lambdas) override;
   // The full-data statistics at the best factor: the sum of its folds' (Fit solves them).
-  void KeepBest() override { best_total_ = std::move(total_); }
+  void KeepBest() override {
+    best_total_ = std::move(total_);
+    kept_ = true;
+  }
   Head Fit(double factor, double lambda, const CalibrationSample* cal) override;
   bool ComputesHeldOutOutputs() const override { return true; }
   void HeldOutOutputs(double factor, double lambda, const CalibrationSample& cal, std::vector<double>* out) override;
@@ -305,6 +308,8 @@ class FourierDesign final : public Design {
   RidgeStats total_;                 // the last factor's full-data statistics
   RidgeStats best_total_;            // the best factor's
   bool selected_ = false;            // HeldOutLosses ran
+  bool kept_ = false;                // KeepBest ran: a point had a comparable error
+  Folds dual_folds_;                 // the dual's folds (count 0: primal): Fit accumulates their sum
   std::unique_ptr<FoldStats> calibration_stats_;  // Fit's, for HeldOutOutputs (without selection)
   std::unique_ptr<KeptFeatures> calibration_features_;  // Fit's, for HeldOutOutputs
   std::size_t positive_rows_;                     // rows of weight > 0
@@ -325,18 +330,20 @@ bool FourierDesign::SelectsInDual() {
   return true;
 }
 
-// The dual: one pass keeps every row's features beside the folds' statistics (Fit's, as in the
-// primal), then DualHeldOutOutputs scores every lambda from the rows' kernel matrix.
+// The dual: one pass keeps every row's features, then DualHeldOutOutputs scores every lambda from
+// the rows' kernel matrix. No statistics: Fit accumulates the chosen factor's, as the primal
+// selection would have kept them (a D x D set per fold and their sum per factor tried cost a
+// tenth of a 1,000-row selection).
 std::vector<double> FourierDesign::DualHeldOutLosses(const FourierMap& m, const Folds& folds,
                                                      const std::vector<double>& lambdas, const std::string& what) {
   const std::size_t n = ctx_.data.rows, D = m.features(), K = ctx_.targets.K, nf = folds.count;
   std::vector<float> Z(n * D);
   std::uint64_t done = 0;
-  FoldStats fs = AccumulateFolds(ctx_, m, nf, nf, [&folds](std::size_t row) { return folds.Of(row); }, &done, 2 * n,
-                                 what, [&Z, D](std::size_t, const float* Zb, const std::uint32_t* rb, std::size_t R) {
-                                   for (std::size_t r = 0; r < R; ++r)
-                                     std::copy(Zb + r * D, Zb + (r + 1) * D, Z.data() + std::size_t{rb[r]} * D);
-                                 });
+  BlockStream(ctx_, m).Run(nf, [&folds](std::size_t row) { return folds.Of(row); }, &done, 2 * n, what,
+                           [&Z, D](std::size_t, const float* Zb, const std::uint32_t* rb, std::size_t R) {
+                             for (std::size_t r = 0; r < R; ++r)
+                               std::copy(Zb + r * D, Zb + (r + 1) * D, Z.data() + std::size_t{rb[r]} * D);
+                           });
   std::vector<int> fold(n);
   for (std::size_t i = 0; i < n; ++i) fold[i] = folds.Of(i);
   const std::vector<std::vector<double>> out =
@@ -351,7 +358,7 @@ std::vector<double> FourierDesign::DualHeldOutLosses(const FourierMap& m, const 
       per[static_cast<std::size_t>(fold[i])] += ctx_.targets.Weight(i) * RowLoss(ctx_.targets, out[l].data() + i * K, i);
     for (std::size_t f = 0; f < nf; ++f) err[l] += per[f];
   }
-  total_ = std::move(fs.total);
+  dual_folds_ = folds;
   return err;
 }
 
@@ -426,6 +433,12 @@ Head FourierDesign::Fit(double factor, double lambda, const CalibrationSample* c
   if (!selected_) {
     std::uint64_t done = 0;
     best_total_ = std::move(Accumulate(ctx_, *map_, 1, AllRows, &done, ctx_.data.rows, "features + Z'Z")[0]);
+  } else if (dual_folds_.count != 0 && kept_) {  // the sum of the folds' statistics, as the primal keeps it
+    std::uint64_t done = 0;
+    const Folds folds = dual_folds_;
+    best_total_ = AccumulateFolds(ctx_, *map_, folds.count, folds.count, [&folds](std::size_t row) { return folds.Of(row); },
+                                  &done, ctx_.data.rows, "features + Z'Z (per fold)")
+                      .total;
   }
   Head head = SolveRidge(best_total_, lambda, ctx_.threads);
   RoundHead(best_total_, lambda, head);
