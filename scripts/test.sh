@@ -7,8 +7,8 @@
 # target clones broke only -O0; the host code runs at -O1 there, and the `debug` preset stays for
 # work by hand), and the concurrency tests under ThreadSanitizer (`tsan`); then the cross builds,
 # each running its device tests under emulation: aarch64 and armhf Linux (qemu-user) and Cortex-M4F,
-# M7, M3, M0 and M33 (with and without FPU) firmware (qemu-system-arm: MPS2 boards, micro:bit) and
-# RV32IMC firmware (qemu-system-riscv32 -M virt) with the footprint budgets; last, a short bounded
+# M7, M3, M0, M33 (with and without FPU) and M55 firmware (qemu-system-arm: MPS2 and MPS3 boards,
+# micro:bit) and RV32IMC firmware (qemu-system-riscv32 -M virt) with the footprint budgets; last, a short bounded
 # run of every libFuzzer target (20 s each; scripts/fuzz.sh, which installs clang-14 itself). After
 # the release suite (whose consumer tests use rfk from other projects), scripts/check-deb.sh
 # installs the Debian packages with apt, builds consumers against them and removes them again; then
@@ -29,7 +29,7 @@ phase deps scripts/install-deps.sh --cross --python
 phase release cmake --workflow --preset release
 phase deb scripts/check-deb.sh build/release
 phase python scripts/test-python.sh
-for preset in asan tsan aarch64 armhf cortex-m4 cortex-m7 cortex-m3 cortex-m0 cortex-m33 cortex-m33-nofp riscv32; do
+for preset in asan tsan aarch64 armhf cortex-m4 cortex-m7 cortex-m3 cortex-m0 cortex-m33 cortex-m33-nofp cortex-m55 riscv32; do
   phase "$preset" cmake --workflow --preset "$preset"
 done
 phase fuzz scripts/fuzz.sh 20

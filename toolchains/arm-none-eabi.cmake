@@ -6,6 +6,8 @@
 #   cortex-m0   microbit (nRF51: 256 KiB flash, 16 KiB RAM)   cortex-m3  mps2-an385
 #   cortex-m4   mps2-an386                                     cortex-m7  mps2-an500
 #   cortex-m33  mps2-an505 (code at 0x10000000, RAM at 0x38000000: the secure aliases)
+#   cortex-m55  mps3-an547 (Helium; the vector table in the ITCM at 0, where the core boots; code
+#               and models in the DDR at 0x70000000, RAM in SRAM 2 at 0x31000000: secure aliases)
 # Other cores build (the core library, install) but have no emulator: configure them without
 # RFK_BUILD_TESTS (OFF by default; the presets turn it on). Nothing here is needed to *use* rfk_core in firmware: it builds with the
 # toolchain's default flags (docs/EMBEDDED.md lists the sources for other build systems).
@@ -51,6 +53,10 @@ elseif(_rfk_core STREQUAL "cortex-m7")
 elseif(_rfk_core STREQUAL "cortex-m33")
   set(RFK_QEMU_BOARD mps2-an505)
   set(RFK_MEMORY 0x10000000 4M 0x38000000 4M)
+elseif(_rfk_core STREQUAL "cortex-m55")
+  set(RFK_QEMU_BOARD mps3-an547)
+  set(RFK_MEMORY 0x70000000 4M 0x31000000 4M)
+  set(RFK_VECTORS_ORIGIN 0x00000000)  # the ITCM: the AN547's secure vector table (init-svtor) is at 0
 endif()
 if(NOT RFK_MEMORY)
   set(RFK_MEMORY 0x00000000 4M 0x20000000 4M)  # the MPS2 boards: 4 MiB of code at 0, RAM at 0x20000000
