@@ -4,15 +4,17 @@
 //
 // Runtime contract for firmware: a build with no SIMD backend (bare metal: only the scalar table)
 // holds no dispatch state at all -- no atomics (Armv6-M has none), no function-local statics (no
-// __cxa_guard_*), nothing to initialise. With backends, the one piece of state is the selected
-// table, an atomic pointer; the list of tables is recomputed on each query (the SIMD libraries
-// cache their detection), so no C++ runtime support is needed either.
+// __cxa_guard_*), nothing to initialise. With backends (on a Cortex-M55: the Helium table, chosen
+// at compile time), the one piece of state is the selected table, an atomic pointer; the list of
+// tables is recomputed on each query (the SIMD libraries cache their detection), so no C++
+// runtime support is needed either.
 #include "fp_contract.h"  // first: no compiler-fused multiply-adds in this file
 #include <cstring>
 
+#include "kernels_helium.h"
 #include "rfk/kernels.hpp"
 
-#if RFK_HAVE_HWY || RFK_HAVE_XSIMD
+#if RFK_HAVE_HWY || RFK_HAVE_XSIMD || RFK_HAVE_HELIUM
 #define RFK_HAVE_DISPATCH 1
 #include <atomic>
 #endif
@@ -26,6 +28,10 @@ std::size_t HwyKernelTables(const KernelTable** out, std::size_t capacity) noexc
 #if RFK_HAVE_XSIMD
 // lib/simd/xsimd: the tables of every compiled xsimd architecture this CPU supports, best first.
 std::size_t XsimdKernelTables(const KernelTable** out, std::size_t capacity) noexcept;
+#endif
+#if RFK_HAVE_HELIUM
+// lib/core/kernels_scalar.cc: the Helium table (kernels_helium.h), where the build targets MVE-F.
+const KernelTable& HeliumKernels() noexcept;
 #endif
 
 namespace {
@@ -48,6 +54,9 @@ std::size_t Tables(const KernelTable** out) noexcept {
 #endif
 #if RFK_HAVE_XSIMD
   n += XsimdKernelTables(out + n, kMaxTables - 1 - n);
+#endif
+#if RFK_HAVE_HELIUM
+  out[n++] = &HeliumKernels();
 #endif
   out[n++] = &ScalarKernels();
   return n;

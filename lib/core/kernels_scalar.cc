@@ -4,6 +4,7 @@
 
 #include "bin_hash.h"
 #include "core_config.h"
+#include "kernels_helium.h"
 #include "sincos_ref.h"
 
 #include <cstdint>
@@ -416,8 +417,34 @@ constexpr KernelTable kScalarTable = {
 #undef RFK_SCALAR_ENTRY
 };
 
+#if RFK_HAVE_HELIUM
+// The Helium table (kernels_helium.h): the scalar kernels, but the Fourier features' and the f32
+// head's own. Every
+// kernel of RFK_KERNEL_LIST needs a line here too; an entry the build leaves out is null as above.
+#define RFK_HELIUM_Standardize ScalarStandardize
+#define RFK_HELIUM_StandardizeF16 ScalarStandardizeF16
+#define RFK_HELIUM_FourierPhase helium::FourierPhase
+#define RFK_HELIUM_FourierPair helium::FourierPair
+#define RFK_HELIUM_FourierPhaseHeadBatch ScalarFourierPhaseHeadBatch
+#define RFK_HELIUM_FourierPairHeadBatch ScalarFourierPairHeadBatch
+#define RFK_HELIUM_LinearHead helium::LinearHead
+#define RFK_HELIUM_BinKeys ScalarBinKeys
+#define RFK_HELIUM_Fwht ScalarFwht
+#define RFK_HELIUM_FourierQuant ScalarFourierQuant
+#define RFK_HELIUM_LinearHeadQuant ScalarLinearHeadQuant
+constexpr KernelTable kHeliumTable = {
+    "helium", "MVE",
+#define RFK_HELIUM_ENTRY(name, params) RFK_SCALAR_BUILT_##name ? &RFK_HELIUM_##name : nullptr,
+    RFK_KERNEL_LIST(RFK_HELIUM_ENTRY)
+#undef RFK_HELIUM_ENTRY
+};
+#endif
+
 }  // namespace
 
 const KernelTable& ScalarKernels() noexcept { return kScalarTable; }
+#if RFK_HAVE_HELIUM
+const KernelTable& HeliumKernels() noexcept { return kHeliumTable; }
+#endif
 
 }  // namespace rfk

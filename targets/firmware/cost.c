@@ -5,8 +5,8 @@
  * (qemu has no cycle model: this is instructions, not cycles; flash wait states and pipeline
  * stalls on real silicon come on top). Stack: the region below the caller's stack pointer is
  * painted, one prediction runs, and the deepest overwritten word is the measured peak.
- * Prints one line per fixture this build compiles in (fixtures.h); fails only if a prediction
- * fails. */
+ * Prints one line per fixture this build compiles in (fixtures.h) and kernel table (a Cortex-M55:
+ * Helium, then the scalar core); fails only if a prediction fails. */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -161,10 +161,21 @@ int main(void) {
   printf("cost: %lu.%03lu instructions per " COUNTER_NAME " tick\n", (unsigned long)(per_tick >> 16),
          (unsigned long)(((per_tick & 0xFFFFu) * 1000u) >> 16));
 #ifndef RFK_COST_FIXED_ONLY
+  /* Every kernel table the build has, best first (a Cortex-M55: Helium, then scalar), the scalar
+   * one last, so that last_instructions below is the scalar core's. */
+  {
+    size_t t;
+    for (t = 0; t < rfk_kernel_table_count(); ++t) {
+      char table[64];
+      snprintf(table, sizeof table, "%s-%s", rfk_kernel_table_backend(t), rfk_kernel_table_target(t));
+      if (!rfk_select_kernels(table)) return 1;
+      printf("cost: kernel table %s\n", table);
 #define RFK_FIXTURE_MEASURE(name, NAME, classes, keys) \
   failed |= Measure(#name, name, NAME##_BYTES, name##_inputs, 16, per_tick);
-  RFK_FIXTURE_LIST(RFK_FIXTURE_MEASURE)
+      RFK_FIXTURE_LIST(RFK_FIXTURE_MEASURE)
 #undef RFK_FIXTURE_MEASURE
+    }
+  }
 #endif
 #ifdef RFK_COST_COVTYPE
   {

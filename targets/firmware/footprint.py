@@ -7,8 +7,9 @@ it (footprint_empty.elf); the linker maps attribute the difference to the archiv
 
 Stack: GCC's -fcallgraph-info=su records (one .ci file per core object: every function's frame
 size and its call edges). The worst case from each entry point is the largest sum of frames along
-a call chain. Indirect calls (the kernel table) are taken to reach any function defined in
-kernels_scalar.cc, the only table on bare metal, so the bound is conservative. Calls that leave the
+a call chain. Indirect calls (the kernel tables) are taken to reach any function defined in
+kernels_scalar.cc or kernels_helium.cc, the tables a bare-metal core has, so the bound is
+conservative. Calls that leave the
 core (libgcc's soft-float helpers, memcpy, ...) have no record here and are listed, not counted.
 
 Exit status 1 if the core's flash (without libm) or stack exceeds its budget, 2 on bad input.
@@ -95,7 +96,7 @@ def load_callgraph(directory):
 
 
 def worst_stack(entry, frames, kinds, edges, defined_in):
-    indirect = {f for f, src in defined_in.items() if src.startswith("kernels_scalar")}
+    indirect = {f for f, src in defined_in.items() if src.startswith(("kernels_scalar", "kernels_helium"))}
     external, memo = set(), {}
 
     def visit(fn, stack):

@@ -78,7 +78,8 @@ board_ld() {  # SOURCE MEMORY OUT
   local fo fl ro rl
   IFS=';' read -r fo fl ro rl <<<"$2"
   sed -e "s/@RFK_FLASH_ORIGIN@/$fo/; s/@RFK_FLASH_LENGTH@/$fl/; s/@RFK_RAM_ORIGIN@/$ro/" \
-      -e "s/@RFK_RAM_LENGTH@/$rl/; s/@RFK_STACK_LIMIT@/4K/" "$1/targets/cortex-m/firmware.ld.in" >"$3"
+      -e "s/@RFK_RAM_LENGTH@/$rl/; s/@RFK_STACK_LIMIT@/4K/; s/@RFK_VECTORS_REGION@//; s/@RFK_VECTORS_SECTION@//" \
+      "$1/targets/cortex-m/firmware.ld.in" >"$3"
 }
 # An image's size, then the image on its board under qemu (semihosting: its exit status is ours).
 run_on_board() {  # ELF

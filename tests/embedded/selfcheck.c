@@ -1,6 +1,6 @@
 /* Embedded-model self-check, in C99 through the C API (rfk/rfk.h), for every platform rfk runs on:
  * x86 and aarch64/armhf Linux (every kernel table this CPU supports, in turn) and Cortex-M
- * firmware under qemu-system-arm (the scalar core). Each fixture (fixtures.h, made by
+ * firmware under qemu-system-arm (the scalar core; a Cortex-M55's Helium table too). Each fixture (fixtures.h, made by
  * `rfk export --vectors` on the host) embeds a model and test vectors with the host's outputs from
  * the scalar reference kernels; this program predicts every vector in place from the constant
  * arrays and checks:
@@ -23,7 +23,7 @@
 #if defined(__linux__) || defined(__APPLE__) || defined(_WIN32)
 #define EXACT_ON_SCALAR 0
 #else
-#define EXACT_ON_SCALAR 1 /* bare metal: the only table is the scalar core the host's outputs came from */
+#define EXACT_ON_SCALAR 1 /* bare metal: the scalar table is the core the host's outputs came from */
 #endif
 
 typedef struct fixture {

@@ -1,0 +1,161 @@
+// The Helium kernels (kernels_helium.h): the float path's Fourier features and f32 head on MVE-F,
+// within the kernel contract's tolerances of the scalar table's (tests/embedded/float_kernels_check.cc).
+// Empty where the build does not target MVE-F. Written around GCC 12's MVE support: predicates and
+// some scalar-operand forms end in internal compiler errors (noted where avoided).
+#include "fp_contract.h"  // first: no compiler-fused multiply-adds in this file
+#include "kernels_helium.h"
+
+#if RFK_HAVE_HELIUM
+#include <arm_mve.h>
+
+#include "rfk/kernels.hpp"
+#include "sincos_ref.h"
+
+namespace rfk::helium {
+namespace {
+
+constexpr std::uint32_t kPw = 16;  // format::kPanelWidth: four vectors of four lanes
+
+// acc[0..16) += W[c][0..16) x[c] for one input c of a panel (w: its 16 weights), lane by lane.
+#define RFK_HELIUM_PANEL_STEP(w, xc)              \
+  do {                                            \
+    a0 = vfmaq_n_f32(a0, vld1q_f32(w), xc);      \
+    a1 = vfmaq_n_f32(a1, vld1q_f32(w + 4), xc);  \
+    a2 = vfmaq_n_f32(a2, vld1q_f32(w + 8), xc);  \
+    a3 = vfmaq_n_f32(a3, vld1q_f32(w + 12), xc); \
+  } while (0)
+
+// One panel's 16 dot products: acc[j] = sum_c W[j][c] x[c], c in order from 0.0f, one fused
+// multiply-add per lane and step (VFMA: half the instructions of the scalar PanelDot's separate
+// multiply and add); two inputs per iteration for half the loop overhead. Not inlined: one copy
+// serves both forms.
+__attribute__((noinline)) void PanelDot(const float* panel, const float* x, std::uint32_t d, float* acc) {
+  float32x4_t a0 = vdupq_n_f32(0.0f), a1 = a0, a2 = a0, a3 = a0;
+  const float* w = panel;
+  for (const float* end = x + (d & ~1u); x != end; x += 2, w += 2 * kPw) {  // by pointer: fewer instructions
+    RFK_HELIUM_PANEL_STEP(w, x[0]);
+    RFK_HELIUM_PANEL_STEP(w + kPw, x[1]);
+  }
+  if (d & 1u) RFK_HELIUM_PANEL_STEP(w, x[0]);
+  vst1q_f32(acc, a0);
+  vst1q_f32(acc + 4, a1);
+  vst1q_f32(acc + 8, a2);
+  vst1q_f32(acc + 12, a3);
+}
+
+// sincos_ref.h's Reduce, SinPoly and CosPoly, operation for operation in the same order, with the
+// constants as scalar operands (VMUL/VADD/VSUB Qd, Qn, Rm): the generic vector operators made
+// GCC load and broadcast each constant on every use, three instructions each. A constant c is
+// added as a subtraction of -c, the same operation (GCC 12's vaddq_n_f32 with a constant ends in
+// an internal compiler error), and 1 - a is -(a - 1), the same bits (a = r^2/2 < 1/3). The bits are
+// sincos_ref.h's (tests/embedded/float_kernels_check.cc holds them to SinCosRef).
+float32x4_t Reduce4(float32x4_t x, float32x4_t fk) {
+  float32x4_t r = vsubq_f32(x, vmulq_n_f32(fk, sincos::kC1));
+  r = vsubq_f32(r, vmulq_n_f32(fk, sincos::kC2));
+  r = vsubq_f32(r, vmulq_n_f32(fk, sincos::kC3));
+  return vsubq_f32(r, vmulq_n_f32(fk, sincos::kC4));
+}
+float32x4_t SinPoly4(float32x4_t r) {
+  const float32x4_t r2 = vmulq_f32(r, r);
+  float32x4_t p = vsubq_n_f32(vmulq_n_f32(r2, -1.9515295891e-4f), -8.3321608736e-3f);
+  p = vsubq_n_f32(vmulq_f32(r2, p), 1.6666654611e-1f);
+  return vaddq_f32(r, vmulq_f32(vmulq_f32(r, r2), p));
+}
+float32x4_t CosPoly4(float32x4_t r) {
+  const float32x4_t r2 = vmulq_f32(r, r);
+  float32x4_t p = vsubq_n_f32(vmulq_n_f32(r2, 2.443315711809948e-5f), 1.388731625493765e-3f);
+  p = vsubq_n_f32(vmulq_f32(r2, p), -4.166664568298827e-2f);
+  const float32x4_t head = vnegq_f32(vsubq_n_f32(vmulq_n_f32(r2, 0.5f), 1.0f));  // 1 - r2/2, never 0
+  return vaddq_f32(head, vmulq_f32(vmulq_f32(r2, r2), p));
+}
+
+// z[0..4) = scale cos(x), and with zs (the pair form) zs[0..4) = scale sin(x), for four arguments
+// all within kSinCosFastRange: SinCosRef's fast path lane by lane. k = the argument times 2/pi
+// rounded half away from zero, by truncating kf + 1/2 with kf's sign (SinCosRef adds -1/2 for
+// kf < 0; kf = -0 gets -1/2 here and k = 0 either way); the quadrant's choice and sign flips as
+// bit masks, a sign flip being what negation does. No predicates: GCC 12 ends several uses of
+// MVE's predicate registers here in an internal compiler error.
+void SinCos4(float32x4_t x, float scale, float* z, float* zs) {
+  const float32x4_t kf = vmulq_n_f32(x, sincos::kTwoOverPi);
+  const uint32x4_t sign = vdupq_n_u32(0x80000000u);
+  const float32x4_t half =
+      vreinterpretq_f32_u32(vorrq_u32(vandq_u32(vreinterpretq_u32_f32(kf), sign), vdupq_n_u32(0x3F000000u)));
+  const int32x4_t k = vcvtq_s32_f32(vaddq_f32(kf, half));
+  const float32x4_t r = Reduce4(x, vcvtq_f32_s32(k));
+  const uint32x4_t s = vreinterpretq_u32_f32(SinPoly4(r)), c = vreinterpretq_u32_f32(CosPoly4(r));
+  const uint32x4_t q = vreinterpretq_u32_s32(k);
+  const uint32x4_t odd = vreinterpretq_u32_s32(vnegq_s32(vreinterpretq_s32_u32(vandq_u32(q, vdupq_n_u32(1u)))));
+  // Quadrants 1 and 2 negate the cosine, 2 and 3 the sine: bit 1 of q + 1, of q.
+  const uint32x4_t cosv = veorq_u32(vorrq_u32(vandq_u32(s, odd), vbicq_u32(c, odd)),
+                                    vshlq_n_u32(vandq_u32(vaddq_n_u32(q, 1u), vdupq_n_u32(2u)), 30));
+  vst1q_f32(z, vmulq_n_f32(vreinterpretq_f32_u32(cosv), scale));
+  if (zs != nullptr) {
+    const uint32x4_t sinv = veorq_u32(vorrq_u32(vandq_u32(c, odd), vbicq_u32(s, odd)),
+                                      vshlq_n_u32(vandq_u32(q, vdupq_n_u32(2u)), 30));
+    vst1q_f32(zs, vmulq_n_f32(vreinterpretq_f32_u32(sinv), scale));
+  }
+}
+
+// Both forms (b given: phase; b null: pair), as the scalar Features: per panel its dot products,
+// then four features at a time; the tail of the last panel and any group with an argument beyond
+// the fast range through SinCosRef.
+__attribute__((noinline)) void Features(const float* Wp, const float* b, const float* x, std::uint32_t F,
+                                        std::uint32_t d, float scale, float* z) {
+  float acc[kPw];
+  std::uint32_t fast_range_bits;
+  __builtin_memcpy(&fast_range_bits, &kSinCosFastRange, sizeof fast_range_bits);
+  for (std::uint32_t j0 = 0; j0 < F; j0 += kPw) {
+    PanelDot(Wp + static_cast<std::uint64_t>(j0) * d, x, d, acc);
+    const std::uint32_t n = F - j0 < kPw ? F - j0 : kPw;
+    std::uint32_t j = 0;
+    for (; j + 4 <= n; j += 4) {
+      float32x4_t a = vld1q_f32(acc + j);
+      if (b != nullptr) a = vaddq_f32(a, vld1q_f32(b + j0 + j));
+      // All four within the fast range, NaN not: on the magnitudes' bits, the largest (VMAXV) no
+      // greater than kSinCosFastRange's. (GCC 12 fails to compile a test of an mve_pred16_t or a
+      // float VMAXNMAV: internal compiler errors.)
+      const uint32x4_t mag = vandq_u32(vreinterpretq_u32_f32(a), vdupq_n_u32(0x7FFFFFFFu));
+      if (vmaxvq_u32(0u, mag) > fast_range_bits) break;
+      SinCos4(a, scale, z + j0 + j, b == nullptr ? z + F + j0 + j : nullptr);
+    }
+    for (; j < n; ++j) {
+      float s, c;
+      SinCosRef(b != nullptr ? acc[j] + b[j0 + j] : acc[j], &s, &c);
+      z[j0 + j] = scale * c;
+      if (b == nullptr) z[F + j0 + j] = scale * s;
+    }
+  }
+}
+
+}  // namespace
+
+void FourierPhase(const float* Wp, const float* b, const float* x, std::uint32_t F, std::uint32_t d, float scale,
+                  float* z) noexcept {
+  Features(Wp, b, x, F, d, scale, z);
+}
+
+void FourierPair(const float* Wp, const float* x, std::uint32_t F, std::uint32_t d, float scale, float* z) noexcept {
+  Features(Wp, nullptr, x, F, d, scale, z);
+}
+
+void LinearHead(const float* H, std::uint32_t stride, const float* bias, const float* z, std::uint32_t K,
+                std::uint32_t D, float* out) noexcept {
+  for (std::uint32_t k = 0; k < K; ++k) {
+    const float* h = H + static_cast<std::uint64_t>(k) * stride;
+    const float* zj = z;
+    // Eight products per step in two accumulators, by pointer (GCC 12 -Os made an index loop
+    // eleven instructions per four products).
+    float32x4_t a0 = vdupq_n_f32(0.0f), a1 = a0;
+    for (const float* end = h + (D & ~7u); h != end; h += 8, zj += 8) {
+      a0 = vfmaq_f32(a0, vld1q_f32(h), vld1q_f32(zj));
+      a1 = vfmaq_f32(a1, vld1q_f32(h + 4), vld1q_f32(zj + 4));
+    }
+    const float32x4_t acc = vaddq_f32(a0, a1);
+    float sum = (vgetq_lane_f32(acc, 0) + vgetq_lane_f32(acc, 1)) + (vgetq_lane_f32(acc, 2) + vgetq_lane_f32(acc, 3));
+    for (std::uint32_t j = D & ~7u; j < D; ++j, ++h, ++zj) sum += *h * *zj;
+    out[k] = bias[k] + sum;
+  }
+}
+
+}  // namespace rfk::helium
+#endif

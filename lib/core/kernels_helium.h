@@ -1,0 +1,40 @@
+// The Helium (M-profile Vector Extension, floating point) kernels of the device core, for
+// Armv8.1-M cores with MVE-F (Cortex-M55, M85): compiled in where the compiler targets MVE-F,
+// unless the build says RFK_HELIUM=0. There is no run-time detection on a microcontroller: the
+// build's -mcpu decides. The "helium-MVE" kernel table (kernels_scalar.cc) is the scalar table
+// with these kernels in place of the scalar ones, and is the default table where it is built; the
+// scalar table stays selectable (rfk_select_kernels("scalar")) and is the oracle.
+// Internal to lib/core.
+#pragma once
+
+#include <cstdint>
+
+#ifndef RFK_HELIUM
+#define RFK_HELIUM 1
+#endif
+#if RFK_HELIUM && defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2)
+#define RFK_HAVE_HELIUM 1
+#else
+#define RFK_HAVE_HELIUM 0
+#endif
+
+#if RFK_HAVE_HELIUM
+namespace rfk::helium {
+
+// As ScalarFourierPhase and ScalarFourierPair within the kernel contract's feature tolerance
+// (rfk/kernels.hpp): each panel's 16 dot products in four vectors of four lanes of fused
+// multiply-adds, in the scalar order of the inputs; then SinCosRef's fast path four lanes at a
+// time with its operations (sincos_ref.h), so an argument's sine and cosine are SinCosRef's bits;
+// a group with an argument beyond kSinCosFastRange through SinCosRef itself.
+// No allocation; W, b, x and z need float alignment only.
+void FourierPhase(const float* Wp, const float* b, const float* x, std::uint32_t F, std::uint32_t d, float scale,
+                  float* z) noexcept;
+void FourierPair(const float* Wp, const float* x, std::uint32_t F, std::uint32_t d, float scale, float* z) noexcept;
+
+// As ScalarLinearHead within the kernel contract's head tolerance (rfk/kernels.hpp), not bit for
+// bit: each output's dot product in eight lanes of fused multiply-adds, summed at the end.
+void LinearHead(const float* H, std::uint32_t stride, const float* bias, const float* z, std::uint32_t K,
+                std::uint32_t D, float* out) noexcept;
+
+}  // namespace rfk::helium
+#endif
