@@ -9,7 +9,13 @@ the test rows. Prints a Markdown table with the machine, commit, date and comman
 the training seconds are `rfk train`'s own report (reading excluded), the error is the test
 error in % (regression: RMSE / rms(y)). Standard library only.
 
-usage: small_tables.py --rfk PATH --work DIR [--threads N] [--sizes 100 300 1000]
+With --sklearn, the peer a data scientist would run on such a table beside it: scikit-learn's
+StandardScaler + SVC (SVR for regression) in GridSearchCV, C in {0.1, 1, 10, 100} and gamma in
+{'scale', 0.01, 0.1, 1}, 3-fold, refitted on all rows, with n_jobs 1 and n_jobs = --threads; the
+fit's seconds (reading excluded) and its test error (run it with Debian's /usr/bin/python3, which
+has scikit-learn).
+
+usage: small_tables.py --rfk PATH --work DIR [--threads N] [--sizes 100 300 1000] [--sklearn]
 """
 import argparse
 import json
@@ -43,12 +49,50 @@ def train_eval(a, ds, files, extra, model):
     return r
 
 
+def load(path):
+    """X, y of a convert.py file: CSV with the label last, or LIBSVM (dense)."""
+    if path.endswith(".svm.gz"):
+        from sklearn.datasets import load_svmlight_file
+        X, y = load_svmlight_file(path, n_features=123)  # Adult's a9a columns
+        return X.toarray(), y
+    import numpy as np
+    data = np.loadtxt(path, delimiter=",")
+    return data[:, :-1], data[:, -1]
+
+
+def sklearn_peer(ds, files, threads):
+    """Fit seconds at n_jobs 1 and n_jobs threads, and the test error in %, of an SVC/SVR grid search."""
+    import numpy as np
+    from sklearn.model_selection import GridSearchCV
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.svm import SVC, SVR
+    X, y = load(files["train"])
+    Xt, yt = load(files["test"])
+    grid = {"svc__C" if ds not in REGRESSION else "svr__C": [0.1, 1, 10, 100]}
+    grid[next(iter(grid)).split("__")[0] + "__gamma"] = ["scale", 0.01, 0.1, 1]
+    out = {}
+    for jobs in (1, threads):
+        est = make_pipeline(StandardScaler(), SVR() if ds in REGRESSION else SVC())
+        search = GridSearchCV(est, grid, cv=3, n_jobs=jobs)
+        t0 = time.perf_counter()
+        search.fit(X, y)
+        out[jobs] = time.perf_counter() - t0
+    pred = search.predict(Xt)
+    if ds in REGRESSION:
+        err = 100 * float(np.sqrt(np.mean((pred - yt) ** 2)) / np.sqrt(np.mean(yt ** 2)))
+    else:
+        err = 100 * float(np.mean(pred != yt))
+    return {"s1": out[1], "sn": out[threads], "error": err}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rfk", required=True)
     ap.add_argument("--work", required=True)
     ap.add_argument("--threads", type=int, default=os.cpu_count())
     ap.add_argument("--sizes", type=int, nargs="+", default=[100, 300, 1000])
+    ap.add_argument("--sklearn", action="store_true", help="add scikit-learn's SVC/SVR grid search beside rfk")
     a = ap.parse_args()
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
                             text=True).stdout.strip()
@@ -62,20 +106,25 @@ def main():
         for ds in DATASETS:
             res = {name: train_eval(a, ds, info[ds]["files"], extra, os.path.join(out, f"{ds}-{name}.rfk"))
                    for name, extra in RUNS}
+            if a.sklearn:
+                res["sklearn"] = sklearn_peer(ds, info[ds]["files"], a.threads)
             rows.append((ds, n, res))
-            print(f"{ds} n={n}: " + ", ".join(f"{k} {v['train_s']:.2f} s {v['error']:.2f} %" for k, v in res.items()),
-                  file=sys.stderr)
+            print(f"{ds} n={n}: " + ", ".join(f"{k} {v.get('train_s', v.get('s1', 0)):.2f} s {v['error']:.2f} %"
+                                               for k, v in res.items()), file=sys.stderr)
     cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
     print(f"Machine: {platform.machine()} {cpu}, {os.cpu_count()} CPUs; commit {commit}; "
           f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
-          f"`bench/paper/small_tables.py --rfk {a.rfk} --threads {a.threads}`\n")
+          f"`bench/paper/small_tables.py --rfk {a.rfk} --threads {a.threads}{' --sklearn' if a.sklearn else ''}`\n")
+    peer = ["scikit-learn SVC grid: fit s, 1 job", f"{a.threads} jobs", "test error %"] if a.sklearn else []
     print("| dataset | training rows | default: train s | default: test error % | auto: train s | "
-          "auto: test error % | selection in the dual |")
-    print("|---|---:|---:|---:|---:|---:|---|")
+          "auto: test error % | selection in the dual |" + "".join(f" {h} |" for h in peer))
+    print("|---|---:|---:|---:|---:|---:|---|" + "---:|" * len(peer))
     for ds, n, res in rows:
         d, u = res["default"], res["auto"]
+        extra = (f" {res['sklearn']['s1']:.2f} | {res['sklearn']['sn']:.2f} | {res['sklearn']['error']:.2f} |"
+                 if a.sklearn else "")
         print(f"| {ds} | {n} | {d['train_s']:.2f} | {d['error']:.2f} | {u['train_s']:.2f} | {u['error']:.2f} | "
-              f"{'yes' if d['dual'] else 'no'} |")
+              f"{'yes' if d['dual'] else 'no'} |" + extra)
     return 0
 
 

@@ -96,35 +96,60 @@ void SinCos4(float32x4_t x, float scale, float* z, float* zs) {
   }
 }
 
+// One panel's features from its n <= 16 dot products acc: zc[0..n) = scale cos(acc + b), and in
+// the pair form (b null) zs[0..n) = scale sin(acc); four at a time, the tail and any group with
+// an argument beyond the fast range through SinCosRef. Not inlined: both storages share it.
+__attribute__((noinline)) void PanelFeatures(const float* acc, const float* b, std::uint32_t n, float scale, float* zc,
+                                             float* zs) {
+  std::uint32_t fast_range_bits;
+  __builtin_memcpy(&fast_range_bits, &kSinCosFastRange, sizeof fast_range_bits);
+  std::uint32_t j = 0;
+  for (; j + 4 <= n; j += 4) {
+    float32x4_t a = vld1q_f32(acc + j);
+    if (b != nullptr) a = vaddq_f32(a, vld1q_f32(b + j));
+    // All four within the fast range, NaN not: on the magnitudes' bits, the largest (VMAXV) no
+    // greater than kSinCosFastRange's. (GCC 12 fails to compile a test of an mve_pred16_t or a
+    // float VMAXNMAV: internal compiler errors.)
+    const uint32x4_t mag = vandq_u32(vreinterpretq_u32_f32(a), vdupq_n_u32(0x7FFFFFFFu));
+    if (vmaxvq_u32(0u, mag) > fast_range_bits) break;
+    SinCos4(a, scale, zc + j, b == nullptr ? zs + j : nullptr);
+  }
+  for (; j < n; ++j) {
+    float s, c;
+    SinCosRef(b != nullptr ? acc[j] + b[j] : acc[j], &s, &c);
+    zc[j] = scale * c;
+    if (b == nullptr) zs[j] = scale * s;
+  }
+}
+
 // Both forms (b given: phase; b null: pair), as the scalar Features: per panel its dot products,
-// then four features at a time; the tail of the last panel and any group with an argument beyond
-// the fast range through SinCosRef.
+// then its features.
 __attribute__((noinline)) void Features(const float* Wp, const float* b, const float* x, std::uint32_t F,
                                         std::uint32_t d, float scale, float* z) {
   float acc[kPw];
-  std::uint32_t fast_range_bits;
-  __builtin_memcpy(&fast_range_bits, &kSinCosFastRange, sizeof fast_range_bits);
   for (std::uint32_t j0 = 0; j0 < F; j0 += kPw) {
     PanelDot(Wp + static_cast<std::uint64_t>(j0) * d, x, d, acc);
-    const std::uint32_t n = F - j0 < kPw ? F - j0 : kPw;
-    std::uint32_t j = 0;
-    for (; j + 4 <= n; j += 4) {
-      float32x4_t a = vld1q_f32(acc + j);
-      if (b != nullptr) a = vaddq_f32(a, vld1q_f32(b + j0 + j));
-      // All four within the fast range, NaN not: on the magnitudes' bits, the largest (VMAXV) no
-      // greater than kSinCosFastRange's. (GCC 12 fails to compile a test of an mve_pred16_t or a
-      // float VMAXNMAV: internal compiler errors.)
-      const uint32x4_t mag = vandq_u32(vreinterpretq_u32_f32(a), vdupq_n_u32(0x7FFFFFFFu));
-      if (vmaxvq_u32(0u, mag) > fast_range_bits) break;
-      SinCos4(a, scale, z + j0 + j, b == nullptr ? z + F + j0 + j : nullptr);
-    }
-    for (; j < n; ++j) {
-      float s, c;
-      SinCosRef(b != nullptr ? acc[j] + b[j0 + j] : acc[j], &s, &c);
-      z[j0 + j] = scale * c;
-      if (b == nullptr) z[F + j0 + j] = scale * s;
-    }
+    PanelFeatures(acc, b != nullptr ? b + j0 : nullptr, F - j0 < kPw ? F - j0 : kPw, scale, z + j0, z + F + j0);
   }
+}
+
+// An int8 panel's 16 dot products (QuantDot's: the sum of q x, then times the row's scale): each
+// weight widened (VLDRB.S32, VCVT) into fused multiply-adds, then the 16 rows' scales.
+__attribute__((noinline)) void QuantPanelDot(const std::int8_t* panel, const float* scale, const float* x,
+                                             std::uint32_t d, float* acc) {
+  float32x4_t a0 = vdupq_n_f32(0.0f), a1 = a0, a2 = a0, a3 = a0;
+  const std::int8_t* w = panel;
+  for (const float* end = x + d; x != end; ++x, w += kPw) {
+    const float xc = *x;
+    a0 = vfmaq_n_f32(a0, vcvtq_f32_s32(vldrbq_s32(w)), xc);
+    a1 = vfmaq_n_f32(a1, vcvtq_f32_s32(vldrbq_s32(w + 4)), xc);
+    a2 = vfmaq_n_f32(a2, vcvtq_f32_s32(vldrbq_s32(w + 8)), xc);
+    a3 = vfmaq_n_f32(a3, vcvtq_f32_s32(vldrbq_s32(w + 12)), xc);
+  }
+  vst1q_f32(acc, vmulq_f32(a0, vld1q_f32(scale)));
+  vst1q_f32(acc + 4, vmulq_f32(a1, vld1q_f32(scale + 4)));
+  vst1q_f32(acc + 8, vmulq_f32(a2, vld1q_f32(scale + 8)));
+  vst1q_f32(acc + 12, vmulq_f32(a3, vld1q_f32(scale + 12)));
 }
 
 }  // namespace
@@ -136,6 +161,43 @@ void FourierPhase(const float* Wp, const float* b, const float* x, std::uint32_t
 
 void FourierPair(const float* Wp, const float* x, std::uint32_t F, std::uint32_t d, float scale, float* z) noexcept {
   Features(Wp, nullptr, x, F, d, scale, z);
+}
+
+void FourierQuant(const WeightsView& W, bool panels, const float* b, const float* x, std::uint32_t F, std::uint32_t d,
+                  float scale, float* z) noexcept {
+  if (W.type != WeightType::kInt8 || !panels) {  // f16 and row-major W: the scalar kernel's loop
+    if (b != nullptr) FourierPhaseQuantRef(W, panels, b, x, F, d, scale, z);
+    else FourierPairQuantRef(W, panels, x, F, d, scale, z);
+    return;
+  }
+  // One scale per stored row: StoredFrequencies(F) of them, whole panels, so a panel's 16 exist.
+  const auto* q = static_cast<const std::int8_t*>(W.data);
+  float acc[kPw];
+  for (std::uint32_t j0 = 0; j0 < F; j0 += kPw) {
+    QuantPanelDot(q + static_cast<std::uint64_t>(j0) * d, W.scale + j0, x, d, acc);
+    PanelFeatures(acc, b != nullptr ? b + j0 : nullptr, F - j0 < kPw ? F - j0 : kPw, scale, z + j0, z + F + j0);
+  }
+}
+
+void LinearHeadQuant(const WeightsView& H, std::uint32_t stride, const float* bias, const float* z, std::uint32_t K,
+                     std::uint32_t D, float* out) noexcept {
+  if (H.type != WeightType::kInt8) {  // f16, f16-scaled: the scalar kernel's loop
+    LinearHeadQuantRef(H, stride, bias, z, K, D, out);
+    return;
+  }
+  for (std::uint32_t k = 0; k < K; ++k) {
+    const std::int8_t* h = static_cast<const std::int8_t*>(H.data) + static_cast<std::uint64_t>(k) * stride;
+    const float* zj = z;
+    float32x4_t a0 = vdupq_n_f32(0.0f), a1 = a0;
+    for (const std::int8_t* end = h + (D & ~7u); h != end; h += 8, zj += 8) {
+      a0 = vfmaq_f32(a0, vcvtq_f32_s32(vldrbq_s32(h)), vld1q_f32(zj));
+      a1 = vfmaq_f32(a1, vcvtq_f32_s32(vldrbq_s32(h + 4)), vld1q_f32(zj + 4));
+    }
+    const float32x4_t acc = vaddq_f32(a0, a1);
+    float sum = (vgetq_lane_f32(acc, 0) + vgetq_lane_f32(acc, 1)) + (vgetq_lane_f32(acc, 2) + vgetq_lane_f32(acc, 3));
+    for (std::uint32_t j = D & ~7u; j < D; ++j, ++h, ++zj) sum += static_cast<float>(*h) * *zj;
+    out[k] = bias[k] + H.scale[k] * sum;
+  }
 }
 
 void LinearHead(const float* H, std::uint32_t stride, const float* bias, const float* z, std::uint32_t K,

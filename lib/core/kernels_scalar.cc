@@ -418,8 +418,8 @@ constexpr KernelTable kScalarTable = {
 };
 
 #if RFK_HAVE_HELIUM
-// The Helium table (kernels_helium.h): the scalar kernels, but the Fourier features' and the f32
-// head's own. Every
+// The Helium table (kernels_helium.h): the scalar kernels, but the Fourier features' and the
+// heads' own (f32, and int8 weights). Every
 // kernel of RFK_KERNEL_LIST needs a line here too; an entry the build leaves out is null as above.
 #define RFK_HELIUM_Standardize ScalarStandardize
 #define RFK_HELIUM_StandardizeF16 ScalarStandardizeF16
@@ -430,8 +430,8 @@ constexpr KernelTable kScalarTable = {
 #define RFK_HELIUM_LinearHead helium::LinearHead
 #define RFK_HELIUM_BinKeys ScalarBinKeys
 #define RFK_HELIUM_Fwht ScalarFwht
-#define RFK_HELIUM_FourierQuant ScalarFourierQuant
-#define RFK_HELIUM_LinearHeadQuant ScalarLinearHeadQuant
+#define RFK_HELIUM_FourierQuant helium::FourierQuant
+#define RFK_HELIUM_LinearHeadQuant helium::LinearHeadQuant
 constexpr KernelTable kHeliumTable = {
     "helium", "MVE",
 #define RFK_HELIUM_ENTRY(name, params) RFK_SCALAR_BUILT_##name ? &RFK_HELIUM_##name : nullptr,

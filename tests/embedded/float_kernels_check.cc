@@ -1,14 +1,15 @@
 // Parity of the float path's kernel tables on the device itself: every table the build has (on a
-// Cortex-M55 the Helium table, lib/core/kernels_helium.cc; elsewhere only the scalar one, checked
-// against itself) against the scalar table, the oracle, within the kernel contract's tolerances
-// (rfk/kernels.hpp): features within 1e-5 absolute, head outputs within 1e-5 * max(1, sum |H|).
-// Shapes: every frequency count 1..40 (whole panels, partial ones, groups of four and their tails)
-// at input widths 1, 2, 3, 16 and 54, both forms; arguments past kSinCosFastRange, which take
-// SinCosRef's integer reduction; the head at widths 1..40 and 1024. The sine and cosine of each
-// argument are also checked against SinCosRef where the table computes them from the same
-// argument (one input of 1, W's entries the arguments; required of the scalar and Helium tables,
-// whose cosine is SinCosRef's operations). Prints integers only (newlib-nano's printf
-// has no floats); returns the number of failures. Nothing is allocated.
+// Cortex-M55 the Helium table, lib/core/kernels_helium.cc; on Linux hosts and boards every SIMD
+// table; elsewhere only the scalar one, checked against itself) against the scalar table, the
+// oracle, within the kernel contract's tolerances (rfk/kernels.hpp): features within 1e-5
+// absolute, head outputs within 1e-5 * max(1, sum |H|). Shapes: every frequency count 1..40
+// (whole panels, partial ones, groups of four and their tails) at input widths 1, 2, 3, 16 and 54,
+// both forms; arguments past kSinCosFastRange, which take SinCosRef's integer reduction; W and the
+// head stored int8; the f32 head at widths 1..40 and 1024. The sine and cosine of each argument
+// are also checked against SinCosRef where the table computes them from the same argument (one
+// input of 1, W's entries the arguments; required of the scalar and Helium tables, whose cosine is
+// SinCosRef's operations). Prints integers only (newlib-nano's printf has no floats); returns the
+// number of failures. Nothing is allocated.
 #include <stdio.h>
 
 #include <cstdint>
@@ -80,6 +81,44 @@ std::uint32_t HeadGap(const rfk::KernelTable& t, std::uint32_t D) {
   return static_cast<std::uint32_t>(worst * 1e9f);
 }
 
+// The same for W stored int8 in panels (one scale per stored row), the head int8 (one per output):
+// the worst feature gap and head gap (of sum |H|) in units of 1e-9.
+std::int8_t g_q[((kMaxF + kPw - 1) / kPw) * kPw * kMaxD];
+float g_qscale[((kMaxF + kPw - 1) / kPw) * kPw];
+void QuantGaps(const rfk::KernelTable& t, std::uint32_t F, std::uint32_t d, bool phase, std::uint32_t* features,
+               std::uint32_t* head) {
+  const std::uint32_t stored = (F + kPw - 1) / kPw * kPw;
+  for (std::uint32_t i = 0; i < stored * d; ++i) g_q[i] = static_cast<std::int8_t>(Uniform(-127.0f, 127.0f));
+  for (std::uint32_t j = 0; j < stored; ++j) g_qscale[j] = Uniform(0.001f, 0.02f) / static_cast<float>(d);
+  for (std::uint32_t j = 0; j < F; ++j) g_b[j] = Uniform(0.0f, 6.2831855f);
+  for (std::uint32_t c = 0; c < d; ++c) g_x[c] = Uniform(-1.0f, 1.0f);
+  const rfk::WeightsView W{rfk::WeightType::kInt8, g_q, g_qscale};
+  rfk::ScalarKernels().FourierQuant(W, true, phase ? g_b : nullptr, g_x, F, d, 0.25f, g_z_ref);
+  t.FourierQuant(W, true, phase ? g_b : nullptr, g_x, F, d, 0.25f, g_z);
+  float worst = 0.0f;
+  for (std::uint32_t j = 0; j < (phase ? F : 2 * F); ++j) {
+    const float gap = Abs(g_z[j] - g_z_ref[j]);
+    worst = gap > worst || gap != gap ? (gap != gap ? 1.0f : gap) : worst;
+  }
+  *features = static_cast<std::uint32_t>(worst * 1e9f);
+  // The head: K = 2 outputs over the first F * d int8 values, one scale each.
+  const std::uint32_t D = F * d;
+  float bias[2] = {0.5f, -0.25f}, out[2], ref[2];
+  for (std::uint32_t j = 0; j < D && j < 1024; ++j) g_zh[j] = Uniform(-0.1f, 0.1f);
+  const std::uint32_t Dh = D < 512 ? D : 512;
+  const rfk::WeightsView H{rfk::WeightType::kInt8, g_q, g_qscale};
+  rfk::ScalarKernels().LinearHeadQuant(H, Dh, bias, g_zh, 2, Dh, ref);
+  t.LinearHeadQuant(H, Dh, bias, g_zh, 2, Dh, out);
+  worst = 0.0f;
+  for (std::uint32_t k = 0; k < 2; ++k) {
+    float l1 = 0.0f;
+    for (std::uint32_t j = 0; j < Dh; ++j) l1 += Abs(g_qscale[k] * static_cast<float>(g_q[k * Dh + j]));
+    const float gap = Abs(out[k] - ref[k]) / (l1 > 1.0f ? l1 : 1.0f);
+    worst = gap > worst || gap != gap ? (gap != gap ? 1.0f : gap) : worst;
+  }
+  *head = static_cast<std::uint32_t>(worst * 1e9f);
+}
+
 // The table's sine and cosine of each W entry (d = 1, x = 1, scale 1) against SinCosRef's, over
 // [-span, span]: the same bits where the table's dot product of one term is exact (w * 1).
 std::uint32_t SinCosMismatches(const rfk::KernelTable& t, float span) {
@@ -115,6 +154,15 @@ int main() {
           worst_far = far > worst_far ? far : worst_far;
           ++cases;
         }
+    std::uint32_t worst_quant = 0;
+    for (const std::uint32_t d : kWidths)
+      for (std::uint32_t F = 1; F <= kMaxF; F += 3)
+        for (int phase = 0; phase < 2; ++phase) {
+          std::uint32_t qf, qh;
+          QuantGaps(t, F, d, phase != 0, &qf, &qh);
+          worst_quant = qf > worst_quant ? qf : worst_quant;
+          worst_head = qh > worst_head ? qh : worst_head;
+        }
     for (std::uint32_t D = 1; D <= 40; ++D) {
       const std::uint32_t g = HeadGap(t, D);
       worst_head = g > worst_head ? g : worst_head;
@@ -127,11 +175,13 @@ int main() {
     // SinCosRef's bits are the scalar and Helium tables' property; the hosts' fused tables round
     // the reduction otherwise (within the contract), so theirs are reported only.
     const bool exact_sincos = std::strcmp(t.backend, "scalar") == 0 || std::strcmp(t.backend, "helium") == 0;
-    const bool ok = worst_features <= 10000u && worst_head <= 10000u && (sincos_bad == 0 || !exact_sincos);
+    const bool ok = worst_features <= 10000u && worst_quant <= 10000u && worst_head <= 10000u &&
+                    (sincos_bad == 0 || !exact_sincos);
     printf("%s %s-%s: %lu feature cases, worst feature gap %lue-9 (limit 10000e-9; arguments to 2e5: %lue-9), "
-           "worst head gap %lue-9 of sum |H| (limit 10000e-9), sin/cos of one term %lu mismatches\n",
+           "int8 W %lue-9, worst head gap %lue-9 of sum |H| (limit 10000e-9), sin/cos of one term %lu mismatches\n",
            ok ? "ok  " : "FAIL", t.backend, t.target, static_cast<unsigned long>(cases),
            static_cast<unsigned long>(worst_features), static_cast<unsigned long>(worst_far),
+           static_cast<unsigned long>(worst_quant),
            static_cast<unsigned long>(worst_head), static_cast<unsigned long>(sincos_bad));
     failures += ok ? 0 : 1;
   }
