@@ -8,7 +8,7 @@
 // head stored int8; the f32 head at widths 1..40 and 1024. The sine and cosine of each argument
 // are also checked against SinCosRef where the table computes them from the same argument (one
 // input of 1, W's entries the arguments; required of the scalar and Helium tables, whose cosine is
-// SinCosRef's operations). Prints integers only (newlib-nano's printf has no floats); returns the
+// SinCosRef's operations); Fwht against FwhtRef bit for bit. Prints integers only (newlib-nano's printf has no floats); returns the
 // number of failures. Nothing is allocated.
 #include <stdio.h>
 
@@ -136,6 +136,20 @@ std::uint32_t SinCosMismatches(const rfk::KernelTable& t, float span) {
   return bad;
 }
 
+// Fwht against FwhtRef, bit for bit (the kernel contract: identical from every backend), for
+// every power of two up to 256; the mismatching values.
+std::uint32_t FwhtMismatches(const rfk::KernelTable& t) {
+  static float a[256], ref[256];
+  std::uint32_t bad = 0;
+  for (std::uint32_t n = 1; n <= 256; n *= 2) {
+    for (std::uint32_t i = 0; i < n; ++i) a[i] = ref[i] = Uniform(-3.0f, 3.0f);
+    rfk::FwhtRef(ref, n);
+    t.Fwht(a, n);
+    for (std::uint32_t i = 0; i < n; ++i) bad += std::memcmp(&a[i], &ref[i], sizeof a[i]) != 0;
+  }
+  return bad;
+}
+
 }  // namespace
 
 int main() {
@@ -170,19 +184,22 @@ int main() {
     const std::uint32_t g = HeadGap(t, 1024);
     worst_head = g > worst_head ? g : worst_head;
     const std::uint32_t sincos_bad = SinCosMismatches(t, 3.0f) + SinCosMismatches(t, 2.0e5f);
+    const std::uint32_t fwht_bad = t.Fwht != nullptr ? FwhtMismatches(t) : 0;
     // Far arguments: a float near 1e5 carries about 1e-2 of absolute error before any kernel, so
     // the contract's 1e-5 holds for arguments of the training range only; far ones are reported.
     // SinCosRef's bits are the scalar and Helium tables' property; the hosts' fused tables round
     // the reduction otherwise (within the contract), so theirs are reported only.
     const bool exact_sincos = std::strcmp(t.backend, "scalar") == 0 || std::strcmp(t.backend, "helium") == 0;
     const bool ok = worst_features <= 10000u && worst_quant <= 10000u && worst_head <= 10000u &&
-                    (sincos_bad == 0 || !exact_sincos);
+                    (sincos_bad == 0 || !exact_sincos) && fwht_bad == 0;
     printf("%s %s-%s: %lu feature cases, worst feature gap %lue-9 (limit 10000e-9; arguments to 2e5: %lue-9), "
-           "int8 W %lue-9, worst head gap %lue-9 of sum |H| (limit 10000e-9), sin/cos of one term %lu mismatches\n",
+           "int8 W %lue-9, worst head gap %lue-9 of sum |H| (limit 10000e-9), sin/cos of one term %lu mismatches, "
+           "Fwht %lu\n",
            ok ? "ok  " : "FAIL", t.backend, t.target, static_cast<unsigned long>(cases),
            static_cast<unsigned long>(worst_features), static_cast<unsigned long>(worst_far),
            static_cast<unsigned long>(worst_quant),
-           static_cast<unsigned long>(worst_head), static_cast<unsigned long>(sincos_bad));
+           static_cast<unsigned long>(worst_head), static_cast<unsigned long>(sincos_bad),
+           static_cast<unsigned long>(fwht_bad));
     failures += ok ? 0 : 1;
   }
   return failures;
