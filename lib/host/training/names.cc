@@ -33,14 +33,7 @@ format::MapKind ParseMap(const std::string& name) {
   }
   throw TrainError("unknown map '" + name + "' (expected " + FourierMapNames() + ")");
 }
-const char* KernelName(Kernel k) {
-  switch (k) {
-    case Kernel::kGaussian: return "gaussian";
-    case Kernel::kLaplacian: return "laplacian";
-    case Kernel::kCauchy: return "cauchy";
-  }
-  return "unknown";
-}
+const char* KernelName(Kernel k) { return format::NameOf(k); }
 const char* MapName(MapKind m) { return format::NameOf(m); }
 const char* TaskName(Task t) {
   switch (t) {
