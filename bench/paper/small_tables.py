@@ -69,8 +69,8 @@ def sklearn_peer(ds, files, threads):
     from sklearn.svm import SVC, SVR
     X, y = load(files["train"])
     Xt, yt = load(files["test"])
-    grid = {"svc__C" if ds not in REGRESSION else "svr__C": [0.1, 1, 10, 100]}
-    grid[next(iter(grid)).split("__")[0] + "__gamma"] = ["scale", 0.01, 0.1, 1]
+    step = "svr" if ds in REGRESSION else "svc"  # make_pipeline's name for the estimator
+    grid = {f"{step}__C": [0.1, 1, 10, 100], f"{step}__gamma": ["scale", 0.01, 0.1, 1]}
     out = {}
     for jobs in (1, threads):
         est = make_pipeline(StandardScaler(), SVR() if ds in REGRESSION else SVC())

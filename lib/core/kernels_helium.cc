@@ -152,6 +152,25 @@ __attribute__((noinline)) void QuantPanelDot(const std::int8_t* panel, const flo
   vst1q_f32(acc + 12, vmulq_f32(a3, vld1q_f32(scale + 12)));
 }
 
+// Four weights as floats: f32 as stored, int8 widened (VLDRB.S32, VCVT).
+float32x4_t Load4(const float* w) { return vld1q_f32(w); }
+float32x4_t Load4(const std::int8_t* w) { return vcvtq_f32_s32(vldrbq_s32(w)); }
+
+// sum_j h[j] z[j] over j < D: eight products per step in two accumulators, by pointer (GCC 12 -Os
+// made an index loop eleven instructions per four products), the lanes summed at the end.
+template <class T>
+float HeadDot(const T* h, const float* z, std::uint32_t D) {
+  float32x4_t a0 = vdupq_n_f32(0.0f), a1 = a0;
+  for (const T* end = h + (D & ~7u); h != end; h += 8, z += 8) {
+    a0 = vfmaq_f32(a0, Load4(h), vld1q_f32(z));
+    a1 = vfmaq_f32(a1, Load4(h + 4), vld1q_f32(z + 4));
+  }
+  const float32x4_t acc = vaddq_f32(a0, a1);
+  float sum = (vgetq_lane_f32(acc, 0) + vgetq_lane_f32(acc, 1)) + (vgetq_lane_f32(acc, 2) + vgetq_lane_f32(acc, 3));
+  for (std::uint32_t j = D & ~7u; j < D; ++j, ++h, ++z) sum += static_cast<float>(*h) * *z;
+  return sum;
+}
+
 }  // namespace
 
 void FourierPhase(const float* Wp, const float* b, const float* x, std::uint32_t F, std::uint32_t d, float scale,
@@ -185,38 +204,14 @@ void LinearHeadQuant(const WeightsView& H, std::uint32_t stride, const float* bi
     LinearHeadQuantRef(H, stride, bias, z, K, D, out);
     return;
   }
-  for (std::uint32_t k = 0; k < K; ++k) {
-    const std::int8_t* h = static_cast<const std::int8_t*>(H.data) + static_cast<std::uint64_t>(k) * stride;
-    const float* zj = z;
-    float32x4_t a0 = vdupq_n_f32(0.0f), a1 = a0;
-    for (const std::int8_t* end = h + (D & ~7u); h != end; h += 8, zj += 8) {
-      a0 = vfmaq_f32(a0, vcvtq_f32_s32(vldrbq_s32(h)), vld1q_f32(zj));
-      a1 = vfmaq_f32(a1, vcvtq_f32_s32(vldrbq_s32(h + 4)), vld1q_f32(zj + 4));
-    }
-    const float32x4_t acc = vaddq_f32(a0, a1);
-    float sum = (vgetq_lane_f32(acc, 0) + vgetq_lane_f32(acc, 1)) + (vgetq_lane_f32(acc, 2) + vgetq_lane_f32(acc, 3));
-    for (std::uint32_t j = D & ~7u; j < D; ++j, ++h, ++zj) sum += static_cast<float>(*h) * *zj;
-    out[k] = bias[k] + H.scale[k] * sum;
-  }
+  const auto* q = static_cast<const std::int8_t*>(H.data);
+  for (std::uint32_t k = 0; k < K; ++k)
+    out[k] = bias[k] + H.scale[k] * HeadDot(q + static_cast<std::uint64_t>(k) * stride, z, D);
 }
 
 void LinearHead(const float* H, std::uint32_t stride, const float* bias, const float* z, std::uint32_t K,
                 std::uint32_t D, float* out) noexcept {
-  for (std::uint32_t k = 0; k < K; ++k) {
-    const float* h = H + static_cast<std::uint64_t>(k) * stride;
-    const float* zj = z;
-    // Eight products per step in two accumulators, by pointer (GCC 12 -Os made an index loop
-    // eleven instructions per four products).
-    float32x4_t a0 = vdupq_n_f32(0.0f), a1 = a0;
-    for (const float* end = h + (D & ~7u); h != end; h += 8, zj += 8) {
-      a0 = vfmaq_f32(a0, vld1q_f32(h), vld1q_f32(zj));
-      a1 = vfmaq_f32(a1, vld1q_f32(h + 4), vld1q_f32(zj + 4));
-    }
-    const float32x4_t acc = vaddq_f32(a0, a1);
-    float sum = (vgetq_lane_f32(acc, 0) + vgetq_lane_f32(acc, 1)) + (vgetq_lane_f32(acc, 2) + vgetq_lane_f32(acc, 3));
-    for (std::uint32_t j = D & ~7u; j < D; ++j, ++h, ++zj) sum += *h * *zj;
-    out[k] = bias[k] + sum;
-  }
+  for (std::uint32_t k = 0; k < K; ++k) out[k] = bias[k] + HeadDot(H + static_cast<std::uint64_t>(k) * stride, z, D);
 }
 
 }  // namespace rfk::helium

@@ -30,6 +30,8 @@ float Uniform(float lo, float hi) {  // xorshift32: the same values on every pla
 }
 
 float Abs(float v) { return v < 0.0f ? -v : v; }
+// The larger of two gaps, a NaN gap counting as 1 (a feature's whole range).
+float Worse(float worst, float gap) { return gap != gap ? 1.0f : gap > worst ? gap : worst; }
 
 // W in panels for F frequencies and d inputs: StoredFrequencies(F) = whole panels, zero padded.
 float g_w[((kMaxF + kPw - 1) / kPw) * kPw * kMaxD];
@@ -57,7 +59,7 @@ std::uint32_t FeatureGap(const rfk::KernelTable& t, std::uint32_t F, std::uint32
   float worst = 0.0f;
   for (std::uint32_t j = 0; j < (phase ? F : 2 * F); ++j) {
     const float gap = Abs(g_z[j] - g_z_ref[j]);
-    worst = gap > worst || gap != gap ? (gap != gap ? 1.0f : gap) : worst;
+    worst = Worse(worst, gap);
   }
   return static_cast<std::uint32_t>(worst * 1e9f);
 }
@@ -76,7 +78,7 @@ std::uint32_t HeadGap(const rfk::KernelTable& t, std::uint32_t D) {
     float l1 = 0.0f;
     for (std::uint32_t j = 0; j < D; ++j) l1 += Abs(h[k * D + j]);
     const float gap = Abs(out[k] - ref[k]) / (l1 > 1.0f ? l1 : 1.0f);
-    worst = gap > worst || gap != gap ? (gap != gap ? 1.0f : gap) : worst;
+    worst = Worse(worst, gap);
   }
   return static_cast<std::uint32_t>(worst * 1e9f);
 }
@@ -98,7 +100,7 @@ void QuantGaps(const rfk::KernelTable& t, std::uint32_t F, std::uint32_t d, bool
   float worst = 0.0f;
   for (std::uint32_t j = 0; j < (phase ? F : 2 * F); ++j) {
     const float gap = Abs(g_z[j] - g_z_ref[j]);
-    worst = gap > worst || gap != gap ? (gap != gap ? 1.0f : gap) : worst;
+    worst = Worse(worst, gap);
   }
   *features = static_cast<std::uint32_t>(worst * 1e9f);
   // The head: K = 2 outputs over the first F * d int8 values, one scale each.
@@ -114,7 +116,7 @@ void QuantGaps(const rfk::KernelTable& t, std::uint32_t F, std::uint32_t d, bool
     float l1 = 0.0f;
     for (std::uint32_t j = 0; j < Dh; ++j) l1 += Abs(g_qscale[k] * static_cast<float>(g_q[k * Dh + j]));
     const float gap = Abs(out[k] - ref[k]) / (l1 > 1.0f ? l1 : 1.0f);
-    worst = gap > worst || gap != gap ? (gap != gap ? 1.0f : gap) : worst;
+    worst = Worse(worst, gap);
   }
   *head = static_cast<std::uint32_t>(worst * 1e9f);
 }
