@@ -133,6 +133,10 @@ __attribute__((noinline)) void Features(const float* Wp, const float* b, const f
   }
 }
 
+// Four weights as floats: f32 as stored, int8 widened (VLDRB.S32, VCVT).
+float32x4_t Load4(const float* w) { return vld1q_f32(w); }
+float32x4_t Load4(const std::int8_t* w) { return vcvtq_f32_s32(vldrbq_s32(w)); }
+
 // An int8 panel's 16 dot products (QuantDot's: the sum of q x, then times the row's scale): each
 // weight widened (VLDRB.S32, VCVT) into fused multiply-adds, then the 16 rows' scales.
 __attribute__((noinline)) void QuantPanelDot(const std::int8_t* panel, const float* scale, const float* x,
@@ -141,20 +145,16 @@ __attribute__((noinline)) void QuantPanelDot(const std::int8_t* panel, const flo
   const std::int8_t* w = panel;
   for (const float* end = x + d; x != end; ++x, w += kPw) {
     const float xc = *x;
-    a0 = vfmaq_n_f32(a0, vcvtq_f32_s32(vldrbq_s32(w)), xc);
-    a1 = vfmaq_n_f32(a1, vcvtq_f32_s32(vldrbq_s32(w + 4)), xc);
-    a2 = vfmaq_n_f32(a2, vcvtq_f32_s32(vldrbq_s32(w + 8)), xc);
-    a3 = vfmaq_n_f32(a3, vcvtq_f32_s32(vldrbq_s32(w + 12)), xc);
+    a0 = vfmaq_n_f32(a0, Load4(w), xc);
+    a1 = vfmaq_n_f32(a1, Load4(w + 4), xc);
+    a2 = vfmaq_n_f32(a2, Load4(w + 8), xc);
+    a3 = vfmaq_n_f32(a3, Load4(w + 12), xc);
   }
   vst1q_f32(acc, vmulq_f32(a0, vld1q_f32(scale)));
   vst1q_f32(acc + 4, vmulq_f32(a1, vld1q_f32(scale + 4)));
   vst1q_f32(acc + 8, vmulq_f32(a2, vld1q_f32(scale + 8)));
   vst1q_f32(acc + 12, vmulq_f32(a3, vld1q_f32(scale + 12)));
 }
-
-// Four weights as floats: f32 as stored, int8 widened (VLDRB.S32, VCVT).
-float32x4_t Load4(const float* w) { return vld1q_f32(w); }
-float32x4_t Load4(const std::int8_t* w) { return vcvtq_f32_s32(vldrbq_s32(w)); }
 
 // sum_j h[j] z[j] over j < D: eight products per step in two accumulators, by pointer (GCC 12 -Os
 // made an index loop eleven instructions per four products), the lanes summed at the end.
