@@ -8,6 +8,7 @@
 
 #include "rfk/host/data.hpp"
 #include "rfk/host/model_writer.hpp"
+#include "rfk/host/opened_model.hpp"
 #include "rfk/host/train.hpp"
 #include "rfk/kernels.hpp"
 #include "rfk/model.hpp"
@@ -331,6 +332,41 @@ TEST_CASE("each kind of corruption returns its own status and names the field") 
     CHECK(b.Open(nullptr, &err) == Status::kBadValue);
     CHECK(std::string(err.field) == "labels.offsets");
   }
+}
+
+TEST_CASE("OpenedModel holds its own aligned copy, survives a move, and names what does not open") {
+  std::vector<std::uint8_t> bytes = SmallModel();
+  rfk::host::OpenedModel first(bytes, "small.rfk");
+  const std::vector<float> x = {45, 40, 40, 40, 40};
+  std::vector<float> before(first->num_outputs), after(first->num_outputs);
+  std::vector<std::uint8_t> scratch(rfk::ScratchBytes(first.model()));
+  REQUIRE(rfk::Predict(first.model(), x.data(), x.size(), scratch.data(), scratch.size(), before.data(),
+                       before.size()) == Status::kOk);
+  CHECK(reinterpret_cast<std::uintptr_t>(first.data()) % f::kAlignment == 0);
+  std::fill(bytes.begin(), bytes.end(), 0);  // the source is copied, not borrowed
+  const rfk::host::OpenedModel moved = std::move(first);
+  CHECK(moved.Bytes() == SmallModel());
+  REQUIRE(rfk::Predict(moved.model(), x.data(), x.size(), scratch.data(), scratch.size(), after.data(),
+                       after.size()) == Status::kOk);
+  CHECK(after == before);
+
+  std::vector<std::uint8_t> bad = SmallModel();
+  bad[0] = 'X';
+  try {
+    rfk::host::OpenedModel opened(bad, "bad.rfk");
+    FAIL("bytes with a bad magic opened");
+  } catch (const rfk::host::ModelOpenError& e) {
+    CHECK(e.status() == Status::kBadMagic);
+    CHECK(std::string(e.what()).rfind("bad.rfk: ", 0) == 0);
+    CHECK(std::string(e.what()).find("byte offset 0") != std::string::npos);
+  }
+  const rfk_test::TempDir tmp;
+  const std::string path = tmp.Path("bad_magic.rfk");
+  rfk::host::WriteFileAtomic(path, bad);
+  const rfk::host::OpenedModel inspected = rfk::host::OpenedModel::InspectFile(path);
+  CHECK(inspected.status() == Status::kBadMagic);
+  CHECK(inspected.size() == bad.size());
+  CHECK_THROWS_AS(rfk::host::OpenedModel::ReadFile(path), rfk::host::ModelOpenError);
 }
 
 TEST_CASE("every truncated prefix is rejected cleanly") {

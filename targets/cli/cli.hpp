@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "rfk/host/data.hpp"
+#include "rfk/host/opened_model.hpp"
+#include "rfk/host/settings.hpp"
 #include "rfk/host/model_writer.hpp"
 #include "rfk/host/train.hpp"
 #include "rfk/model.hpp"
@@ -64,18 +66,18 @@ struct DataArgs {
   void AddWeightColumn(CLI::App* app, bool fit);
 };
 
-// A finite number, the whole string; false for anything else.
-bool ParseDouble(const std::string& s, double* v);
-// "physical" (0), or a positive number of bytes with an optional K, M, G or T suffix (powers of
-// 1024), e.g. 512M. Returns false for anything else.
-bool ParseMemoryLimit(const std::string& s, std::uint64_t* bytes);
-// --memory-limit's value (train, convert): ParseMemoryLimit's bytes, or a CliError saying what it takes.
-std::uint64_t MemoryLimitOption(const std::string& s);
+// Numbers and sizes as training's options read them (rfk/host/settings.hpp).
+using host::ParseDouble;
+using host::ParseMemoryLimit;
+// --memory-limit's value (train, convert): ParseMemoryLimit's bytes, or an error saying what it takes.
+inline std::uint64_t MemoryLimitOption(const std::string& s) {
+  return host::MemoryLimitOption(s, host::Spelling::kCli);
+}
 
 // ------------------------------------------------------------------ output (output.cc)
 std::string JsonEscape(const std::string& s);
 std::string Num(double v);          // %.9g, or null when not finite (for JSON)
-std::string HumanBytes(double b);   // "512 B", "1.5 KiB", "3.07 MiB", ...
+using host::HumanBytes;             // "512 B", "1.5 KiB", "3.07 MiB", ...
 // A calibration (format::calibration: its method, and the f32 parameters after method and K, as
 // ModelSpec::calibration_params holds them): those parameters from an opened model; one line of
 // text naming the method's formula and values (`positive`: the label of class 1, binary); JSON.
@@ -126,13 +128,8 @@ void PrintTrainJson(const TrainRun& run);
 void WarnAboutTraining(const TrainRun& run, bool quiet);
 
 // ------------------------------------------------------------------ models (model_file.cc)
-// A model file opened in place.
-struct LoadedModel {
-  host::AlignedBytes bytes;
-  rfk::Model model;
-};
-// Reads and opens a model; a model that does not open is a CliError naming the field and offset.
-LoadedModel LoadModel(const std::string& path);
+// A model file is read and opened by host::OpenedModel::ReadFile (a model that does not open is
+// a host::ModelOpenError naming the path, field and offset).
 // Reads a data file for `m`: its columns are matched to the model's features (by the names the
 // model stores, when the file has a header; else by position), and its rows must have the
 // model's input dimension. `labels`: whether a label column is needed (eval), optional (predict)

@@ -65,13 +65,13 @@ void WarnBaseline(const EvalResult& e) {
 }
 
 int RunEval(const EvalArgs& a) {
-  const LoadedModel lm = LoadModel(a.model);
-  const host::Dataset data = ReadForModel(a.file, a.data, lm.model, host::LabelColumn::kRequired);
-  const EvalResult e = Evaluate(lm.model, data, nullptr, nullptr, nullptr, a.decision);
+  const host::OpenedModel lm = host::OpenedModel::ReadFile(a.model);
+  const host::Dataset data = ReadForModel(a.file, a.data, lm.model(), host::LabelColumn::kRequired);
+  const EvalResult e = Evaluate(lm.model(), data, nullptr, nullptr, nullptr, a.decision);
   if (a.json)
-    PrintJson(a, lm.model, e);
+    PrintJson(a, lm.model(), e);
   else
-    PrintText(lm.model, e);
+    PrintText(lm.model(), e);
   WarnBaseline(e);
   return 0;
 }

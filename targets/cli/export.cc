@@ -96,8 +96,8 @@ host::TestVectors MakeVectors(const ExportArgs& a, const rfk::Model& m) {
 }
 
 int RunExport(const ExportArgs& a) {
-  const LoadedModel lm = LoadModel(a.model);
-  const rfk::Model& m = lm.model;
+  const host::OpenedModel lm = host::OpenedModel::ReadFile(a.model);
+  const rfk::Model& m = lm.model();
   host::CheckCName(a.name);  // before reading any vectors: a bad name fails fast
   host::TestVectors v;
   std::string comment = "model: " + a.model + " (" + std::to_string(m.total_bytes) + " bytes)";
@@ -109,7 +109,7 @@ int RunExport(const ExportArgs& a) {
   const std::size_t slash = a.c_header.find_last_of('/');
   const std::string include = a.c_source.empty() ? std::string()
                                                  : a.c_header.substr(slash == std::string::npos ? 0 : slash + 1);
-  const host::CExport c = host::ModelCSource(lm.bytes.data(), lm.bytes.size(), a.name,
+  const host::CExport c = host::ModelCSource(m, a.name,
                                              a.vectors.empty() ? nullptr : &v, comment, include);
   host::WriteFileAtomic(a.c_header, std::vector<std::uint8_t>(c.header.begin(), c.header.end()));
   if (!a.c_source.empty())

@@ -21,12 +21,12 @@ namespace f = rfk::format;
 
 struct Inspected {
   std::string path;
-  host::AlignedBytes bytes;
-  rfk::Model m;
-  rfk::ModelError err;
-  rfk::Status s = rfk::Status::kOk;
-  bool ok() const { return s == rfk::Status::kOk; }
-  BlobView view() const { return BlobView(bytes.data(), bytes.size()); }
+  host::OpenedModel opened;  // InspectFile: bytes that do not open are kept with their status
+  rfk::Status s() const { return opened.status(); }
+  const rfk::ModelError& err() const { return opened.error(); }
+  const rfk::Model& m() const { return opened.model(); }
+  bool ok() const { return s() == rfk::Status::kOk; }
+  BlobView view() const { return BlobView(opened.data(), opened.size()); }
 };
 
 const char* CrcName(CrcCheck c) {
@@ -107,10 +107,10 @@ FixedParts FixedPartsOf(const rfk::Model& m) {
 void JsonHeader(const Inspected& in, std::ostringstream& js) {
   const BlobView v = in.view();
   js << "{\"file\": \"" << JsonEscape(in.path) << "\", \"file_bytes\": " << v.size() << ", \"status\": \""
-     << rfk::StatusName(in.s) << "\"";
+     << rfk::StatusName(in.s()) << "\"";
   if (!in.ok())
-    js << ", \"error\": {\"message\": \"" << JsonEscape(rfk::StatusMessage(in.s)) << "\", \"field\": \""
-       << in.err.field << "\", \"offset\": " << in.err.offset << "}";
+    js << ", \"error\": {\"message\": \"" << JsonEscape(rfk::StatusMessage(in.s())) << "\", \"field\": \""
+       << in.err().field << "\", \"offset\": " << in.err().offset << "}";
   js << ", \"header\": {\"magic\": \""
      << JsonEscape(std::string(reinterpret_cast<const char*>(v.magic()), v.magic_bytes()))
      << "\", \"version_major\": " << v.version_major().value << ", \"version_minor\": " << v.version_minor().value
@@ -188,8 +188,8 @@ void PrintJson(const Inspected& in) {
   std::ostringstream js;
   JsonHeader(in, js);
   if (in.ok()) {
-    JsonModel(in.m, js);
-    JsonInputs(in.m, js);
+    JsonModel(in.m(), js);
+    JsonInputs(in.m(), js);
   }
   js << "}\n";
   std::fputs(js.str().c_str(), stdout);
@@ -198,8 +198,8 @@ void PrintJson(const Inspected& in) {
 void TextHeader(const Inspected& in) {
   const BlobView v = in.view();
   std::printf("file:            %s (%zu bytes)\n", in.path.c_str(), v.size());
-  std::printf("status:          %s%s", rfk::StatusName(in.s), in.ok() ? "\n" : "");
-  if (!in.ok()) std::printf(": %s (field '%s', offset %u)\n", rfk::StatusMessage(in.s), in.err.field, in.err.offset);
+  std::printf("status:          %s%s", rfk::StatusName(in.s()), in.ok() ? "\n" : "");
+  if (!in.ok()) std::printf(": %s (field '%s', offset %u)\n", rfk::StatusMessage(in.s()), in.err().field, in.err().offset);
   std::printf("magic:           %.4s\nversion:         %u.%u\ntotal_bytes:     %u\n",
               v.magic_bytes() == 4 ? reinterpret_cast<const char*>(v.magic()) : "????", v.version_major().value,
               v.version_minor().value, v.total_bytes().value);
@@ -315,13 +315,12 @@ void TextModel(const rfk::Model& m) {
 }
 
 int RunInspect(const std::string& path, bool json) {
-  Inspected in{path, host::ReadFileBytes(path), {}, {}};
-  in.s = rfk::OpenModel(in.bytes.data(), in.bytes.size(), &in.m, &in.err);
+  const Inspected in{path, host::OpenedModel::InspectFile(path)};
   if (json) {
     PrintJson(in);
   } else {
     TextHeader(in);
-    if (in.ok()) TextModel(in.m);
+    if (in.ok()) TextModel(in.m());
   }
   return in.ok() ? 0 : 1;
 }

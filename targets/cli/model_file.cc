@@ -1,22 +1,7 @@
-// Loading a model for the subcommands, and reading data for it.
-#include <sstream>
-
+// Reading data for a model.
 #include "cli.hpp"
 
 namespace rfk::cli {
-
-LoadedModel LoadModel(const std::string& path) {
-  LoadedModel lm{host::ReadFileBytes(path), {}};
-  rfk::ModelError err;
-  const rfk::Status s = rfk::OpenModel(lm.bytes.data(), lm.bytes.size(), &lm.model, &err);
-  if (s != rfk::Status::kOk) {
-    std::ostringstream o;
-    o << path << ": " << rfk::StatusMessage(s) << " [" << rfk::StatusName(s) << "] at field '" << err.field
-      << "', byte offset " << err.offset;
-    throw CliError(o.str());
-  }
-  return lm;
-}
 
 host::Dataset ReadForModel(const std::string& path, const DataArgs& args, const rfk::Model& m,
                            host::LabelColumn labels, bool quiet, bool allow_missing) {

@@ -1,5 +1,4 @@
-// Option parsing shared by the subcommands: the data-reading options, numbers and sizes.
-#include <cmath>
+// The data-reading options the subcommands share.
 #include <cstdlib>
 
 #include "cli.hpp"
@@ -78,43 +77,6 @@ void DataArgs::AddWeightColumn(CLI::App* app, bool fit) {
                         "file"
                       : "CSV column of row weights (as given to train --weight-column), by header name or 0-based "
                         "index (negative from the end): skipped, the file is read as without it");
-}
-
-bool ParseDouble(const std::string& s, double* v) {
-  if (s.empty()) return false;
-  char* end = nullptr;
-  *v = std::strtod(s.c_str(), &end);
-  return end == s.c_str() + s.size() && std::isfinite(*v);
-}
-
-bool ParseMemoryLimit(const std::string& s, std::uint64_t* bytes) {
-  if (s == "physical") {
-    *bytes = 0;
-    return true;
-  }
-  double scale = 1;
-  std::string num = s;
-  if (!num.empty()) {
-    switch (num.back()) {
-      case 'K': case 'k': scale = 1024.0; break;
-      case 'M': case 'm': scale = 1024.0 * 1024; break;
-      case 'G': case 'g': scale = 1024.0 * 1024 * 1024; break;
-      case 'T': case 't': scale = 1024.0 * 1024 * 1024 * 1024; break;
-      default: break;
-    }
-    if (scale != 1) num.pop_back();
-  }
-  double v = 0;
-  if (!ParseDouble(num, &v) || !(v * scale >= 1) || v * scale > 1e18) return false;
-  *bytes = static_cast<std::uint64_t>(v * scale);
-  return true;
-}
-
-std::uint64_t MemoryLimitOption(const std::string& s) {
-  std::uint64_t bytes = 0;
-  if (!ParseMemoryLimit(s, &bytes))
-    throw CliError("--memory-limit must be 'physical' or a size such as 512M or 8G; got '" + s + "'");
-  return bytes;
 }
 
 }  // namespace rfk::cli

@@ -38,15 +38,6 @@ std::string Num(double v) {
   return buf;
 }
 
-std::string HumanBytes(double b) {
-  char buf[32];
-  if (b < 1024) std::snprintf(buf, sizeof buf, "%.0f B", b);
-  else if (b < 1024 * 1024) std::snprintf(buf, sizeof buf, "%.1f KiB", b / 1024);
-  else if (b < 1024.0 * 1024 * 1024) std::snprintf(buf, sizeof buf, "%.2f MiB", b / (1024 * 1024));
-  else std::snprintf(buf, sizeof buf, "%.2f GiB", b / (1024.0 * 1024 * 1024));
-  return buf;
-}
-
 void PrintNotes(const host::Dataset& data, bool quiet) {
   if (!quiet)
     for (const std::string& n : data.notes) std::fprintf(stderr, "rfk: note: %s: %s\n", data.source.c_str(), n.c_str());

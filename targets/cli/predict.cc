@@ -30,8 +30,8 @@ std::string ScoresHeader(const rfk::Model& m, bool scores, bool proba) {
 }
 
 int RunPredict(const PredictArgs& a) {
-  const LoadedModel lm = LoadModel(a.model);
-  const rfk::Model& m = lm.model;
+  const host::OpenedModel lm = host::OpenedModel::ReadFile(a.model);
+  const rfk::Model& m = lm.model();
   if (a.proba && m.calibration_method == 0) ThrowNoCalibration(m, a.model);
   const host::Dataset data = ReadForModel(a.file, a.data, m,
                                           a.no_label ? host::LabelColumn::kAbsent : host::LabelColumn::kOptional,

@@ -16,37 +16,17 @@ namespace rfk::cli {
 namespace {
 
 struct TrainArgs {
-  std::string train, test, output, map = "fourier", kernel = "gaussian", gamma = "default", lambda = "default",
-                                   task = "auto", class_weight = "none";
-  std::uint32_t features = 1000;
-  std::uint32_t grids = 30, buckets = 0;
-  std::string bin_gamma = "default";
-  bool kernel_given = false;
-  std::string seed = "1";
+  std::string train, test, output;
+  host::TrainSettings s;  // the options training shares with Python (host::ParseTrainSettings)
   bool no_standardize = false, standardize = false;
-  unsigned threads = 0;
-  std::uint32_t folds = 3;
-  std::string memory_limit = "physical";
   bool progress = false, json = false, quiet = false, verbose = false, no_calibration = false;
   std::string missing = "refuse";
-  std::string storage = "f32", head_storage;
   bool no_metadata = false;
   bool stream = false;
   std::string chunk = "4M";
   bool mpi = false;
   DataArgs data;
 };
-
-// --storage / --head-storage: the storages of W and the head (the head follows --storage unless
-// --head-storage is given).
-std::pair<rfk::format::Storage, rfk::format::Storage> ParseStorages(const TrainArgs& a) {
-  try {
-    const rfk::format::Storage w = host::ParseStorage(a.storage);
-    return {w, a.head_storage.empty() ? w : host::ParseStorage(a.head_storage)};
-  } catch (const std::invalid_argument& e) {
-    throw CliError(std::string("--storage / --head-storage: ") + e.what());
-  }
-}
 
 // train() (host::Train or host::TrainFile), with a value the storages asked for cannot hold as a
 // CliError.
@@ -59,87 +39,13 @@ host::TrainResult TrainStored(const TrainFn& train) {
   }
 }
 
-// --map: a Fourier map (host::FourierMapNames), binning, or a Fourier map + "+binning"; and the
-// options that depend on which maps it names (--kernel, --grids, --bins-per-grid, --bin-gamma).
-void ParseMaps(const TrainArgs& a, host::TrainOptions* opt) {
-  std::string fourier_part = a.map;
-  bool binning = false;
-  if (a.map == "binning") {
-    binning = true;
-    fourier_part.clear();
-  } else if (const auto plus = a.map.find("+binning"); plus != std::string::npos && plus + 8 == a.map.size()) {
-    binning = true;
-    fourier_part = a.map.substr(0, plus);
-  }
-  opt->fourier = !fourier_part.empty();
-  if (opt->fourier) {
-    try {
-      opt->map = host::ParseMap(fourier_part);
-    } catch (const host::TrainError& e) {
-      // e names the Fourier maps; each may also be followed by "+binning".
-      const std::string what = e.what(), list = what.substr(what.find("(expected ") + 10);
-      throw CliError("unknown --map '" + a.map + "' (expected binning, or a Fourier map with or "
-                     "without +binning: " + list);
-    }
-  }
-  opt->kernel = host::ParseKernel(a.kernel);
-  if (!opt->fourier && a.kernel_given && opt->kernel != rfk::format::Kernel::kLaplacian)
-    throw CliError("--map binning approximates the laplacian kernel; --kernel " + a.kernel +
-                   " applies to Fourier maps only");
-  if (binning) {
-    if (a.grids == 0) throw CliError("--grids must be at least 1");
-    opt->grids = a.grids;
-    opt->buckets = a.buckets;
-    if (a.bin_gamma != "default" && (!ParseDouble(a.bin_gamma, &opt->bin_gamma) || !(opt->bin_gamma > 0)))
-      throw CliError("--bin-gamma must be a positive number or 'default'; got '" + a.bin_gamma + "'");
-  } else if (a.buckets != 0) {
-    throw CliError("--bins-per-grid needs a binning map (--map binning or fourier+binning)");
-  }
-}
-
-// --gamma, --lambda and --task.
-void ParseFit(const TrainArgs& a, host::TrainOptions* opt) {
-  if (a.gamma == "auto") {
-    opt->gamma_auto = true;
-  } else if (a.gamma == "scale") {
-    opt->gamma = 0;
-  } else if (a.gamma != "default") {
-    if (!ParseDouble(a.gamma, &opt->gamma) || !(opt->gamma > 0))
-      throw CliError("--gamma must be a positive number, 'scale', 'auto' or 'default'; got '" + a.gamma + "'");
-  }
-  if (!opt->fourier && opt->gamma > 0) {  // binning alone: --gamma is the binning map's gamma
-    opt->bin_gamma = opt->gamma;
-    opt->gamma = 0;
-  }
-  if (a.lambda == "auto") {
-    opt->lambda_auto = true;
-  } else if (a.lambda != "default" && (!ParseDouble(a.lambda, &opt->lambda) || opt->lambda < 0)) {
-    throw CliError("--lambda must be a number >= 0, 'auto' or 'default'; got '" + a.lambda + "'");
-  }
-  if (a.task == "auto") opt->task = host::TaskChoice::kAuto;
-  else if (a.task == "classification") opt->task = host::TaskChoice::kClassification;
-  else if (a.task == "regression") opt->task = host::TaskChoice::kRegression;
-  else throw CliError("--task must be auto, classification or regression");
-  if (a.class_weight == "balanced") opt->class_weight = host::ClassWeight::kBalanced;
-  else if (a.class_weight != "none") throw CliError("--class-weight must be none or balanced; got '" + a.class_weight + "'");
-}
-
 host::TrainOptions ParseTrainOptions(const TrainArgs& a) {
-  host::TrainOptions opt;
-  ParseMaps(a, &opt);
-  opt.features = a.features;
-  // Strictly a decimal integer: CLI11 would wrap "-1" to 2^64 - 1 without a word.
-  const char* b = a.seed.data();
-  const auto [end, ec] = std::from_chars(b, b + a.seed.size(), opt.seed);
-  if (a.seed.empty() || ec != std::errc() || end != b + a.seed.size())
-    throw CliError("--seed must be an integer from 0 to 18446744073709551615; got '" + a.seed + "'");
+  host::TrainSettings s = a.s;
+  s.standardize = a.no_standardize ? 0 : a.standardize ? 1 : -1;
+  s.calibrate = !a.no_calibration;
+  s.metadata = !a.no_metadata;
+  host::TrainOptions opt = host::ParseTrainSettings(s, host::Spelling::kCli);
   if (a.output.empty()) throw CliError("--output must name a file");
-  opt.threads = a.threads;
-  opt.cv_folds = a.folds;
-  opt.calibrate = !a.no_calibration;
-  opt.memory_limit = MemoryLimitOption(a.memory_limit);
-  opt.standardize = a.no_standardize ? 0 : a.standardize ? 1 : -1;
-  ParseFit(a, &opt);
   return opt;
 }
 
@@ -185,11 +91,9 @@ int RunTrain(const TrainArgs& a, host::Ranks* ranks) {
   const bool lead = ranks == nullptr || ranks->rank() == 0;
   const bool quiet = a.quiet || !lead;
   host::TrainOptions opt = ParseTrainOptions(a);
-  if (ranks != nullptr && a.threads == 0)
+  if (ranks != nullptr && a.s.threads == 0)
     opt.threads = std::max(1u, std::thread::hardware_concurrency() / static_cast<unsigned>(ranks->local_size()));
   opt.ranks = ranks;
-  std::tie(opt.w_storage, opt.head_storage) = ParseStorages(a);
-  opt.metadata = !a.no_metadata;
   if (a.missing != "refuse" && a.missing != "mean" && a.missing != "median")
     throw CliError("--missing must be refuse, mean or median; got '" + a.missing + "'");
   const auto t0 = Clock::now();
@@ -224,8 +128,8 @@ int RunTrain(const TrainArgs& a, host::Ranks* ranks) {
   run.total_s = std::chrono::duration<double>(Clock::now() - t0).count();
   EvalResult test;
   if (!a.test.empty()) {  // the written model, read back and evaluated through the device core
-    const LoadedModel lm = LoadModel(a.output);
-    test = Evaluate(lm.model, ReadForModel(a.test, a.data, lm.model, host::LabelColumn::kRequired, a.quiet), nullptr);
+    const host::OpenedModel lm = host::OpenedModel::ReadFile(a.output);
+    test = Evaluate(lm.model(), ReadForModel(a.test, a.data, lm.model(), host::LabelColumn::kRequired, a.quiet), nullptr);
     run.test_result = &test;
   }
   if (a.json) PrintTrainJson(run);
@@ -270,14 +174,14 @@ int RunTrainMpi(const TrainArgs& a) {
 
 // What the model file holds: the storages (--storage, --head-storage) and --no-metadata.
 void AddModelFileOptions(CLI::App* cmd, TrainArgs* a) {
-  cmd->add_option("--storage", a->storage,
+  cmd->add_option("--storage", a->s.storage,
                   "f32, f16 or int8: storage of the map's weights (W, or Fastfood's G and S) and the head (int8: "
                   "symmetric, one f32 scale per row of W or of the head, per block of Fastfood's d'; an f16 head "
                   "with a weight beyond f16's range gets one power-of-two f32 scale per output, f16-scaled). "
                   "Quantization-aware: the head is fitted on the features of the stored W, and an int8 "
                   "head (Fourier-type maps alone) is rounded to change its outputs least (GPTQ-style)")
       ->capture_default_str();
-  cmd->add_option("--head-storage", a->head_storage, "f32, f16 or int8: the head's storage, overriding --storage");
+  cmd->add_option("--head-storage", a->s.head_storage, "f32, f16 or int8: the head's storage, overriding --storage");
   cmd->add_flag("--no-metadata", a->no_metadata,
                 "Leave out the metadata section (the training options and statistics as text; prediction "
                 "does not read it, rfk convert --calibrate does) and the input statistics (the inputs' means and "
@@ -292,48 +196,48 @@ Command AddTrain(CLI::App& app) {
   cmd->add_option("--train", a->train, "Training data (LIBSVM, CSV or idx; .gz read transparently)")->required();
   cmd->add_option("--test", a->test, "Test data: report the test metric after training");
   cmd->add_option("-o,--output", a->output, "Model file to write")->required();
-  cmd->add_option("--map", a->map,
+  cmd->add_option("--map", a->s.map,
                   "A Fourier map (" + host::FourierMapNames() +
                       "; docs/CLI.md describes each), binning (random binning, laplacian kernel), or a Fourier "
                       "map + binning, e.g. fourier+binning")
       ->capture_default_str();
-  CLI::Option* kernel = cmd->add_option("--kernel", a->kernel, "gaussian, laplacian or cauchy (Fourier maps)")
+  CLI::Option* kernel = cmd->add_option("--kernel", a->s.kernel, "gaussian, laplacian or cauchy (Fourier maps)")
                             ->capture_default_str();
-  cmd->add_option("--grids,-P", a->grids, "Random binning grids P")->capture_default_str();
-  cmd->add_option("--bins-per-grid,-B", a->buckets,
+  cmd->add_option("--grids,-P", a->s.grids, "Random binning grids P")->capture_default_str();
+  cmd->add_option("--bins-per-grid,-B", a->s.buckets,
                   "Hashed mode: B buckets per grid, model size fixed in advance (default: exact "
                   "mode, the bins seen in training)");
-  cmd->add_option("--bin-gamma", a->bin_gamma,
+  cmd->add_option("--bin-gamma", a->s.bin_gamma,
                   "Binning's gamma for fourier+binning ('default': data scale); --map binning uses --gamma")
       ->capture_default_str();
-  cmd->add_option("--features,-D", a->features, "Number of random features D")->capture_default_str();
-  cmd->add_option("--gamma", a->gamma,
+  cmd->add_option("--features,-D", a->s.features, "Number of random features D")->capture_default_str();
+  cmd->add_option("--gamma", a->s.gamma,
                   "Kernel parameter: a number, 'scale' (1/median distance), 'auto' (CV over factors of the "
                   "scale) or 'default' (auto when a search point is cheap, else scale)")
       ->capture_default_str();
-  cmd->add_option("--lambda", a->lambda,
+  cmd->add_option("--lambda", a->s.lambda,
                   "Ridge penalty on the mean squared error: a number, 'auto' (CV over 1e-8..1e-1) or "
                   "'default' (CV as auto; 1e-4 when there are fewer than 10 rows per fold)")
       ->capture_default_str();
-  cmd->add_option("--task", a->task, "auto, classification or regression")->capture_default_str();
-  cmd->add_option("--seed", a->seed, "Seed for the random features")->capture_default_str();
+  cmd->add_option("--task", a->s.task, "auto, classification or regression")->capture_default_str();
+  cmd->add_option("--seed", a->s.seed, "Seed for the random features")->capture_default_str();
   CLI::Option* no_std = cmd->add_flag("--no-standardize", a->no_standardize,
                                       "Do not standardise inputs (default: by density: data with at least "
                                       "25% non-zeros is centred and scaled, sparser data scaled only)");
   cmd->add_flag("--standardize", a->standardize, "Centre and scale inputs, even sparse data")->excludes(no_std);
-  cmd->add_option("--class-weight", a->class_weight,
+  cmd->add_option("--class-weight", a->s.class_weight,
                   "none, or balanced: a row of class c weighs n / (C n_c) in the fit and in cross-validation")
       ->capture_default_str();
-  cmd->add_option("--threads", a->threads, "Worker threads (0 = all cores; the model does not depend on it)")
+  cmd->add_option("--threads", a->s.threads, "Worker threads (0 = all cores; the model does not depend on it)")
       ->capture_default_str();
-  cmd->add_option("--folds", a->folds, "Folds for --gamma/--lambda auto")->capture_default_str();
+  cmd->add_option("--folds", a->s.folds, "Folds for --gamma/--lambda auto")->capture_default_str();
   cmd->add_flag("--progress", a->progress,
                 "Print a line on stderr as each training pass starts (when stderr is not a "
                 "terminal; a terminal gets a progress bar anyway)");
   cmd->add_flag("--no-calibration", a->no_calibration,
                 "Classification: do not fit the calibration section (class probabilities for predict --proba); "
                 "it costs one more pass of held-out fits at the chosen gamma and lambda (max(folds, 3)-fold)");
-  cmd->add_option("--memory-limit", a->memory_limit,
+  cmd->add_option("--memory-limit", a->s.memory_limit,
                   "Refuse training whose estimated peak memory exceeds this (e.g. 512M, 8G; "
                   "'physical': the machine's memory). Data that would not fit read whole is streamed "
                   "(see --stream)")
@@ -358,7 +262,7 @@ Command AddTrain(CLI::App& app) {
   a->data.Add(cmd);
   a->data.AddWeightColumn(cmd, true);
   return {cmd, [a, kernel] {
-    a->kernel_given = kernel->count() > 0;
+    a->s.kernel_given = kernel->count() > 0;
     InstallTrainSignalHandlers();
     return a->mpi ? RunTrainMpi(*a) : RunTrain(*a, nullptr);
   }};

@@ -7,7 +7,7 @@
 // rows; float64 or strided input is converted in that same pass). Prediction reads float32
 // C-contiguous input in place; any other dtype or layout is converted block by block (4096 rows)
 // into a float32 buffer. The GIL is released for the whole of training and prediction.
-// Errors: rfk's TrainError, DataError, QuantizeError and a model that does not open raise
+// Errors: rfk's TrainError, DataError, QuantizeError and ModelOpenError (bytes that do not open) raise
 // ValueError with rfk's message; IoError raises OSError.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -16,14 +16,16 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "rfk/format.hpp"
 #include "rfk/host/c_export.hpp"
+#include "rfk/host/convert.hpp"
 #include "rfk/host/model_writer.hpp"
+#include "rfk/host/opened_model.hpp"
 #include "rfk/host/quantize.hpp"
+#include "rfk/host/settings.hpp"
 #include "rfk/host/train.hpp"
 #include "rfk/model.hpp"
 
@@ -86,66 +88,35 @@ void CopyCsr(const py::array_t<std::int64_t, py::array::c_style | py::array::for
   }
 }
 
-rfk::format::Storage Storage(const std::string& name) {
-  try {
-    return rfk::host::ParseStorage(name);
-  } catch (const std::invalid_argument& e) {
-    throw rfk::host::TrainError(std::string("storage: ") + e.what());
-  }
-}
-
 // A core status as this module's messages print it: "message [name]".
 std::string StatusText(rfk::Status s) {
   return std::string(rfk::StatusMessage(s)) + " [" + rfk::StatusName(s) + "]";
 }
 
-// The options as `rfk train` builds them from the matching flags (targets/cli/train.cc's
-// ParseMaps, ParseFit, ParseTrainOptions): the estimators pass the flags' values in `o`.
+// The options as `rfk train` reads them (host::ParseTrainSettings, the one parser): the estimators
+// pass the parameters' values in `o` as words or numbers, and errors name the parameters.
 rfk::host::TrainOptions Options(const py::dict& o) {
-  rfk::host::TrainOptions opt;
-  const std::string map = o["map"].cast<std::string>();
-  std::string fourier_part = map;
-  bool binning = false;
-  if (map == "binning") {
-    binning = true;
-    fourier_part.clear();
-  } else if (const auto plus = map.find("+binning"); plus != std::string::npos && plus + 8 == map.size()) {
-    binning = true;
-    fourier_part = map.substr(0, plus);
-  }
-  opt.fourier = !fourier_part.empty();
-  if (opt.fourier) opt.map = rfk::host::ParseMap(fourier_part);
-  opt.kernel = rfk::host::ParseKernel(o["kernel"].cast<std::string>());
-  if (binning) {
-    opt.grids = o["grids"].cast<std::uint32_t>();
-    if (opt.grids == 0) throw rfk::host::TrainError("grids must be at least 1");
-    opt.buckets = o["bins_per_grid"].cast<std::uint32_t>();
-    opt.bin_gamma = o["bin_gamma"].cast<double>();
-  } else if (o["bins_per_grid"].cast<std::uint32_t>() != 0) {
-    throw rfk::host::TrainError("bins_per_grid needs a binning map (map='binning' or 'fourier+binning')");
-  }
-  opt.features = o["n_features"].cast<std::uint32_t>();
-  opt.seed = o["seed"].cast<std::uint64_t>();
-  opt.threads = o["threads"].cast<unsigned>();
-  opt.cv_folds = o["folds"].cast<std::uint32_t>();
-  opt.memory_limit = o["memory_limit"].cast<std::uint64_t>();
-  opt.standardize = o["standardize"].cast<int>();
-  const std::string gamma = o["gamma"].cast<std::string>();
-  if (gamma == "auto") opt.gamma_auto = true;
-  else if (gamma == "scale") opt.gamma = 0;
-  else if (gamma != "default") opt.gamma = std::stod(gamma);
-  if (!opt.fourier && opt.gamma > 0) {  // binning alone: gamma is the binning map's gamma
-    opt.bin_gamma = opt.gamma;
-    opt.gamma = 0;
-  }
-  const std::string lambda = o["lambda"].cast<std::string>();
-  if (lambda == "auto") opt.lambda_auto = true;
-  else if (lambda != "default") opt.lambda = std::stod(lambda);
-  opt.task = o["classification"].cast<bool>() ? rfk::host::TaskChoice::kClassification
-                                              : rfk::host::TaskChoice::kRegression;
-  if (o["class_weight"].cast<std::string>() == "balanced") opt.class_weight = rfk::host::ClassWeight::kBalanced;
-  opt.calibrate = o["calibrate"].cast<bool>();
-  opt.metadata = o["metadata"].cast<bool>();  // --no-metadata: false
+  rfk::host::TrainSettings s;
+  s.map = o["map"].cast<std::string>();
+  s.kernel = o["kernel"].cast<std::string>();
+  s.grids = o["grids"].cast<std::uint32_t>();
+  s.buckets = o["bins_per_grid"].cast<std::uint32_t>();
+  s.bin_gamma = o["bin_gamma"].cast<std::string>();
+  s.features = o["n_features"].cast<std::uint32_t>();
+  s.seed = std::to_string(o["seed"].cast<std::uint64_t>());
+  s.threads = o["threads"].cast<unsigned>();
+  s.folds = o["folds"].cast<std::uint32_t>();
+  s.memory_limit = o["memory_limit"].cast<std::string>();
+  s.standardize = o["standardize"].cast<int>();
+  s.gamma = o["gamma"].cast<std::string>();
+  s.lambda = o["lambda"].cast<std::string>();
+  s.task = o["classification"].cast<bool>() ? "classification" : "regression";
+  s.class_weight = o["class_weight"].cast<std::string>();
+  s.calibrate = o["calibrate"].cast<bool>();
+  s.metadata = o["metadata"].cast<bool>();  // --no-metadata: false
+  s.storage = o["storage"].cast<std::string>();  // as `rfk train --storage`: quantization-aware
+  s.head_storage = o["head_storage"].cast<std::string>();
+  rfk::host::TrainOptions opt = rfk::host::ParseTrainSettings(s, rfk::host::Spelling::kPython);
   if (!o["sample_weight"].is_none()) opt.sample_weight = o["sample_weight"].cast<std::vector<double>>();
   return opt;
 }
@@ -176,10 +147,7 @@ py::tuple Train(const py::object& X, const py::object& csr, std::size_t csr_rows
     data.label_name = o["target_name"].cast<std::string>();
   }
 
-  rfk::host::TrainOptions opt = Options(o);
-  opt.w_storage = Storage(o["storage"].cast<std::string>());  // as `rfk train --storage`: quantization-aware
-  const std::string head_name = o["head_storage"].cast<std::string>();
-  opt.head_storage = head_name.empty() ? opt.w_storage : Storage(head_name);
+  const rfk::host::TrainOptions opt = Options(o);
 
   std::vector<std::uint8_t> blob;
   std::string calibration_reason;
@@ -192,23 +160,12 @@ py::tuple Train(const py::object& X, const py::object& csr, std::size_t csr_rows
   return py::make_tuple(py::bytes(reinterpret_cast<const char*>(blob.data()), blob.size()), calibration_reason);
 }
 
-// A model blob held in aligned storage, opened by the device core.
+// A model blob held in aligned storage, opened by the device core (host::OpenedModel: bytes that
+// do not open raise ValueError naming the field and byte offset).
 class PyModel {
  public:
-  explicit PyModel(const py::bytes& b) {
-    const std::string_view v = b;
-    bytes_ = rfk::host::AlignedBytes(v.size());
-    std::memcpy(bytes_.data(), v.data(), v.size());
-    rfk::ModelError err;
-    const rfk::Status s = rfk::OpenModel(bytes_.data(), bytes_.size(), &m_, &err);
-    if (s != rfk::Status::kOk) {
-      std::ostringstream o;
-      o << "model: " << StatusText(s) << " at field '" << err.field
-        << "', byte offset " << err.offset;
-      throw std::invalid_argument(o.str());
-    }
-  }
-  py::bytes Bytes() const { return py::bytes(reinterpret_cast<const char*>(bytes_.data()), m_.total_bytes); }
+  explicit PyModel(const py::bytes& b) : opened_(Open(b)), m_(opened_.model()) {}
+  py::bytes Bytes() const { return py::bytes(reinterpret_cast<const char*>(opened_.data()), m_.total_bytes); }
 
   // The K raw outputs of every row of X (n x d): float32 C-contiguous X is read in place. Row by
   // row through rfk::Predict, as `rfk predict` and firmware compute them (PredictBatch's blocked
@@ -352,17 +309,68 @@ class PyModel {
   // The model as a header-only C file for firmware (`rfk export`'s header-only mode, no test
   // vectors); std::invalid_argument (ValueError) for a name C cannot use.
   std::string CHeader(const std::string& name) const {
-    return rfk::host::ModelCSource(bytes_.data(), m_.total_bytes, name, nullptr, "exported by rfk's Python package", "")
+    return rfk::host::ModelCSource(m_, name, nullptr, "exported by rfk's Python package", "")
         .header;
   }
+  // `rfk export`'s two-file mode: (header of declarations, source defining the arrays), the source
+  // including the header as `header_include`.
+  py::tuple CSource(const std::string& name, const std::string& header_include) const {
+    if (header_include.empty()) throw std::invalid_argument("header_include must name the header file");
+    const rfk::host::CExport c = rfk::host::ModelCSource(m_, name, nullptr, "exported by rfk's Python package",
+                                                         header_include);
+    return py::make_tuple(c.header, c.source);
+  }
+  // `rfk export --config-header`: the core configuration this model needs (core_config.h's switches).
+  std::string CoreConfig() const { return rfk::host::CoreConfigHeader(m_, "exported by rfk's Python package"); }
   std::string Task() const { return rfk::host::TaskName(m_.task); }
   std::string Metadata() const { return std::string(m_.metadata ? m_.metadata : "", m_.metadata_bytes); }
   const rfk::Model& model() const { return m_; }
 
  private:
-  rfk::host::AlignedBytes bytes_;
-  rfk::Model m_;
+  static rfk::host::OpenedModel Open(const py::bytes& b) {
+    const std::string_view v = b;
+    return rfk::host::OpenedModel(reinterpret_cast<const std::uint8_t*>(v.data()), v.size(), "model");
+  }
+
+  rfk::host::OpenedModel opened_;
+  const rfk::Model& m_;  // opened_'s model
 };
+
+// `rfk convert` through the same code (host::ConvertModel: its checks, refits and messages, with
+// the parameters' names): `o` holds convert's settings, X the calibration rows (None: none).
+// Returns (the converted model's bytes, [(is_warning, text), ...] in the order made).
+py::tuple Convert(const PyModel& source, const py::dict& o, const py::object& X) {
+  rfk::host::ConvertSettings s;
+  s.storage = o["storage"].cast<std::string>();
+  s.head_storage = o["head_storage"].cast<std::string>();
+  s.fixed = o["fixed"].cast<bool>();
+  s.fixed_only = o["fixed_only"].cast<bool>();
+  s.metadata = o["metadata"].cast<bool>();
+  s.refit = o["refit"].cast<bool>();
+  s.memory_limit = o["memory_limit"].cast<std::string>();
+  s.threads = o["threads"].cast<unsigned>();
+  s.calibrate = !X.is_none();
+  const rfk::Model& m = source.model();
+  rfk::host::CheckConvert(m, s, rfk::host::Spelling::kPython, "model");
+  Dataset rows;
+  rows.source = "X";
+  if (s.calibrate) {
+    CopyDense(X.cast<py::array>(), &rows);
+    if (rows.cols != m.input_dim)
+      throw std::invalid_argument("X has " + std::to_string(rows.cols) + " features but the model expects " +
+                                  std::to_string(m.input_dim));
+    rows.lines.resize(rows.rows);
+    for (std::size_t i = 0; i < rows.rows; ++i) rows.lines[i] = i + 1;  // messages name "X:ROW", 1-based
+  }
+  rfk::host::ConvertResult r;
+  {
+    py::gil_scoped_release release;
+    r = rfk::host::ConvertModel(m, s, s.calibrate ? &rows : nullptr, rfk::host::Spelling::kPython, "model", "X");
+  }
+  py::list messages;
+  for (const rfk::host::ConvertMessage& msg : r.messages) messages.append(py::make_tuple(msg.warning, msg.text));
+  return py::make_tuple(py::bytes(reinterpret_cast<const char*>(r.model.data()), r.model.size()), messages);
+}
 
 py::bytes FeatureSpec(const std::string& kernel, const std::string& map, std::uint32_t features,
                       std::uint32_t input_dim, double gamma, std::uint64_t seed) {
@@ -395,11 +403,14 @@ PYBIND11_MODULE(_rfk, m) {
       PyErr_SetString(PyExc_ValueError, e.what());
     } catch (const rfk::host::QuantizeError& e) {
       PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const rfk::host::ModelOpenError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
     }
   });
   m.def("train", &Train, py::arg("X"), py::arg("csr"), py::arg("csr_rows"), py::arg("csr_cols"), py::arg("labels"),
         py::arg("options"));
   m.def("feature_spec", &FeatureSpec);
+  m.def("convert", &Convert, py::arg("model"), py::arg("options"), py::arg("X"));
   m.def("blas_advice", [] { return rfk::host::BetterBlasCore(); });
   m.def("map_names", [] { return rfk::host::FourierMapNames(); });
   m.def("write_file_atomic", [](const std::string& path, const py::bytes& b) {
@@ -418,6 +429,8 @@ PYBIND11_MODULE(_rfk, m) {
       .def("decide", &PyModel::Decide, py::arg("outputs"), py::arg("raw") = false)
       .def("features", &PyModel::Features)
       .def("c_header", &PyModel::CHeader)
+      .def("c_source", &PyModel::CSource)
+      .def("core_config", &PyModel::CoreConfig)
       .def_property_readonly("labels", &PyModel::Labels)
       .def_property_readonly("task", &PyModel::Task)
       .def_property_readonly("metadata", &PyModel::Metadata)

@@ -1,6 +1,7 @@
 // libFuzzer target for `rfk convert` without data, on whatever model opens: the host's input_stats
 // reader, the distribution it draws from, re-storing in f16 and int8, the estimate of how far that
-// moved the outputs, and (small models) the drawn refit of an int8 head. Each input is tried as
+// moved the outputs, (small models) the drawn refit of an int8 head, and host::ConvertModel's whole
+// policy. Each input is tried as
 // given and with its CRC-32 recomputed (fuzz_targets.h). QuantizeError is a clean refusal.
 // Build and run: scripts/fuzz.sh.
 #include <cmath>
@@ -9,11 +10,32 @@
 #include <vector>
 
 #include "fuzz_targets.h"
+#include "rfk/host/convert.hpp"
 #include "rfk/host/model_writer.hpp"
+#include "rfk/host/opened_model.hpp"
 #include "rfk/host/quantize.hpp"
 #include "rfk/model.hpp"
 
 namespace {
+
+// The whole of `rfk convert --storage int8` (and --no-metadata) without data, as host::ConvertModel
+// runs it: what it writes must open; QuantizeError and TrainError (settings the model refuses) are
+// clean refusals.
+void ConvertAsTheCliDoes(const rfk::Model& m) {
+  rfk::host::ConvertSettings s;
+  s.storage = "int8";
+  s.threads = 1;
+  for (const bool metadata : {true, false}) {
+    s.metadata = metadata;
+    try {
+      const rfk::host::ConvertResult r = rfk::host::ConvertModel(m, s, nullptr, rfk::host::Spelling::kCli, "fuzz", "");
+      const rfk::host::OpenedModel opened(r.model);
+      FUZZ_CHECK(opened->input_dim == m.input_dim && opened->num_outputs == m.num_outputs);
+    } catch (const rfk::host::QuantizeError&) {
+    } catch (const rfk::host::TrainError&) {
+    }
+  }
+}
 
 void Exercise(const std::uint8_t* bytes, std::size_t size) {
   namespace f = rfk::format;
@@ -51,6 +73,7 @@ void Exercise(const std::uint8_t* bytes, std::size_t size) {
     }
   } catch (const rfk::host::QuantizeError&) {
   }
+  if (m.num_features <= 64) ConvertAsTheCliDoes(m);
 }
 
 }  // namespace

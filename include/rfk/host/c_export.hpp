@@ -55,11 +55,10 @@ struct CExport {
 // The text is C89 and C++98 alike: floats are decimal literals with 9 significant digits (each
 // reads back as exactly the same float on any compiler that rounds decimal constants correctly,
 // as IEEE-754 and C99 Annex F require), no 64-bit integer constants, no // comments.
-// `model` must be a blob that rfk::OpenModel accepts; `comment` lands in the preamble;
-// `header_include` is how the source includes the header (e.g. "kws_model.h"), empty for
-// header-only mode.
-CExport ModelCSource(const std::uint8_t* model, std::size_t size, const std::string& name,
-                     const TestVectors* vectors, const std::string& comment,
+// `m` is an opened model (OpenedModel::model()): its bytes are exported; `comment` lands in the
+// preamble; `header_include` is how the source includes the header (e.g. "kws_model.h"), empty
+// for header-only mode.
+CExport ModelCSource(const Model& m, const std::string& name, const TestVectors* vectors, const std::string& comment,
                      const std::string& header_include);
 
 // Whether the float path (rfk::Predict) can run the opened model: false only for a fixed-only one

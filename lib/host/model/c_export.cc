@@ -257,13 +257,10 @@ std::string CoreConfigHeader(const Model& m, const std::string& comment) {
   return h + "#endif\n";
 }
 
-CExport ModelCSource(const std::uint8_t* model, std::size_t size, const std::string& name,
-                     const TestVectors* vectors, const std::string& comment,
+CExport ModelCSource(const Model& m, const std::string& name, const TestVectors* vectors, const std::string& comment,
                      const std::string& header_include) {
   CheckCName(name);
-  Model m;
-  if (OpenModel(model, size, &m) != Status::kOk)
-    throw std::invalid_argument("the model does not open; refusing to export it");
+  const std::uint8_t* model = m.bytes;
   if (vectors) CheckVectors(*vectors, m);
   const std::string N = Upper(name), guard = N + "_RFK_MODEL_H_";
   CExport out;

@@ -13,6 +13,7 @@
 #include "rfk/fixed.hpp"
 #include "rfk/kernels.hpp"
 #include "rfk/host/model_writer.hpp"
+#include "rfk/host/opened_model.hpp"
 #include "rfk/host/quantize.hpp"
 
 namespace rfk::host {
@@ -383,18 +384,6 @@ std::vector<std::uint8_t> WithSection(const Model& m, const std::vector<std::uin
   return AssembleModel(sections);
 }
 
-// A blob opened in aligned storage that lives as long as the object.
-struct Opened {
-  explicit Opened(const std::vector<std::uint8_t>& blob) : bytes(blob.size()) {
-    std::copy(blob.begin(), blob.end(), bytes.data());
-    ModelError err;
-    if (OpenModel(bytes.data(), bytes.size(), &m, &err) != Status::kOk)
-      throw std::logic_error(std::string("FixedModel: the converted model does not open: ") + err.field);
-  }
-  AlignedBytes bytes;
-  Model m;
-};
-
 }  // namespace
 
 void WidenedStandardization(const Model& m, std::vector<double>* mean, std::vector<double>* inv) {
@@ -441,19 +430,18 @@ std::vector<std::uint8_t> FixedModel(const Model& m, const Dataset& data, FixedR
   Put(sec, fp::kOutputScale, rep.output_scale);
   std::vector<std::uint8_t> blob = WithSection(m, sec);
   if (m.num_features <= kGptqMaxFeatures) {  // the head rounded for the integer features' outputs
-    const Opened plain(blob);
-    rep.output_scale = StoreHead(GptqHead(m, plain.m, data), m, l, sec);
+    const OpenedModel plain(blob, "the fixed-point model");
+    rep.output_scale = StoreHead(GptqHead(m, plain.model(), data), m, l, sec);
     Put(sec, fp::kOutputScale, rep.output_scale);
     blob = WithSection(m, sec);
   }
   if (fixed_only) {  // the same fixed section; the head stored int8 (it is still required), no W
     const std::vector<std::uint8_t> small = RequantizeModel(m, m.projection_storage, f::Storage::kInt8);
-    const Opened source(small);
-    blob = WithSection(source.m, sec, true);
+    blob = WithSection(OpenedModel(small, "the int8-head model").model(), sec, true);
   }
   // Open what was made, and count the calibration values its input conversion clamps.
-  const Opened made(blob);
-  const Model& fixed = made.m;
+  const OpenedModel made(blob, "the fixed-point model");
+  const Model& fixed = made.model();
   std::vector<float> x(m.input_dim);
   std::vector<std::int16_t> xq(m.input_dim);
   for (std::size_t r = 0; r < data.rows; ++r) {

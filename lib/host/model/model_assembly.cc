@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "rfk/host/opened_model.hpp"
 #include "rfk/model.hpp"
 
 namespace rfk::host {
@@ -75,14 +76,11 @@ AssembledModel AssembleModel(const Design& design, const Head& head, const Train
 }
 
 void CheckModelOpens(const std::vector<std::uint8_t>& blob) {
-  AlignedBytes copy(blob.size());
-  std::copy(blob.begin(), blob.end(), copy.data());
-  Model m;
-  ModelError err;
-  const Status s = OpenModel(copy.data(), copy.size(), &m, &err);
-  if (s != Status::kOk) {
-    throw TrainError(std::string("the trained model fails its own check (") + StatusMessage(s) +
-                     " at field '" + err.field + "'); a parameter is outside what the format "
+  try {
+    OpenedModel check(blob);
+  } catch (const ModelOpenError& e) {
+    throw TrainError(std::string("the trained model fails its own check (") + StatusMessage(e.status()) +
+                     " at field '" + e.error().field + "'); a parameter is outside what the format "
                      "holds as a float -- e.g. targets or inputs of extreme magnitude (rescale "
                      "them), or a gamma that rounds to 0");
   }

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "rfk/host/model_writer.hpp"
+#include "rfk/host/opened_model.hpp"
 #include "rfk/kernels.hpp"
 
 namespace rfk::host {
@@ -298,11 +299,7 @@ std::vector<std::uint8_t> RequantizeModel(const Model& m, f::Storage w_storage, 
 std::vector<std::uint8_t> StoreQuantized(const std::vector<std::uint8_t>& blob, f::Storage w_storage,
                                          f::Storage head_storage, const Int8Head* head) {
   if (w_storage == f::Storage::kF32 && head_storage == f::Storage::kF32 && head == nullptr) return blob;
-  AlignedBytes bytes(blob.size());
-  std::copy(blob.begin(), blob.end(), bytes.data());
-  Model m;
-  if (OpenModel(bytes.data(), bytes.size(), &m) != Status::kOk) throw std::logic_error("StoreQuantized: the model does not open");
-  return RequantizeModel(m, w_storage, head_storage, head);
+  return RequantizeModel(OpenedModel(blob, "the trained model").model(), w_storage, head_storage, head);
 }
 
 f::Storage ParseStorage(const std::string& name) {

@@ -6,6 +6,7 @@
 #include "training/gram.h"
 #include "model/quantize_head.h"
 #include "rfk/host/model_writer.hpp"
+#include "rfk/host/opened_model.hpp"
 #include "rfk/kernels.hpp"
 #include "rfk/model.hpp"
 #include "rfk/status.hpp"
@@ -115,10 +116,8 @@ std::vector<std::uint8_t> CalibratedInt8Model(const Model& m, format::Storage w_
   CheckCalibration(m, calibration);
   threads = std::max(1u, threads);
   const std::vector<std::uint8_t> wblob = RequantizeModel(m, w_storage, m.head_storage);
-  AlignedBytes wbytes(wblob.size());
-  std::copy(wblob.begin(), wblob.end(), wbytes.data());
-  Model mw;
-  if (OpenModel(wbytes.data(), wbytes.size(), &mw) != Status::kOk) throw std::logic_error("the re-stored model does not open");
+  const OpenedModel restored(wblob, "the re-stored model");
+  const Model& mw = restored.model();
   const std::uint32_t D = m.num_features, K = m.num_outputs;
   const SourceHead h0(m);
   const RidgeStats st = RefitStats(m, mw, h0, calibration, threads);

@@ -24,6 +24,7 @@
 #include "training/gram.h"
 #include "model/model_assembly.h"
 #include "rfk/host/model_writer.hpp"
+#include "rfk/host/opened_model.hpp"
 #include "rfk/host/quantize.hpp"
 #include "rfk/host/train.hpp"
 #include "training/selection.h"
@@ -36,11 +37,7 @@ namespace {
 
 // `blob` (a model as StoreQuantized returns it) without its metadata section (TrainOptions::metadata).
 std::vector<std::uint8_t> WithoutMetadata(const std::vector<std::uint8_t>& blob) {
-  AlignedBytes bytes(blob.size());
-  std::copy(blob.begin(), blob.end(), bytes.data());
-  Model m;
-  if (OpenModel(bytes.data(), bytes.size(), &m) != Status::kOk) throw std::logic_error("Train: the model does not open");
-  return WithoutSection(m, format::SectionType::kMetadata);
+  return WithoutSection(OpenedModel(blob, "the trained model").model(), format::SectionType::kMetadata);
 }
 
 constexpr std::size_t kTrainErrorRows = 10000;

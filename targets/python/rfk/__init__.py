@@ -12,5 +12,6 @@ from ._estimators import (
     RandomFeatures,
     load,
 )
+from ._convert import convert, export
 
-__all__ = ["RandomFeatureClassifier", "RandomFeatureRegressor", "RandomFeatures", "load"]
+__all__ = ["RandomFeatureClassifier", "RandomFeatureRegressor", "RandomFeatures", "convert", "export", "load"]

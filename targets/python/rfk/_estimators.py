@@ -217,8 +217,10 @@ class _ModelEstimator(_ModelBytes, BaseEstimator):
             raise ValueError(f"alpha must be a number >= 0, 'auto' or None; got {alpha!r}")
         bin_gamma = self.bin_gamma
         if bin_gamma is None:
-            bin_gamma = 0.0
-        elif not (isinstance(bin_gamma, numbers.Real) and bin_gamma > 0):
+            bin_gamma = "default"
+        elif isinstance(bin_gamma, numbers.Real) and np.isfinite(bin_gamma) and bin_gamma > 0:
+            bin_gamma = repr(float(bin_gamma))
+        else:
             raise ValueError(f"bin_gamma must be a positive number or None; got {bin_gamma!r}")
         if not isinstance(self.metadata, (bool, np.bool_)):
             raise ValueError(f"metadata must be True or False; got {self.metadata!r}")
@@ -231,12 +233,13 @@ class _ModelEstimator(_ModelBytes, BaseEstimator):
             "kernel": str(self.kernel),
             "grids": _count("grids", self.grids),
             "bins_per_grid": _count("bins_per_grid", self.bins_per_grid),
-            "bin_gamma": float(bin_gamma),
+            "bin_gamma": bin_gamma,
             "n_features": int(self.n_features),
             "seed": _seed(self.random_state),
             "threads": _threads(self.n_jobs),
             "folds": _count("cv", self.cv),
-            "memory_limit": 0 if self.memory_limit is None else _count("memory_limit", self.memory_limit, 1, 2**64),
+            "memory_limit": ("physical" if self.memory_limit is None
+                             else str(_count("memory_limit", self.memory_limit, 1, 2**64))),
             "standardize": standardize,
             "gamma": gamma,
             "lambda": alpha,
