@@ -64,6 +64,8 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/lib/core/ DESTINATION ${CMAKE_INSTALL_DA
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/toolchains/freestanding-cxx/ DESTINATION ${CMAKE_INSTALL_DATADIR}/rfk/freestanding-cxx
         COMPONENT dev)
 install(FILES ${CMAKE_CURRENT_LIST_DIR}/rfk.mk DESTINATION ${CMAKE_INSTALL_DATADIR}/rfk COMPONENT dev)
+# The firmware example project (docs/DEPLOY.md copies it from here).
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/firmware DESTINATION ${CMAKE_INSTALL_DATADIR}/rfk/examples COMPONENT dev)
 file(RELATIVE_PATH RFK_CMAKE_TO_DATADIR /prefix/${RFK_INSTALL_CMAKEDIR} /prefix/${CMAKE_INSTALL_DATADIR}/rfk)
 file(RELATIVE_PATH RFK_CMAKE_TO_INCLUDEDIR /prefix/${RFK_INSTALL_CMAKEDIR} /prefix/${CMAKE_INSTALL_INCLUDEDIR})
 configure_file(${CMAKE_CURRENT_LIST_DIR}/rfkCoreSources.cmake.in ${PROJECT_BINARY_DIR}/rfkCoreSources.cmake @ONLY)
