@@ -109,7 +109,7 @@ inline std::int64_t BinRef(const Fx& fx, std::uint64_t i, std::int16_t x) {
   return fx.Get<std::int32_t>(t.base + 4 * i) + FloorDiv(num, fx.Get<std::uint8_t>(t.shift + i));
 }
 
-// Grid p's column for x by other means than fixed_binning.cc: BinRef's bins, the float map's hash
+// Grid p's column for x by other means than fixed_predict_binning.cc: BinRef's bins, the float map's hash
 // (bin_hash.h, shared by design: the keys must be the float path's), then a linear scan of the
 // grid's keys (exact mode) or the bucket as the format defines it (hashed mode).
 inline std::uint32_t ColumnRef(const Fx& fx, const std::vector<std::int16_t>& x, std::uint32_t p) {
@@ -132,7 +132,7 @@ inline std::uint32_t ColumnRef(const Fx& fx, const std::vector<std::int16_t>& x,
   return rfk::kNoColumn;
 }
 
-// The outputs by other means than predict_fixed.cc: the phase as a signed 64-bit sum reduced
+// The outputs by other means than fixed_predict.cc: the phase as a signed 64-bit sum reduced
 // modulo 2^32 at the end, the features from CosTurns (tested on its own in test_fixed.cc), each
 // grid's column from ColumnRef with the feature 32767, the head sum in 128 bits and the rounding as
 // a floor division of the exact product.

@@ -1,4 +1,4 @@
-// Fastfood on the integer path (format::fixed_params::FastfoodTail, lib/core/predict_fixed_fastfood.cc):
+// Fastfood on the integer path (format::fixed_params::FastfoodTail, lib/core/fixed_predict_fastfood.cc):
 // the integer transform against an exact reference computed here by other means (the Hadamard
 // matrix, 128-bit products, floor divisions), at the extremes of its bounds (all-+-32767 and
 // -32768 inputs aligned with B, the largest g and s_mult the validator accepts, g_shift at its

@@ -472,12 +472,12 @@ constexpr std::uint32_t StoredFrequencies(Layout layout, std::uint32_t F) {
 // s_shift[F] u8 (<= 62), padding to 4, g_shift[blocks] u8, padding to 4, perm packed as the
 // fastfood section packs it (PermBytes(d', N) bytes, IndexBits(d') bits each, each block a
 // permutation of [0, d')), then B's signs ceil(N / 8) bytes (bit k at byte k / 8, bit k % 8; set:
-// -1), padding to 4. Per block the device computes, in integers (lib/core/predict_fixed_fastfood.cc):
+// -1), padding to 4. Per block the device computes, in integers (lib/core/fixed_predict_fastfood.cc):
 // t = H B [x; 0] (int32), v_i = round(g_i t[perm_i] / 2^g_shift[b]) (int32), u = H v (int32), and
 // the phase of frequency j = b d' + i is phase[j] + round(s_mult[j] u_i / 2^s_shift[j]) mod 2^32.
 // The validator accepts d' <= kMaxFastfoodPaddedDim only, and g_shift[b] only if d' ((max_i |g|
 // 32768 d + 2^(g_shift - 1)) >> g_shift) <= 2^31 - 1, which bounds every value of the block in
-// int32 for any int16 input (the proof: lib/core/predict_fixed_fastfood.cc).
+// int32 for any int16 input (the proof: lib/core/fixed_predict_fastfood.cc).
 namespace fixed_params {
 inline constexpr std::uint32_t kHeaderBytes = 32;
 inline constexpr std::uint32_t kInputDim = 0;        // u32 d, = map_params.input_dim

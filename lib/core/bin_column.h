@@ -1,5 +1,5 @@
 // A grid's column for a bin key, shared by the float path (predict.cc) and the integer path
-// (fixed_binning.cc) so that both index the head alike. Internal to lib/core.
+// (fixed_predict_binning.cc) so that both index the head alike. Internal to lib/core.
 #pragma once
 
 #include <cstdint>

@@ -18,14 +18,14 @@
 #ifndef RFK_CORE_FIXED
 #define RFK_CORE_FIXED 1
 #endif
-// Fastfood maps on the integer path (lib/core/predict_fixed_fastfood.cc, model_fixed_fastfood.cc):
+// Fastfood maps on the integer path (lib/core/fixed_predict_fastfood.cc, fixed_open_fastfood.cc):
 // 1 unless the build says 0 (rfk_core_variant's extra definitions); the smallest fixed-only image
 // (targets/cortex-m fixed_image_limits: 16 KiB flash, rfk_core_fixed_min) is built with 0, and
 // then a Fastfood fixed model is refused at open with kUnsupportedMap at `fixed`.
 #ifndef RFK_FIXED_FASTFOOD
 #define RFK_FIXED_FASTFOOD 1
 #endif
-// Within the integer path: binning maps (fixed_binning.cc, model_fixed_binning.cc), 1 unless the
+// Within the integer path: binning maps (fixed_predict_binning.cc, fixed_open_binning.cc), 1 unless the
 // build says 0 (rfk_core_variant's extra definitions: the 16 KB Cortex-M0 image leaves it out). A
 // fixed model with grids is then refused at open: kUnsupportedMap at `fixed`.
 #ifndef RFK_FIXED_BINNING

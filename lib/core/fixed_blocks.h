@@ -1,9 +1,9 @@
 // PredictFixed's loops on cores with the Arm DSP extension (RFK_FIXED_DSP, fixed_kernels.h): the
 // features of up to kBlock frequencies at a time, then each output's dot product with them by
 // HeadDot, instead of one int64 multiply-accumulate per (feature, output). The same integers as the
-// scalar loops in predict_fixed.cc, which remain the oracle (fixed_check on the DSP presets
+// scalar loops in fixed_predict.cc, which remain the oracle (fixed_check on the DSP presets
 // compares both with the host's integers); cores without the extension keep the scalar loops,
-// whose code is smaller. Internal to lib/core; included by predict_fixed.cc only.
+// whose code is smaller. Internal to lib/core; included by fixed_predict.cc only.
 #pragma once
 
 #include <cstdint>

@@ -50,7 +50,7 @@ inline constexpr std::uint32_t QuadSlot(std::uint32_t j, std::uint32_t n) {
   return (j & ~3u) | (r == 1u ? 2u : r == 2u ? 1u : r);
 }
 
-// The quarter-wave table of CosTurns (fixed.cc) and its body, inlined into PredictFixed's loops
+// The quarter-wave table of CosTurns (fixed_cos.cc) and its body, inlined into PredictFixed's loops
 // (the out-of-line CosTurns is this, called).
 extern const std::uint16_t kQuarterCos2[258];
 // The cosine's magnitude at mirrored position p in (0, 2^30] of a quadrant: one rounding for

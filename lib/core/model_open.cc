@@ -1,14 +1,13 @@
 // Model validation, once, at open: OpenModel runs one small validator per step, in the order of
 // docs/FORMAT.md's "Limits and checks, in the order a reader applies them". Each validator reads
 // its section where the table put it, checks it, fills its part of the Model, and on a problem
-// records the status, the field and its byte offset (ModelError) and returns false. The checks
-// several validators share (enum values, finite floats, weight matrices, string tables) and the
-// standardize section's validators are in model_open_arrays.cc; the state they share in
-// model_reader.h.
-// No allocation, no exceptions; the sections are located once, in a fixed-size table on the stack.
+// records the status, the field and its byte offset (ModelError) and returns false. Shared checks
+// (enum values, finite floats, weight matrices, string tables) and the standardize section's are in
+// model_open_arrays.cc, their state in model_reader.h. No allocation, no exceptions; the sections
+// are located once, in a fixed-size table on the stack.
 #include "fp_contract.h"  // first: no compiler-fused multiply-adds in this file
 #include "core_config.h"
-#include "model_fixed.h"
+#include "fixed_open.h"
 #include "model_reader.h"
 
 namespace rfk {
@@ -28,14 +27,12 @@ namespace {
 // is checked before the read that relies on it, so no bounds checks are needed.)
 bool CheckHeader(Reader& r, std::size_t size) {
   const std::uint8_t* b = r.b;
-  if (reinterpret_cast<std::uintptr_t>(b) % f::kAlignment != 0)
-    return r.Fail(Status::kMisalignedBuffer, "bytes", 0);
+  if (reinterpret_cast<std::uintptr_t>(b) % f::kAlignment != 0) return r.Fail(Status::kMisalignedBuffer, "bytes", 0);
   if (size < f::kHeaderBytes) return r.Fail(Status::kTruncated, "header", 0);
   if (std::memcmp(b + f::kOffMagic, f::kMagic, sizeof f::kMagic) != 0)
     return r.Fail(Status::kBadMagic, "header.magic", f::kOffMagic);
   const std::uint16_t major = LoadU16(b + f::kOffVersionMajor);
-  if (major != f::kVersionMajor)
-    return r.Fail(Status::kUnsupportedVersion, "header.version_major", f::kOffVersionMajor);
+  if (major != f::kVersionMajor) return r.Fail(Status::kUnsupportedVersion, "header.version_major", f::kOffVersionMajor);
   const std::uint32_t total = LoadU32(b + f::kOffTotalBytes);
   if (total < f::kHeaderBytes) return r.Fail(Status::kBadHeader, "header.total_bytes", f::kOffTotalBytes);
   if (total > size) return r.Fail(Status::kTruncated, "header.total_bytes", f::kOffTotalBytes);
@@ -83,8 +80,7 @@ bool ReadSectionTable(Reader& r) {
   return true;
 }
 
-// 3a. map_params, its enum values: map kind, kernel (one the map can approximate), storage and
-// layout of W, panel width.
+// 3a. map_params, its enum values: map kind, kernel (one the map can approximate), W's storage, layout, panel width.
 bool CheckMapKinds(Reader& r, std::uint32_t at) {
   namespace mp = f::map_params;
   const std::uint8_t* p = r.b + at;
@@ -159,11 +155,11 @@ bool CheckBuildAccepts(Reader& r) {
 // 3c. The float path's map and W storage this build reads (core_config.h), once map_params is
 // known: a dense map (its kind, or a W) without kFloatDense, a Fastfood map (its kind, or its
 // section) without kFloatFastfood, a form (pair or phase) without its switch, a row-major W without
-// kLayoutRows, a W or diagonals stored other than f32 without kFloatQuant. By
-// the kind too, not only by the arrays present: a model of a kind compiled out whose arrays are
-// missing is refused here, where the validators that would miss them are compiled out. A
-// fixed-only model (a fixed section and neither array) passes, and a core without the float path
-// reads a model's fixed section whatever float sections it also has.
+// kLayoutRows, a W or diagonals stored other than f32 without kFloatQuant. By the kind too, not
+// only by the arrays present: a model of a kind compiled out whose arrays are missing is refused
+// here, where the validators that would miss them are compiled out. A fixed-only model (a fixed
+// section and neither array) passes, and a core without the float path reads a model's fixed
+// section whatever float sections it also has.
 bool CheckFloatMapBuilt(Reader& r, std::uint32_t at) {
   if (!core::kCoreFloat) return true;
   const bool dense = r[SectionType::kProjection].present(), fastfood = r[SectionType::kFastfood].present();
@@ -249,9 +245,9 @@ bool CheckFastfoodPermutations(Reader& r, std::uint32_t perm_at) {
   return true;
 }
 
-// 5b. fastfood: present exactly with a Fastfood map kind (optional with a fixed section: a
-// fixed-only model keeps its integers there); d' = PaddedDim(d) within
-// kMaxPaddedDim, num_blocks = ceil(F / d'), index_bits, the size; the permutations.
+// 5b. fastfood: present exactly with a Fastfood map kind (optional with a fixed section: a fixed-only
+// model keeps its integers there); d' = PaddedDim(d) within kMaxPaddedDim, num_blocks = ceil(F /
+// d'), index_bits, the size; the permutations.
 bool CheckFastfood(Reader& r) {
   namespace ff = f::fastfood;
   const Section& s = r[SectionType::kFastfood];
@@ -545,7 +541,7 @@ bool CheckCalibration(Reader& r) {
   return true;
 }
 
-// 18. fixed (when present): lib/core/model_fixed.cc. Here only located: OpenModel runs the check
+// 18. fixed (when present): lib/core/fixed_open.cc. Here only located: OpenModel runs the check
 // once ReadModel has returned, so its stack does not add to the Reader's (576 B on the Cortex-M0).
 bool CheckFixed(Reader& r, Section* fixed) {
   *fixed = r[SectionType::kFixed];
@@ -572,12 +568,11 @@ void ReadMetadata(Reader& r) {
   // (unless the integer path has it), the float arrays' values (CheckBuildAccepts has refused the
   // models that would need them).
   constexpr bool kFloat = core::kCoreFloat, kBins = core::kFloatBinning || core::kFixedBinning;
-  const bool ok = CheckHeader(r, size) && ReadSectionTable(r) && CheckMapParams(r) &&
-                  CheckProjection(r) && CheckPhase(r) && (!core::kFloatFastfood || CheckFastfood(r)) &&
+  const bool ok = CheckHeader(r, size) && ReadSectionTable(r) && CheckMapParams(r) && CheckProjection(r) &&
+                  CheckPhase(r) && (!core::kFloatFastfood || CheckFastfood(r)) &&
                   (!kBins || (CheckBinningParams(r) && CheckBinGrids(r) && CheckBinKeys(r))) &&
-                  (!kFloat || CheckMapArraysFinite(r)) &&
-                  CheckStandardize(r) && CheckHead(r) &&
-                  CheckLabels(r) && (!kFloat || CheckLaterArraysFinite(r)) && CheckImpute(r) && CheckFeatureNames(r) &&
+                  (!kFloat || CheckMapArraysFinite(r)) && CheckStandardize(r) && CheckHead(r) && CheckLabels(r) &&
+                  (!kFloat || CheckLaterArraysFinite(r)) && CheckImpute(r) && CheckFeatureNames(r) &&
                   CheckCalibration(r) && CheckFixed(r, fixed);
   if (ok) ReadMetadata(r);
   return ok ? Status::kOk : r.status;

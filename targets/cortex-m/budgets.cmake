@@ -57,7 +57,7 @@ set(RFK_STACK_BUDGET_cortex-m4 768)
 set(RFK_STACK_BUDGET_cortex-m7 768)
 
 # Binning on the integer path (issue 17, 2026-11-26 18:23-18:30 UTC, `ctest -R footprint -V`, 2-core
-# AMD EPYC VM shared with two other builds; fixed_binning.cc, model_fixed_binning.cc): whole core
+# AMD EPYC VM shared with two other builds; fixed_predict_binning.cc, fixed_open_binning.cc): whole core
 # M4F 14,464 B (+544), M7 14,400 B (+480), M33 14,440 B (+496), M3 and M33 without FPU 15,508 B
 # (+488), M0 18,964 B (+864); stack 496 B (M4F, M7, M33), 572 B (M3, M33 without FPU), 648 B (M0).
 # The fixed-only core now reads binning models (their validators, the bin hash, the exact-mode

@@ -19,8 +19,8 @@
 # 2026-11-26 17:58 UTC, Fastfood on the integer path (RFK_FIXED_FASTFOOD) in the whole core:
 # 21,768 B (+1,352 B on 20,416); the fixed-only core is built without it.
 # Binning on the integer path (issue 17, 2026-11-26 18:25 UTC, `ctest -R footprint -V`, 2-core
-# AMD EPYC VM shared with two other builds): whole core 21,104 B (+688: fixed_binning.cc,
-# model_fixed_binning.cc); fixed-only 11,536 B (+3,240: with RFK_CORE_FLOAT=0 the binning
+# AMD EPYC VM shared with two other builds): whole core 21,104 B (+688: fixed_predict_binning.cc,
+# fixed_open_binning.cc); fixed-only 11,536 B (+3,240: with RFK_CORE_FLOAT=0 the binning
 # validators, the bin hash and the exact-mode search now come in too); stack 688 B / 480 B.
 # Merged (2026-11-26 19:25 UTC, `ctest -R footprint -V` per preset, this VM): the whole core has
 # Fastfood and binning on the integer path and f16-scaled heads; rfk_core_fixed_only (footprint_fixed)

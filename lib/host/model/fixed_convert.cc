@@ -1,5 +1,5 @@
 // Conversion of a trained model to a fixed-point one (contract: rfk/host/fixed.hpp). The arithmetic
-// is in double; what the device computes is then only the stored integers (lib/core/predict_fixed.cc).
+// is in double; what the device computes is then only the stored integers (lib/core/fixed_predict.cc).
 #include "rfk/host/fixed.hpp"
 
 #include <algorithm>

@@ -27,7 +27,7 @@ struct FixedReader {
 Status CheckFixedSection(const std::uint8_t* blob, std::uint32_t offset, std::uint32_t size,
                          std::uint32_t entry, Model& m, ModelError* err);
 
-// The binning tail (format::fixed_params::binning, model_fixed_binning.cc; built with
+// The binning tail (format::fixed_params::binning, fixed_open_binning.cc; built with
 // kFixedBinning): P and D_B equal to the model's, then every (grid, column)'s bin_mult, bin_shift,
 // bin_frac and bin_base in the ranges fixed::BinIndex's bounds assume. The section's size was
 // checked against the tail's end. Same contract as CheckFixedSection.

@@ -2,7 +2,7 @@
 // "fixed"): the ranges fixed::BinIndex's overflow bounds assume. Its own translation unit behind
 // kFixedBinning (core_config.h), so a core built without it links none of this.
 #include "fp_contract.h"  // first, as in every core source
-#include "model_fixed.h"
+#include "fixed_open.h"
 
 #include "rfk/fixed.hpp"
 

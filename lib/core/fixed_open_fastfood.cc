@@ -1,5 +1,5 @@
 // Validation of a fixed section's Fastfood tail (format::fixed_params::FastfoodTail): every range
-// FixedFastfoodTurns' overflow bounds assume (lib/core/predict_fixed_fastfood.cc). Integer
+// FixedFastfoodTurns' overflow bounds assume (lib/core/fixed_predict_fastfood.cc). Integer
 // arithmetic only; no allocation (the permutation check counts 256 indices at a time in a 32-byte
 // bit set on the stack: (d' / 256) d' steps per block).
 #include "fp_contract.h"  // first, as in every core source

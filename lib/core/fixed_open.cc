@@ -1,9 +1,9 @@
 // Validation of the fixed section (format::fixed_params; docs/FORMAT.md, "fixed"): its counts
 // against the model's, its size, then every array's range. Checks on floats are made on their bits
 // (no float compare: a soft-float call on cores without an FPU). The ranges checked here are what
-// PredictFixed's overflow bounds assume (lib/core/predict_fixed.cc).
+// PredictFixed's overflow bounds assume (lib/core/fixed_predict.cc).
 #include "fp_contract.h"  // first, as in every core source
-#include "model_fixed.h"
+#include "fixed_open.h"
 
 #include "bytes.h"
 #include "core_config.h"
@@ -62,7 +62,7 @@ bool FiniteBits(std::uint32_t bits, bool positive) {
 
 // The head: q in [-127, 127], mult <= 2^15, rshift <= 62, |bias| <= 2^30, and the output bound
 // |bias| + (mult * 32767 * sum_j |q_kj| + 2^(rshift-1)) >> rshift <= 2^31 - 1, which makes every
-// int32 output PredictFixed can compute representable (its proof: lib/core/predict_fixed.cc).
+// int32 output PredictFixed can compute representable (its proof: lib/core/fixed_predict.cc).
 [[gnu::noinline]] Status CheckFixedHead(const FixedReader& r, const fp::Layout& l, const Model& m) {
   const std::uint32_t D = m.num_features;
   for (std::uint32_t k = 0; k < m.num_outputs; ++k) {

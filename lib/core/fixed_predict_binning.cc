@@ -4,7 +4,7 @@
 // fixed::BinIndex, the keys from bin_hash's 64-bit integer steps (as the float map's BinKeys), the
 // columns as the float path finds them (bin_column.h).
 #include "fp_contract.h"  // first, as in every core source
-#include "fixed_binning.h"
+#include "fixed_predict_binning.h"
 
 #include "bin_column.h"
 #include "bin_hash.h"

@@ -1,4 +1,4 @@
-// The integer path's binning map (fixed_binning.cc), called by PredictFixed when the build has
+// The integer path's binning map (fixed_predict_binning.cc), called by PredictFixed when the build has
 // kFixedBinning (core_config.h) and the model has grids. Internal to lib/core.
 #pragma once
 

@@ -3,7 +3,7 @@
 // the Arm DSP extension run fixed_blocks.h's instead (dual 16-bit multiply-accumulates,
 // fixed_kernels.h), which give the same integers. (Right shifts of negative int64 values are
 // arithmetic, as GCC and Clang define them.)
-// Fastfood maps' phases come from lib/core/predict_fixed_fastfood.cc (its own bounds there).
+// Fastfood maps' phases come from lib/core/fixed_predict_fastfood.cc (its own bounds there).
 //
 // Overflow bounds, for any int16 input and any section OpenModel accepts:
 // - phase: each product W[j][c] x[c] has |.| <= 2^15 * 2^15 = 2^30 (int32); the sum and the shift
@@ -11,7 +11,7 @@
 // - features: |c_j|, |s_j| <= 32767 (CosTurns), |q| <= 127, so |q z| <= 4,161,409 < 2^22, and a
 //   sum of D <= 2^24 of them is below 2^46: int64 acc is exact (fixed_blocks.h sums blocks of at
 //   most 64 of them in int32 first: below 2^28). A bin adds 32767 q once per grid
-//   to a column of its own (fixed_binning.cc), so the same bound covers D = D_F + D_B.
+//   to a column of its own (fixed_predict_binning.cc), so the same bound covers D = D_F + D_B.
 // - scaling: |acc * mult| < 2^46 * 2^15 = 2^61; adding 2^(rshift - 1) <= 2^61 stays below 2^62.
 // - output: the validator checks |bias| + (32767 mult sum_j |q_kj| + 2^(rshift-1)) >> rshift
 //   <= 2^31 - 1 per output, and |round(acc mult / 2^rshift)| is at most that shifted term, so the
@@ -20,7 +20,7 @@
 #include "bytes.h"
 #include "core_config.h"
 #include "fixed_fastfood.h"
-#include "fixed_binning.h"
+#include "fixed_predict_binning.h"
 #include "fixed_blocks.h"
 #include "rfk/fixed.hpp"
 
