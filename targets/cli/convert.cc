@@ -1,5 +1,5 @@
 // rfk convert: the same model with its map weights (W, or Fastfood's G and S) and the head stored
-// in another storage (f32, f16, int8),
+// in another storage (host::kUserStorages),
 // re-quantized from the stored weights without retraining; every other section is copied as is.
 // With --calibrate FILE (an int8 head): the head is refitted on FILE's rows to reproduce the
 // source model's outputs from the stored W's features, then rounded for its outputs. Without it,
@@ -84,14 +84,14 @@ int RunConvert(const ConvertArgs& a) {
 
 Command AddConvert(CLI::App& app) {
   auto a = std::make_shared<ConvertArgs>();
-  CLI::App* cmd = app.add_subcommand("convert", "Re-store a model's weights as f32, f16 or int8, without retraining");
+  CLI::App* cmd = app.add_subcommand("convert", "Re-store a model's weights as " + host::StorageNames() + ", without retraining");
   cmd->add_option("-m,--model", a->model, "Model file to read")->required();
   cmd->add_option("-o,--output", a->output, "Model file to write (atomically)")->required();
   cmd->add_option("--storage", a->storage,
-                  "f32, f16 or int8: storage of the map's weights (W, or Fastfood's G and S) and the head "
+                  host::StorageNames() + ": storage of the map's weights (W, or Fastfood's G and S) and the head "
                   "(int8: one f32 scale per row of W or of the head, per block of Fastfood's d'); not wider "
                   "than the source's");
-  cmd->add_option("--head-storage", a->head_storage, "f32, f16 or int8: the head's storage, overriding --storage");
+  cmd->add_option("--head-storage", a->head_storage, host::StorageNames() + ": the head's storage, overriding --storage");
   cmd->add_option("--calibrate", a->calibrate,
                   "Representative data (e.g. the training file; labels not needed, at least as many rows as "
                   "the head has features): refit the int8 head to reproduce this model's outputs from the "

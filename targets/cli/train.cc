@@ -175,13 +175,13 @@ int RunTrainMpi(const TrainArgs& a) {
 // What the model file holds: the storages (--storage, --head-storage) and --no-metadata.
 void AddModelFileOptions(CLI::App* cmd, TrainArgs* a) {
   cmd->add_option("--storage", a->s.storage,
-                  "f32, f16 or int8: storage of the map's weights (W, or Fastfood's G and S) and the head (int8: "
+                  host::StorageNames() + ": storage of the map's weights (W, or Fastfood's G and S) and the head (int8: "
                   "symmetric, one f32 scale per row of W or of the head, per block of Fastfood's d'; an f16 head "
                   "with a weight beyond f16's range gets one power-of-two f32 scale per output, f16-scaled). "
                   "Quantization-aware: the head is fitted on the features of the stored W, and an int8 "
                   "head (Fourier-type maps alone) is rounded to change its outputs least (GPTQ-style)")
       ->capture_default_str();
-  cmd->add_option("--head-storage", a->s.head_storage, "f32, f16 or int8: the head's storage, overriding --storage");
+  cmd->add_option("--head-storage", a->s.head_storage, host::StorageNames() + ": the head's storage, overriding --storage");
   cmd->add_flag("--no-metadata", a->no_metadata,
                 "Leave out the metadata section (the training options and statistics as text; prediction "
                 "does not read it, rfk convert --calibrate does) and the input statistics (the inputs' means and "

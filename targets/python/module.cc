@@ -413,6 +413,7 @@ PYBIND11_MODULE(_rfk, m) {
   m.def("convert", &Convert, py::arg("model"), py::arg("options"), py::arg("X"));
   m.def("blas_advice", [] { return rfk::host::BetterBlasCore(); });
   m.def("map_names", [] { return rfk::host::FourierMapNames(); });
+  m.def("storage_names", [] { return rfk::host::StorageNames(); });
   m.def("write_file_atomic", [](const std::string& path, const py::bytes& b) {
     const std::string_view v = b;
     rfk::host::WriteFileAtomic(path, std::vector<std::uint8_t>(v.begin(), v.end()));

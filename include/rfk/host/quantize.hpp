@@ -202,7 +202,13 @@ inline constexpr float kStandardizeF16MaxOffset = 8.0f;
 format::Storage StandardizationStorage(format::Storage w_storage, bool fourier_only, std::vector<float>* mean,
                                        std::vector<float>* inv_scale);
 
-// "f32", "f16", "int8" -> the storage; throws std::invalid_argument naming the choices otherwise.
+// The storages a user may ask for (--storage, storage=), in the order help texts list them; their
+// names are the format's (format::NameOf). f16-scaled is chosen by the writer, not asked for.
+inline constexpr format::Storage kUserStorages[] = {format::Storage::kF32, format::Storage::kF16,
+                                                    format::Storage::kInt8};
+// kUserStorages' names as a list for messages and help: "f32, f16 or int8".
+std::string StorageNames();
+// A name of kUserStorages -> the storage; throws std::invalid_argument naming the choices otherwise.
 format::Storage ParseStorage(const std::string& name);
 
 }  // namespace rfk::host

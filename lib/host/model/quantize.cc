@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 
 #include "rfk/host/model_writer.hpp"
 #include "rfk/host/opened_model.hpp"
@@ -302,11 +303,18 @@ std::vector<std::uint8_t> StoreQuantized(const std::vector<std::uint8_t>& blob, 
   return RequantizeModel(OpenedModel(blob, "the trained model").model(), w_storage, head_storage, head);
 }
 
+std::string StorageNames() {
+  std::string list;
+  const std::size_t n = std::size(kUserStorages);
+  for (std::size_t i = 0; i < n; ++i)
+    list += std::string(i == 0 ? "" : i + 1 == n ? " or " : ", ") + f::NameOf(kUserStorages[i]);
+  return list;
+}
+
 f::Storage ParseStorage(const std::string& name) {
-  if (name == "f32") return f::Storage::kF32;
-  if (name == "f16") return f::Storage::kF16;
-  if (name == "int8") return f::Storage::kInt8;
-  throw std::invalid_argument("storage must be f32, f16 or int8; got '" + name + "'");
+  for (const f::Storage s : kUserStorages)
+    if (name == f::NameOf(s)) return s;
+  throw std::invalid_argument("storage must be " + StorageNames() + "; got '" + name + "'");
 }
 
 }  // namespace rfk::host

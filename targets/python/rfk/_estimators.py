@@ -279,16 +279,19 @@ class _ModelEstimator(_ModelBytes, BaseEstimator):
         return _decision_rows(self.model_, X)
 
 _COMMON_DOC = """
-    Parameters mirror ``rfk train`` (docs/PYTHON.md gives the table): map, kernel, n_features (-D),
+    Parameters mirror ``rfk train`` (docs/PYTHON.md gives the table): map (a Fourier map: {maps};
+    binning; or a Fourier map + '+binning'), kernel, n_features (-D),
     gamma (None: 'default'; 'scale', 'auto' or a number), alpha (--lambda; None: 'default'),
     random_state (--seed; None: 1), n_jobs (--threads; None or -1: all cores), storage and
-    head_storage, standardize ('auto', True, False), grids, bins_per_grid, bin_gamma, cv (--folds),
+    head_storage ({storages}), standardize ('auto', True, False), grids, bins_per_grid, bin_gamma, cv (--folds),
     memory_limit (bytes; None: physical memory), metadata (True; False: --no-metadata, the model
     without its metadata section). The classifier's calibration (True; False: --no-calibration)
     fits the model's calibration section, which predict_proba applies, and its decision
     ('calibrated': predict is the most probable class; 'raw': the sign / first maximum of the raw
     outputs, as `rfk predict --decision raw`) says how predict and decision_function decide.
 """
+# The names from the library's tables (the lists `rfk train --help` prints).
+_COMMON_DOC = _COMMON_DOC.replace("{maps}", _rfk.map_names()).replace("{storages}", _rfk.storage_names())
 
 
 class RandomFeatureClassifier(ClassifierMixin, _ModelEstimator):
