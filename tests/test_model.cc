@@ -178,7 +178,7 @@ TEST_CASE("cross-validated selection is deterministic and reports its grid") {
 
 // ------------------------------------------------------------------ corruption
 
-TEST_CASE("each kind of corruption returns its own status and names the field") {
+TEST_CASE("each kind of corruption returns its own status and names the field: the header") {
   const auto bytes = SmallModel();
   {
     Blob ok(bytes);
@@ -217,6 +217,11 @@ TEST_CASE("each kind of corruption returns its own status and names the field") 
     b.FixCrc();
     CHECK(b.Open() == Status::kBadSectionTable);
   }
+}
+
+TEST_CASE("each kind of corruption returns its own status and names the field: the section table") {
+  const auto bytes = SmallModel();
+  rfk::ModelError err;
   SUBCASE("absurd input dimension") {
     Blob b(bytes);
     const std::size_t e = b.Entry(f::SectionType::kMapParams);
@@ -291,6 +296,11 @@ TEST_CASE("each kind of corruption returns its own status and names the field") 
     CHECK(b.Open(nullptr, &err) == Status::kMissingSection);
     CHECK(std::string(err.field) == "head");
   }
+}
+
+TEST_CASE("each kind of corruption returns its own status and names the field: the values") {
+  const auto bytes = SmallModel();
+  rfk::ModelError err;
   SUBCASE("reserved map kind and storage") {
     Blob b(bytes);
     const std::uint32_t p = b.U32(b.Entry(f::SectionType::kMapParams) + 4);

@@ -19,6 +19,29 @@ namespace {
 
 bool Known(rfk_status s) { return s >= 0 && s < RFK_STATUS_COUNT; }
 
+// The classes and probabilities of K outputs that rfk_predict gave.
+void CheckDecisions(const rfk_model* m, const float* outputs, std::uint32_t K) {
+  const std::uint32_t decided = rfk_decide_class(m, outputs);
+  const std::uint32_t raw = rfk_decide_class_raw(m, outputs);
+  FUZZ_CHECK(rfk_num_classes(m) == 0 ? decided == 0 && raw == 0
+                                      : decided < rfk_num_classes(m) && raw < rfk_num_classes(m));
+  // Class probabilities: a model with a calibration section gives C values in [0, 1] summing
+  // to 1 (or refuses outputs that overflow A s); one without answers RFK_NO_CALIBRATION.
+  std::vector<float> proba(rfk_num_classes(m) + 1);
+  const rfk_status c = rfk_probabilities(m, outputs, K, proba.data(), proba.size());
+  FUZZ_CHECK(c == RFK_OK || c == RFK_NO_CALIBRATION || c == RFK_ARGUMENT_OUT_OF_RANGE);
+  if (c == RFK_OK) {
+    double sum = 0;
+    for (std::uint32_t k = 0; k < rfk_num_classes(m); ++k) {
+      FUZZ_CHECK(proba[k] >= 0.0f && proba[k] <= 1.0f);
+      sum += proba[k];
+    }
+    FUZZ_CHECK(sum > 0.999 && sum < 1.001);
+    // The decided class is the most probable one (up to exp's rounding).
+    for (std::uint32_t k = 0; k < rfk_num_classes(m); ++k) FUZZ_CHECK(proba[decided] >= proba[k] - 1e-6f);
+  }
+}
+
 void Exercise(const std::uint8_t* bytes, std::size_t size, const std::uint8_t* data, std::size_t n) {
   rfk_model m;
   rfk_model_error e;
@@ -69,25 +92,7 @@ void Exercise(const std::uint8_t* bytes, std::size_t size, const std::uint8_t* d
     FUZZ_CHECK(finite_in || refused_fixed ||
                ((any_inf || !imputes) ? p == RFK_NON_FINITE_INPUT : p != RFK_NON_FINITE_INPUT));
     if (p == RFK_OK) {
-      const std::uint32_t decided = rfk_decide_class(&m, single.data());
-      const std::uint32_t raw = rfk_decide_class_raw(&m, single.data());
-      FUZZ_CHECK(rfk_num_classes(&m) == 0 ? decided == 0 && raw == 0
-                                          : decided < rfk_num_classes(&m) && raw < rfk_num_classes(&m));
-      // Class probabilities: a model with a calibration section gives C values in [0, 1] summing
-      // to 1 (or refuses outputs that overflow A s); one without answers RFK_NO_CALIBRATION.
-      std::vector<float> proba(rfk_num_classes(&m) + 1);
-      const rfk_status c = rfk_probabilities(&m, single.data(), K, proba.data(), proba.size());
-      FUZZ_CHECK(c == RFK_OK || c == RFK_NO_CALIBRATION || c == RFK_ARGUMENT_OUT_OF_RANGE);
-      if (c == RFK_OK) {
-        double sum = 0;
-        for (std::uint32_t k = 0; k < rfk_num_classes(&m); ++k) {
-          FUZZ_CHECK(proba[k] >= 0.0f && proba[k] <= 1.0f);
-          sum += proba[k];
-        }
-        FUZZ_CHECK(sum > 0.999 && sum < 1.001);
-        // The decided class is the most probable one (up to exp's rounding).
-        for (std::uint32_t k = 0; k < rfk_num_classes(&m); ++k) FUZZ_CHECK(proba[decided] >= proba[k] - 1e-6f);
-      }
+      CheckDecisions(&m, single.data(), K);
       std::size_t done = 9;
       const rfk_status q = rfk_predict_batch(&m, x.data() + r * d, 1, d, scratch, scratch_bytes,
                                              out.data(), K, &done);
