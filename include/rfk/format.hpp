@@ -1,17 +1,18 @@
-// The rfk model format, version 1: the one owner of its sections, enum values, constants and
-// field offsets. The device-core reader (lib/core/model_open.cc), the host writer
-// (lib/host/model/model_writer.cc), the bounds-checked header view (rfk/blob_view.hpp, which `rfk
-// inspect` prints) and docs/FORMAT.md all follow this file; a test (tests/test_format.cc) fails
-// when FORMAT.md does not list a section or an enum value of the tables below.
-//
-// All integers and floats are little-endian; floats are IEEE-754 binary32. A model is one
-// contiguous blob: a 32-byte header, a table of 16-byte section entries, then the sections, each
-// starting at a multiple of kAlignment from the start of the blob. Float arrays are read in place,
-// so the blob itself must sit at an address aligned to kAlignment (flash, a static array declared
-// alignas(16), or a malloc'd buffer).
-//
-// Plain C++17, no allocation, usable on bare metal. The name strings below reach an image only
-// through the functions that return them (NameOf, SectionName), which the device core never calls.
+/// @file
+/// The rfk model format, version 1: the one owner of its sections, enum values, constants and
+/// field offsets. The device-core reader (lib/core/model_open.cc), the host writer
+/// (lib/host/model/model_writer.cc), the bounds-checked header view (rfk/blob_view.hpp, which `rfk
+/// inspect` prints) and docs/FORMAT.md all follow this file; a test (tests/test_format.cc) fails
+/// when FORMAT.md does not list a section or an enum value of the tables below.
+///
+/// All integers and floats are little-endian; floats are IEEE-754 binary32. A model is one
+/// contiguous blob: a 32-byte header, a table of 16-byte section entries, then the sections, each
+/// starting at a multiple of kAlignment from the start of the blob. Float arrays are read in place,
+/// so the blob itself must sit at an address aligned to kAlignment (flash, a static array declared
+/// alignas(16), or a malloc'd buffer).
+///
+/// Plain C++17, no allocation, usable on bare metal. The name strings below reach an image only
+/// through the functions that return them (NameOf, SectionName), which the device core never calls.
 #pragma once
 
 #include <cstdint>
@@ -19,55 +20,55 @@
 namespace rfk::format {
 
 inline constexpr std::uint8_t kMagic[4] = {'R', 'F', 'K', 'M'};
-inline constexpr std::uint16_t kVersionMajor = 1;  // readers reject any other major version
-inline constexpr std::uint16_t kVersionMinor = 0;  // minor bumps only add optional sections
-inline constexpr std::uint32_t kAlignment = 16;    // blob base and every section offset
-inline constexpr std::uint32_t kHeaderBytes = 32;  // minimum; header_bytes may grow in 1.x
+inline constexpr std::uint16_t kVersionMajor = 1;  ///< readers reject any other major version
+inline constexpr std::uint16_t kVersionMinor = 0;  ///< minor bumps only add optional sections
+inline constexpr std::uint32_t kAlignment = 16;    ///< blob base and every section offset
+inline constexpr std::uint32_t kHeaderBytes = 32;  ///< minimum; header_bytes may grow in 1.x
 inline constexpr std::uint32_t kSectionEntryBytes = 16;
 inline constexpr std::uint32_t kMaxSections = 64;
 
-// Header field offsets (bytes from the start of the blob).
-inline constexpr std::uint32_t kOffMagic = 0;          // u8[4]  "RFKM"
-inline constexpr std::uint32_t kOffVersionMajor = 4;   // u16
-inline constexpr std::uint32_t kOffVersionMinor = 6;   // u16
-inline constexpr std::uint32_t kOffTotalBytes = 8;     // u32  size of the whole blob
-inline constexpr std::uint32_t kOffCrc32 = 12;         // u32  CRC-32 of bytes [kCrcStart, total)
-inline constexpr std::uint32_t kOffHeaderBytes = 16;   // u32  >= kHeaderBytes
-inline constexpr std::uint32_t kOffSectionCount = 20;  // u32  <= kMaxSections
-inline constexpr std::uint32_t kOffSectionTable = 24;  // u32  offset of the table, 4-aligned
-inline constexpr std::uint32_t kOffFlags = 28;         // u32  reserved, 0
-inline constexpr std::uint32_t kCrcStart = 16;  // the CRC covers everything after itself
+/// Header field offsets (bytes from the start of the blob).
+inline constexpr std::uint32_t kOffMagic = 0;          ///< u8[4]  "RFKM"
+inline constexpr std::uint32_t kOffVersionMajor = 4;   ///< u16
+inline constexpr std::uint32_t kOffVersionMinor = 6;   ///< u16
+inline constexpr std::uint32_t kOffTotalBytes = 8;     ///< u32  size of the whole blob
+inline constexpr std::uint32_t kOffCrc32 = 12;         ///< u32  CRC-32 of bytes [kCrcStart, total)
+inline constexpr std::uint32_t kOffHeaderBytes = 16;   ///< u32  >= kHeaderBytes
+inline constexpr std::uint32_t kOffSectionCount = 20;  ///< u32  <= kMaxSections
+inline constexpr std::uint32_t kOffSectionTable = 24;  ///< u32  offset of the table, 4-aligned
+inline constexpr std::uint32_t kOffFlags = 28;         ///< u32  reserved, 0
+inline constexpr std::uint32_t kCrcStart = 16;  ///< the CRC covers everything after itself
 
-// Section table entry: u16 type, u16 flags, u32 offset, u32 size (bytes), u32 storage.
+/// Section table entry: u16 type, u16 flags, u32 offset, u32 size (bytes), u32 storage.
 namespace entry {
-inline constexpr std::uint32_t kType = 0;      // u16 SectionType
-inline constexpr std::uint32_t kFlags = 2;     // u16 kSectionRequired or 0
-inline constexpr std::uint32_t kOffset = 4;    // u32 offset of the data, multiple of kAlignment
-inline constexpr std::uint32_t kSize = 8;      // u32 bytes of data
-// u32 the Storage of a section whose layout has no storage field of its own: kStandardize (0 or
-// kF32, kF16); written 0 for every other section, and not checked there (it was reserved before).
+inline constexpr std::uint32_t kType = 0;      ///< u16 SectionType
+inline constexpr std::uint32_t kFlags = 2;     ///< u16 kSectionRequired or 0
+inline constexpr std::uint32_t kOffset = 4;    ///< u32 offset of the data, multiple of kAlignment
+inline constexpr std::uint32_t kSize = 8;      ///< u32 bytes of data
+/// u32 the Storage of a section whose layout has no storage field of its own: kStandardize (0 or
+/// kF32, kF16); written 0 for every other section, and not checked there (it was reserved before).
 inline constexpr std::uint32_t kStorage = 12;
 }  // namespace entry
-inline constexpr std::uint16_t kSectionRequired = 0x0001;  // flag: unknown => reader must fail
+inline constexpr std::uint16_t kSectionRequired = 0x0001;  ///< flag: unknown => reader must fail
 
-// ------------------------------------------------------------------------------------------------
-// The tables. To add a section: one row in RFK_FORMAT_SECTIONS (a type number not yet used: 11..15
-// are reserved for further binning storage, 17..22 for further structured maps (23 is `fixed`), 24..31 for optional
-// sections a reader may skip: what a model says about its inputs (24, 25) and how its outputs
-// become probabilities (26); 27 is input_stats, a host's section outside these tables:
-// kInputStatsSection; the section bit masks hold numbers below 32), a layout namespace below if it
-// has fields, its validator
-// in lib/core/model_open.cc (called from OpenModel in the order of docs/FORMAT.md's "Limits and
-// checks"), its writer in lib/host/model/model_writer.cc (kSectionWriters) and its row in FORMAT.md.
-// To add an enum value: one row in its list, and its row in FORMAT.md; a value the reader cannot
-// use yet is kReserved (the reader answers kUnsupportedMap / kUnsupportedStorage), one it handles
-// is kSupported (its validator and the prediction path must then handle it). Numbers are below 32.
-//
-// 24 and up: optional sections a reader may skip: what the model says about its inputs (a reader
-// that skips them predicts complete inputs exactly as one that reads them) and the calibration of
-// its outputs into probabilities (a reader that skips it has the raw outputs, not probabilities).
-//
-// Sections: X(enumerator, type number, name, flag the writer sets, bytes: fixed size or kVariable)
+/// ------------------------------------------------------------------------------------------------
+/// The tables. To add a section: one row in RFK_FORMAT_SECTIONS (a type number not yet used: 11..15
+/// are reserved for further binning storage, 17..22 for further structured maps (23 is `fixed`), 24..31 for optional
+/// sections a reader may skip: what a model says about its inputs (24, 25) and how its outputs
+/// become probabilities (26); 27 is input_stats, a host's section outside these tables:
+/// kInputStatsSection; the section bit masks hold numbers below 32), a layout namespace below if it
+/// has fields, its validator
+/// in lib/core/model_open.cc (called from OpenModel in the order of docs/FORMAT.md's "Limits and
+/// checks"), its writer in lib/host/model/model_writer.cc (kSectionWriters) and its row in FORMAT.md.
+/// To add an enum value: one row in its list, and its row in FORMAT.md; a value the reader cannot
+/// use yet is kReserved (the reader answers kUnsupportedMap / kUnsupportedStorage), one it handles
+/// is kSupported (its validator and the prediction path must then handle it). Numbers are below 32.
+///
+/// 24 and up: optional sections a reader may skip: what the model says about its inputs (a reader
+/// that skips them predicts complete inputs exactly as one that reads them) and the calibration of
+/// its outputs into probabilities (a reader that skips it has the raw outputs, not probabilities).
+///
+/// Sections: X(enumerator, type number, name, flag the writer sets, bytes: fixed size or kVariable)
 #define RFK_FORMAT_SECTIONS(X)                                                                     \
   X(kMapParams, 1, "map_params", kRequired, 48)        /* map_params namespace below */           \
   X(kProjection, 2, "projection", kRequired, kVariable) /* W: F x d in map_params.storage, layout */ \
@@ -85,7 +86,7 @@ inline constexpr std::uint16_t kSectionRequired = 0x0001;  // flag: unknown => r
   X(kFeatureNames, 25, "feature_names", kOptional, kVariable) /* as labels: d + 1 names */      \
   X(kCalibration, 26, "calibration", kOptional, kVariable) /* calibration namespace below */
 
-// Enum values: X(enumerator, number, name, kSupported or kReserved)
+/// Enum values: X(enumerator, number, name, kSupported or kReserved)
 #define RFK_FORMAT_MAP_KINDS(X)                                                                    \
   X(kFourier, 1, "fourier", kSupported)            /* [cos(Wx), sin(Wx)] / sqrt(F), D = 2F */      \
   X(kFourierPhase, 2, "fourier-phase", kSupported) /* sqrt(2/D) cos(Wx + b), D = F */              \
@@ -110,9 +111,9 @@ inline constexpr std::uint16_t kSectionRequired = 0x0001;  // flag: unknown => r
   X(kSeed, 4, "seed", kReserved) /* W regenerated from the seed on device */ \
   X(kF16Scaled, 5, "f16-scaled", kSupported) /* head only: real = scale h, h binary16, f32 scales */
 
-// kPanels: panels of kPanelWidth frequencies, W[j][c] at (j/16)*16*d + c*16 + j%16, rows padded
-// with zeros to a multiple of 16: any SIMD vector of <= 16 lanes loads contiguously, and W streams
-// once per sample. What the writer emits; kRowMajor (W[j][c] at j*d + c) is read too.
+/// kPanels: panels of kPanelWidth frequencies, W[j][c] at (j/16)*16*d + c*16 + j%16, rows padded
+/// with zeros to a multiple of 16: any SIMD vector of <= 16 lanes loads contiguously, and W streams
+/// once per sample. What the writer emits; kRowMajor (W[j][c] at j*d + c) is read too.
 #define RFK_FORMAT_LAYOUTS(X)                    \
   X(kRowMajor, 1, "row-major", kSupported)       \
   X(kPanels, 2, "panels", kSupported)
@@ -126,14 +127,14 @@ inline constexpr std::uint16_t kSectionRequired = 0x0001;  // flag: unknown => r
   X(kExact, 1, "exact", kSupported)  /* bins seen in training, keys stored */                      \
   X(kHashed, 2, "hashed", kSupported) /* B buckets per grid, no keys: size fixed in advance */
 
-// How the impute section's values were computed from the training rows (informational: the
-// device substitutes them whatever the method).
+/// How the impute section's values were computed from the training rows (informational: the
+/// device substitutes them whatever the method).
 #define RFK_FORMAT_IMPUTE_METHODS(X)                                                               \
   X(kMean, 1, "mean", kSupported)     /* the mean of the column's values present in training */   \
   X(kMedian, 2, "median", kSupported) /* their median */
 
-// How a classifier's raw outputs s become class probabilities (the calibration section), fitted on
-// held-out decision values at training time.
+/// How a classifier's raw outputs s become class probabilities (the calibration section), fitted on
+/// held-out decision values at training time.
 #define RFK_FORMAT_CALIBRATION_METHODS(X)                                                          \
   X(kPlatt, 1, "platt", kSupported)            /* binary: p(class 1) = 1/(1 + exp(A s + B)) */     \
   X(kSoftmax, 2, "softmax-temperature", kSupported) /* multiclass: p_k = softmax_k(A s), B = 0 */   \
@@ -141,7 +142,7 @@ inline constexpr std::uint16_t kSectionRequired = 0x0001;  // flag: unknown => r
   X(kSoftmaxVector, 4, "softmax-vector", kSupported) /* multiclass: softmax_k(a_k s_k + b_k), a >= 0 */
 // ------------------------------------------------------------------------------------------------
 
-// What the lists generate. Numbers are u32 on disk; section types u16.
+/// What the lists generate. Numbers are u32 on disk; section types u16.
 enum class Support : std::uint8_t { kUnknown, kReserved, kSupported };
 struct EnumValue {
   std::uint32_t number;
@@ -149,20 +150,20 @@ struct EnumValue {
   Support support;
 };
 template <class E>
-struct EnumList;  // per enum: kValues[], and kKnown / kSupported bit masks (bit n = number n)
+struct EnumList;  ///< per enum: kValues[], and kKnown / kSupported bit masks (bit n = number n)
 
-inline constexpr std::uint32_t kVariable = 0;  // section size: not fixed
+inline constexpr std::uint32_t kVariable = 0;  ///< section size: not fixed
 enum SectionFlag : std::uint16_t { kOptional = 0, kRequired = kSectionRequired };
 struct SectionInfo {
   std::uint16_t type;
   const char* name;
   SectionFlag writer_flag;
-  std::uint32_t fixed_bytes;  // kVariable or the only valid size
+  std::uint32_t fixed_bytes;  ///< kVariable or the only valid size
 };
 
 constexpr unsigned BitCount(std::uint32_t v) { return v ? (v & 1u) + BitCount(v >> 1) : 0u; }
 
-// The generators (a number of 32 or more fails to compile: the masks have 32 bits).
+/// The generators (a number of 32 or more fails to compile: the masks have 32 bits).
 #define RFK_FORMAT_ENUMERATOR_(e, n, ...) e = n,
 #define RFK_FORMAT_VALUE_(e, n, name, support) EnumValue{n, name, Support::support},
 #define RFK_FORMAT_KNOWN_BIT_(e, n, ...) | (std::uint32_t{1} << (n))
@@ -205,34 +206,34 @@ static_assert(sizeof(kSections) / sizeof(kSections[0]) == BitCount(kKnownSection
 #undef RFK_FORMAT_SECTION_INFO_
 #undef RFK_FORMAT_SECTION_BIT_
 
-// The form of a Fourier map kind: the phase form (D_F = F, a `phase` section) or [cos, sin] pairs
-// (D_F = 2F). Every supported kind is one or the other.
+/// The form of a Fourier map kind: the phase form (D_F = F, a `phase` section) or [cos, sin] pairs
+/// (D_F = 2F). Every supported kind is one or the other.
 constexpr bool IsPhaseForm(MapKind m) noexcept {
   return m == MapKind::kFourierPhase || m == MapKind::kOrthogonalPhase || m == MapKind::kFastfoodPhase ||
          m == MapKind::kQmcPhase;
 }
 
-// Fastfood kinds keep their frequencies in a kFastfood section instead of W (kProjection).
+/// Fastfood kinds keep their frequencies in a kFastfood section instead of W (kProjection).
 constexpr bool IsFastfood(MapKind m) noexcept {
   return m == MapKind::kFastfood || m == MapKind::kFastfoodPhase;
 }
 
-// Whether a map kind can approximate a kernel: orthogonal blocks (ORF) and Fastfood's rows keep
-// a row's distribution only for a radial spectral density, and rfk draws them and quasi-Monte-Carlo
-// rows (through the normal quantile) for the Gaussian only; random Fourier features take any kernel.
+/// Whether a map kind can approximate a kernel: orthogonal blocks (ORF) and Fastfood's rows keep
+/// a row's distribution only for a radial spectral density, and rfk draws them and quasi-Monte-Carlo
+/// rows (through the normal quantile) for the Gaussian only; random Fourier features take any kernel.
 constexpr bool KernelFitsMap(MapKind m, Kernel k) noexcept {
   return m == MapKind::kFourier || m == MapKind::kFourierPhase || k == Kernel::kGaussian;
 }
 
-// Whether `number` is a value of E this build supports, a reserved one, or no value at all.
-// Compiles to a shift and a test: safe for the device core.
+/// Whether `number` is a value of E this build supports, a reserved one, or no value at all.
+/// Compiles to a shift and a test: safe for the device core.
 template <class E>
 constexpr Support SupportOf(std::uint32_t number) noexcept {
   if (number >= 32 || ((EnumList<E>::kKnown >> number) & 1u) == 0) return Support::kUnknown;
   return ((EnumList<E>::kSupported >> number) & 1u) != 0 ? Support::kSupported : Support::kReserved;
 }
 
-// The format's name of a value ("fourier-phase", "panels"), or "unknown". Host side: the strings.
+/// The format's name of a value ("fourier-phase", "panels"), or "unknown". Host side: the strings.
 template <class E>
 constexpr const char* NameOf(E value) noexcept {
   for (const EnumValue& v : EnumList<E>::kValues)
@@ -240,13 +241,13 @@ constexpr const char* NameOf(E value) noexcept {
   return "unknown";
 }
 
-// Type 27, `input_stats` (optional; layout in the input_stats namespace below), is a host's section
-// and not a row of RFK_FORMAT_SECTIONS: device cores skip it as an unknown optional section, so it
-// costs them no code, no table row and no stack (the Cortex-M0 image is 16 B under its limit:
-// docs/EMBEDDED.md). Hosts read it with rfk::host::ReadInputStats (rfk/host/quantize.hpp).
+/// Type 27, `input_stats` (optional; layout in the input_stats namespace below), is a host's section
+/// and not a row of RFK_FORMAT_SECTIONS: device cores skip it as an unknown optional section, so it
+/// costs them no code, no table row and no stack (the Cortex-M0 image is 16 B under its limit:
+/// docs/EMBEDDED.md). Hosts read it with rfk::host::ReadInputStats (rfk/host/quantize.hpp).
 inline constexpr std::uint16_t kInputStatsSection = 27;
 
-// The table row of a section type, or null for a type this version does not know.
+/// The table row of a section type, or null for a type this version does not know.
 constexpr const SectionInfo* FindSection(std::uint16_t type) noexcept {
   for (const SectionInfo& s : kSections)
     if (s.type == type) return &s;
@@ -257,90 +258,90 @@ constexpr const char* SectionName(std::uint16_t type) noexcept {
   return FindSection(type) ? FindSection(type)->name : type == kInputStatsSection ? "input_stats" : "unknown";
 }
 
-// kMapParams section layout (48 bytes).
+/// kMapParams section layout (48 bytes).
 namespace map_params {
 inline constexpr std::uint32_t kBytes = Info(SectionType::kMapParams).fixed_bytes;
-inline constexpr std::uint32_t kMapKind = 0;         // u32 MapKind
-inline constexpr std::uint32_t kKernel = 4;          // u32 Kernel
-inline constexpr std::uint32_t kInputDim = 8;        // u32 d
-inline constexpr std::uint32_t kFourierFeatures = 12; // u32 D_F: 2F (pair form) or F (phase form)
-inline constexpr std::uint32_t kNumFrequencies = 16; // u32 F (rows of W)
-inline constexpr std::uint32_t kStorage = 20;        // u32 Storage of W, or of Fastfood's G and S
-inline constexpr std::uint32_t kLayout = 24;         // u32 Layout of W
-inline constexpr std::uint32_t kGamma = 28;          // f32 kernel parameter, > 0
-inline constexpr std::uint32_t kFeatureScale = 32;   // f32 multiplies every feature
-inline constexpr std::uint32_t kPanelWidthField = 36;  // u32 kPanelWidth (panels), 0 (row-major)
-inline constexpr std::uint32_t kSeed = 40;           // u64 seed W (and b) were drawn with
+inline constexpr std::uint32_t kMapKind = 0;         ///< u32 MapKind
+inline constexpr std::uint32_t kKernel = 4;          ///< u32 Kernel
+inline constexpr std::uint32_t kInputDim = 8;        ///< u32 d
+inline constexpr std::uint32_t kFourierFeatures = 12; ///< u32 D_F: 2F (pair form) or F (phase form)
+inline constexpr std::uint32_t kNumFrequencies = 16; ///< u32 F (rows of W)
+inline constexpr std::uint32_t kStorage = 20;        ///< u32 Storage of W, or of Fastfood's G and S
+inline constexpr std::uint32_t kLayout = 24;         ///< u32 Layout of W
+inline constexpr std::uint32_t kGamma = 28;          ///< f32 kernel parameter, > 0
+inline constexpr std::uint32_t kFeatureScale = 32;   ///< f32 multiplies every feature
+inline constexpr std::uint32_t kPanelWidthField = 36;  ///< u32 kPanelWidth (panels), 0 (row-major)
+inline constexpr std::uint32_t kSeed = 40;           ///< u64 seed W (and b) were drawn with
 }  // namespace map_params
 
-// kBinningParams section layout (48 bytes). The map sends x to one column per grid p:
-//   bin_m = floor((x_m - offset[p][m]) * inv_width[p][m]),  key = hash_p(bin_0 .. bin_{d-1}),
-//   exact mode:  the key's position in grid p's sorted keys (no column if the key is absent),
-//   hashed mode: p * B + ((key >> 32) * B >> 32).
-// Each present column contributes feature_scale (= 1/sqrt(P)) times its head weight.
+/// kBinningParams section layout (48 bytes). The map sends x to one column per grid p:
+///   bin_m = floor((x_m - offset[p][m]) * inv_width[p][m]),  key = hash_p(bin_0 .. bin_{d-1}),
+///   exact mode:  the key's position in grid p's sorted keys (no column if the key is absent),
+///   hashed mode: p * B + ((key >> 32) * B >> 32).
+/// Each present column contributes feature_scale (= 1/sqrt(P)) times its head weight.
 namespace binning_params {
 inline constexpr std::uint32_t kBytes = Info(SectionType::kBinningParams).fixed_bytes;
-inline constexpr std::uint32_t kNumGrids = 0;       // u32 P
-inline constexpr std::uint32_t kInputDim = 4;       // u32 d, equal to the Fourier map's if both
-inline constexpr std::uint32_t kMode = 8;           // u32 BinMode
-inline constexpr std::uint32_t kBuckets = 12;       // u32 B (hashed), 0 (exact)
-inline constexpr std::uint32_t kBinFeatures = 16;   // u32 D_B: exact: number of keys; hashed: P * B
-inline constexpr std::uint32_t kKernel = 20;        // u32 Kernel: kLaplacian
-inline constexpr std::uint32_t kGamma = 24;         // f32 kernel parameter, > 0
-inline constexpr std::uint32_t kFeatureScale = 28;  // f32 1/sqrt(P)
-inline constexpr std::uint32_t kSeed = 32;          // u64 seed of the grids and the hash
-inline constexpr std::uint32_t kReserved = 40;      // u32[2] 0
+inline constexpr std::uint32_t kNumGrids = 0;       ///< u32 P
+inline constexpr std::uint32_t kInputDim = 4;       ///< u32 d, equal to the Fourier map's if both
+inline constexpr std::uint32_t kMode = 8;           ///< u32 BinMode
+inline constexpr std::uint32_t kBuckets = 12;       ///< u32 B (hashed), 0 (exact)
+inline constexpr std::uint32_t kBinFeatures = 16;   ///< u32 D_B: exact: number of keys; hashed: P * B
+inline constexpr std::uint32_t kKernel = 20;        ///< u32 Kernel: kLaplacian
+inline constexpr std::uint32_t kGamma = 24;         ///< f32 kernel parameter, > 0
+inline constexpr std::uint32_t kFeatureScale = 28;  ///< f32 1/sqrt(P)
+inline constexpr std::uint32_t kSeed = 32;          ///< u64 seed of the grids and the hash
+inline constexpr std::uint32_t kReserved = 40;      ///< u32[2] 0
 }  // namespace binning_params
 
-// kHead section layout: 16-byte header, then the weights K x D (row k = output k) in the head's
-// storage, zero padding to a multiple of 4 bytes, then (int8, f16-scaled) scale K f32, then bias K f32.
+/// kHead section layout: 16-byte header, then the weights K x D (row k = output k) in the head's
+/// storage, zero padding to a multiple of 4 bytes, then (int8, f16-scaled) scale K f32, then bias K f32.
 namespace head {
 inline constexpr std::uint32_t kHeaderBytes = 16;
-inline constexpr std::uint32_t kTask = 0;         // u32 Task
-inline constexpr std::uint32_t kNumOutputs = 4;   // u32 K
-inline constexpr std::uint32_t kNumFeatures = 8;  // u32 D = D_F + D_B, the length of z(x)
-inline constexpr std::uint32_t kStorage = 12;     // u32 Storage of the weights; 0 (older writers) = f32
+inline constexpr std::uint32_t kTask = 0;         ///< u32 Task
+inline constexpr std::uint32_t kNumOutputs = 4;   ///< u32 K
+inline constexpr std::uint32_t kNumFeatures = 8;  ///< u32 D = D_F + D_B, the length of z(x)
+inline constexpr std::uint32_t kStorage = 12;     ///< u32 Storage of the weights; 0 (older writers) = f32
 }  // namespace head
 
-// kLabels section layout: u32 count C, u32 reserved, u32 offsets[C + 1] into the string pool that
-// follows; string i is bytes [offsets[i], offsets[i+1]) of the pool, ending in its NUL.
+/// kLabels section layout: u32 count C, u32 reserved, u32 offsets[C + 1] into the string pool that
+/// follows; string i is bytes [offsets[i], offsets[i+1]) of the pool, ending in its NUL.
 namespace labels {
 inline constexpr std::uint32_t kCount = 0;
 inline constexpr std::uint32_t kOffsets = 8;
 }  // namespace labels
 
-// kImpute section layout: 16-byte header, then value[d] f32: an input that is NaN (a missing
-// value) in column c is replaced by value[c] before standardisation. Models without the section
-// refuse NaN inputs (Status::kNonFiniteInput); an infinity is refused either way.
+/// kImpute section layout: 16-byte header, then value[d] f32: an input that is NaN (a missing
+/// value) in column c is replaced by value[c] before standardisation. Models without the section
+/// refuse NaN inputs (Status::kNonFiniteInput); an infinity is refused either way.
 namespace impute {
 inline constexpr std::uint32_t kHeaderBytes = 16;
-inline constexpr std::uint32_t kMethod = 0;    // u32 ImputeMethod
-inline constexpr std::uint32_t kCount = 4;     // u32 d, the model's input dimension
-inline constexpr std::uint32_t kReserved = 8;  // u32[2] 0
+inline constexpr std::uint32_t kMethod = 0;    ///< u32 ImputeMethod
+inline constexpr std::uint32_t kCount = 4;     ///< u32 d, the model's input dimension
+inline constexpr std::uint32_t kReserved = 8;  ///< u32[2] 0
 }  // namespace impute
 
-// kFeatureNames section layout: the labels layout (u32 count, u32 reserved, u32 offsets[count +
-// 1], the NUL-terminated names) with count = d + 1: the name of each input column, in order, then
-// the name of the training file's label column ("" when it had none). From a CSV header; hosts
-// match a test file's columns to them by name.
+/// kFeatureNames section layout: the labels layout (u32 count, u32 reserved, u32 offsets[count +
+/// 1], the NUL-terminated names) with count = d + 1: the name of each input column, in order, then
+/// the name of the training file's label column ("" when it had none). From a CSV header; hosts
+/// match a test file's columns to them by name.
 namespace feature_names {
 inline constexpr std::uint32_t kCount = 0;
 inline constexpr std::uint32_t kOffsets = 8;
 }  // namespace feature_names
 
-// kCalibration section layout, classification models only: u32 method, u32 K (the head's
-// num_outputs), then f32 parameters, all finite. What rfk trains: platt-cubic for binary (K = 1;
-// A, B, C with A <= 0 and C <= 0, so p(class 1) never decreases as s grows; 20 bytes) and
-// softmax-vector for multiclass (K = num_outputs; a[K] >= 0 then b[K]; 8 + 8K bytes). The first
-// methods, still read: platt (A, B; 16 bytes) and softmax-temperature (A, then B = 0; 16 bytes).
+/// kCalibration section layout, classification models only: u32 method, u32 K (the head's
+/// num_outputs), then f32 parameters, all finite. What rfk trains: platt-cubic for binary (K = 1;
+/// A, B, C with A <= 0 and C <= 0, so p(class 1) never decreases as s grows; 20 bytes) and
+/// softmax-vector for multiclass (K = num_outputs; a[K] >= 0 then b[K]; 8 + 8K bytes). The first
+/// methods, still read: platt (A, B; 16 bytes) and softmax-temperature (A, then B = 0; 16 bytes).
 namespace calibration {
-inline constexpr std::uint32_t kMethod = 0;      // u32 CalibrationMethod
-inline constexpr std::uint32_t kNumOutputs = 4;  // u32 K, the head's
-inline constexpr std::uint32_t kScale = 8;       // f32 A (platt, softmax-temperature, platt-cubic)
-inline constexpr std::uint32_t kBias = 12;       // f32 B (0 for softmax-temperature)
-inline constexpr std::uint32_t kCubic = 16;      // f32 C (platt-cubic)
-inline constexpr std::uint32_t kVector = 8;      // f32 a[K] then f32 b[K] (softmax-vector)
-// The section's size for a method and K (0 for an unknown method).
+inline constexpr std::uint32_t kMethod = 0;      ///< u32 CalibrationMethod
+inline constexpr std::uint32_t kNumOutputs = 4;  ///< u32 K, the head's
+inline constexpr std::uint32_t kScale = 8;       ///< f32 A (platt, softmax-temperature, platt-cubic)
+inline constexpr std::uint32_t kBias = 12;       ///< f32 B (0 for softmax-temperature)
+inline constexpr std::uint32_t kCubic = 16;      ///< f32 C (platt-cubic)
+inline constexpr std::uint32_t kVector = 8;      ///< f32 a[K] then f32 b[K] (softmax-vector)
+/// The section's size for a method and K (0 for an unknown method).
 constexpr std::uint64_t Bytes(std::uint32_t method, std::uint32_t K) {
   return method == static_cast<std::uint32_t>(CalibrationMethod::kPlatt) ||
                  method == static_cast<std::uint32_t>(CalibrationMethod::kSoftmax)
@@ -351,152 +352,152 @@ constexpr std::uint64_t Bytes(std::uint32_t method, std::uint32_t K) {
 }
 }  // namespace calibration
 
-// input_stats section layout (type kInputStatsSection, optional, host-only): 16-byte header, then
-// mean[d] f32 and sd[d] f32: each input column's mean and standard deviation over the training
-// rows (population form, unweighted), all finite, sd >= 0. rfk train writes it for Fourier-type
-// maps without binning whose standardisation does not hold the means (scaled without centring,
-// or none), with the metadata; `rfk convert` draws inputs from it to estimate and refit what
-// re-storing moves. A reader that skips it predicts exactly as one that reads it.
+/// input_stats section layout (type kInputStatsSection, optional, host-only): 16-byte header, then
+/// mean[d] f32 and sd[d] f32: each input column's mean and standard deviation over the training
+/// rows (population form, unweighted), all finite, sd >= 0. rfk train writes it for Fourier-type
+/// maps without binning whose standardisation does not hold the means (scaled without centring,
+/// or none), with the metadata; `rfk convert` draws inputs from it to estimate and refit what
+/// re-storing moves. A reader that skips it predicts exactly as one that reads it.
 namespace input_stats {
 inline constexpr std::uint32_t kHeaderBytes = 16;
-inline constexpr std::uint32_t kCount = 0;     // u32 d, the model's input dimension
-inline constexpr std::uint32_t kReserved = 4;  // u32[3] 0
+inline constexpr std::uint32_t kCount = 0;     ///< u32 d, the model's input dimension
+inline constexpr std::uint32_t kReserved = 4;  ///< u32[3] 0
 constexpr std::uint64_t Bytes(std::uint32_t d) { return kHeaderBytes + 8 * std::uint64_t{d}; }
 }  // namespace input_stats
 
-// kBinKeys section layout: grid_start[P + 1] u32, zero padding to a multiple of 8, keys u64.
+/// kBinKeys section layout: grid_start[P + 1] u32, zero padding to a multiple of 8, keys u64.
 namespace bin_keys {
 inline constexpr std::uint32_t kGridStart = 0;
 constexpr std::uint64_t KeysOffset(std::uint32_t P) { return ((std::uint64_t{P} + 1) * 4 + 7) / 8 * 8; }
 }  // namespace bin_keys
 
-// kFastfood section layout: a 16-byte header, then for num_blocks blocks of d' entries each (N =
-// num_blocks * d'): G, then S (the scale 1/(sigma sqrt d') and the chi norms folded in), each a
-// num_blocks x d' matrix in map_params.storage as QuantMatrixBytes lays it out (f32: N f32; f16:
-// N binary16 and padding to 4 bytes; int8: N bytes, padding, then one f32 scale per block), then
-// perm[N] packed in index_bits w = IndexBits(d') bits each, PermBytes = ceil(N w / 8) bytes (index
-// k is bits [k w, k w + w) of the stream whose bit i is bit i % 8 of byte i / 8; each block a
-// permutation of [0, d')), then the sign bits of B, ceil(N / 8) bytes (bit k at byte k / 8, bit
-// k % 8; set: -1). Block b is
-// frequencies [b d', b d' + d') (the last one truncated to F): u = S H G Pi H B [x; 0].
+/// kFastfood section layout: a 16-byte header, then for num_blocks blocks of d' entries each (N =
+/// num_blocks * d'): G, then S (the scale 1/(sigma sqrt d') and the chi norms folded in), each a
+/// num_blocks x d' matrix in map_params.storage as QuantMatrixBytes lays it out (f32: N f32; f16:
+/// N binary16 and padding to 4 bytes; int8: N bytes, padding, then one f32 scale per block), then
+/// perm[N] packed in index_bits w = IndexBits(d') bits each, PermBytes = ceil(N w / 8) bytes (index
+/// k is bits [k w, k w + w) of the stream whose bit i is bit i % 8 of byte i / 8; each block a
+/// permutation of [0, d')), then the sign bits of B, ceil(N / 8) bytes (bit k at byte k / 8, bit
+/// k % 8; set: -1). Block b is
+/// frequencies [b d', b d' + d') (the last one truncated to F): u = S H G Pi H B [x; 0].
 namespace fastfood {
 inline constexpr std::uint32_t kHeaderBytes = 16;
-inline constexpr std::uint32_t kPaddedDim = 0;   // u32 d' = PaddedDim(d)
-inline constexpr std::uint32_t kNumBlocks = 4;   // u32 ceil(F / d')
-inline constexpr std::uint32_t kIndexBits = 8;   // u32 IndexBits(d')
-inline constexpr std::uint32_t kReserved = 12;   // u32 0
-inline constexpr std::uint32_t kMaxPaddedDim = 1u << 16;  // indices fit in u16
-// d' = the smallest power of two >= d.
+inline constexpr std::uint32_t kPaddedDim = 0;   ///< u32 d' = PaddedDim(d)
+inline constexpr std::uint32_t kNumBlocks = 4;   ///< u32 ceil(F / d')
+inline constexpr std::uint32_t kIndexBits = 8;   ///< u32 IndexBits(d')
+inline constexpr std::uint32_t kReserved = 12;   ///< u32 0
+inline constexpr std::uint32_t kMaxPaddedDim = 1u << 16;  ///< indices fit in u16
+/// d' = the smallest power of two >= d.
 constexpr std::uint32_t PaddedDim(std::uint32_t d) {
   std::uint32_t p = 1;
   while (p < d && p < (1u << 31)) p *= 2;
   return p;
 }
-// Bits per permutation index: ceil(log2 d'), 0 for d' = 1 (6 for d' = 64, 16 for d' = 65536).
+/// Bits per permutation index: ceil(log2 d'), 0 for d' = 1 (6 for d' = 64, 16 for d' = 65536).
 constexpr std::uint32_t IndexBits(std::uint32_t dp) {
   std::uint32_t w = 0;
   while (w < 31 && (1u << w) < dp) ++w;
   return w;
 }
-// Bytes of the packed permutations of N indices: ceil(N IndexBits(d') / 8), in 32 bits for N <
-// 2^24 + 2^17 (a reader bounds d' and F first).
+/// Bytes of the packed permutations of N indices: ceil(N IndexBits(d') / 8), in 32 bits for N <
+/// 2^24 + 2^17 (a reader bounds d' and F first).
 constexpr std::uint32_t PermBytes(std::uint32_t dp, std::uint32_t N) { return (N * IndexBits(dp) + 7) / 8; }
 }  // namespace fastfood
 
-// Limits a reader enforces before trusting any count (they bound every product in u64).
+/// Limits a reader enforces before trusting any count (they bound every product in u64).
 inline constexpr std::uint32_t kMaxInputDim = 1u << 24;
 inline constexpr std::uint32_t kMaxFeatures = 1u << 24;
 inline constexpr std::uint32_t kMaxOutputs = 1u << 16;
 inline constexpr std::uint32_t kMaxGrids = 1u << 16;
-inline constexpr std::uint32_t kPanelWidth = 16;  // frequencies per panel (Layout::kPanels)
+inline constexpr std::uint32_t kPanelWidth = 16;  ///< frequencies per panel (Layout::kPanels)
 
-// Quantized storage (Storage::kF16, kInt8, kF16Scaled) of a matrix of `rows` x `cols` weights, as W
-// (rows = StoredFrequencies, one int8 scale per stored row) and the head's weights (rows = K) are
-// stored: the elements in the matrix's element order (f32 and f16: 4 and 2 bytes each,
-// little-endian; int8: one signed byte, -128 is invalid), zero padding to a multiple of 4 bytes,
-// then for int8 and f16-scaled (the head only) the f32 scales, one per row (real value =
-// scale[row] * element; finite and > 0).
-// ElementBytes is 0 for a storage that is not supported.
+/// Quantized storage (Storage::kF16, kInt8, kF16Scaled) of a matrix of `rows` x `cols` weights, as W
+/// (rows = StoredFrequencies, one int8 scale per stored row) and the head's weights (rows = K) are
+/// stored: the elements in the matrix's element order (f32 and f16: 4 and 2 bytes each,
+/// little-endian; int8: one signed byte, -128 is invalid), zero padding to a multiple of 4 bytes,
+/// then for int8 and f16-scaled (the head only) the f32 scales, one per row (real value =
+/// scale[row] * element; finite and > 0).
+/// ElementBytes is 0 for a storage that is not supported.
 constexpr std::uint32_t ElementBytes(Storage s) {
   return s == Storage::kF32 ? 4u
          : s == Storage::kF16 || s == Storage::kF16Scaled ? 2u
          : s == Storage::kInt8 ? 1u
                                : 0u;
 }
-// Whether a matrix in storage `s` ends in one f32 scale per row.
+/// Whether a matrix in storage `s` ends in one f32 scale per row.
 constexpr bool HasRowScales(Storage s) { return s == Storage::kInt8 || s == Storage::kF16Scaled; }
 constexpr std::uint64_t Round4(std::uint64_t n) { return (n + 3) / 4 * 4; }
-// Bytes of the elements and their padding: where an int8 matrix's scales start.
+/// Bytes of the elements and their padding: where an int8 matrix's scales start.
 constexpr std::uint64_t QuantValuesBytes(Storage s, std::uint64_t rows, std::uint64_t cols) {
   return Round4(rows * cols * ElementBytes(s));
 }
-// Bytes of the whole matrix: the elements, the padding and (int8) the scales.
+/// Bytes of the whole matrix: the elements, the padding and (int8) the scales.
 constexpr std::uint64_t QuantMatrixBytes(Storage s, std::uint64_t rows, std::uint64_t cols) {
   return QuantValuesBytes(s, rows, cols) + (HasRowScales(s) ? 4 * rows : 0);
 }
 
 namespace fastfood {
-// Bytes of one diagonal (G or S) of `blocks` blocks of d' entries in storage `s`: a blocks x d'
-// matrix, QuantMatrixBytes(s, blocks, d') (int8: one scale per block). In 32 bits, as SectionBytes.
+/// Bytes of one diagonal (G or S) of `blocks` blocks of d' entries in storage `s`: a blocks x d'
+/// matrix, QuantMatrixBytes(s, blocks, d') (int8: one scale per block). In 32 bits, as SectionBytes.
 constexpr std::uint32_t DiagonalBytes(Storage s, std::uint32_t dp, std::uint32_t blocks) {
   return (dp * blocks * ElementBytes(s) + 3) / 4 * 4 + (s == Storage::kInt8 ? 4 * blocks : 0);
 }
-// The section's size (f32: 16 + 8 N + ceil(N w / 8) + ceil(N / 8)); in 32 bits for d' <=
-// kMaxPaddedDim and blocks = ceil(F / d'), F <= 2^24 (N <= 2^24 + 2^16), which a reader checks first.
+/// The section's size (f32: 16 + 8 N + ceil(N w / 8) + ceil(N / 8)); in 32 bits for d' <=
+/// kMaxPaddedDim and blocks = ceil(F / d'), F <= 2^24 (N <= 2^24 + 2^16), which a reader checks first.
 constexpr std::uint32_t SectionBytes(Storage s, std::uint32_t dp, std::uint32_t blocks) {
   const std::uint32_t N = dp * blocks;
   return kHeaderBytes + 2 * DiagonalBytes(s, dp, blocks) + PermBytes(dp, N) + (N + 7) / 8;
 }
 }  // namespace fastfood
 
-// Rows of W as stored: F for row-major, F rounded up to a multiple of kPanelWidth for panels.
+/// Rows of W as stored: F for row-major, F rounded up to a multiple of kPanelWidth for panels.
 constexpr std::uint32_t StoredFrequencies(Layout layout, std::uint32_t F) {
   return layout == Layout::kPanels ? (F + kPanelWidth - 1) / kPanelWidth * kPanelWidth : F;
 }
 
-// kFixed section layout (the integer prediction path, rfk/fixed.hpp; docs/FORMAT.md "fixed"): a
-// 32-byte header, then per input column offset[d] f32 and scale[d] f32 (the host's float -> int16
-// conversion: x_q = clamp(round((x - offset) * scale), -32767, 32767)), W q[F x d] int16 row-major
-// (standardisation and input scale folded in; row j's weight is q * 2^shift[j] turns per input
-// unit, 2^32 turns = one period), zero padding to 4 bytes, shift[F] u8 (<= 31), padding to 4,
-// phase[F] u32 turns (the phase bias b and the offsets folded in, both forms), the head q[K x D]
-// int8 (row-major, -128 invalid), padding to 4, then per output mult[K] u32 (<= 2^15),
-// rshift[K] u32 (<= 62) and bias[K] i32: output k = bias + round(mult * sum_j q[k][j] c_j /
-// 2^rshift) in units of output_scale, c_j the q15 features (bins: 32767 at their head columns).
-// Maps with grids append the binning tail (binning namespace below). Type 23 is taken from the
-// structured-map range: the section is required (a fixed model's integers are its reference).
-// A Fastfood map (map_params.map fastfood or fastfood-phase) has no W and no shift (both 0 bytes:
-// LayoutOf(..., dense = false)); its integers follow bias[K] (FastfoodTailOf): with d' =
-// fastfood::PaddedDim(d), blocks = ceil(F / d'), N = blocks d', g[N] int16 (G's block b entry i,
-// which multiplies the gathered t[perm[b d' + i]]), padding to 4, s_mult[F] i32 (-2^31 invalid),
-// s_shift[F] u8 (<= 62), padding to 4, g_shift[blocks] u8, padding to 4, perm packed as the
-// fastfood section packs it (PermBytes(d', N) bytes, IndexBits(d') bits each, each block a
-// permutation of [0, d')), then B's signs ceil(N / 8) bytes (bit k at byte k / 8, bit k % 8; set:
-// -1), padding to 4. Per block the device computes, in integers (lib/core/fixed_predict_fastfood.cc):
-// t = H B [x; 0] (int32), v_i = round(g_i t[perm_i] / 2^g_shift[b]) (int32), u = H v (int32), and
-// the phase of frequency j = b d' + i is phase[j] + round(s_mult[j] u_i / 2^s_shift[j]) mod 2^32.
-// The validator accepts d' <= kMaxFastfoodPaddedDim only, and g_shift[b] only if d' ((max_i |g|
-// 32768 d + 2^(g_shift - 1)) >> g_shift) <= 2^31 - 1, which bounds every value of the block in
-// int32 for any int16 input (the proof: lib/core/fixed_predict_fastfood.cc).
+/// kFixed section layout (the integer prediction path, rfk/fixed.hpp; docs/FORMAT.md "fixed"): a
+/// 32-byte header, then per input column offset[d] f32 and scale[d] f32 (the host's float -> int16
+/// conversion: x_q = clamp(round((x - offset) * scale), -32767, 32767)), W q[F x d] int16 row-major
+/// (standardisation and input scale folded in; row j's weight is q * 2^shift[j] turns per input
+/// unit, 2^32 turns = one period), zero padding to 4 bytes, shift[F] u8 (<= 31), padding to 4,
+/// phase[F] u32 turns (the phase bias b and the offsets folded in, both forms), the head q[K x D]
+/// int8 (row-major, -128 invalid), padding to 4, then per output mult[K] u32 (<= 2^15),
+/// rshift[K] u32 (<= 62) and bias[K] i32: output k = bias + round(mult * sum_j q[k][j] c_j /
+/// 2^rshift) in units of output_scale, c_j the q15 features (bins: 32767 at their head columns).
+/// Maps with grids append the binning tail (binning namespace below). Type 23 is taken from the
+/// structured-map range: the section is required (a fixed model's integers are its reference).
+/// A Fastfood map (map_params.map fastfood or fastfood-phase) has no W and no shift (both 0 bytes:
+/// LayoutOf(..., dense = false)); its integers follow bias[K] (FastfoodTailOf): with d' =
+/// fastfood::PaddedDim(d), blocks = ceil(F / d'), N = blocks d', g[N] int16 (G's block b entry i,
+/// which multiplies the gathered t[perm[b d' + i]]), padding to 4, s_mult[F] i32 (-2^31 invalid),
+/// s_shift[F] u8 (<= 62), padding to 4, g_shift[blocks] u8, padding to 4, perm packed as the
+/// fastfood section packs it (PermBytes(d', N) bytes, IndexBits(d') bits each, each block a
+/// permutation of [0, d')), then B's signs ceil(N / 8) bytes (bit k at byte k / 8, bit k % 8; set:
+/// -1), padding to 4. Per block the device computes, in integers (lib/core/fixed_predict_fastfood.cc):
+/// t = H B [x; 0] (int32), v_i = round(g_i t[perm_i] / 2^g_shift[b]) (int32), u = H v (int32), and
+/// the phase of frequency j = b d' + i is phase[j] + round(s_mult[j] u_i / 2^s_shift[j]) mod 2^32.
+/// The validator accepts d' <= kMaxFastfoodPaddedDim only, and g_shift[b] only if d' ((max_i |g|
+/// 32768 d + 2^(g_shift - 1)) >> g_shift) <= 2^31 - 1, which bounds every value of the block in
+/// int32 for any int16 input (the proof: lib/core/fixed_predict_fastfood.cc).
 namespace fixed_params {
 inline constexpr std::uint32_t kHeaderBytes = 32;
-inline constexpr std::uint32_t kInputDim = 0;        // u32 d, = map_params.input_dim
-inline constexpr std::uint32_t kNumFrequencies = 4;  // u32 F, = map_params.num_frequencies
-inline constexpr std::uint32_t kNumOutputs = 8;      // u32 K, = head.num_outputs
-inline constexpr std::uint32_t kNumFeatures = 12;    // u32 D, = head.num_features (D_F + D_B)
-inline constexpr std::uint32_t kOutputScale = 16;    // f32 u: an output's real value is o * u
-inline constexpr std::uint32_t kInputBits = 20;      // u32 16: int16 inputs (the only value)
-inline constexpr std::uint32_t kReserved = 24;       // u32[2] 0
+inline constexpr std::uint32_t kInputDim = 0;        ///< u32 d, = map_params.input_dim
+inline constexpr std::uint32_t kNumFrequencies = 4;  ///< u32 F, = map_params.num_frequencies
+inline constexpr std::uint32_t kNumOutputs = 8;      ///< u32 K, = head.num_outputs
+inline constexpr std::uint32_t kNumFeatures = 12;    ///< u32 D, = head.num_features (D_F + D_B)
+inline constexpr std::uint32_t kOutputScale = 16;    ///< f32 u: an output's real value is o * u
+inline constexpr std::uint32_t kInputBits = 20;      ///< u32 16: int16 inputs (the only value)
+inline constexpr std::uint32_t kReserved = 24;       ///< u32[2] 0
 inline constexpr std::uint32_t kMaxMult = 1u << 15;
 inline constexpr std::uint32_t kMaxRshift = 62;
 inline constexpr std::int32_t kMaxBias = 1 << 30;
-inline constexpr std::uint32_t kMaxSShift = 62;  // Fastfood's s_shift and g_shift
-inline constexpr std::uint32_t kMaxFastfoodPaddedDim = 1u << 15;  // Fastfood's d' (|H B x| <= 2^30)
-// Byte offsets of the arrays from the section's start, and its size. The size is computed in 64
-// bits (counts up to 2^24 cannot overflow it); the offsets are meaningful once size == bytes,
-// which a u32 section size bounds below 2^32 (u32 keeps the device's stack small). `dense`: the map
-// has W (dense Fourier, orthogonal); false for Fastfood, whose W and shift take no bytes and whose
-// integers follow at `bytes` (FastfoodTailOf).
+inline constexpr std::uint32_t kMaxSShift = 62;  ///< Fastfood's s_shift and g_shift
+inline constexpr std::uint32_t kMaxFastfoodPaddedDim = 1u << 15;  ///< Fastfood's d' (|H B x| <= 2^30)
+/// Byte offsets of the arrays from the section's start, and its size. The size is computed in 64
+/// bits (counts up to 2^24 cannot overflow it); the offsets are meaningful once size == bytes,
+/// which a u32 section size bounds below 2^32 (u32 keeps the device's stack small). `dense`: the map
+/// has W (dense Fourier, orthogonal); false for Fastfood, whose W and shift take no bytes and whose
+/// integers follow at `bytes` (FastfoodTailOf).
 struct Layout {
   std::uint32_t offset, scale, w, shift, phase, head, mult, rshift, bias;
   std::uint64_t bytes;
@@ -510,10 +511,10 @@ constexpr Layout LayoutOf(std::uint64_t d, std::uint64_t F, std::uint64_t K, std
                 static_cast<std::uint32_t>(mult), static_cast<std::uint32_t>(mult + 4 * K),
                 static_cast<std::uint32_t>(mult + 8 * K), mult + 12 * K};
 }
-// A Fastfood model's tail (above), starting at `at` (= LayoutOf(..., false).bytes), for input
-// width d and F frequencies: its arrays' offsets from the section's start, and the section's size
-// (64 bits; d' <= kMaxFastfoodPaddedDim and F <= 2^24, which the validator checks first, keep
-// every array below 2^27 bytes).
+/// A Fastfood model's tail (above), starting at `at` (= LayoutOf(..., false).bytes), for input
+/// width d and F frequencies: its arrays' offsets from the section's start, and the section's size
+/// (64 bits; d' <= kMaxFastfoodPaddedDim and F <= 2^24, which the validator checks first, keep
+/// every array below 2^27 bytes).
 struct FastfoodTail {
   std::uint32_t dp, blocks, g, s_mult, s_shift, g_shift, perm, signs;
   std::uint64_t bytes;
@@ -529,24 +530,24 @@ constexpr FastfoodTail FastfoodTailOf(std::uint64_t at, std::uint32_t d, std::ui
                       static_cast<std::uint32_t>(perm), static_cast<std::uint32_t>(signs), end};
 }
 
-// The binning tail (maps with grids, P = binning_params.num_grids > 0): after every other part of
-// the section (bias[K], then any other map's tail), at `start` (a multiple of 4). An 8-byte header
-// (u32 num_grids = P, u32 bin_features = D_B), then per grid g and input column c, grid-major
-// (index g * d + c): bin_mult[P x d] u16 (<= 2^15), zero padding to 4, bin_shift[P x d] u8 (<= 30),
-// zero padding to 4, bin_frac[P x d] u32 (< 2^bin_shift), bin_base[P x d] i32 (|.| <= 2^30). The
-// bin of the int16 input x_q in (g, c) is base + ((mult * x_q + frac) >> shift), an arithmetic
-// shift (a floor): fixed::BinIndex. The bins' feature value (1/sqrt(P) in the float map) is folded
-// into the head: a bin adds its head weight times 32767, the full scale of a Fourier feature.
+/// The binning tail (maps with grids, P = binning_params.num_grids > 0): after every other part of
+/// the section (bias[K], then any other map's tail), at `start` (a multiple of 4). An 8-byte header
+/// (u32 num_grids = P, u32 bin_features = D_B), then per grid g and input column c, grid-major
+/// (index g * d + c): bin_mult[P x d] u16 (<= 2^15), zero padding to 4, bin_shift[P x d] u8 (<= 30),
+/// zero padding to 4, bin_frac[P x d] u32 (< 2^bin_shift), bin_base[P x d] i32 (|.| <= 2^30). The
+/// bin of the int16 input x_q in (g, c) is base + ((mult * x_q + frac) >> shift), an arithmetic
+/// shift (a floor): fixed::BinIndex. The bins' feature value (1/sqrt(P) in the float map) is folded
+/// into the head: a bin adds its head weight times 32767, the full scale of a Fourier feature.
 namespace binning {
 inline constexpr std::uint32_t kHeaderBytes = 8;
-inline constexpr std::uint32_t kNumGrids = 0;    // u32 P, = binning_params.num_grids
-inline constexpr std::uint32_t kBinFeatures = 4;  // u32 D_B, = binning_params.bin_features
+inline constexpr std::uint32_t kNumGrids = 0;    ///< u32 P, = binning_params.num_grids
+inline constexpr std::uint32_t kBinFeatures = 4;  ///< u32 D_B, = binning_params.bin_features
 inline constexpr std::uint32_t kMaxMult = 1u << 15;
 inline constexpr std::uint32_t kMaxShift = 30;
 inline constexpr std::int32_t kMaxBase = 1 << 30;
 struct Layout {  // offsets from the section's start; meaningful once the section's size is bytes
   std::uint32_t at, mult, shift, frac, base;
-  std::uint64_t bytes;  // the section's end
+  std::uint64_t bytes;  ///< the section's end
 };
 constexpr Layout LayoutOf(std::uint64_t start, std::uint64_t P, std::uint64_t d) {
   const std::uint64_t n = P * d, mult = start + kHeaderBytes, shift = mult + Round4(2 * n), frac = shift + Round4(n);

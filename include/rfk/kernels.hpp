@@ -1,11 +1,12 @@
-// Scalar reference kernels of the device core. They define the exact result every optimised
-// (SIMD) path is checked against, and they are what the core runs where no SIMD backend exists.
-//
-// Contract for all kernels: no allocation, no exceptions, no library calls except where noted;
-// pointers need only natural float alignment; dot products accumulate in float in index order
-// (c = 0 .. d-1), then add the phase. Build with -ffp-contract=off so that no compiler fuses
-// a*b+c: these kernels are the oracle every SIMD path is checked against, and the host trainer's
-// unfused path computes their bits (lib/host/maps/block_kernels.h).
+/// @file
+/// Scalar reference kernels of the device core. They define the exact result every optimised
+/// (SIMD) path is checked against, and they are what the core runs where no SIMD backend exists.
+///
+/// Contract for all kernels: no allocation, no exceptions, no library calls except where noted;
+/// pointers need only natural float alignment; dot products accumulate in float in index order
+/// (c = 0 .. d-1), then add the phase. Build with -ffp-contract=off so that no compiler fuses
+/// a*b+c: these kernels are the oracle every SIMD path is checked against, and the host trainer's
+/// unfused path computes their bits (lib/host/maps/block_kernels.h).
 #pragma once
 
 #include <cstddef>
@@ -13,47 +14,47 @@
 
 namespace rfk {
 
-// |x| up to kSinCosFastRange is reduced in float with a 4-part Cody-Waite split of pi/2 (every
-// partial product exact for |k| < 2^16); up to kSinCosMaxArg by exact integer arithmetic on 96
-// bits of 2/pi (rare: large gamma on unscaled data; no double precision, so no soft-float code on
-// cores without a double FPU). Beyond kSinCosMaxArg, and for NaN/inf, both results are NaN:
-// Predict reports that as kArgumentOutOfRange instead of returning a meaningless value.
-// Accuracy, measured against double-precision sin/cos (tests/test_kernels.cc):
-//   max abs error <= 1.2e-7 for every |x| <= kSinCosMaxArg.
+/// |x| up to kSinCosFastRange is reduced in float with a 4-part Cody-Waite split of pi/2 (every
+/// partial product exact for |k| < 2^16); up to kSinCosMaxArg by exact integer arithmetic on 96
+/// bits of 2/pi (rare: large gamma on unscaled data; no double precision, so no soft-float code on
+/// cores without a double FPU). Beyond kSinCosMaxArg, and for NaN/inf, both results are NaN:
+/// Predict reports that as kArgumentOutOfRange instead of returning a meaningless value.
+/// Accuracy, measured against double-precision sin/cos (tests/test_kernels.cc):
+///   max abs error <= 1.2e-7 for every |x| <= kSinCosMaxArg.
 inline constexpr float kSinCosFastRange = 102000.0f;
 inline constexpr float kSinCosMaxArg = 1.0e9f;
 
 void SinCosRef(float x, float* sin_out, float* cos_out) noexcept;
 float CosRef(float x) noexcept;
 
-// out[c] = (x[c] - mean[c]) * inv_scale[c]
+/// out[c] = (x[c] - mean[c]) * inv_scale[c]
 void StandardizeRef(const float* x, const float* mean, const float* inv_scale, std::uint32_t d,
                     float* out) noexcept;
 
-// Phase form: z[j] = scale * cos(W[j,:] . x + b[j]),  j < F.
+/// Phase form: z[j] = scale * cos(W[j,:] . x + b[j]),  j < F.
 void FourierPhaseRef(const float* W, const float* b, const float* x, std::uint32_t F,
                      std::uint32_t d, float scale, float* z) noexcept;
 
-// Pair form: z[j] = scale * cos(W[j,:] . x),  z[F + j] = scale * sin(W[j,:] . x),  j < F.
+/// Pair form: z[j] = scale * cos(W[j,:] . x),  z[F + j] = scale * sin(W[j,:] . x),  j < F.
 void FourierPairRef(const float* W, const float* x, std::uint32_t F, std::uint32_t d, float scale,
                     float* z) noexcept;
 
-// x <- H_n x in place: the unnormalised Walsh-Hadamard transform of length n, a power of two
-// (n = 1: nothing to do). Stages h = 1, 2, 4, ..., n/2 in that order, each the butterflies
-// (x[j], x[j+h]) <- (x[j] + x[j+h], x[j] - x[j+h]) for j with bit h clear: adds and subtracts only,
-// so every backend that keeps this order gives these bits exactly. |H_n x|_inf <= n |x|_inf.
+/// x <- H_n x in place: the unnormalised Walsh-Hadamard transform of length n, a power of two
+/// (n = 1: nothing to do). Stages h = 1, 2, 4, ..., n/2 in that order, each the butterflies
+/// (x[j], x[j+h]) <- (x[j] + x[j+h], x[j] - x[j+h]) for j with bit h clear: adds and subtracts only,
+/// so every backend that keeps this order gives these bits exactly. |H_n x|_inf <= n |x|_inf.
 void FwhtRef(float* x, std::uint32_t n) noexcept;
 
-// ---------------------------------------------------------------- quantized weights
-// A weight matrix as the model stores it (format::ElementBytes, QuantMatrixBytes): f32, IEEE
-// binary16 bits, int8 with one f32 scale per row (real = scale[row] * q), or binary16 bits with one
-// f32 scale per row (kF16Scaled, real = scale[row] * h: heads whose weights pass f16's range). The
-// reference kernels below widen each weight as they read it; no float copy of the matrix is made.
+/// ---------------------------------------------------------------- quantized weights
+/// A weight matrix as the model stores it (format::ElementBytes, QuantMatrixBytes): f32, IEEE
+/// binary16 bits, int8 with one f32 scale per row (real = scale[row] * q), or binary16 bits with one
+/// f32 scale per row (kF16Scaled, real = scale[row] * h: heads whose weights pass f16's range). The
+/// reference kernels below widen each weight as they read it; no float copy of the matrix is made.
 enum class WeightType : std::uint8_t { kF32, kF16, kInt8, kF16Scaled };
 struct WeightsView {
   WeightType type = WeightType::kF32;
-  const void* data = nullptr;     // the elements, naturally aligned for their type
-  const float* scale = nullptr;   // kInt8, kF16Scaled: one per row; otherwise unused
+  const void* data = nullptr;     ///< the elements, naturally aligned for their type
+  const float* scale = nullptr;   ///< kInt8, kF16Scaled: one per row; otherwise unused
 };
 
 // binary16 bits -> float, exact for every finite value (subnormals included), +-inf and NaN kept;
@@ -90,31 +91,31 @@ RFK_WIDEN_INLINE_ float HalfToFloat(std::uint16_t h) noexcept {
   return f;
 }
 
-// Element i of row `row` of w, widened: f32 as is, f16 exactly, int8 as scale[row] * q, f16-scaled
-// as scale[row] * h.
+/// Element i of row `row` of w, widened: f32 as is, f16 exactly, int8 as scale[row] * q, f16-scaled
+/// as scale[row] * h.
 inline float WeightAt(const WeightsView& w, std::uint64_t i, std::uint64_t row) noexcept {
   if (w.type == WeightType::kF32) return static_cast<const float*>(w.data)[i];
   if (w.type == WeightType::kInt8) return w.scale[row] * static_cast<float>(static_cast<const std::int8_t*>(w.data)[i]);
-  // f16, f16-scaled: one inlined HalfToFloat for both (flash on the cores with an FPU).
+  /// f16, f16-scaled: one inlined HalfToFloat for both (flash on the cores with an FPU).
   const float h = HalfToFloat(static_cast<const std::uint16_t*>(w.data)[i]);
   return w.type == WeightType::kF16 ? h : w.scale[row] * h;
 }
 
-// The arrays of a Fastfood map as they lie in the model (format::fastfood): blocks of dp = d'
-// entries; G and S in `storage`, each a blocks x dp matrix as format::QuantMatrixBytes lays it out
-// (int8: the N = blocks dp bytes, zero padding to 4 bytes, one f32 scale per block); perm indices
-// packed in index_bits (ceil(log2 dp)) bits each, signs bits. dp = 0: none. (`storage` sits in the padding after
-// the counts: rfk_model's fixed size has no room for more.)
+/// The arrays of a Fastfood map as they lie in the model (format::fastfood): blocks of dp = d'
+/// entries; G and S in `storage`, each a blocks x dp matrix as format::QuantMatrixBytes lays it out
+/// (int8: the N = blocks dp bytes, zero padding to 4 bytes, one f32 scale per block); perm indices
+/// packed in index_bits (ceil(log2 dp)) bits each, signs bits. dp = 0: none. (`storage` sits in the padding after
+/// the counts: rfk_model's fixed size has no room for more.)
 struct FastfoodArrays {
   std::uint32_t dp = 0, blocks = 0, index_bits = 0;
-  WeightType storage = WeightType::kF32;  // of G and S
+  WeightType storage = WeightType::kF32;  ///< of G and S
   const void* G = nullptr;
   const void* S = nullptr;
   const std::uint8_t* perm = nullptr;
   const std::uint8_t* signs = nullptr;
 };
-// G or S (`data`, a.G or a.S) as a weight matrix whose rows are the blocks: entry k of block b is
-// WeightAt(view, k, b) (f32 as stored, f16 widened exactly, int8 as scale_b * q).
+/// G or S (`data`, a.G or a.S) as a weight matrix whose rows are the blocks: entry k of block b is
+/// WeightAt(view, k, b) (f32 as stored, f16 widened exactly, int8 as scale_b * q).
 inline WeightsView FastfoodDiagonal(const FastfoodArrays& a, const void* data) noexcept {
   WeightsView w{a.storage, data, nullptr};
   if (a.storage == WeightType::kInt8)
@@ -122,8 +123,8 @@ inline WeightsView FastfoodDiagonal(const FastfoodArrays& a, const void* data) n
                                              ((std::size_t{a.dp} * a.blocks + 3) / 4 * 4));
   return w;
 }
-// Entry k of perm (k < blocks * dp <= 2^24 + 2^16): bits [k w, k w + w) of the packed stream, w =
-// index_bits <= 16, from the (at most 3) bytes that hold them and no byte past them.
+/// Entry k of perm (k < blocks * dp <= 2^24 + 2^16): bits [k w, k w + w) of the packed stream, w =
+/// index_bits <= 16, from the (at most 3) bytes that hold them and no byte past them.
 inline std::uint32_t FastfoodIndex(const FastfoodArrays& a, std::uint32_t k) noexcept {
   const std::uint32_t w = a.index_bits, p = k * w;
   std::uint32_t v = 0;
@@ -131,72 +132,72 @@ inline std::uint32_t FastfoodIndex(const FastfoodArrays& a, std::uint32_t k) noe
   return (v >> (p % 8)) & ((1u << w) - 1u);
 }
 
-// Floats of scratch FastfoodFeatures needs for F frequencies: one block's input, and every
-// block's outputs rounded up to whole panels.
+/// Floats of scratch FastfoodFeatures needs for F frequencies: one block's input, and every
+/// block's outputs rounded up to whole panels.
 inline std::uint32_t FastfoodWorkFloats(const FastfoodArrays& a, std::uint32_t F) noexcept {
   const std::uint32_t outputs = a.blocks * a.dp, panels = (F + 15) / 16 * 16;
   return a.dp + (outputs > panels ? outputs : panels);
 }
 
-// out[k] = bias[k] + sum_j H[k,j] z[j]  (H is K x D row-major; float accumulation in j order).
+/// out[k] = bias[k] + sum_j H[k,j] z[j]  (H is K x D row-major; float accumulation in j order).
 void LinearHeadRef(const float* H, const float* bias, const float* z, std::uint32_t K,
                    std::uint32_t D, float* out) noexcept;
 
-// The Fourier features over a stored W (F rows, of StoredFrequencies in panels when `panels`,
-// else row-major): as FourierPhaseRef / FourierPairRef, with the dot product of row j
-//   f32, f16: sum_c w_jc x_c, each weight widened exactly, in c order (so an f16 W gives the bits
-//             the f32 reference kernels give on the widened W);
-//   int8:     scale_j * (sum_c float(q_jc) x_c), the sum in c order, then one multiply;
-//   f16-scaled: scale_j * (sum_c h_jc x_c), each h widened exactly, the same order and multiply
-//             (a power-of-two scale, as rfk writes, makes this the f32 bits on scale_j * h_jc).
+/// The Fourier features over a stored W (F rows, of StoredFrequencies in panels when `panels`,
+/// else row-major): as FourierPhaseRef / FourierPairRef, with the dot product of row j
+///   f32, f16: sum_c w_jc x_c, each weight widened exactly, in c order (so an f16 W gives the bits
+///             the f32 reference kernels give on the widened W);
+///   int8:     scale_j * (sum_c float(q_jc) x_c), the sum in c order, then one multiply;
+///   f16-scaled: scale_j * (sum_c h_jc x_c), each h widened exactly, the same order and multiply
+///             (a power-of-two scale, as rfk writes, makes this the f32 bits on scale_j * h_jc).
 void FourierPhaseQuantRef(const WeightsView& W, bool panels, const float* b, const float* x,
                           std::uint32_t F, std::uint32_t d, float scale, float* z) noexcept;
 void FourierPairQuantRef(const WeightsView& W, bool panels, const float* x, std::uint32_t F,
                          std::uint32_t d, float scale, float* z) noexcept;
-// out[k] = bias[k] + dot_k over z[0 .. D) of row k of H (rows `stride` elements apart), the dot
-// as above (int8: scale_k * sum_j float(q_kj) z_j; f16-scaled: scale_k * sum_j h_kj z_j).
+/// out[k] = bias[k] + dot_k over z[0 .. D) of row k of H (rows `stride` elements apart), the dot
+/// as above (int8: scale_k * sum_j float(q_kj) z_j; f16-scaled: scale_k * sum_j h_kj z_j).
 void LinearHeadQuantRef(const WeightsView& H, std::uint32_t stride, const float* bias, const float* z,
                         std::uint32_t K, std::uint32_t D, float* out) noexcept;
 
-// Random binning: key[p] = a 64-bit hash of grid p's bin vector
-// (floor((x[m] - offset[p*d+m]) * inv_width[p*d+m]))_m, seeded per grid from `seed`. Bin indices
-// are clamped to +-2^30 before hashing (inputs that far out share an edge bin; a NaN index, as
-// from inf * 0, counts as bin 0). Integer-exact: the
-// same x gives the same keys on every platform. x must be finite.
+/// Random binning: key[p] = a 64-bit hash of grid p's bin vector
+/// (floor((x[m] - offset[p*d+m]) * inv_width[p*d+m]))_m, seeded per grid from `seed`. Bin indices
+/// are clamped to +-2^30 before hashing (inputs that far out share an edge bin; a NaN index, as
+/// from inf * 0, counts as bin 0). Integer-exact: the
+/// same x gives the same keys on every platform. x must be finite.
 void BinKeysRef(const float* inv_width, const float* offset, const float* x, std::uint32_t P,
                 std::uint32_t d, std::uint64_t seed, std::uint64_t* keys) noexcept;
 
-// Column of `key` in hashed mode with B buckets per grid: p * B + ((key >> 32) * B >> 32).
+/// Column of `key` in hashed mode with B buckets per grid: p * B + ((key >> 32) * B >> 32).
 inline std::uint32_t HashedColumn(std::uint64_t key, std::uint32_t p, std::uint32_t B) noexcept {
   return p * B + static_cast<std::uint32_t>(((key >> 32) * B) >> 32);
 }
 
-// ---------------------------------------------------------------- kernel table
-// The one seam between the core and SIMD code. Every backend (scalar, each Highway target, xsimd)
-// fills a KernelTable; RFK_KERNEL_LIST is the single list that generates the table, the parity
-// tests and the benchmarks. W is in panel layout (format::Layout::kPanels): Wp holds
-// StoredFrequencies(F) rows; F need not be a multiple of the panel width. All kernels: no
-// allocation, no exceptions; pointers need natural float alignment only.
-//
-//   Standardize        out[c] = (x[c] - mean[c]) * inv_scale[c] (out may be x)
-//   StandardizeF16     the same with mean and inv_scale stored as binary16 bits, each widened
-//                      exactly as it is read (HalfToFloat): the bits Standardize gives on the
-//                      widened vectors (out may be x)
-//   FourierPhase       z[j] = scale cos(W_j.x + b_j), j < F
-//   FourierPair        z[j] = scale cos(W_j.x), z[F + j] = scale sin(W_j.x), j < F
-//   Fourier*HeadBatch  batch prediction: out[i*K + k] = bias[k] + H[k*Df .. +Df) . z(X_i) for n
-//                      samples (X: n x d row-major; Df = F phase, 2F pair), the features never
-//                      stored whole. acc: HeadBatchScratchFloats(n, K) floats of scratch.
-//   LinearHead         out[k] = bias[k] + H[k*stride .. +D) . z
-//   BinKeys            as BinKeysRef (identical keys from every backend)
-//   Fwht               as FwhtRef, in place (n a power of two; identical bits from every backend)
-//   FourierQuant       FourierPhaseQuantRef (b given) or FourierPairQuantRef (b null): W stored
-//                      f16 or int8 (panels or row-major), each weight widened as it is read
-//   LinearHeadQuant    as LinearHeadQuantRef: H stored f16, int8 or f16-scaled
-//
-// Accuracy against the scalar oracle: SIMD backends may fuse multiply-adds and sum in another
-// order; features agree within 1e-5 absolute, head outputs within 1e-5 * max(1, sum_j |H_kj|),
-// bin keys and Walsh-Hadamard transforms exactly (tests/test_parity.cc).
+/// ---------------------------------------------------------------- kernel table
+/// The one seam between the core and SIMD code. Every backend (scalar, each Highway target, xsimd)
+/// fills a KernelTable; RFK_KERNEL_LIST is the single list that generates the table, the parity
+/// tests and the benchmarks. W is in panel layout (format::Layout::kPanels): Wp holds
+/// StoredFrequencies(F) rows; F need not be a multiple of the panel width. All kernels: no
+/// allocation, no exceptions; pointers need natural float alignment only.
+///
+///   Standardize        out[c] = (x[c] - mean[c]) * inv_scale[c] (out may be x)
+///   StandardizeF16     the same with mean and inv_scale stored as binary16 bits, each widened
+///                      exactly as it is read (HalfToFloat): the bits Standardize gives on the
+///                      widened vectors (out may be x)
+///   FourierPhase       z[j] = scale cos(W_j.x + b_j), j < F
+///   FourierPair        z[j] = scale cos(W_j.x), z[F + j] = scale sin(W_j.x), j < F
+///   Fourier*HeadBatch  batch prediction: out[i*K + k] = bias[k] + H[k*Df .. +Df) . z(X_i) for n
+///                      samples (X: n x d row-major; Df = F phase, 2F pair), the features never
+///                      stored whole. acc: HeadBatchScratchFloats(n, K) floats of scratch.
+///   LinearHead         out[k] = bias[k] + H[k*stride .. +D) . z
+///   BinKeys            as BinKeysRef (identical keys from every backend)
+///   Fwht               as FwhtRef, in place (n a power of two; identical bits from every backend)
+///   FourierQuant       FourierPhaseQuantRef (b given) or FourierPairQuantRef (b null): W stored
+///                      f16 or int8 (panels or row-major), each weight widened as it is read
+///   LinearHeadQuant    as LinearHeadQuantRef: H stored f16, int8 or f16-scaled
+///
+/// Accuracy against the scalar oracle: SIMD backends may fuse multiply-adds and sum in another
+/// order; features agree within 1e-5 absolute, head outputs within 1e-5 * max(1, sum_j |H_kj|),
+/// bin keys and Walsh-Hadamard transforms exactly (tests/test_parity.cc).
 #define RFK_KERNEL_LIST(X)                                                                      \
   X(Standardize, (const float* x, const float* mean, const float* inv_scale, std::uint32_t d,  \
                   float* out))                                                                 \
@@ -222,45 +223,45 @@ inline std::uint32_t HashedColumn(std::uint64_t key, std::uint32_t p, std::uint3
   X(LinearHeadQuant, (const WeightsView& H, std::uint32_t stride, const float* bias,           \
                       const float* z, std::uint32_t K, std::uint32_t D, float* out))
 
-// Scratch of the Fourier*HeadBatch kernels for n samples and K outputs, in floats: lane-wise head
-// sums, one 16-float vector per sample and output.
+/// Scratch of the Fourier*HeadBatch kernels for n samples and K outputs, in floats: lane-wise head
+/// sums, one 16-float vector per sample and output.
 inline constexpr std::size_t HeadBatchScratchFloats(std::uint32_t n, std::uint32_t K) noexcept {
   return std::size_t{n} * K * 16;
 }
 
 struct KernelTable {
-  const char* backend;  // "scalar", "hwy", "xsimd"
-  const char* target;   // "scalar", "AVX3", "AVX2", "SSE4", "NEON", ...
+  const char* backend;  ///< "scalar", "hwy", "xsimd"
+  const char* target;   ///< "scalar", "AVX3", "AVX2", "SSE4", "NEON", ...
 #define RFK_KERNEL_MEMBER(name, params) void(*name) params noexcept;
   RFK_KERNEL_LIST(RFK_KERNEL_MEMBER)
 #undef RFK_KERNEL_MEMBER
 };
 
-// z of a Fastfood map for F frequencies (x: d <= a.dp inputs, zero-padded to a.dp): per block,
-// u = S (H (G (Pi (H (B [x; 0]))))) with (Pi t)[i] = t[perm[i]] (rows of the last block past F
-// dropped), then the pair form (phase null) or the phase form with u in place of W x: kt's
-// FourierPair / FourierPhase on u as a one-column W in panels and x = [1] (u_j * 1 + 0 = u_j
-// exactly, also when fused, except that -0 becomes +0). With ScalarKernels() these are the
-// reference bits (the host trainer computes them so); another table's Fwht gives the same bits and
-// its cosines the FourierPair tolerance. work: FastfoodWorkFloats floats. No allocation; features
-// whose argument is beyond kSinCosMaxArg are NaN. (Defined in lib/core/predict.cc.)
+/// z of a Fastfood map for F frequencies (x: d <= a.dp inputs, zero-padded to a.dp): per block,
+/// u = S (H (G (Pi (H (B [x; 0]))))) with (Pi t)[i] = t[perm[i]] (rows of the last block past F
+/// dropped), then the pair form (phase null) or the phase form with u in place of W x: kt's
+/// FourierPair / FourierPhase on u as a one-column W in panels and x = [1] (u_j * 1 + 0 = u_j
+/// exactly, also when fused, except that -0 becomes +0). With ScalarKernels() these are the
+/// reference bits (the host trainer computes them so); another table's Fwht gives the same bits and
+/// its cosines the FourierPair tolerance. work: FastfoodWorkFloats floats. No allocation; features
+/// whose argument is beyond kSinCosMaxArg are NaN. (Defined in lib/core/predict.cc.)
 void FastfoodFeatures(const FastfoodArrays& a, const float* x, std::uint32_t d, std::uint32_t F,
                       const float* phase, float scale, float* work, float* z,
                       const KernelTable& kt) noexcept;
 
-// The scalar table: the oracle, compiled everywhere. Its Fourier kernels give bit-identical
-// results to FourierPhaseRef / FourierPairRef on the same W in row-major layout.
+/// The scalar table: the oracle, compiled everywhere. Its Fourier kernels give bit-identical
+/// results to FourierPhaseRef / FourierPairRef on the same W in row-major layout.
 const KernelTable& ScalarKernels() noexcept;
 
-// Every table compiled into this build that this CPU supports, best first (the scalar table is
-// always last). Detection uses CPUID / auxv through the SIMD library, never the environment.
+/// Every table compiled into this build that this CPU supports, best first (the scalar table is
+/// always last). Detection uses CPUID / auxv through the SIMD library, never the environment.
 std::size_t KernelTableCount() noexcept;
-const KernelTable* KernelTableAt(std::size_t index) noexcept;  // null past the end
+const KernelTable* KernelTableAt(std::size_t index) noexcept;  ///< null past the end
 
-// The tables Predict uses: the best by default. SelectKernels("AVX2"), ("hwy-AVX2"),
-// ("xsimd"), ("scalar") ... switches every later call in the process (thread-safe); returns
-// false, changing nothing, when no supported table has that name. Matching: "backend-target",
-// the target alone, or the backend alone (its best target).
+/// The tables Predict uses: the best by default. SelectKernels("AVX2"), ("hwy-AVX2"),
+/// ("xsimd"), ("scalar") ... switches every later call in the process (thread-safe); returns
+/// false, changing nothing, when no supported table has that name. Matching: "backend-target",
+/// the target alone, or the backend alone (its best target).
 const KernelTable& ActiveKernels() noexcept;
 bool SelectKernels(const char* name) noexcept;
 

@@ -1,9 +1,10 @@
-// The device core's public API: open a model in place, size the scratch memory, predict.
-//
-// Contract for everything declared here: no heap allocation, no exceptions, no RTTI, no I/O, no
-// environment access; every function is reentrant. A Model is a read-only view into the caller's
-// bytes (which must outlive it); any number of threads may predict with one Model concurrently,
-// each with its own scratch buffer.
+/// @file
+/// The device core's public API: open a model in place, size the scratch memory, predict.
+///
+/// Contract for everything declared here: no heap allocation, no exceptions, no RTTI, no I/O, no
+/// environment access; every function is reentrant. A Model is a read-only view into the caller's
+/// bytes (which must outlive it); any number of threads may predict with one Model concurrently,
+/// each with its own scratch buffer.
 #pragma once
 
 #include <cstddef>
@@ -15,183 +16,183 @@
 
 namespace rfk {
 
-// Scratch buffers handed to Predict must be aligned to this many bytes.
+/// Scratch buffers handed to Predict must be aligned to this many bytes.
 inline constexpr std::size_t kScratchAlignment = 16;
 
-// A validated view of a model blob. Filled by OpenModel; all pointers point into the blob.
+/// A validated view of a model blob. Filled by OpenModel; all pointers point into the blob.
 struct Model {
   const std::uint8_t* bytes = nullptr;
   std::uint32_t total_bytes = 0;
   std::uint16_t version_major = 0;
   std::uint16_t version_minor = 0;
 
-  std::uint32_t input_dim = 0;        // d, shared by both maps
-  std::uint32_t num_features = 0;     // D = fourier_features + bin_features: length of z(x)
+  std::uint32_t input_dim = 0;        ///< d, shared by both maps
+  std::uint32_t num_features = 0;     ///< D = fourier_features + bin_features: length of z(x)
 
-  // Random Fourier map (absent when fourier_features == 0).
+  /// Random Fourier map (absent when fourier_features == 0).
   format::MapKind map = format::MapKind::kFourier;
   format::Kernel kernel = format::Kernel::kGaussian;
-  std::uint32_t fourier_features = 0;  // dense features, z[0 .. fourier_features)
-  std::uint32_t num_frequencies = 0;  // F, rows of W
+  std::uint32_t fourier_features = 0;  ///< dense features, z[0 .. fourier_features)
+  std::uint32_t num_frequencies = 0;  ///< F, rows of W
   float gamma = 0.0f;
   float feature_scale = 0.0f;
   std::uint64_t seed = 0;
   format::Layout layout = format::Layout::kRowMajor;
-  // The f16 standardisation's byte offset in `bytes` (StandardizeF16Values), 0 when it is f32 or
-  // absent. An offset in what was padding: a pointer would take Model past rfk_model's 384 bytes on
-  // 64-bit hosts, and past 256 bytes on 32-bit ones, where GCC then builds OpenModel's Model{} on
-  // the stack (240 B more of rfk_open's stack on the Cortex-M).
+  /// The f16 standardisation's byte offset in `bytes` (StandardizeF16Values), 0 when it is f32 or
+  /// absent. An offset in what was padding: a pointer would take Model past rfk_model's 384 bytes on
+  /// 64-bit hosts, and past 256 bytes on 32-bit ones, where GCC then builds OpenModel's Model{} on
+  /// the stack (240 B more of rfk_open's stack on the Cortex-M).
   std::uint32_t standardize_f16_at = 0;
-  const float* projection = nullptr;  // W in `layout` (see format.hpp) when stored f32, else null
-  format::Storage projection_storage = format::Storage::kF32;  // of W, or of Fastfood's G and S
-  WeightsView projection_weights;     // W as stored, any storage (data null without W)
-  const float* phase = nullptr;       // F, or null for the pair form
-  FastfoodArrays fastfood;            // Fastfood kinds (projection null); dp = 0 otherwise
-  // Random binning map (absent when num_grids == 0); its columns follow the Fourier features.
-  std::uint32_t num_grids = 0;         // P
+  const float* projection = nullptr;  ///< W in `layout` (see format.hpp) when stored f32, else null
+  format::Storage projection_storage = format::Storage::kF32;  ///< of W, or of Fastfood's G and S
+  WeightsView projection_weights;     ///< W as stored, any storage (data null without W)
+  const float* phase = nullptr;       ///< F, or null for the pair form
+  FastfoodArrays fastfood;            ///< Fastfood kinds (projection null); dp = 0 otherwise
+  /// Random binning map (absent when num_grids == 0); its columns follow the Fourier features.
+  std::uint32_t num_grids = 0;         ///< P
   format::BinMode bin_mode = format::BinMode::kExact;
-  std::uint32_t bin_buckets = 0;       // B per grid (hashed mode)
-  std::uint32_t bin_features = 0;      // D_B: exact: keys stored; hashed: P * B
+  std::uint32_t bin_buckets = 0;       ///< B per grid (hashed mode)
+  std::uint32_t bin_features = 0;      ///< D_B: exact: keys stored; hashed: P * B
   float bin_gamma = 0.0f;
-  float bin_scale = 0.0f;              // value of an occupied bin's feature, 1/sqrt(P)
+  float bin_scale = 0.0f;              ///< value of an occupied bin's feature, 1/sqrt(P)
   std::uint64_t bin_seed = 0;
-  const float* bin_inv_width = nullptr;  // P x d
-  const float* bin_offset = nullptr;     // P x d
-  const std::uint8_t* bin_grid_start = nullptr;  // exact: (P + 1) little-endian u32
-  const std::uint64_t* bin_keys = nullptr;       // exact: sorted within each grid
+  const float* bin_inv_width = nullptr;  ///< P x d
+  const float* bin_offset = nullptr;     ///< P x d
+  const std::uint8_t* bin_grid_start = nullptr;  ///< exact: (P + 1) little-endian u32
+  const std::uint64_t* bin_keys = nullptr;       ///< exact: sorted within each grid
 
-  // Standardisation (format: `standardize`) in f32: mean and inv_scale, d each; null when it is f16
-  // (standardize_f16_at above) or absent (IsStandardized).
+  /// Standardisation (format: `standardize`) in f32: mean and inv_scale, d each; null when it is f16
+  /// (standardize_f16_at above) or absent (IsStandardized).
   const float* mean = nullptr;
   const float* inv_scale = nullptr;
 
   format::Task task = format::Task::kRegression;
-  std::uint32_t num_outputs = 0;      // K
-  const float* head_weights = nullptr;  // K x D, row-major, when stored f32; else null
+  std::uint32_t num_outputs = 0;      ///< K
+  const float* head_weights = nullptr;  ///< K x D, row-major, when stored f32; else null
   format::Storage head_storage = format::Storage::kF32;
-  WeightsView head;                     // the K x D weights as stored, any storage
-  const float* head_bias = nullptr;     // K
+  WeightsView head;                     ///< the K x D weights as stored, any storage
+  const float* head_bias = nullptr;     ///< K
 
-  std::uint32_t num_classes = 0;      // 0 for regression
-  const std::uint8_t* label_offsets = nullptr;  // (C + 1) little-endian u32, maybe unaligned
+  std::uint32_t num_classes = 0;      ///< 0 for regression
+  const std::uint8_t* label_offsets = nullptr;  ///< (C + 1) little-endian u32, maybe unaligned
   const char* label_pool = nullptr;
 
-  const char* metadata = nullptr;     // not NUL-terminated; metadata_bytes long
+  const char* metadata = nullptr;     ///< not NUL-terminated; metadata_bytes long
   std::uint32_t metadata_bytes = 0;
 
-  // Optional sections about the inputs (null / 0 when absent).
-  const float* impute = nullptr;      // d values that replace NaN inputs (format::impute)
+  /// Optional sections about the inputs (null / 0 when absent).
+  const float* impute = nullptr;      ///< d values that replace NaN inputs (format::impute)
   format::ImputeMethod impute_method = format::ImputeMethod::kMean;
-  std::uint32_t num_names = 0;        // d + 1 when the model stores feature names, else 0
-  const std::uint8_t* name_offsets = nullptr;  // (num_names + 1) little-endian u32
+  std::uint32_t num_names = 0;        ///< d + 1 when the model stores feature names, else 0
+  const std::uint8_t* name_offsets = nullptr;  ///< (num_names + 1) little-endian u32
   const char* name_pool = nullptr;
 
-  // Optional calibration of a classifier's outputs (format::calibration); method 0 when absent.
-  std::uint32_t calibration_method = 0;  // a format::CalibrationMethod number, or 0
-  // Byte offset in `bytes` of the fixed section (integer prediction, rfk/fixed.hpp: FixedSection),
-  // 0 when absent. Here, in what was padding, so that rfk_model's 384 bytes still hold a Model.
+  /// Optional calibration of a classifier's outputs (format::calibration); method 0 when absent.
+  std::uint32_t calibration_method = 0;  ///< a format::CalibrationMethod number, or 0
+  /// Byte offset in `bytes` of the fixed section (integer prediction, rfk/fixed.hpp: FixedSection),
+  /// 0 when absent. Here, in what was padding, so that rfk_model's 384 bytes still hold a Model.
   std::uint32_t fixed_offset = 0;
-  // Its parameters in the blob, little-endian f32 (format::calibration): platt A, B;
-  // softmax-temperature A, 0; platt-cubic A, B, C; softmax-vector a[K] then b[K].
+  /// Its parameters in the blob, little-endian f32 (format::calibration): platt A, B;
+  /// softmax-temperature A, 0; platt-cubic A, B, C; softmax-vector a[K] then b[K].
   const std::uint8_t* calibration_params = nullptr;
 };
 
-// The binary16 bits of an f16 standardisation, mean[d] then inv_scale[d]; null when it is f32 or absent.
+/// The binary16 bits of an f16 standardisation, mean[d] then inv_scale[d]; null when it is f32 or absent.
 inline const std::uint16_t* StandardizeF16Values(const Model& m) noexcept {
   return m.standardize_f16_at != 0 ? reinterpret_cast<const std::uint16_t*>(m.bytes + m.standardize_f16_at) : nullptr;
 }
-// Whether the model standardises its inputs (a `standardize` section, f32 or f16).
+/// Whether the model standardises its inputs (a `standardize` section, f32 or f16).
 inline bool IsStandardized(const Model& m) noexcept { return m.mean != nullptr || m.standardize_f16_at != 0; }
 
-// Where OpenModel found a problem: the field name and its byte offset within the blob. The
-// validators and the order they run in are listed in docs/FORMAT.md ("Limits and checks"); to
-// read the header and section table of bytes that do not open (a tool), use rfk/blob_view.hpp.
+/// Where OpenModel found a problem: the field name and its byte offset within the blob. The
+/// validators and the order they run in are listed in docs/FORMAT.md ("Limits and checks"); to
+/// read the header and section table of bytes that do not open (a tool), use rfk/blob_view.hpp.
 struct ModelError {
   Status status = Status::kOk;
-  const char* field = "";    // e.g. "header.crc32", "section[2].offset", "head.num_features"
-  std::uint32_t offset = 0;  // byte offset of that field in the blob
+  const char* field = "";    ///< e.g. "header.crc32", "section[2].offset", "head.num_features"
+  std::uint32_t offset = 0;  ///< byte offset of that field in the blob
 };
 
-// Validates every size, offset, count, alignment and the checksum once; afterwards the per-sample
-// path does no checks beyond its arguments. `size` may exceed the model's total size (e.g. a flash
-// region); bytes past it are ignored. `error` may be null. On failure *model is left empty.
+/// Validates every size, offset, count, alignment and the checksum once; afterwards the per-sample
+/// path does no checks beyond its arguments. `size` may exceed the model's total size (e.g. a flash
+/// region); bytes past it are ignored. `error` may be null. On failure *model is left empty.
 [[nodiscard]] Status OpenModel(const void* bytes, std::size_t size, Model* model,
                                ModelError* error = nullptr) noexcept;
 
-// Bytes of scratch memory Predict needs for this model (a multiple of kScratchAlignment).
+/// Bytes of scratch memory Predict needs for this model (a multiple of kScratchAlignment).
 std::size_t ScratchBytes(const Model& model) noexcept;
 
-// Computes the model's K raw outputs for one input x of length model.input_dim:
-// regression value, binary decision value (> 0 means class 1), or K one-vs-rest scores.
-// `scratch` must be kScratchAlignment-aligned and at least ScratchBytes(model) long.
-// A NaN input is a missing value: a model with an impute section replaces it by the section's
-// value for that column; a model without one rejects it (kNonFiniteInput), as it rejects +-inf
-// always, instead of returning a meaningless output.
+/// Computes the model's K raw outputs for one input x of length model.input_dim:
+/// regression value, binary decision value (> 0 means class 1), or K one-vs-rest scores.
+/// `scratch` must be kScratchAlignment-aligned and at least ScratchBytes(model) long.
+/// A NaN input is a missing value: a model with an impute section replaces it by the section's
+/// value for that column; a model without one rejects it (kNonFiniteInput), as it rejects +-inf
+/// always, instead of returning a meaningless output.
 [[nodiscard]] Status Predict(const Model& model, const float* x, std::size_t x_len, void* scratch,
                              std::size_t scratch_bytes, float* out, std::size_t out_len) noexcept;
 
-// Predicts n samples (X: n x input_dim, row-major) into out (n x num_outputs), in blocks of up to
-// kBatchBlock samples (checked, standardised, then through the batch kernels, which read each
-// block of W once per block of samples). Scratch: BatchScratchBytes(model), kScratchAlignment-
-// aligned: the block's inputs and 64 B of head sums per sample and output (blocks shrink, down to
-// 6 samples, to keep those under 32 KiB); it does not grow with the number of features.
-// n = 0 is kOk (buffers may be null).
-// Same statuses as Predict; on failure, rows before the failing one hold their outputs and *done
-// (if not null) says how many.
+/// Predicts n samples (X: n x input_dim, row-major) into out (n x num_outputs), in blocks of up to
+/// kBatchBlock samples (checked, standardised, then through the batch kernels, which read each
+/// block of W once per block of samples). Scratch: BatchScratchBytes(model), kScratchAlignment-
+/// aligned: the block's inputs and 64 B of head sums per sample and output (blocks shrink, down to
+/// 6 samples, to keep those under 32 KiB); it does not grow with the number of features.
+/// n = 0 is kOk (buffers may be null).
+/// Same statuses as Predict; on failure, rows before the failing one hold their outputs and *done
+/// (if not null) says how many.
 inline constexpr std::uint32_t kBatchBlock = 48;
 std::size_t BatchScratchBytes(const Model& model) noexcept;
 [[nodiscard]] Status PredictBatch(const Model& model, const float* X, std::size_t n,
                                   std::size_t x_len, void* scratch, std::size_t scratch_bytes,
                                   float* out, std::size_t out_len, std::size_t* done = nullptr) noexcept;
 
-// The class index a classification model's K outputs decide. With a calibration section: the
-// most probable class, by the calibrated logits Probabilities exponentiates (binary t < 0, i.e.
-// p(class 1) > 1/2; multi-class the first maximum of z_k), so Probabilities' value for it is the
-// largest (the first maximum unless two probabilities round to the same float); without the
-// section: DecideClassRaw. 0 for regression models. O(K) multiply-adds:
-// no exp, no division, no libm.
+/// The class index a classification model's K outputs decide. With a calibration section: the
+/// most probable class, by the calibrated logits Probabilities exponentiates (binary t < 0, i.e.
+/// p(class 1) > 1/2; multi-class the first maximum of z_k), so Probabilities' value for it is the
+/// largest (the first maximum unless two probabilities round to the same float); without the
+/// section: DecideClassRaw. 0 for regression models. O(K) multiply-adds:
+/// no exp, no division, no libm.
 std::uint32_t DecideClass(const Model& model, const float* outputs) noexcept;
 
-// The uncalibrated decision on the raw outputs: the sign for binary (> 0: class 1), the first
-// maximum for multi-class; 0 for regression models. What `rfk predict --decision raw` prints.
+/// The uncalibrated decision on the raw outputs: the sign for binary (> 0: class 1), the first
+/// maximum for multi-class; 0 for regression models. What `rfk predict --decision raw` prints.
 std::uint32_t DecideClassRaw(const Model& model, const float* outputs) noexcept;
 
-// Class probabilities from a classifier's K raw outputs (as Predict writes them) through the
-// model's calibration section (docs/FORMAT.md): binary: proba[1] = p = 1/(1 + exp(t)), proba[0] =
-// 1 - p, with t = A s + B (platt) or A s + B + C s^3 (platt-cubic), from e^-|t| only so it never
-// overflows; multiclass: proba[k] = exp(z_k - max_j z_j) / sum_j exp(z_j - max_j z_j) with z_k =
-// A s_k (softmax-temperature) or a_k s_k + b_k (softmax-vector). Writes num_classes values
-// (proba_len must be at least that, else kOutputTooSmall); out_len must be at least K (else
-// kInputDimMismatch). kNoCalibration for a model without the section (regression models never
-// have it); kNullArgument for a null pointer; kNonFiniteInput for a NaN or infinite output;
-// kArgumentOutOfRange where z overflows a float (every softmax term then 0). O(K), no allocation,
-// no libm: exp by a degree-7 polynomial, relative error < 1e-6 (the same bits on every target).
+/// Class probabilities from a classifier's K raw outputs (as Predict writes them) through the
+/// model's calibration section (docs/FORMAT.md): binary: proba[1] = p = 1/(1 + exp(t)), proba[0] =
+/// 1 - p, with t = A s + B (platt) or A s + B + C s^3 (platt-cubic), from e^-|t| only so it never
+/// overflows; multiclass: proba[k] = exp(z_k - max_j z_j) / sum_j exp(z_j - max_j z_j) with z_k =
+/// A s_k (softmax-temperature) or a_k s_k + b_k (softmax-vector). Writes num_classes values
+/// (proba_len must be at least that, else kOutputTooSmall); out_len must be at least K (else
+/// kInputDimMismatch). kNoCalibration for a model without the section (regression models never
+/// have it); kNullArgument for a null pointer; kNonFiniteInput for a NaN or infinite output;
+/// kArgumentOutOfRange where z overflows a float (every softmax term then 0). O(K), no allocation,
+/// no libm: exp by a degree-7 polynomial, relative error < 1e-6 (the same bits on every target).
 [[nodiscard]] Status Probabilities(const Model& model, const float* outputs, std::size_t out_len,
                                    float* proba, std::size_t proba_len) noexcept;
 
-// NUL-terminated label of class `index` as it was written in the training data ("" if none).
+/// NUL-terminated label of class `index` as it was written in the training data ("" if none).
 const char* ClassLabel(const Model& model, std::uint32_t index) noexcept;
 
-// NUL-terminated name of input column `index` (index == input_dim: the training file's label
-// column), from the feature_names section; "" when the model stores no names, index > input_dim,
-// or the core was built without RFK_READ_NAMES (lib/core/core_config.h); likewise ClassLabel.
+/// NUL-terminated name of input column `index` (index == input_dim: the training file's label
+/// column), from the feature_names section; "" when the model stores no names, index > input_dim,
+/// or the core was built without RFK_READ_NAMES (lib/core/core_config.h); likewise ClassLabel.
 const char* FeatureName(const Model& model, std::uint32_t index) noexcept;
 
-// Computes the whole feature vector z(x) (length num_features: the Fourier features, then one
-// entry per bin column, bin_scale where occupied and 0 elsewhere) with the same kernels as
-// Predict; scratch as for Predict. O(num_features): for tests and tools, not the hot path.
+/// Computes the whole feature vector z(x) (length num_features: the Fourier features, then one
+/// entry per bin column, bin_scale where occupied and 0 elsewhere) with the same kernels as
+/// Predict; scratch as for Predict. O(num_features): for tests and tools, not the hot path.
 [[nodiscard]] Status ComputeFeatures(const Model& model, const float* x, std::size_t x_len,
                                      void* scratch, std::size_t scratch_bytes, float* z,
                                      std::size_t z_len) noexcept;
 
-// The bin keys of x, one per grid (P = model.num_grids), and each grid's column (kNoColumn when
-// an exact-mode model never saw that bin). Scratch as for Predict.
+/// The bin keys of x, one per grid (P = model.num_grids), and each grid's column (kNoColumn when
+/// an exact-mode model never saw that bin). Scratch as for Predict.
 inline constexpr std::uint32_t kNoColumn = 0xFFFFFFFFu;
 [[nodiscard]] Status ComputeBins(const Model& model, const float* x, std::size_t x_len,
                                  void* scratch, std::size_t scratch_bytes, std::uint64_t* keys,
                                  std::uint32_t* columns, std::size_t len) noexcept;
 
-// CRC-32 (IEEE 802.3, the zlib/PNG polynomial) of `size` bytes; chain with `crc` = previous result.
+/// CRC-32 (IEEE 802.3, the zlib/PNG polynomial) of `size` bytes; chain with `crc` = previous result.
 std::uint32_t Crc32(const void* data, std::size_t size, std::uint32_t crc = 0) noexcept;
 
 }  // namespace rfk

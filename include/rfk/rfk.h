@@ -1,4 +1,5 @@
-/* rfk C API: the device core for firmware written in C (C99 or later; also valid C++).
+/** @file
+ * rfk C API: the device core for firmware written in C (C99 or later; also valid C++).
  *
  * Contract for every function here, as for the C++ core (rfk/model.hpp) it wraps: no heap
  * allocation, no exceptions escape, no I/O, no environment access, reentrant. The model bytes are
@@ -29,7 +30,7 @@
 extern "C" {
 #endif
 
-/* Status codes: RFK_OK (0) and the failures listed in rfk/status_list.h. */
+/** Status codes: RFK_OK (0) and the failures listed in rfk/status_list.h. */
 typedef int32_t rfk_status;
 enum {
 #define RFK_STATUS_C_ENUM(name, c_name, msg) c_name,
@@ -38,7 +39,7 @@ enum {
   RFK_STATUS_COUNT
 };
 
-/* Alignment of model bytes and of scratch buffers, in bytes. */
+/** Alignment of model bytes and of scratch buffers, in bytes. */
 #define RFK_MODEL_ALIGNMENT 16
 #define RFK_SCRATCH_ALIGNMENT 16
 #if defined(__GNUC__) || defined(__clang__)
@@ -49,7 +50,7 @@ enum {
 #define RFK_ALIGNED /* use C11 _Alignas(16) or place the object yourself */
 #endif
 
-/* An opened model: a validated view into the caller's bytes (no copy). Treat as opaque; it is
+/** An opened model: a validated view into the caller's bytes (no copy). Treat as opaque; it is
  * plain storage, so it may be static, on the stack or inside another struct. Pass it to the other
  * functions only after rfk_open (a failed open leaves it empty: they then return
  * RFK_NULL_ARGUMENT, 0 or ""). */
@@ -58,47 +59,47 @@ typedef struct rfk_model {
     void* pointer;
     uint64_t integer;
     double real;
-  } opaque[48]; /* 384 bytes: sizeof(rfk::Model) on 64-bit hosts, with room to spare */
+  } opaque[48]; /**< 384 bytes: sizeof(rfk::Model) on 64-bit hosts, with room to spare */
 } rfk_model;
 
-/* Where rfk_open found a problem: the format field's name and its byte offset in the blob. */
+/** Where rfk_open found a problem: the format field's name and its byte offset in the blob. */
 typedef struct rfk_model_error {
   rfk_status status;
-  const char* field; /* e.g. "header.crc32"; never null after rfk_open */
+  const char* field; /**< e.g. "header.crc32"; never null after rfk_open */
   uint32_t offset;
 } rfk_model_error;
 
-/* Validates the whole blob once (sizes, offsets, alignment, enum values, finiteness, CRC-32).
+/** Validates the whole blob once (sizes, offsets, alignment, enum values, finiteness, CRC-32).
  * `size` may exceed the model (e.g. a whole flash region). On failure *model is left empty and,
  * if `error` is not null, it says where. Cost: one pass over the bytes (the checksum). */
 rfk_status rfk_open(rfk_model* model, const void* bytes, size_t size, rfk_model_error* error);
 
-/* Model facts. */
-uint32_t rfk_input_dim(const rfk_model* model);   /* d: floats per input */
-uint32_t rfk_num_outputs(const rfk_model* model); /* K: floats rfk_predict writes */
-uint32_t rfk_num_classes(const rfk_model* model); /* 0 for regression */
-uint32_t rfk_num_grids(const rfk_model* model);   /* P of the binning map, 0 if none */
-uint32_t rfk_num_features(const rfk_model* model); /* D: Fourier features + bin columns */
+/** Model facts. */
+uint32_t rfk_input_dim(const rfk_model* model);   /**< d: floats per input */
+uint32_t rfk_num_outputs(const rfk_model* model); /**< K: floats rfk_predict writes */
+uint32_t rfk_num_classes(const rfk_model* model); /**< 0 for regression */
+uint32_t rfk_num_grids(const rfk_model* model);   /**< P of the binning map, 0 if none */
+uint32_t rfk_num_features(const rfk_model* model); /**< D: Fourier features + bin columns */
 
-/* Scratch bytes rfk_predict / rfk_compute_bins need (a multiple of RFK_SCRATCH_ALIGNMENT), and
+/** Scratch bytes rfk_predict / rfk_compute_bins need (a multiple of RFK_SCRATCH_ALIGNMENT), and
  * rfk_predict_batch. Both depend only on the model's shape, so they can be sized at build time. */
 size_t rfk_scratch_bytes(const rfk_model* model);
 size_t rfk_batch_scratch_bytes(const rfk_model* model);
 
-/* The model's K raw outputs for one input x of x_len == d floats: the regression value, the binary
+/** The model's K raw outputs for one input x of x_len == d floats: the regression value, the binary
  * decision value (> 0 means class 1) or K one-vs-rest scores. Fails with RFK_NON_FINITE_INPUT on
  * NaN/inf inputs and RFK_ARGUMENT_OUT_OF_RANGE where |Wx + b| > 1e9, never returning garbage. */
 rfk_status rfk_predict(const rfk_model* model, const float* x, size_t x_len, void* scratch,
                        size_t scratch_bytes, float* out, size_t out_len);
 
-/* n inputs at once (X: n x d floats, row-major, x_len == n * d; out: n x K, out_len >= n * K).
+/** n inputs at once (X: n x d floats, row-major, x_len == n * d; out: n x K, out_len >= n * K).
  * Scratch: rfk_batch_scratch_bytes. On failure, *done (if not null) counts the
  * rows before the failing one, which hold their outputs. */
 rfk_status rfk_predict_batch(const rfk_model* model, const float* X, size_t n, size_t x_len,
                              void* scratch, size_t scratch_bytes, float* out, size_t out_len,
                              size_t* done);
 
-/* The class index a classifier's outputs decide and its label as written in the training data
+/** The class index a classifier's outputs decide and its label as written in the training data
  * (NUL-terminated, "" if none). With a calibration section the decided class is the most probable
  * one (the largest of rfk_probabilities' values, decided on the calibrated logits: no exp);
  * without one, and for rfk_decide_class_raw always, the sign for binary and the first argmax
@@ -107,12 +108,12 @@ uint32_t rfk_decide_class(const rfk_model* model, const float* outputs);
 uint32_t rfk_decide_class_raw(const rfk_model* model, const float* outputs);
 const char* rfk_class_label(const rfk_model* model, uint32_t class_index);
 
-/* The name of input column `index` as the training data had it (index == rfk_input_dim: the label
+/** The name of input column `index` as the training data had it (index == rfk_input_dim: the label
  * column), NUL-terminated; "" when the model stores no names, index is past the label, or the core
  * was built without RFK_READ_NAMES (lib/core/core_config.h). */
 const char* rfk_feature_name(const rfk_model* model, uint32_t index);
 
-/* Class probabilities from a classifier's raw outputs (out_len >= K floats from rfk_predict):
+/** Class probabilities from a classifier's raw outputs (out_len >= K floats from rfk_predict):
  * proba_len >= rfk_num_classes floats, one per class in label order, from the model's calibration
  * section (rfk/format.hpp, docs/FORMAT.md: platt-cubic for binary, softmax-vector for multiclass,
  * and the first methods, platt and softmax-temperature, of older models).
@@ -121,13 +122,13 @@ const char* rfk_feature_name(const rfk_model* model, uint32_t index);
 rfk_status rfk_probabilities(const rfk_model* model, const float* outputs, size_t out_len,
                              float* proba, size_t proba_len);
 
-/* The binning map's 64-bit key per grid, bit-identical on every platform and backend, and each
+/** The binning map's 64-bit key per grid, bit-identical on every platform and backend, and each
  * grid's feature column (RFK_NO_COLUMN where an exact-mode model never saw that bin); len >= P. */
 #define RFK_NO_COLUMN 0xFFFFFFFFu
 rfk_status rfk_compute_bins(const rfk_model* model, const float* x, size_t x_len, void* scratch,
                             size_t scratch_bytes, uint64_t* keys, uint32_t* columns, size_t len);
 
-/* Fixed-point models (a `fixed` section, written by `rfk convert --fixed`; docs/EMBEDDED.md, "The
+/** Fixed-point models (a `fixed` section, written by `rfk convert --fixed`; docs/EMBEDDED.md, "The
  * integer path"): integer inputs, integer outputs, no floating-point operation in between, the same
  * integers on every target. rfk_fixed_scratch_bytes is 0 for a model without the section.
  * rfk_predict_fixed writes K int32 outputs whose real values are out[k] * rfk_fixed_output_scale;
@@ -144,7 +145,7 @@ float rfk_fixed_output_scale(const rfk_model* model);
 rfk_status rfk_quantize_input(const rfk_model* model, const float* x, size_t x_len, int16_t* xq,
                               size_t xq_len, uint32_t* saturated);
 
-/* Integer inputs end to end, for a fixed-point model whose inputs are integer codes (an ADC's
+/** Integer inputs end to end, for a fixed-point model whose inputs are integer codes (an ADC's
  * counts, a sensor's register: the values it was trained on): the int16 inputs by integer
  * arithmetic only, so an FPU-less firmware links no soft-float routine. The constants are the
  * model's input conversion as `rfk export` writes it (NAME_INPUT_CODES, an initializer for this
@@ -155,8 +156,8 @@ rfk_status rfk_quantize_input(const rfk_model* model, const float* x, size_t x_l
  * clamped values. RFK_NULL_ARGUMENT, RFK_INPUT_DIM_MISMATCH (codes_len != dim), RFK_OUTPUT_TOO_SMALL
  * (xq_len < dim), RFK_ARGUMENT_OUT_OF_RANGE (a shift above 62). No model is read; no allocation. */
 typedef struct rfk_input_codes {
-  uint32_t dim;          /* d */
-  const int32_t* center; /* d each */
+  uint32_t dim;          /**< d */
+  const int32_t* center; /**< d each */
   const int32_t* mult;
   const int32_t* bias;
   const uint8_t* shift;
@@ -164,16 +165,16 @@ typedef struct rfk_input_codes {
 rfk_status rfk_quantize_codes(const rfk_input_codes* conv, const int32_t* codes, size_t codes_len, int16_t* xq,
                               size_t xq_len, uint32_t* saturated);
 
-/* Status identifier ("kBadChecksum") and message; never null. */
+/** Status identifier ("kBadChecksum") and message; never null. */
 const char* rfk_status_name(rfk_status status);
 const char* rfk_status_message(rfk_status status);
 
-/* Kernel tables compiled in and supported by this CPU, best first (scalar always last), and the
+/** Kernel tables compiled in and supported by this CPU, best first (scalar always last), and the
  * one rfk_predict uses. rfk_select_kernels("scalar"), ("NEON"), ("hwy-AVX2"), ... switches it for
  * the whole program and returns 1, or returns 0 and changes nothing. */
 size_t rfk_kernel_table_count(void);
-const char* rfk_kernel_table_backend(size_t index); /* null past the end */
-const char* rfk_kernel_table_target(size_t index);  /* null past the end */
+const char* rfk_kernel_table_backend(size_t index); /**< null past the end */
+const char* rfk_kernel_table_target(size_t index);  /**< null past the end */
 int rfk_select_kernels(const char* name);
 const char* rfk_active_target(void);
 

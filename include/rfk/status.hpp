@@ -1,5 +1,6 @@
-// Status codes of the device core. One X-macro list generates the enum and the name table, so
-// the two cannot drift apart. Allocation-free, exception-free; safe on bare metal.
+/// @file
+/// Status codes of the device core. One X-macro list generates the enum and the name table, so
+/// the two cannot drift apart. Allocation-free, exception-free; safe on bare metal.
 #pragma once
 
 #include <cstdint>
@@ -14,7 +15,7 @@ enum class Status : std::int32_t {
 #undef RFK_STATUS_ENUM
 };
 
-// Short identifier ("kBadChecksum") and human message; never null, also for unknown values.
+/// Short identifier ("kBadChecksum") and human message; never null, also for unknown values.
 const char* StatusName(Status s) noexcept;
 const char* StatusMessage(Status s) noexcept;
 

@@ -1,4 +1,5 @@
-// Host-only: building model blobs (docs/FORMAT.md) and writing files atomically.
+/// @file
+/// Host-only: building model blobs (docs/FORMAT.md) and writing files atomically.
 #pragma once
 
 #include <cstdint>
@@ -18,8 +19,8 @@ class IoError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Everything a model blob holds, in host containers. Serialize validates the counts.
-// The Fourier map is present when num_frequencies > 0, the binning map when num_grids > 0.
+/// Everything a model blob holds, in host containers. Serialize validates the counts.
+/// The Fourier map is present when num_frequencies > 0, the binning map when num_grids > 0.
 struct ModelSpec {
   format::MapKind map = format::MapKind::kFourier;
   format::Kernel kernel = format::Kernel::kGaussian;
@@ -28,44 +29,44 @@ struct ModelSpec {
   float gamma = 0.0f;
   float feature_scale = 0.0f;
   std::uint64_t seed = 0;
-  std::vector<float> projection;  // F x d, row-major; SerializeModel stores it in `layout`
+  std::vector<float> projection;  ///< F x d, row-major; SerializeModel stores it in `layout`
   format::Layout layout = format::Layout::kPanels;
-  std::vector<float> phase;       // F (phase form only)
-  // Fastfood kinds (projection empty): the kFastfood section's arrays as stored (format.hpp's
-  // fastfood namespace), for ceil(F / d') blocks of d' = fastfood_dim entries.
+  std::vector<float> phase;       ///< F (phase form only)
+  /// Fastfood kinds (projection empty): the kFastfood section's arrays as stored (format.hpp's
+  /// fastfood namespace), for ceil(F / d') blocks of d' = fastfood_dim entries.
   std::uint32_t fastfood_dim = 0;
   std::vector<float> fastfood_g, fastfood_s;
-  std::vector<std::uint8_t> fastfood_perm;   // packed, IndexBits(d') bits per index (format::fastfood)
-  std::vector<std::uint8_t> fastfood_signs;  // bits, LSB first; set: -1
-  std::uint32_t num_grids = 0;                    // P
+  std::vector<std::uint8_t> fastfood_perm;   ///< packed, IndexBits(d') bits per index (format::fastfood)
+  std::vector<std::uint8_t> fastfood_signs;  ///< bits, LSB first; set: -1
+  std::uint32_t num_grids = 0;                    ///< P
   format::BinMode bin_mode = format::BinMode::kExact;
-  std::uint32_t bin_buckets = 0;                  // B (hashed)
+  std::uint32_t bin_buckets = 0;                  ///< B (hashed)
   float bin_gamma = 0.0f;
   float bin_scale = 0.0f;
   std::uint64_t bin_seed = 0;
-  std::vector<float> bin_inv_width, bin_offset;   // P x d each
-  std::vector<std::uint32_t> bin_grid_start;      // exact: P + 1
-  std::vector<std::uint64_t> bin_keys;            // exact: sorted within each grid
+  std::vector<float> bin_inv_width, bin_offset;   ///< P x d each
+  std::vector<std::uint32_t> bin_grid_start;      ///< exact: P + 1
+  std::vector<std::uint64_t> bin_keys;            ///< exact: sorted within each grid
 
-  std::vector<float> mean;        // d, or empty
-  std::vector<float> inv_scale;   // d, or empty
+  std::vector<float> mean;        ///< d, or empty
+  std::vector<float> inv_scale;   ///< d, or empty
 
   format::Task task = format::Task::kRegression;
   std::uint32_t num_outputs = 1;
-  std::vector<float> head_weights;  // K x D
-  std::vector<float> head_bias;     // K
-  std::vector<std::string> labels;  // classification only
-  std::string metadata;             // "key=value\n" lines
-  // Optional sections about the inputs (format::impute, format::feature_names).
-  std::vector<float> impute;        // d values replacing NaN inputs, or empty
+  std::vector<float> head_weights;  ///< K x D
+  std::vector<float> head_bias;     ///< K
+  std::vector<std::string> labels;  ///< classification only
+  std::string metadata;             ///< "key=value\n" lines
+  /// Optional sections about the inputs (format::impute, format::feature_names).
+  std::vector<float> impute;        ///< d values replacing NaN inputs, or empty
   format::ImputeMethod impute_method = format::ImputeMethod::kMean;
-  // Optional calibration of a classifier's outputs (format::calibration): method 0 = none.
+  /// Optional calibration of a classifier's outputs (format::calibration): method 0 = none.
   std::uint32_t calibration_method = 0;
-  std::vector<float> calibration_params;  // what follows method and K (platt: A, B; platt-cubic:
-                                          // A, B, C; softmax-vector: a[K], b[K]; softmax-temperature: A, 0)
-  std::vector<std::string> feature_names;  // d names, or empty
-  std::string target_name;                 // the label column's name (with feature_names)
-  // The host's optional input_stats section (format::input_stats): d means and d deviations, or empty.
+  std::vector<float> calibration_params;  ///< what follows method and K (platt: A, B; platt-cubic:
+                                          ///< A, B, C; softmax-vector: a[K], b[K]; softmax-temperature: A, 0)
+  std::vector<std::string> feature_names;  ///< d names, or empty
+  std::string target_name;                 ///< the label column's name (with feature_names)
+  /// The host's optional input_stats section (format::input_stats): d means and d deviations, or empty.
   std::vector<float> input_mean, input_sd;
 
   std::uint32_t FourierFeatures() const {
@@ -79,48 +80,48 @@ struct ModelSpec {
   std::uint32_t NumFeatures() const { return FourierFeatures() + BinFeatures(); }
 };
 
-// Lays the model out in format version 1 (sections 16-byte aligned, CRC filled in).
-// Throws std::invalid_argument if the spec's vectors disagree with its counts.
+/// Lays the model out in format version 1 (sections 16-byte aligned, CRC filled in).
+/// Throws std::invalid_argument if the spec's vectors disagree with its counts.
 std::vector<std::uint8_t> SerializeModel(const ModelSpec& spec);
 
-// One section of a blob being assembled: its table entry's type and flags, and its bytes.
+/// One section of a blob being assembled: its table entry's type and flags, and its bytes.
 struct RawSection {
   std::uint16_t type = 0;
   std::uint16_t flags = 0;
   std::vector<std::uint8_t> payload;
-  std::uint32_t storage = 0;  // the entry's storage word (format::entry::kStorage): 0 but for standardize in f16
+  std::uint32_t storage = 0;  ///< the entry's storage word (format::entry::kStorage): 0 but for standardize in f16
 };
-// Lays out a 32-byte header, the section table and the sections in this order (each 16-byte
-// aligned, zero padding between), and fills in the sizes and the CRC. Used by SerializeModel and to
-// rewrite sections of an existing model (RequantizeModel).
+/// Lays out a 32-byte header, the section table and the sections in this order (each 16-byte
+/// aligned, zero padding between), and fills in the sizes and the CRC. Used by SerializeModel and to
+/// rewrite sections of an existing model (RequantizeModel).
 std::vector<std::uint8_t> AssembleModel(const std::vector<RawSection>& sections);
 
-// An opened model's sections in table order: each entry's type, flags and storage word, and its bytes.
+/// An opened model's sections in table order: each entry's type, flags and storage word, and its bytes.
 std::vector<RawSection> SectionsOf(const rfk::Model& m);
-// An opened model laid out again without its section of type `type` (every other section, its
-// entry's flags and storage word included, copied as it is, in the same order); the model as it is
-// when it has none. For optional sections (`rfk convert --no-metadata`): dropping a required one
-// makes a model that does not open.
+/// An opened model laid out again without its section of type `type` (every other section, its
+/// entry's flags and storage word included, copied as it is, in the same order); the model as it is
+/// when it has none. For optional sections (`rfk convert --no-metadata`): dropping a required one
+/// makes a model that does not open.
 std::vector<std::uint8_t> WithoutSection(const rfk::Model& m, format::SectionType type);
-// The same without every section whose type is in `types` (numbers: host sections such as
-// format::kInputStatsSection have no SectionType).
+/// The same without every section whose type is in `types` (numbers: host sections such as
+/// format::kInputStatsSection have no SectionType).
 std::vector<std::uint8_t> WithoutSections(const rfk::Model& m, std::initializer_list<std::uint16_t> types);
 
-// Writes `bytes` to `path` atomically: a temporary file ".rfk-tmp-XXXXXX" in the same directory,
-// fsync, rename. On any failure the temporary is removed and an existing `path` is left
-// untouched. `cancelled` (optional) is asked before the temporary is created and again just
-// before the rename; true means: remove the temporary, leave `path` alone, throw IoError. (A
-// process killed in between leaves the temporary behind: callers that handle signals set their
-// cancel flag in the handler instead, as the rfk CLI does.)
+/// Writes `bytes` to `path` atomically: a temporary file ".rfk-tmp-XXXXXX" in the same directory,
+/// fsync, rename. On any failure the temporary is removed and an existing `path` is left
+/// untouched. `cancelled` (optional) is asked before the temporary is created and again just
+/// before the rename; true means: remove the temporary, leave `path` alone, throw IoError. (A
+/// process killed in between leaves the temporary behind: callers that handle signals set their
+/// cancel flag in the handler instead, as the rfk CLI does.)
 void WriteFileAtomic(const std::string& path, const std::vector<std::uint8_t>& bytes,
                      const std::function<bool()>& cancelled = {});
 
-// A file's bytes in storage aligned to format::kAlignment, as OpenModel requires (plain
-// std::vector<uint8_t> storage is only 8-byte aligned on some 32-bit hosts).
+/// A file's bytes in storage aligned to format::kAlignment, as OpenModel requires (plain
+/// std::vector<uint8_t> storage is only 8-byte aligned on some 32-bit hosts).
 class AlignedBytes {
  public:
-  // Always at least one block: data() is never null, even for size 0 (OpenModel then reports a
-  // truncated model, not a null argument).
+  /// Always at least one block: data() is never null, even for size 0 (OpenModel then reports a
+  /// truncated model, not a null argument).
   explicit AlignedBytes(std::size_t size = 0) : blocks_(size / 16 + 1), size_(size) {}
   std::uint8_t* data() { return reinterpret_cast<std::uint8_t*>(blocks_.data()); }
   const std::uint8_t* data() const { return reinterpret_cast<const std::uint8_t*>(blocks_.data()); }
@@ -134,8 +135,8 @@ class AlignedBytes {
   std::size_t size_;
 };
 
-// Reads a whole regular file. Throws IoError with the path and the reason (a directory or other
-// non-regular file is refused by name).
+/// Reads a whole regular file. Throws IoError with the path and the reason (a directory or other
+/// non-regular file is refused by name).
 AlignedBytes ReadFileBytes(const std::string& path);
 
 }  // namespace rfk::host

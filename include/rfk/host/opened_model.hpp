@@ -1,5 +1,6 @@
-// Host-only: model bytes held and opened. The one type through which host code -- training,
-// conversion, export, the CLI and Python -- opens model bytes (rfk::OpenModel).
+/// @file
+/// Host-only: model bytes held and opened. The one type through which host code -- training,
+/// conversion, export, the CLI and Python -- opens model bytes (rfk::OpenModel).
 #pragma once
 
 #include <cstddef>
@@ -13,8 +14,8 @@
 
 namespace rfk::host {
 
-// Bytes that do not open as a model: what() is "SOURCE: MESSAGE [STATUS] at field 'F', byte
-// offset N"; the parts are kept for callers that word it their own way.
+/// Bytes that do not open as a model: what() is "SOURCE: MESSAGE [STATUS] at field 'F', byte
+/// offset N"; the parts are kept for callers that word it their own way.
 class ModelOpenError : public std::runtime_error {
  public:
   ModelOpenError(const std::string& source, Status status, const ModelError& error);
@@ -26,20 +27,20 @@ class ModelOpenError : public std::runtime_error {
   ModelError error_;
 };
 
-// A model's bytes in aligned storage this object owns (format::kAlignment, as OpenModel requires),
-// opened in place by the device core. model() points into those bytes: valid as long as the
-// object, moves included (the storage moves with it); not copyable. Costs one copy of the bytes.
+/// A model's bytes in aligned storage this object owns (format::kAlignment, as OpenModel requires),
+/// opened in place by the device core. model() points into those bytes: valid as long as the
+/// object, moves included (the storage moves with it); not copyable. Costs one copy of the bytes.
 class OpenedModel {
  public:
-  // Copies `size` bytes and opens them; ModelOpenError naming `source` (a path, "model") when they
-  // do not open.
+  /// Copies `size` bytes and opens them; ModelOpenError naming `source` (a path, "model") when they
+  /// do not open.
   OpenedModel(const std::uint8_t* bytes, std::size_t size, const std::string& source = "model");
   explicit OpenedModel(const std::vector<std::uint8_t>& bytes, const std::string& source = "model")
       : OpenedModel(bytes.data(), bytes.size(), source) {}
-  // Reads a file and opens it: IoError for the file, ModelOpenError (naming the path) for its bytes.
+  /// Reads a file and opens it: IoError for the file, ModelOpenError (naming the path) for its bytes.
   static OpenedModel ReadFile(const std::string& path);
-  // As ReadFile, but bytes that do not open are kept with their status instead of thrown (rfk
-  // inspect reports on them); model() is then not to be used.
+  /// As ReadFile, but bytes that do not open are kept with their status instead of thrown (rfk
+  /// inspect reports on them); model() is then not to be used.
   static OpenedModel InspectFile(const std::string& path);
 
   OpenedModel(OpenedModel&&) = default;
@@ -51,10 +52,10 @@ class OpenedModel {
   const Model* operator->() const { return &model_; }
   Status status() const { return status_; }
   const ModelError& error() const { return error_; }
-  // The bytes as held (all of them, also past the model's total_bytes).
+  /// The bytes as held (all of them, also past the model's total_bytes).
   const std::uint8_t* data() const { return bytes_.data(); }
   std::size_t size() const { return bytes_.size(); }
-  // The model's own bytes (total_bytes of them) as a new vector.
+  /// The model's own bytes (total_bytes of them) as a new vector.
   std::vector<std::uint8_t> Bytes() const { return {data(), data() + model_.total_bytes}; }
 
  private:

@@ -1,7 +1,8 @@
-// Host-only: the training options as a user gives them -- text and numbers, before they are
-// understood -- and the one parser that turns them into TrainOptions, for every interface (the
-// CLI's flags, the Python estimators' parameters). An error names the option as the interface
-// spells it.
+/// @file
+/// Host-only: the training options as a user gives them -- text and numbers, before they are
+/// understood -- and the one parser that turns them into TrainOptions, for every interface (the
+/// CLI's flags, the Python estimators' parameters). An error names the option as the interface
+/// spells it.
 #pragma once
 
 #include <cstdint>
@@ -11,49 +12,49 @@
 
 namespace rfk::host {
 
-// How an interface spells an option in its messages: the CLI's flag ("--bins-per-grid",
-// "--lambda") or the Python estimators' parameter ("bins_per_grid", "alpha").
+/// How an interface spells an option in its messages: the CLI's flag ("--bins-per-grid",
+/// "--lambda") or the Python estimators' parameter ("bins_per_grid", "alpha").
 enum class Spelling { kCli, kPython };
 
-// The options every interface gives training, with the CLI's defaults. Words where the value may
-// be a word: gamma "default", "scale", "auto" or a positive number; lambda "default", "auto" or a
-// number >= 0; bin_gamma "default" or a positive number; seed a decimal integer; memory_limit
-// "physical" or a size (ParseMemoryLimit).
+/// The options every interface gives training, with the CLI's defaults. Words where the value may
+/// be a word: gamma "default", "scale", "auto" or a positive number; lambda "default", "auto" or a
+/// number >= 0; bin_gamma "default" or a positive number; seed a decimal integer; memory_limit
+/// "physical" or a size (ParseMemoryLimit).
 struct TrainSettings {
-  std::string map = "fourier";  // a Fourier map (FourierMapNames), binning, or a Fourier map + "+binning"
+  std::string map = "fourier";  ///< a Fourier map (FourierMapNames), binning, or a Fourier map + "+binning"
   std::string kernel = "gaussian";
-  bool kernel_given = false;  // the kernel was named (binning alone refuses any but laplacian)
+  bool kernel_given = false;  ///< the kernel was named (binning alone refuses any but laplacian)
   std::uint32_t features = 1000;
   std::uint32_t grids = 30, buckets = 0;
   std::string bin_gamma = "default";
   std::string gamma = "default", lambda = "default";
-  std::string task = "auto";  // auto, classification, regression
+  std::string task = "auto";  ///< auto, classification, regression
   std::string class_weight = "none";
   std::string seed = "1";
   unsigned threads = 0;
   std::uint32_t folds = 3;
   std::string memory_limit = "physical";
-  int standardize = -1;  // -1 auto, 0 off, 1 on
+  int standardize = -1;  ///< -1 auto, 0 off, 1 on
   bool calibrate = true, metadata = true;
-  std::string storage = "f32", head_storage;  // head_storage empty: as storage
+  std::string storage = "f32", head_storage;  ///< head_storage empty: as storage
 };
 
-// The TrainOptions `s` asks for; TrainError naming the option (as `spelling` spells it) and the
-// value for one that does not parse or does not fit the others (bins_per_grid without binning).
-// What needs the data (folds against the rows, the weights) is ValidateOptions's, at training.
+/// The TrainOptions `s` asks for; TrainError naming the option (as `spelling` spells it) and the
+/// value for one that does not parse or does not fit the others (bins_per_grid without binning).
+/// What needs the data (folds against the rows, the weights) is ValidateOptions's, at training.
 TrainOptions ParseTrainSettings(const TrainSettings& s, Spelling spelling);
 
-// The option `cli_flag` (e.g. "--bins-per-grid") as `spelling` spells it ("bins_per_grid").
+/// The option `cli_flag` (e.g. "--bins-per-grid") as `spelling` spells it ("bins_per_grid").
 std::string OptionName(const std::string& cli_flag, Spelling spelling);
 
-// A finite number, the whole string; false for anything else.
+/// A finite number, the whole string; false for anything else.
 bool ParseDouble(const std::string& s, double* v);
-// "physical" (0), or a positive number of bytes with an optional K, M, G or T suffix (powers of
-// 1024), e.g. 512M. Returns false for anything else.
+/// "physical" (0), or a positive number of bytes with an optional K, M, G or T suffix (powers of
+/// 1024), e.g. 512M. Returns false for anything else.
 bool ParseMemoryLimit(const std::string& s, std::uint64_t* bytes);
-// A size for people: "512 B", "1.5 KiB", "3.07 MiB", "2.50 GiB".
+/// A size for people: "512 B", "1.5 KiB", "3.07 MiB", "2.50 GiB".
 std::string HumanBytes(double bytes);
-// A memory limit's bytes (0: physical memory), or a TrainError saying what the option takes.
+/// A memory limit's bytes (0: physical memory), or a TrainError saying what the option takes.
 std::uint64_t MemoryLimitOption(const std::string& s, Spelling spelling);
 
 }  // namespace rfk::host
