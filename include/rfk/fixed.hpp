@@ -28,6 +28,7 @@ inline constexpr std::int32_t kCosScale = 32767;
 /// tests/test_fixed.cc measures every distinct input. Symmetric: CosTurns(-p) == CosTurns(p),
 /// CosTurns(p + 2^31) == -CosTurns(p); SinTurns(p) == CosTurns(p - kQuarterTurn).
 std::int16_t CosTurns(std::uint32_t phase);
+/// 32767 * sin(2 pi phase / 2^32): CosTurns a quarter turn earlier, with its accuracy.
 inline std::int16_t SinTurns(std::uint32_t phase) { return CosTurns(phase - kQuarterTurn); }
 
 /// The phase bias + (sum_j w[j] * x[j]) * 2^shift, modulo 2^32, for int16 weights and inputs. Every

@@ -19,13 +19,13 @@
 
 namespace rfk::format {
 
-inline constexpr std::uint8_t kMagic[4] = {'R', 'F', 'K', 'M'};
+inline constexpr std::uint8_t kMagic[4] = {'R', 'F', 'K', 'M'};  ///< the blob's first four bytes
 inline constexpr std::uint16_t kVersionMajor = 1;  ///< readers reject any other major version
 inline constexpr std::uint16_t kVersionMinor = 0;  ///< minor bumps only add optional sections
 inline constexpr std::uint32_t kAlignment = 16;    ///< blob base and every section offset
 inline constexpr std::uint32_t kHeaderBytes = 32;  ///< minimum; header_bytes may grow in 1.x
-inline constexpr std::uint32_t kSectionEntryBytes = 16;
-inline constexpr std::uint32_t kMaxSections = 64;
+inline constexpr std::uint32_t kSectionEntryBytes = 16;  ///< one section table entry (namespace entry)
+inline constexpr std::uint32_t kMaxSections = 64;  ///< section_count at most
 
 /// Header field offsets (bytes from the start of the blob).
 inline constexpr std::uint32_t kOffMagic = 0;          ///< u8[4]  "RFKM"
@@ -144,23 +144,28 @@ inline constexpr std::uint16_t kSectionRequired = 0x0001;  ///< flag: unknown =>
 
 /// What the lists generate. Numbers are u32 on disk; section types u16.
 enum class Support : std::uint8_t { kUnknown, kReserved, kSupported };
+/// One value of an enum list: its number on disk, its name (CLI, FORMAT.md) and whether readers
+/// support it.
 struct EnumValue {
-  std::uint32_t number;
-  const char* name;
-  Support support;
+  std::uint32_t number;  ///< the value as stored (u32)
+  const char* name;      ///< as the CLI and docs/FORMAT.md spell it
+  Support support;       ///< kSupported, or kReserved (defined, refused by this reader)
 };
 template <class E>
 struct EnumList;  ///< per enum: kValues[], and kKnown / kSupported bit masks (bit n = number n)
 
 inline constexpr std::uint32_t kVariable = 0;  ///< section size: not fixed
+/// The flag a writer sets on a section's entry: a reader that does not know a required section fails.
 enum SectionFlag : std::uint16_t { kOptional = 0, kRequired = kSectionRequired };
+/// One row of RFK_FORMAT_SECTIONS: a section's type number, name, flag and size.
 struct SectionInfo {
-  std::uint16_t type;
-  const char* name;
-  SectionFlag writer_flag;
+  std::uint16_t type;        ///< the SectionType number (u16 on disk)
+  const char* name;          ///< as docs/FORMAT.md and `rfk inspect` name it
+  SectionFlag writer_flag;   ///< how writers flag it
   std::uint32_t fixed_bytes;  ///< kVariable or the only valid size
 };
 
+/// The number of bits set in v (the generators' check that no two values share a number).
 constexpr unsigned BitCount(std::uint32_t v) { return v ? (v & 1u) + BitCount(v >> 1) : 0u; }
 
 /// The generators (a number of 32 or more fails to compile: the masks have 32 bits).
@@ -190,10 +195,13 @@ RFK_FORMAT_DEFINE_ENUM_(ImputeMethod, RFK_FORMAT_IMPUTE_METHODS)
 RFK_FORMAT_DEFINE_ENUM_(CalibrationMethod, RFK_FORMAT_CALIBRATION_METHODS)
 
 #define RFK_FORMAT_SECTION_ENUMERATOR_(e, n, ...) e = n,
+/// The section types (RFK_FORMAT_SECTIONS; docs/FORMAT.md, "Sections").
 enum class SectionType : std::uint16_t { RFK_FORMAT_SECTIONS(RFK_FORMAT_SECTION_ENUMERATOR_) };
 #define RFK_FORMAT_SECTION_INFO_(e, n, name, flag, bytes) SectionInfo{n, name, flag, bytes},
+/// Every known section, in type order.
 inline constexpr SectionInfo kSections[] = {RFK_FORMAT_SECTIONS(RFK_FORMAT_SECTION_INFO_)};
 #define RFK_FORMAT_SECTION_BIT_(e, n, ...) | (std::uint32_t{1} << (n))
+/// Bit t set for every known section type t.
 inline constexpr std::uint32_t kKnownSections = 0 RFK_FORMAT_SECTIONS(RFK_FORMAT_SECTION_BIT_);
 static_assert(sizeof(kSections) / sizeof(kSections[0]) == BitCount(kKnownSections),
               "two sections share a type number");
@@ -253,7 +261,9 @@ constexpr const SectionInfo* FindSection(std::uint16_t type) noexcept {
     if (s.type == type) return &s;
   return nullptr;
 }
+/// The table row of a known section type.
 constexpr const SectionInfo& Info(SectionType t) noexcept { return *FindSection(static_cast<std::uint16_t>(t)); }
+/// A section type's name: the table's, "input_stats" for kInputStatsSection, else "unknown".
 constexpr const char* SectionName(std::uint16_t type) noexcept {
   return FindSection(type) ? FindSection(type)->name : type == kInputStatsSection ? "input_stats" : "unknown";
 }
@@ -426,6 +436,7 @@ constexpr std::uint32_t ElementBytes(Storage s) {
 }
 /// Whether a matrix in storage `s` ends in one f32 scale per row.
 constexpr bool HasRowScales(Storage s) { return s == Storage::kInt8 || s == Storage::kF16Scaled; }
+/// n rounded up to a multiple of 4 (the padding after a matrix's elements).
 constexpr std::uint64_t Round4(std::uint64_t n) { return (n + 3) / 4 * 4; }
 /// Bytes of the elements and their padding: where an int8 matrix's scales start.
 constexpr std::uint64_t QuantValuesBytes(Storage s, std::uint64_t rows, std::uint64_t cols) {

@@ -22,9 +22,12 @@ namespace rfk {
 /// Accuracy, measured against double-precision sin/cos (tests/test_kernels.cc):
 ///   max abs error <= 1.2e-7 for every |x| <= kSinCosMaxArg.
 inline constexpr float kSinCosFastRange = 102000.0f;
+/// The largest |x| SinCosRef and CosRef compute; beyond it (and for NaN, inf) they give NaN.
 inline constexpr float kSinCosMaxArg = 1.0e9f;
 
+/// *sin_out = sin(x), *cos_out = cos(x), as the contract above says.
 void SinCosRef(float x, float* sin_out, float* cos_out) noexcept;
+/// cos(x), the same bits as SinCosRef's cosine.
 float CosRef(float x) noexcept;
 
 /// out[c] = (x[c] - mean[c]) * inv_scale[c]
@@ -45,20 +48,20 @@ void FourierPairRef(const float* W, const float* x, std::uint32_t F, std::uint32
 /// so every backend that keeps this order gives these bits exactly. |H_n x|_inf <= n |x|_inf.
 void FwhtRef(float* x, std::uint32_t n) noexcept;
 
-/// ---------------------------------------------------------------- quantized weights
+// ---------------------------------------------------------------- quantized weights
 /// A weight matrix as the model stores it (format::ElementBytes, QuantMatrixBytes): f32, IEEE
 /// binary16 bits, int8 with one f32 scale per row (real = scale[row] * q), or binary16 bits with one
 /// f32 scale per row (kF16Scaled, real = scale[row] * h: heads whose weights pass f16's range). The
 /// reference kernels below widen each weight as they read it; no float copy of the matrix is made.
 enum class WeightType : std::uint8_t { kF32, kF16, kInt8, kF16Scaled };
+/// A weight matrix where the model stores it, in its WeightType; rows are read with WeightAt.
 struct WeightsView {
-  WeightType type = WeightType::kF32;
+  WeightType type = WeightType::kF32;  ///< how the elements are stored
   const void* data = nullptr;     ///< the elements, naturally aligned for their type
   const float* scale = nullptr;   ///< kInt8, kF16Scaled: one per row; otherwise unused
 };
 
-// binary16 bits -> float, exact for every finite value (subnormals included), +-inf and NaN kept;
-// integer operations only (no F16C / FP16 instructions: cores without them run it too).
+// HalfToFloat, below: binary16 bits -> float.
 // Always inlined where floats are hardware operations: its callers widen weight by weight in loops,
 // and once StandardizeF16 became a fifth caller GCC -Os stopped inlining it (a call per weight: the
 // f16 models 8-10 % dearer on the Cortex-M4F, a9a_f16 320,820 -> 353,090 instructions). The
@@ -69,6 +72,8 @@ struct WeightsView {
 #else
 #define RFK_WIDEN_INLINE_ [[gnu::always_inline]] inline
 #endif
+/// binary16 bits -> float, exact for every finite value (subnormals included), +-inf and NaN kept;
+/// integer operations only (no F16C / FP16 instructions: cores without them run it too).
 RFK_WIDEN_INLINE_ float HalfToFloat(std::uint16_t h) noexcept {
   const std::uint32_t sign = std::uint32_t{h & 0x8000u} << 16;
   std::uint32_t exp = (h >> 10) & 0x1Fu, mant = h & 0x3FFu, bits;
@@ -107,12 +112,14 @@ inline float WeightAt(const WeightsView& w, std::uint64_t i, std::uint64_t row) 
 /// packed in index_bits (ceil(log2 dp)) bits each, signs bits. dp = 0: none. (`storage` sits in the padding after
 /// the counts: rfk_model's fixed size has no room for more.)
 struct FastfoodArrays {
-  std::uint32_t dp = 0, blocks = 0, index_bits = 0;
+  std::uint32_t dp = 0;          ///< d', the padded input dimension (a power of two); 0: no Fastfood map
+  std::uint32_t blocks = 0;      ///< ceil(F / d')
+  std::uint32_t index_bits = 0;  ///< bits per packed permutation index, ceil(log2 d')
   WeightType storage = WeightType::kF32;  ///< of G and S
-  const void* G = nullptr;
-  const void* S = nullptr;
-  const std::uint8_t* perm = nullptr;
-  const std::uint8_t* signs = nullptr;
+  const void* G = nullptr;               ///< the Gaussian scaling diagonal, blocks x d', in `storage`
+  const void* S = nullptr;               ///< the length-correcting diagonal, blocks x d', in `storage`
+  const std::uint8_t* perm = nullptr;    ///< blocks permutations of [0, d'), index_bits bits each
+  const std::uint8_t* signs = nullptr;   ///< B's signs, one bit per entry (set: -1)
 };
 /// G or S (`data`, a.G or a.S) as a weight matrix whose rows are the blocks: entry k of block b is
 /// WeightAt(view, k, b) (f32 as stored, f16 widened exactly, int8 as scale_b * q).
@@ -143,6 +150,7 @@ inline std::uint32_t FastfoodWorkFloats(const FastfoodArrays& a, std::uint32_t F
 void LinearHeadRef(const float* H, const float* bias, const float* z, std::uint32_t K,
                    std::uint32_t D, float* out) noexcept;
 
+/** @{ */
 /// The Fourier features over a stored W (F rows, of StoredFrequencies in panels when `panels`,
 /// else row-major): as FourierPhaseRef / FourierPairRef, with the dot product of row j
 ///   f32, f16: sum_c w_jc x_c, each weight widened exactly, in c order (so an f16 W gives the bits
@@ -154,6 +162,7 @@ void FourierPhaseQuantRef(const WeightsView& W, bool panels, const float* b, con
                           std::uint32_t F, std::uint32_t d, float scale, float* z) noexcept;
 void FourierPairQuantRef(const WeightsView& W, bool panels, const float* x, std::uint32_t F,
                          std::uint32_t d, float scale, float* z) noexcept;
+/** @} */
 /// out[k] = bias[k] + dot_k over z[0 .. D) of row k of H (rows `stride` elements apart), the dot
 /// as above (int8: scale_k * sum_j float(q_kj) z_j; f16-scaled: scale_k * sum_j h_kj z_j).
 void LinearHeadQuantRef(const WeightsView& H, std::uint32_t stride, const float* bias, const float* z,
@@ -172,7 +181,7 @@ inline std::uint32_t HashedColumn(std::uint64_t key, std::uint32_t p, std::uint3
   return p * B + static_cast<std::uint32_t>(((key >> 32) * B) >> 32);
 }
 
-/// ---------------------------------------------------------------- kernel table
+// ---------------------------------------------------------------- kernel table
 /// The one seam between the core and SIMD code. Every backend (scalar, each Highway target, xsimd)
 /// fills a KernelTable; RFK_KERNEL_LIST is the single list that generates the table, the parity
 /// tests and the benchmarks. W is in panel layout (format::Layout::kPanels): Wp holds
@@ -229,6 +238,9 @@ inline constexpr std::size_t HeadBatchScratchFloats(std::uint32_t n, std::uint32
   return std::size_t{n} * K * 16;
 }
 
+/// The kernels one instruction set provides (RFK_KERNEL_LIST): what Predict calls through, chosen at
+/// runtime (ActiveKernels). Every table's results agree with ScalarKernels() within the contract's
+/// tolerances.
 struct KernelTable {
   const char* backend;  ///< "scalar", "hwy", "xsimd"
   const char* target;   ///< "scalar", "AVX3", "AVX2", "SSE4", "NEON", ...
@@ -263,6 +275,7 @@ const KernelTable* KernelTableAt(std::size_t index) noexcept;  ///< null past th
 /// false, changing nothing, when no supported table has that name. Matching: "backend-target",
 /// the target alone, or the backend alone (its best target).
 const KernelTable& ActiveKernels() noexcept;
+/// Switches ActiveKernels() to the table `name` names (as above); false, changing nothing, when none.
 bool SelectKernels(const char* name) noexcept;
 
 }  // namespace rfk

@@ -21,23 +21,24 @@ inline constexpr std::size_t kScratchAlignment = 16;
 
 /// A validated view of a model blob. Filled by OpenModel; all pointers point into the blob.
 struct Model {
-  const std::uint8_t* bytes = nullptr;
-  std::uint32_t total_bytes = 0;
-  std::uint16_t version_major = 0;
-  std::uint16_t version_minor = 0;
+  const std::uint8_t* bytes = nullptr;  ///< the blob OpenModel opened (the caller's; not copied)
+  std::uint32_t total_bytes = 0;        ///< the model's size from its header (the blob may be longer)
+  std::uint16_t version_major = 0;      ///< format version (format::kVersionMajor)
+  std::uint16_t version_minor = 0;      ///< format minor version: additions an older reader skips
 
   std::uint32_t input_dim = 0;        ///< d, shared by both maps
   std::uint32_t num_features = 0;     ///< D = fourier_features + bin_features: length of z(x)
 
-  /// Random Fourier map (absent when fourier_features == 0).
+  /// Random Fourier map (absent when fourier_features == 0): its kind (dense, orthogonal, Fastfood,
+  /// QMC; pair or phase form).
   format::MapKind map = format::MapKind::kFourier;
-  format::Kernel kernel = format::Kernel::kGaussian;
+  format::Kernel kernel = format::Kernel::kGaussian;  ///< the kernel the map approximates
   std::uint32_t fourier_features = 0;  ///< dense features, z[0 .. fourier_features)
   std::uint32_t num_frequencies = 0;  ///< F, rows of W
-  float gamma = 0.0f;
-  float feature_scale = 0.0f;
-  std::uint64_t seed = 0;
-  format::Layout layout = format::Layout::kRowMajor;
+  float gamma = 0.0f;          ///< the kernel's parameter (> 0)
+  float feature_scale = 0.0f;  ///< multiplies every Fourier feature (sqrt(2/D) phase, 1/sqrt(F) pairs)
+  std::uint64_t seed = 0;      ///< the seed W (and b) were drawn with (informational)
+  format::Layout layout = format::Layout::kRowMajor;  ///< W's layout (row-major or 16-wide panels)
   /// The f16 standardisation's byte offset in `bytes` (StandardizeF16Values), 0 when it is f32 or
   /// absent. An offset in what was padding: a pointer would take Model past rfk_model's 384 bytes on
   /// 64-bit hosts, and past 256 bytes on 32-bit ones, where GCC then builds OpenModel's Model{} on
@@ -50,12 +51,12 @@ struct Model {
   FastfoodArrays fastfood;            ///< Fastfood kinds (projection null); dp = 0 otherwise
   /// Random binning map (absent when num_grids == 0); its columns follow the Fourier features.
   std::uint32_t num_grids = 0;         ///< P
-  format::BinMode bin_mode = format::BinMode::kExact;
+  format::BinMode bin_mode = format::BinMode::kExact;  ///< exact (keys stored) or hashed (B buckets)
   std::uint32_t bin_buckets = 0;       ///< B per grid (hashed mode)
   std::uint32_t bin_features = 0;      ///< D_B: exact: keys stored; hashed: P * B
-  float bin_gamma = 0.0f;
+  float bin_gamma = 0.0f;              ///< the Laplacian kernel's parameter of the binning map
   float bin_scale = 0.0f;              ///< value of an occupied bin's feature, 1/sqrt(P)
-  std::uint64_t bin_seed = 0;
+  std::uint64_t bin_seed = 0;          ///< the seed of the grids and the bin hash
   const float* bin_inv_width = nullptr;  ///< P x d
   const float* bin_offset = nullptr;     ///< P x d
   const std::uint8_t* bin_grid_start = nullptr;  ///< exact: (P + 1) little-endian u32
@@ -63,29 +64,29 @@ struct Model {
 
   /// Standardisation (format: `standardize`) in f32: mean and inv_scale, d each; null when it is f16
   /// (standardize_f16_at above) or absent (IsStandardized).
-  const float* mean = nullptr;
-  const float* inv_scale = nullptr;
+  const float* mean = nullptr;       ///< subtracted from each input column (d)
+  const float* inv_scale = nullptr;  ///< then multiplied by (d)
 
-  format::Task task = format::Task::kRegression;
+  format::Task task = format::Task::kRegression;  ///< regression, binary or multiclass (K outputs)
   std::uint32_t num_outputs = 0;      ///< K
   const float* head_weights = nullptr;  ///< K x D, row-major, when stored f32; else null
-  format::Storage head_storage = format::Storage::kF32;
+  format::Storage head_storage = format::Storage::kF32;  ///< f32, f16, f16-scaled or int8
   WeightsView head;                     ///< the K x D weights as stored, any storage
   const float* head_bias = nullptr;     ///< K
 
   std::uint32_t num_classes = 0;      ///< 0 for regression
   const std::uint8_t* label_offsets = nullptr;  ///< (C + 1) little-endian u32, maybe unaligned
-  const char* label_pool = nullptr;
+  const char* label_pool = nullptr;   ///< the labels' NUL-terminated strings (ClassLabel reads them)
 
   const char* metadata = nullptr;     ///< not NUL-terminated; metadata_bytes long
-  std::uint32_t metadata_bytes = 0;
+  std::uint32_t metadata_bytes = 0;   ///< 0 without a metadata section
 
   /// Optional sections about the inputs (null / 0 when absent).
   const float* impute = nullptr;      ///< d values that replace NaN inputs (format::impute)
-  format::ImputeMethod impute_method = format::ImputeMethod::kMean;
+  format::ImputeMethod impute_method = format::ImputeMethod::kMean;  ///< how training computed them
   std::uint32_t num_names = 0;        ///< d + 1 when the model stores feature names, else 0
   const std::uint8_t* name_offsets = nullptr;  ///< (num_names + 1) little-endian u32
-  const char* name_pool = nullptr;
+  const char* name_pool = nullptr;   ///< the names' NUL-terminated strings (FeatureName reads them)
 
   /// Optional calibration of a classifier's outputs (format::calibration); method 0 when absent.
   std::uint32_t calibration_method = 0;  ///< a format::CalibrationMethod number, or 0
@@ -108,7 +109,7 @@ inline bool IsStandardized(const Model& m) noexcept { return m.mean != nullptr |
 /// validators and the order they run in are listed in docs/FORMAT.md ("Limits and checks"); to
 /// read the header and section table of bytes that do not open (a tool), use rfk/blob_view.hpp.
 struct ModelError {
-  Status status = Status::kOk;
+  Status status = Status::kOk;  ///< what OpenModel returned
   const char* field = "";    ///< e.g. "header.crc32", "section[2].offset", "head.num_features"
   std::uint32_t offset = 0;  ///< byte offset of that field in the blob
 };
@@ -131,6 +132,12 @@ std::size_t ScratchBytes(const Model& model) noexcept;
 [[nodiscard]] Status Predict(const Model& model, const float* x, std::size_t x_len, void* scratch,
                              std::size_t scratch_bytes, float* out, std::size_t out_len) noexcept;
 
+/// Samples per block of PredictBatch.
+inline constexpr std::uint32_t kBatchBlock = 48;
+/// Bytes of scratch memory PredictBatch needs for this model (a multiple of kScratchAlignment;
+/// independent of n).
+std::size_t BatchScratchBytes(const Model& model) noexcept;
+
 /// Predicts n samples (X: n x input_dim, row-major) into out (n x num_outputs), in blocks of up to
 /// kBatchBlock samples (checked, standardised, then through the batch kernels, which read each
 /// block of W once per block of samples). Scratch: BatchScratchBytes(model), kScratchAlignment-
@@ -139,8 +146,6 @@ std::size_t ScratchBytes(const Model& model) noexcept;
 /// n = 0 is kOk (buffers may be null).
 /// Same statuses as Predict; on failure, rows before the failing one hold their outputs and *done
 /// (if not null) says how many.
-inline constexpr std::uint32_t kBatchBlock = 48;
-std::size_t BatchScratchBytes(const Model& model) noexcept;
 [[nodiscard]] Status PredictBatch(const Model& model, const float* X, std::size_t n,
                                   std::size_t x_len, void* scratch, std::size_t scratch_bytes,
                                   float* out, std::size_t out_len, std::size_t* done = nullptr) noexcept;
@@ -185,9 +190,10 @@ const char* FeatureName(const Model& model, std::uint32_t index) noexcept;
                                      void* scratch, std::size_t scratch_bytes, float* z,
                                      std::size_t z_len) noexcept;
 
-/// The bin keys of x, one per grid (P = model.num_grids), and each grid's column (kNoColumn when
-/// an exact-mode model never saw that bin). Scratch as for Predict.
+/// ComputeBins' column for a bin an exact-mode model never saw.
 inline constexpr std::uint32_t kNoColumn = 0xFFFFFFFFu;
+/// The bin keys of x, one per grid (P = model.num_grids; len >= P), and each grid's column
+/// (kNoColumn when an exact-mode model never saw that bin). Scratch as for Predict.
 [[nodiscard]] Status ComputeBins(const Model& model, const float* x, std::size_t x_len,
                                  void* scratch, std::size_t scratch_bytes, std::uint64_t* keys,
                                  std::uint32_t* columns, std::size_t len) noexcept;

@@ -39,6 +39,7 @@ enum {
   RFK_STATUS_COUNT
 };
 
+/** @{ */
 /** Alignment of model bytes and of scratch buffers, in bytes. */
 #define RFK_MODEL_ALIGNMENT 16
 #define RFK_SCRATCH_ALIGNMENT 16
@@ -49,6 +50,7 @@ enum {
 #else
 #define RFK_ALIGNED /* use C11 _Alignas(16) or place the object yourself */
 #endif
+/** @} */
 
 /** An opened model: a validated view into the caller's bytes (no copy). Treat as opaque; it is
  * plain storage, so it may be static, on the stack or inside another struct. Pass it to the other
@@ -64,9 +66,9 @@ typedef struct rfk_model {
 
 /** Where rfk_open found a problem: the format field's name and its byte offset in the blob. */
 typedef struct rfk_model_error {
-  rfk_status status;
+  rfk_status status; /**< what rfk_open returned */
   const char* field; /**< e.g. "header.crc32"; never null after rfk_open */
-  uint32_t offset;
+  uint32_t offset;   /**< the field's byte offset in the blob */
 } rfk_model_error;
 
 /** Validates the whole blob once (sizes, offsets, alignment, enum values, finiteness, CRC-32).
@@ -81,10 +83,12 @@ uint32_t rfk_num_classes(const rfk_model* model); /**< 0 for regression */
 uint32_t rfk_num_grids(const rfk_model* model);   /**< P of the binning map, 0 if none */
 uint32_t rfk_num_features(const rfk_model* model); /**< D: Fourier features + bin columns */
 
+/** @{ */
 /** Scratch bytes rfk_predict / rfk_compute_bins need (a multiple of RFK_SCRATCH_ALIGNMENT), and
  * rfk_predict_batch. Both depend only on the model's shape, so they can be sized at build time. */
 size_t rfk_scratch_bytes(const rfk_model* model);
 size_t rfk_batch_scratch_bytes(const rfk_model* model);
+/** @} */
 
 /** The model's K raw outputs for one input x of x_len == d floats: the regression value, the binary
  * decision value (> 0 means class 1) or K one-vs-rest scores. Fails with RFK_NON_FINITE_INPUT on
@@ -99,6 +103,7 @@ rfk_status rfk_predict_batch(const rfk_model* model, const float* X, size_t n, s
                              void* scratch, size_t scratch_bytes, float* out, size_t out_len,
                              size_t* done);
 
+/** @{ */
 /** The class index a classifier's outputs decide and its label as written in the training data
  * (NUL-terminated, "" if none). With a calibration section the decided class is the most probable
  * one (the largest of rfk_probabilities' values, decided on the calibrated logits: no exp);
@@ -107,6 +112,7 @@ rfk_status rfk_predict_batch(const rfk_model* model, const float* X, size_t n, s
 uint32_t rfk_decide_class(const rfk_model* model, const float* outputs);
 uint32_t rfk_decide_class_raw(const rfk_model* model, const float* outputs);
 const char* rfk_class_label(const rfk_model* model, uint32_t class_index);
+/** @} */
 
 /** The name of input column `index` as the training data had it (index == rfk_input_dim: the label
  * column), NUL-terminated; "" when the model stores no names, index is past the label, or the core
@@ -122,12 +128,15 @@ const char* rfk_feature_name(const rfk_model* model, uint32_t index);
 rfk_status rfk_probabilities(const rfk_model* model, const float* outputs, size_t out_len,
                              float* proba, size_t proba_len);
 
+/** @{ */
 /** The binning map's 64-bit key per grid, bit-identical on every platform and backend, and each
  * grid's feature column (RFK_NO_COLUMN where an exact-mode model never saw that bin); len >= P. */
 #define RFK_NO_COLUMN 0xFFFFFFFFu
 rfk_status rfk_compute_bins(const rfk_model* model, const float* x, size_t x_len, void* scratch,
                             size_t scratch_bytes, uint64_t* keys, uint32_t* columns, size_t len);
+/** @} */
 
+/** @{ */
 /** Fixed-point models (a `fixed` section, written by `rfk convert --fixed`; docs/EMBEDDED.md, "The
  * integer path"): integer inputs, integer outputs, no floating-point operation in between, the same
  * integers on every target. rfk_fixed_scratch_bytes is 0 for a model without the section.
@@ -144,6 +153,7 @@ uint32_t rfk_decide_class_fixed(const rfk_model* model, const int32_t* outputs);
 float rfk_fixed_output_scale(const rfk_model* model);
 rfk_status rfk_quantize_input(const rfk_model* model, const float* x, size_t x_len, int16_t* xq,
                               size_t xq_len, uint32_t* saturated);
+/** @} */
 
 /** Integer inputs end to end, for a fixed-point model whose inputs are integer codes (an ADC's
  * counts, a sensor's register: the values it was trained on): the int16 inputs by integer
@@ -158,17 +168,21 @@ rfk_status rfk_quantize_input(const rfk_model* model, const float* x, size_t x_l
 typedef struct rfk_input_codes {
   uint32_t dim;          /**< d */
   const int32_t* center; /**< d each */
-  const int32_t* mult;
-  const int32_t* bias;
-  const uint8_t* shift;
+  const int32_t* mult;   /**< d each */
+  const int32_t* bias;   /**< d each */
+  const uint8_t* shift;  /**< d each, at most 62 */
 } rfk_input_codes;
+/** The int16 inputs of `codes` through the conversion `conv`, as described above. */
 rfk_status rfk_quantize_codes(const rfk_input_codes* conv, const int32_t* codes, size_t codes_len, int16_t* xq,
                               size_t xq_len, uint32_t* saturated);
 
+/** @{ */
 /** Status identifier ("kBadChecksum") and message; never null. */
 const char* rfk_status_name(rfk_status status);
 const char* rfk_status_message(rfk_status status);
+/** @} */
 
+/** @{ */
 /** Kernel tables compiled in and supported by this CPU, best first (scalar always last), and the
  * one rfk_predict uses. rfk_select_kernels("scalar"), ("NEON"), ("hwy-AVX2"), ... switches it for
  * the whole program and returns 1, or returns 0 and changes nothing. */
@@ -177,6 +191,7 @@ const char* rfk_kernel_table_backend(size_t index); /**< null past the end */
 const char* rfk_kernel_table_target(size_t index);  /**< null past the end */
 int rfk_select_kernels(const char* name);
 const char* rfk_active_target(void);
+/** @} */
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -14,8 +14,10 @@
 
 namespace rfk::host {
 
+/// Rows of data with the outputs the host computes for them, exported beside a model so that a
+/// device can check its own predictions (`rfk export --vectors`).
 struct TestVectors {
-  std::uint32_t count = 0;
+  std::uint32_t count = 0;           ///< rows
   std::uint32_t input_dim = 0;       ///< d
   std::uint32_t num_outputs = 0;     ///< K
   std::uint32_t num_grids = 0;       ///< P, or 0: no keys (also for a fixed-only model with grids)
@@ -25,13 +27,13 @@ struct TestVectors {
   std::vector<std::uint64_t> keys;   ///< count x P bin keys
   /// Fixed-point models (a fixed section) only, else empty: the inputs as QuantizeInput converts
   /// them (count x d) and PredictFixed's outputs (count x K).
-  std::vector<std::int16_t> inputs_q;
-  std::vector<std::int32_t> outputs_q;
+  std::vector<std::int16_t> inputs_q;   ///< count x d
+  std::vector<std::int32_t> outputs_q;  ///< count x K
   /// Fixed-point models whose vector inputs are all whole numbers within int32, else empty: those
   /// inputs as integer codes (count x d) and what rfk_quantize_codes makes of them with the
   /// exported constants (count x d).
-  std::vector<std::int32_t> codes;
-  std::vector<std::int16_t> codes_q;
+  std::vector<std::int32_t> codes;     ///< count x d
+  std::vector<std::int16_t> codes_q;   ///< count x d
 };
 
 /// The exported files. Header-only mode (source empty): the header defines every array `static
@@ -39,8 +41,8 @@ struct TestVectors {
 /// the arrays `extern` (inside extern "C" for C++) and `source` defines them once, so any number of
 /// files may include the header without duplicating the model in flash.
 struct CExport {
-  std::string header;
-  std::string source;
+  std::string header;  ///< the header's text
+  std::string source;  ///< the .c file's text; empty in header-only mode
 };
 
 /// C text for the model, for name "kws" (see CheckCName):

@@ -18,9 +18,11 @@ namespace rfk::host {
 
 /// What to convert to, as the user gives it (`rfk convert`'s options, rfk.convert's parameters).
 struct ConvertSettings {
-  std::string storage, head_storage;  ///< f32, f16 or int8 (ParseStorage); empty: as the source's
+  std::string storage;                ///< W's and the head's storage (ParseStorage); empty: the source's
+  std::string head_storage;           ///< the head's alone, overriding storage; empty: as storage
   bool calibrate = false;             ///< rows to calibrate on are given (--calibrate FILE, calibrate=X)
-  bool fixed = false, fixed_only = false;  ///< add the integer path (fixed_only: and drop the float map)
+  bool fixed = false;                 ///< add the integer path's fixed section (needs calibration rows)
+  bool fixed_only = false;            ///< as fixed, and drop the float map (integer prediction only)
   bool metadata = true;               ///< false: leave out the metadata and input statistics
   bool refit = true;                  ///< false: keep plain rounding where a head moved far (--no-refit)
   std::string memory_limit = "physical";  ///< the refit's limit (MemoryLimitOption)
@@ -31,13 +33,14 @@ struct ConvertSettings {
 /// be quiet) or a warning (always shown). The text starts with "note: " or "warning: " where the
 /// CLI prints it so, and names options as the conversion's Spelling spells them.
 struct ConvertMessage {
-  bool warning = false;
-  std::string text;
+  bool warning = false;  ///< a warning (always shown), else a note
+  std::string text;      ///< one line, without a trailing newline
 };
 
+/// What ConvertModel made and said.
 struct ConvertResult {
-  std::vector<std::uint8_t> model;
-  std::vector<ConvertMessage> messages;
+  std::vector<std::uint8_t> model;       ///< the converted model's bytes (they open)
+  std::vector<ConvertMessage> messages;  ///< in the order made
   format::Storage w_storage = format::Storage::kF32;  ///< W's storage asked for (the source's when kept)
   bool refitted = false;  ///< the int8 head was refitted on drawn inputs (no calibration rows given)
 };

@@ -14,7 +14,8 @@ namespace rfk::host {
 
 /// What a conversion decided and saw.
 struct FixedReport {
-  std::uint64_t rows = 0, values = 0;  ///< calibration rows, and the input values they hold (rows x d)
+  std::uint64_t rows = 0;              ///< calibration rows
+  std::uint64_t values = 0;            ///< the input values they hold (rows x d)
   std::uint64_t saturated = 0;         ///< values QuantizeInput clamped to +-32767 (calibration rows)
   std::uint32_t coarse_rows = 0;       ///< rows of W whose largest weight is below 2^14 at shift 0:
                                        ///<   stored with fewer than 15 significant bits
@@ -63,13 +64,16 @@ std::vector<std::uint8_t> FixedModel(const Model& m, const Dataset& calibration,
 /// |code - center| 2^-(shift + 1) + 1/2 units, below 2^-14 of an int16 step for a code the
 /// calibration range holds. Throws std::invalid_argument for a model without a fixed section.
 struct InputCodes {
-  std::vector<std::int32_t> center, mult, bias;
-  std::vector<std::uint8_t> shift;
+  std::vector<std::int32_t> center;  ///< d: the int32 nearest each column's offset
+  std::vector<std::int32_t> mult;    ///< d: round(scale 2^shift)
+  std::vector<std::int32_t> bias;    ///< d: round((center - offset) scale 2^shift)
+  std::vector<std::uint8_t> shift;   ///< d: at most 30
   /// The C API's view of these arrays (valid while they are).
   rfk_input_codes View() const {
     return {static_cast<std::uint32_t>(center.size()), center.data(), mult.data(), bias.data(), shift.data()};
   }
 };
+/// The opened fixed-point model m's input conversion as InputCodes (above).
 InputCodes MakeInputCodes(const Model& m);
 
 }  // namespace rfk::host

@@ -18,9 +18,10 @@ namespace rfk::host {
 /// offset N"; the parts are kept for callers that word it their own way.
 class ModelOpenError : public std::runtime_error {
  public:
+  /// The error for `source` (a path, "model"), with OpenModel's status and error.
   ModelOpenError(const std::string& source, Status status, const ModelError& error);
-  Status status() const { return status_; }
-  const ModelError& error() const { return error_; }
+  Status status() const { return status_; }                ///< what OpenModel returned
+  const ModelError& error() const { return error_; }       ///< the field and its byte offset
 
  private:
   Status status_;
@@ -35,6 +36,7 @@ class OpenedModel {
   /// Copies `size` bytes and opens them; ModelOpenError naming `source` (a path, "model") when they
   /// do not open.
   OpenedModel(const std::uint8_t* bytes, std::size_t size, const std::string& source = "model");
+  /// As the pointer form, for a vector's bytes.
   explicit OpenedModel(const std::vector<std::uint8_t>& bytes, const std::string& source = "model")
       : OpenedModel(bytes.data(), bytes.size(), source) {}
   /// Reads a file and opens it: IoError for the file, ModelOpenError (naming the path) for its bytes.
@@ -43,18 +45,18 @@ class OpenedModel {
   /// inspect reports on them); model() is then not to be used.
   static OpenedModel InspectFile(const std::string& path);
 
-  OpenedModel(OpenedModel&&) = default;
-  OpenedModel& operator=(OpenedModel&&) = default;
+  OpenedModel(OpenedModel&&) = default;             ///< the bytes move, model() stays valid
+  OpenedModel& operator=(OpenedModel&&) = default;  ///< the bytes move, model() stays valid
   OpenedModel(const OpenedModel&) = delete;
   OpenedModel& operator=(const OpenedModel&) = delete;
 
-  const Model& model() const { return model_; }
-  const Model* operator->() const { return &model_; }
-  Status status() const { return status_; }
-  const ModelError& error() const { return error_; }
+  const Model& model() const { return model_; }        ///< the opened model
+  const Model* operator->() const { return &model_; }  ///< the opened model's fields
+  Status status() const { return status_; }            ///< kOk, or (InspectFile) why the bytes do not open
+  const ModelError& error() const { return error_; }   ///< where they do not open
   /// The bytes as held (all of them, also past the model's total_bytes).
   const std::uint8_t* data() const { return bytes_.data(); }
-  std::size_t size() const { return bytes_.size(); }
+  std::size_t size() const { return bytes_.size(); }  ///< the number of bytes held
   /// The model's own bytes (total_bytes of them) as a new vector.
   std::vector<std::uint8_t> Bytes() const { return {data(), data() + model_.total_bytes}; }
 

@@ -12,6 +12,8 @@
 
 namespace rfk::host {
 
+/// The processes of a distributed training run (TrainOptions::ranks; StartMpi makes the MPI one):
+/// what each rank needs of the others, as collective operations every rank calls in the same order.
 class Ranks {
  public:
   virtual ~Ranks() = default;

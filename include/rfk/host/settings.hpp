@@ -22,21 +22,25 @@ enum class Spelling { kCli, kPython };
 /// "physical" or a size (ParseMemoryLimit).
 struct TrainSettings {
   std::string map = "fourier";  ///< a Fourier map (FourierMapNames), binning, or a Fourier map + "+binning"
-  std::string kernel = "gaussian";
+  std::string kernel = "gaussian";       ///< gaussian, laplacian or cauchy (ParseKernel)
   bool kernel_given = false;  ///< the kernel was named (binning alone refuses any but laplacian)
-  std::uint32_t features = 1000;
-  std::uint32_t grids = 30, buckets = 0;
-  std::string bin_gamma = "default";
-  std::string gamma = "default", lambda = "default";
-  std::string task = "auto";  ///< auto, classification, regression
-  std::string class_weight = "none";
-  std::string seed = "1";
-  unsigned threads = 0;
-  std::uint32_t folds = 3;
-  std::string memory_limit = "physical";
-  int standardize = -1;  ///< -1 auto, 0 off, 1 on
-  bool calibrate = true, metadata = true;
-  std::string storage = "f32", head_storage;  ///< head_storage empty: as storage
+  std::uint32_t features = 1000;         ///< D of the Fourier map (--features, n_features)
+  std::uint32_t grids = 30;              ///< P of a binning map (--grids)
+  std::uint32_t buckets = 0;             ///< B per grid, hashed mode; 0: exact mode (--bins-per-grid)
+  std::string bin_gamma = "default";     ///< binning's gamma beside a Fourier map
+  std::string gamma = "default";         ///< the kernel's gamma (see above)
+  std::string lambda = "default";        ///< the ridge penalty (--lambda, alpha)
+  std::string task = "auto";             ///< auto, classification, regression
+  std::string class_weight = "none";     ///< none or balanced
+  std::string seed = "1";                ///< the random features' seed (--seed, random_state)
+  unsigned threads = 0;                  ///< worker threads; 0: all cores (the model does not depend on it)
+  std::uint32_t folds = 3;               ///< cross-validation folds (--folds, cv)
+  std::string memory_limit = "physical"; ///< refuse training estimated above it
+  int standardize = -1;                  ///< -1 auto, 0 off, 1 on
+  bool calibrate = true;                 ///< fit a classifier's calibration section
+  bool metadata = true;                  ///< write the metadata and input statistics sections
+  std::string storage = "f32";           ///< W's and (unless head_storage) the head's storage
+  std::string head_storage;              ///< the head's storage; empty: as storage
 };
 
 /// The TrainOptions `s` asks for; TrainError naming the option (as `spelling` spells it) and the
