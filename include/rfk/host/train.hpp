@@ -28,6 +28,8 @@ class RanksError : public TrainError {
   using TrainError::TrainError;
 };
 
+/// The task training fits: decided from the labels (kAuto: classification when they are not all
+/// numbers or are few distinct integers), or as given.
 enum class TaskChoice { kAuto, kClassification, kRegression };
 
 /// The defaults of gamma and lambda (TrainOptions::gamma, lambda) are decided by the pipeline from
@@ -46,19 +48,22 @@ enum class TaskChoice { kAuto, kClassification, kRegression };
 inline constexpr double kDefaultGamma = -1.0;    ///< TrainOptions::gamma: chosen by the pipeline
 inline constexpr double kDefaultLambda = -1.0;   ///< TrainOptions::lambda: chosen by the pipeline
 inline constexpr double kFallbackLambda = 1e-4;  ///< the default's lambda without cross-validation
-inline constexpr std::uint32_t kMinRowsPerFold = 10;
-inline constexpr double kDefaultSearchBudget = 2e11;
+inline constexpr std::uint32_t kMinRowsPerFold = 10;  ///< the defaults cross-validate from this many rows per fold
+inline constexpr double kDefaultSearchBudget = 2e11;  ///< multiply-adds one selection point may cost (above)
 
 /// Class weights of the ridge fit: none, or "balanced" (scikit-learn's convention): a row of class
 /// c weighs n / (C * n_c), so every class carries the same total weight.
 enum class ClassWeight { kNone, kBalanced };
 
+/// What Train fits: the maps, the kernel and its parameters, the task, the storages and the resource
+/// guards. The defaults are `rfk train`'s; ParseTrainSettings builds these from the options as users
+/// give them.
 struct TrainOptions {
   /// Maps: the random Fourier map (unless fourier == false), the random binning map (when
   /// grids > 0), or both, concatenated ("fourier+binning").
   bool fourier = true;
-  format::MapKind map = format::MapKind::kFourier;
-  format::Kernel kernel = format::Kernel::kGaussian;
+  format::MapKind map = format::MapKind::kFourier;    ///< the Fourier-type map's kind (FourierMapNames)
+  format::Kernel kernel = format::Kernel::kGaussian;  ///< the kernel the Fourier map approximates
   std::uint32_t features = 1000;  ///< D; must be even for the pair form
   std::uint32_t grids = 0;        ///< P: random binning grids (Laplacian kernel)
   std::uint32_t buckets = 0;      ///< B > 0: hashed mode, B buckets per grid; 0: exact mode
@@ -67,18 +72,18 @@ struct TrainOptions {
   /// sampled training pairs); negative (kDefaultGamma): decided as described above. gamma_auto
   /// searches factors of the data-scale default by cross-validation.
   double gamma = kDefaultGamma;
-  bool gamma_auto = false;
+  bool gamma_auto = false;  ///< cross-validation over factors of the data-scale gamma
   /// Ridge penalty on the mean squared error: (1/n)||Zw - y||^2 + lambda ||w||^2. Negative
   /// (kDefaultLambda): decided as described above.
   double lambda = kDefaultLambda;
   bool lambda_auto = false;  ///< cross-validation over the lambda grid; an error with too few rows
-  TaskChoice task = TaskChoice::kAuto;
-  std::uint64_t seed = 1;
+  TaskChoice task = TaskChoice::kAuto;  ///< regression or classification, or decided from the labels
+  std::uint64_t seed = 1;               ///< the random features' seed: the same seed, the same map
   /// -1: by the data's density (at least 25 % non-zeros: centred and scaled; sparser: scaled
   /// without centring, 0/1 indicator features left as they are); 0: off; 1: centred and scaled.
   int standardize = -1;
   unsigned threads = 0;    ///< 0: all hardware threads. The model does not depend on it.
-  std::uint32_t cv_folds = 3;
+  std::uint32_t cv_folds = 3;  ///< folds of the cross-validation (auto and default selection)
   /// Row weights: the fit minimises sum_i w_i (z_i.h + b - y_i)^2 / sum_i w_i + lambda ||h||^2
   /// (every design), and cross-validation and the training error score weighted losses
   /// (sum_i w_i loss_i / sum_i w_i). w_i = sample_weight[i] (1 when empty) times the class weight.
@@ -91,7 +96,7 @@ struct TrainOptions {
   /// or empty (the model then refuses NaN inputs). The training data itself must hold no NaN:
   /// impute it first with these values (Impute). ImputationValues computes them.
   std::vector<float> impute;
-  format::ImputeMethod impute_method = format::ImputeMethod::kMean;
+  format::ImputeMethod impute_method = format::ImputeMethod::kMean;  ///< how `impute` was computed (stored)
   /// Classification: fit a calibration of the outputs into probabilities (format::calibration) on
   /// held-out decision values at the chosen gamma and lambda: of max(cv_folds, 3) folds, the fewest
   /// whose rows reach 20,000 are held out, a solve each, and a sample of their rows scored (docs/CLI.md,
@@ -104,7 +109,7 @@ struct TrainOptions {
   /// Fourier-type features alone is rounded to minimise the change of the ridge objective, not of
   /// the weights (RoundInt8Gptq; its bias refitted); other heads are rounded plainly.
   format::Storage w_storage = format::Storage::kF32;
-  format::Storage head_storage = format::Storage::kF32;
+  format::Storage head_storage = format::Storage::kF32;  ///< the head's storage (as w_storage above)
   /// false: the model has no metadata section (the training options and statistics as text,
   /// docs/FORMAT.md "metadata"; `rfk train --no-metadata`), as rfk::host::WithoutSection drops it.
   /// Nothing prediction reads is lost; `rfk convert --calibrate`, which reads lambda there, refuses it.
@@ -122,22 +127,28 @@ struct TrainOptions {
   std::function<void(std::uint64_t, std::uint64_t, const std::string&)> progress;
 };
 
+/// One point of the cross-validated selection.
 struct CvPoint {
-  double gamma, lambda;
+  double gamma;   ///< the kernel's gamma at this point
+  double lambda;  ///< the ridge penalty at this point
   double error;  ///< mean held-out error: misclassification rate, or relative RMSE for regression
 };
 
+/// What training decided and measured (rfk train prints it).
 struct TrainReport {
-  format::Task task = format::Task::kRegression;
+  format::Task task = format::Task::kRegression;  ///< the task fitted
   std::string task_reason;         ///< why this task was chosen (for --task auto)
   std::vector<std::string> labels; ///< class labels, sorted
-  double gamma = 0.0, lambda = 0.0;
-  std::string gamma_reason, lambda_reason;  ///< how each was set: given, auto, or the default's way
+  double gamma = 0.0;               ///< the kernel's gamma the model has
+  double lambda = 0.0;              ///< the ridge penalty it was fitted with
+  std::string gamma_reason;         ///< how gamma was set: given, auto, or the default's way
+  std::string lambda_reason;        ///< how lambda was set
   double selection_seconds = 0.0;  ///< cross-validation's share of `seconds` (0 without it)
   bool selection_dual = false;     ///< selection solved in the dual (fewer rows than features)
   double gamma_default = 0.0;      ///< the data-scale default gamma
   std::vector<CvPoint> cv;         ///< every point evaluated (empty without auto)
-  double bin_gamma = 0.0, bin_gamma_default = 0.0;  ///< random binning map, when present
+  double bin_gamma = 0.0;           ///< the binning map's gamma, when present
+  double bin_gamma_default = 0.0;   ///< its data-scale default
   std::vector<std::uint32_t> occupied_bins;  ///< per grid: bins seen in training (exact) or
                                              ///< buckets hit (hashed)
   int cg_iterations = 0;                     ///< final solve (binning maps): most over outputs
@@ -145,7 +156,7 @@ struct TrainReport {
   bool standardized = false;       ///< the model standardises its inputs (see standardize) ...
   bool centred = false;            ///< ... subtracting means (else dividing by deviations only)
   double nonzero_fraction = 0.0;   ///< of the training data's entries (decides the default)
-  std::uint64_t rows = 0;
+  std::uint64_t rows = 0;          ///< training rows
   double train_error = 0.0;        ///< error or relative RMSE of the stored (f32) model on ...
   std::uint64_t train_error_rows = 0;  ///< ... an evenly strided sample of this many training rows
   double majority_rate = 0.0;      ///< classification: the most frequent class's share of that
@@ -153,14 +164,15 @@ struct TrainReport {
   /// Calibration (classification, TrainOptions::calibrate): the method (0: none; then why not),
   /// its parameters, the held-out log loss it reaches on its sample (rows of held-out folds of the
   /// folds) and its share of `seconds`.
-  std::uint32_t calibration_method = 0;
-  std::string calibration_reason;
+  std::uint32_t calibration_method = 0;   ///< a format::CalibrationMethod number, 0: none
+  std::string calibration_reason;         ///< why none ("" when there is one, or for regression)
   std::vector<float> calibration_params;  ///< as stored (ModelSpec::calibration_params)
-  std::uint64_t calibration_rows = 0;
-  std::uint32_t calibration_held_out = 0, calibration_folds = 0;
-  double calibration_log_loss = 0.0;
-  double calibration_seconds = 0.0;
-  double seconds = 0.0;
+  std::uint64_t calibration_rows = 0;     ///< rows of the held-out sample it was fitted on
+  std::uint32_t calibration_held_out = 0; ///< folds held out for it ...
+  std::uint32_t calibration_folds = 0;    ///< ... of this many
+  double calibration_log_loss = 0.0;      ///< the held-out log loss it reaches on its sample
+  double calibration_seconds = 0.0;       ///< its share of `seconds`
+  double seconds = 0.0;                   ///< training's wall time (reading the data excluded)
   double memory_estimate = 0.0;  ///< EstimateTrainingMemory, bytes
   double memory_limit = 0.0;     ///< the guard's limit, bytes (0: none known)
   double peak_rss = 0.0;         ///< the process's peak resident memory at the end (getrusage), bytes
@@ -175,9 +187,10 @@ struct TrainReport {
                                  ///< are this rank's (time, memory), or the same on every rank
 };
 
+/// Train's result: the model file's bytes and the report.
 struct TrainResult {
   std::vector<std::uint8_t> model;  ///< a complete model blob (docs/FORMAT.md)
-  TrainReport report;
+  TrainReport report;               ///< what training decided and measured
 };
 
 /// Throws TrainError for bad options or data, and when the estimated peak memory exceeds
@@ -205,9 +218,9 @@ inline constexpr std::size_t kDefaultChunkBytes = std::size_t{4} << 20;
 /// once the training bins are: `exact_bins` (0 before; Train checks again with the real count
 /// before the solve).
 struct MemoryEstimate {
-  double bytes = 0;
+  double bytes = 0;         ///< the estimated peak, bytes
   std::string largest;      ///< e.g. "the ridge statistics and their factorisation, D x D doubles"
-  double largest_bytes = 0;
+  double largest_bytes = 0; ///< that part's bytes
   std::string advice;       ///< the options that shrink it, e.g. "--features"
 };
 /// `task` and K: the targets' (classifiers' calibration folds hold more statistics, trainer.cc).
@@ -232,6 +245,7 @@ ModelSpec RandomFeatureSpec(format::Kernel kernel, format::MapKind map, std::uin
 /// median of its present values (0 for a column with none; sparse data: absent entries count as
 /// zeros). Impute replaces every NaN of dense data by its column's value and returns how many.
 std::vector<float> ImputationValues(const Dataset& data, format::ImputeMethod method);
+/// Replaces every NaN of dense data by its column's value (ImputationValues); returns how many.
 std::uint64_t Impute(const std::vector<float>& values, Dataset* data);
 
 /// OpenBLAS (training's BLAS) picks its kernels when it loads, from the CPUs its version knows; on
@@ -243,6 +257,7 @@ std::uint64_t Impute(const std::vector<float>& values, Dataset* data);
 /// 0.3.21, SkylakeX kernels", with that advice appended when BetterBlasCore is not empty. Both read
 /// the environment.
 std::string BetterBlasCore();
+/// The BLAS and its kernels, with BetterBlasCore's advice (above).
 std::string BlasDescription();
 
 /// Switches this process's OpenBLAS to BetterBlasCore()'s kernels in place, for a process that
@@ -256,12 +271,13 @@ std::string UseBetterBlasCore();
 
 /// Parses --kernel / --map names; throws TrainError listing the valid names.
 format::Kernel ParseKernel(const std::string& name);
+/// Parses a Fourier-type --map name (FourierMapNames); throws TrainError listing them.
 format::MapKind ParseMap(const std::string& name);
-const char* KernelName(format::Kernel k);
-const char* MapName(format::MapKind m);
+const char* KernelName(format::Kernel k);  ///< the format's name of a kernel ("gaussian")
+const char* MapName(format::MapKind m);    ///< the format's name of a map kind ("orf-phase")
 /// The names --map takes for a Fourier-type map, comma-separated in the format table's order
 /// ("fourier, fourier-phase, orf, ..."): the registry's kinds, for help texts and messages.
 std::string FourierMapNames();
-const char* TaskName(format::Task t);
+const char* TaskName(format::Task t);  ///< "regression", "binary" or "multiclass"
 
 }  // namespace rfk::host
