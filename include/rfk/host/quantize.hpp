@@ -33,6 +33,7 @@ float F16Scale(const float* w, std::size_t n);
 /// Row `row` of an int8 matrix: scale = max_c |w_c| / 127 (in f32; 1 for an all-zero row), q_c =
 /// w_c / scale rounded half away from zero, clamped to [-127, 127].
 float Int8Scale(const float* w, std::size_t n);
+/// w / scale rounded half away from zero, clamped to [-127, 127] (Int8Scale's q_c).
 std::int8_t Int8Quantize(float w, float scale);
 
 /// The stored bytes (format::QuantMatrixBytes) of a rows x cols matrix given row-major in `w`, its
@@ -51,6 +52,9 @@ struct Int8Head {
   std::vector<float> bias;     ///< K
 };
 
+/// Candidate scales per row of RoundInt8Gptq.
+inline constexpr int kGptqScaleSteps = 8;
+
 /// Int8 rounding of the rows of w (rows x cols, row-major; rows = outputs) that minimises the
 /// change of a quadratic form rather than of the weights: for each row, sequentially from the last
 /// column to the first, q_c is the nearest step to w_c plus the rounding errors of the columns
@@ -65,7 +69,6 @@ struct Int8Head {
 /// semi-definite: if its Cholesky factorisation fails, it is damped by 1e-12 of its mean diagonal,
 /// then 100x more, up to the mean diagonal (then QuantizeError: a non-finite A). Deterministic: the same bits for any `threads`. O(cols^3 / 3 + rows x
 /// kGptqScaleSteps x cols^2). err (if not null) gets each row's (w - scale q)' A (w - scale q).
-inline constexpr int kGptqScaleSteps = 8;
 void RoundInt8Gptq(const std::vector<double>& w, std::uint32_t rows, std::uint32_t cols, std::vector<double> A,
                    unsigned threads, std::vector<std::int8_t>* q, std::vector<float>* scale,
                    std::vector<double>* err = nullptr);
@@ -98,6 +101,26 @@ std::vector<std::uint8_t> StoreQuantized(const std::vector<std::uint8_t>& blob, 
 /// The same rounding EncodeMatrix applies, so the stored W is this one exactly.
 void StoredRow(format::Storage storage, float* w, std::size_t n, float* scale);
 
+/// The most features CalibratedInt8Model refits (its D x D systems).
+inline constexpr std::uint32_t kMaxCalibratedFeatures = 20000;
+
+/// Throws CalibratedInt8Model's QuantizeError for a model it cannot calibrate whatever the rows
+/// (random binning; D > kMaxCalibratedFeatures): so a caller can refuse before reading the data.
+void CheckCalibratable(const Model& m);
+/// CalibratedInt8Model's peak memory for a model of D features and `rows` calibration rows of the
+/// model's input_dim, estimated from the sizes: three D x D matrices of doubles alive at once (the
+/// refit's statistics, and GptqInt8Head's system and its factor; 24 D^2 bytes) and the rows as
+/// floats. Measured: Forest Cover's (54, 5000) model refitted on 10,000 drawn rows peaked at 591 MiB
+/// resident (`/usr/bin/time -v rfk convert`, 2026-11-28), the estimate 575 MiB (the rest: the
+/// process, its libraries and the model); D = 20000 needs
+/// about 9 GiB. `rfk convert` checks it against its --memory-limit before refitting.
+double CalibrationMemoryBytes(const Model& m, std::size_t rows);
+/// What CalibratedInt8Model chose, and how far its outputs and plain rounding's are from the source's.
+struct CalibrationReport {
+  int chosen = 0;        ///< 0: the refit, 1: m's head GPTQ-rounded, 2: m's head rounded plainly
+  double mse = 0;        ///< the chosen candidate's mean squared change of the outputs
+  double mse_plain = 0;  ///< plain rounding's
+};
 /// `rfk convert --storage int8 --calibrate FILE`: m with W stored in `w_storage` and an int8 head
 /// fitted on `calibration` (representative inputs; labels, if any, are not used) to reproduce m's
 /// raw outputs from the features of the stored W: by ridge at `lambda` (the model's own, from its
@@ -111,22 +134,6 @@ void StoredRow(format::Storage storage, float* w, std::size_t n, float* scale);
 /// section is copied as RequantizeModel copies it. Throws QuantizeError for a model it cannot
 /// calibrate (random binning: its columns are not a fixed D; D > kMaxCalibratedFeatures), too few
 /// rows, or a row the model refuses (naming source:line).
-inline constexpr std::uint32_t kMaxCalibratedFeatures = 20000;
-/// Throws CalibratedInt8Model's QuantizeError for a model it cannot calibrate whatever the rows
-/// (random binning; D > kMaxCalibratedFeatures): so a caller can refuse before reading the data.
-void CheckCalibratable(const Model& m);
-/// CalibratedInt8Model's peak memory for a model of D features and `rows` calibration rows of the
-/// model's input_dim, estimated from the sizes: three D x D matrices of doubles alive at once (the
-/// refit's statistics, and GptqInt8Head's system and its factor; 24 D^2 bytes) and the rows as
-/// floats. Measured: Forest Cover's (54, 5000) model refitted on 10,000 drawn rows peaked at 591 MiB
-/// resident (`/usr/bin/time -v rfk convert`, 2026-11-28), the estimate 575 MiB (the rest: the
-/// process, its libraries and the model); D = 20000 needs
-/// about 9 GiB. `rfk convert` checks it against its --memory-limit before refitting.
-double CalibrationMemoryBytes(const Model& m, std::size_t rows);
-struct CalibrationReport {
-  int chosen = 0;             ///< 0: the refit, 1: m's head GPTQ-rounded, 2: m's head rounded plainly
-  double mse = 0, mse_plain = 0;  ///< the chosen candidate's and plain rounding's
-};
 std::vector<std::uint8_t> CalibratedInt8Model(const Model& m, format::Storage w_storage, const Dataset& calibration,
                                               double lambda, unsigned threads, CalibrationReport* report = nullptr);
 
@@ -134,14 +141,26 @@ std::vector<std::uint8_t> CalibratedInt8Model(const Model& m, format::Storage w_
 /// column without one.
 void WidenedStandardization(const Model& m, std::vector<double>* mean, std::vector<double>* inv_scale);
 
+/// The input_stats section widened (ReadInputStats).
+struct InputStats {
+  std::vector<double> mean;  ///< d: the training columns' means
+  std::vector<double> sd;    ///< d: their deviations
+};
+
 /// The model's input_stats section (format::input_stats), widened: the training columns' means and
 /// deviations. False (out emptied) when the model has none; throws QuantizeError naming the field
 /// and its byte offset in the model when the section is malformed (its size, count or reserved
 /// words, a non-finite value, a negative deviation). Device cores skip the section unread.
-struct InputStats {
-  std::vector<double> mean, sd;  ///< d each
-};
 bool ReadInputStats(const Model& m, InputStats* out);
+
+/// What inputs are drawn from without data (DrawDistribution).
+struct InputDistribution {
+  /// Which section the distribution came from.
+  enum Source { kInputStats, kStandardization, kScaleOnly };
+  std::vector<double> mean;    ///< d: each column's mean
+  std::vector<double> inv_sd;  ///< d: 1 / its deviation (0: the column is constant)
+  Source source = kScaleOnly;  ///< where mean and inv_sd came from
+};
 
 /// What `rfk convert` draws inputs from, without data: column c independently normal with mean[c]
 /// and deviation 1 / inv_sd[c] (at its mean where inv_sd[c] is 0). From the input_stats section
@@ -149,12 +168,10 @@ bool ReadInputStats(const Model& m, InputStats* out);
 /// training columns' mean and 1 / deviation); else from a standardisation scaled without centring
 /// (every mean 0: the draws have the rows' scale but not their location -- kScaleOnly). False
 /// without either section. Throws as ReadInputStats.
-struct InputDistribution {
-  enum Source { kInputStats, kStandardization, kScaleOnly };
-  std::vector<double> mean, inv_sd;
-  Source source = kScaleOnly;
-};
 bool DrawDistribution(const Model& m, InputDistribution* out);
+
+/// The fewest rows DrawnCalibrationRows draws.
+inline constexpr std::size_t kRefitMinInputs = 8192;
 
 /// `rfk convert --storage int8` without data: rows for CalibratedInt8Model drawn from
 /// DrawDistribution (a stream of its own, the same rows on every run), max(kRefitMinInputs, 2 D)
@@ -163,8 +180,19 @@ bool DrawDistribution(const Model& m, InputDistribution* out);
 /// a head refitted on draws about 0 scored 18.39 % test error against 13.94 % for the f32 model
 /// and 17.94 % for plain rounding; refitted on draws with the training means and deviations,
 /// 13.99 %; docs/RESULTS.md).
-inline constexpr std::size_t kRefitMinInputs = 8192;
 bool DrawnCalibrationRows(const Model& m, Dataset* out);
+
+/// The inputs EstimateOutputShift draws.
+inline constexpr std::size_t kShiftInputs = 1024;
+
+/// How far a re-stored model's outputs moved from its source's (EstimateOutputShift).
+struct OutputShift {
+  double rms = 0;        ///< root mean square of converted - source
+  double max = 0;        ///< the largest |converted - source|
+  double source_sd = 0;  ///< the source's outputs' deviation on the same inputs
+  std::size_t inputs = 0;  ///< inputs drawn
+  InputDistribution::Source source = InputDistribution::kScaleOnly;  ///< what the inputs were drawn from
+};
 
 /// `rfk convert` without data: how far a re-stored model's raw outputs are from its source's, on
 /// kShiftInputs inputs drawn from DrawDistribution(source) -- the same draws
@@ -181,13 +209,10 @@ bool DrawnCalibrationRows(const Model& m, Dataset* out);
 /// cells training never saw, whose features are 0; hashed, a cell's bucket mixes unrelated
 /// training cells: either way the draws do not stand for the rows), without a float map
 /// (fixed-only), or two models whose inputs or outputs differ.
-inline constexpr std::size_t kShiftInputs = 1024;
-struct OutputShift {
-  double rms = 0, max = 0, source_sd = 0;
-  std::size_t inputs = 0;
-  InputDistribution::Source source = InputDistribution::kScaleOnly;  ///< what the inputs were drawn from
-};
 bool EstimateOutputShift(const Model& source, const Model& converted, OutputShift* shift);
+
+/// StandardizationStorage's bound on |mean| * inv_scale for an f16 standardisation.
+inline constexpr float kStandardizeF16MaxOffset = 8.0f;
 
 /// The storage of the standardisation (mean, inv_scale: d each) in a model whose map weights (W,
 /// or Fastfood's G and S) are stored in `w_storage`, for `fourier_only` models (a Fourier-type map,
@@ -199,7 +224,6 @@ bool EstimateOutputShift(const Model& source, const Model& converted, OutputShif
 /// inv_scale are replaced by their rounded values (so a host computing the device's features uses
 /// the f16 vectors exactly). Otherwise f32, the vectors unchanged. int8 is never chosen: with one
 /// scale per vector, covtype's inverse scales (0.0006 to 1.0) made the test error 51 %.
-inline constexpr float kStandardizeF16MaxOffset = 8.0f;
 format::Storage StandardizationStorage(format::Storage w_storage, bool fourier_only, std::vector<float>* mean,
                                        std::vector<float>* inv_scale);
 
