@@ -20,11 +20,12 @@ class DataError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// A data file's format; kAuto: detected from its content (DetectFormat).
 enum class DataFormat { kAuto, kLibsvm, kCsv, kIdx };
 
 /// "auto", "libsvm" (alias "svmlight"), "csv", "idx" -> format; throws DataError otherwise.
 DataFormat ParseDataFormat(const std::string& name);
-const char* DataFormatName(DataFormat f);
+const char* DataFormatName(DataFormat f);  ///< "auto", "libsvm", "csv" or "idx"
 
 /// Whether a file has a label column: training and evaluation need one; prediction takes files
 /// with or without (kOptional: decided from the columns, see ReadOptions::model_inputs).
@@ -36,8 +37,10 @@ enum class LabelColumn { kRequired, kOptional, kAbsent };
 /// 0, 1, 2, ... or 1, 2, 3, ... in file order; kDrop always drops the first column; kKeep never.
 enum class IndexColumn { kAuto, kKeep, kDrop };
 
+/// How ReadDataset reads a file: its format, the label and weight columns, CSV's header, separator
+/// and columns, and (for a model's data) the columns and label the model expects.
 struct ReadOptions {
-  DataFormat format = DataFormat::kAuto;
+  DataFormat format = DataFormat::kAuto;  ///< kAuto: detected from the content
   /// CSV: 0-based label column; negative counts from the end (-1 = last column, the default).
   int label_col = -1;
   /// CSV: the label column by its header name (takes precedence over label_col; needs a header).
@@ -65,7 +68,8 @@ struct ReadOptions {
   /// be listed in use_cols. A name or index that matches no column is an error; so is dropping the
   /// label. Reading for a model that stores feature names, a file's columns are still matched by
   /// name: drop_cols names what is to be skipped besides them.
-  std::vector<std::string> drop_cols, use_cols;
+  std::vector<std::string> drop_cols;
+  std::vector<std::string> use_cols;  ///< (see drop_cols)
   /// CSV, training: a feature column of text (with a header) is one-hot encoded, one 0/1 feature
   /// "NAME=TEXT" per distinct text (at most 100), with a note; false: such a column is an error.
   /// The chunked reader sets it false (the texts of the whole file decide the features). Reading
@@ -80,7 +84,7 @@ struct ReadOptions {
   /// --test), the column is taken out the same way (its weights checked, not used).
   /// LIBSVM and idx files have no weight column: setting this for them is an error.
   std::string weight_column;
-  LabelColumn labels = LabelColumn::kRequired;
+  LabelColumn labels = LabelColumn::kRequired;  ///< whether the file has a label column (LabelColumn)
   /// Missing values (an empty field, NA, N/A, NaN, ?, null, None; see IsMissingValue) are an
   /// error naming file:line and column unless this is set; then they are read as NaN and counted
   /// in Dataset::missing (CSV features only; a missing label is always an error where labels are
@@ -92,8 +96,8 @@ struct ReadOptions {
   /// columns are taken by position: d fields are features only, d + 1 features and a label. With
   /// LabelColumn::kAbsent, a header column named model_label (not a feature's name) is skipped.
   std::size_t model_inputs = 0;
-  std::vector<std::string> model_names;
-  std::string model_label;
+  std::vector<std::string> model_names;  ///< (see model_inputs)
+  std::string model_label;               ///< (see model_inputs)
   /// idx: the labels file. Empty = derive from the images file name by replacing
   /// "images-idx3-ubyte" with "labels-idx1-ubyte" (works for MNIST and Fashion-MNIST names).
   std::string idx_labels;
@@ -109,15 +113,15 @@ struct ReadOptions {
 struct Dataset {
   std::string source;                  ///< file path, for messages
   DataFormat format = DataFormat::kAuto;  ///< the format actually read
-  std::size_t rows = 0;
+  std::size_t rows = 0;                ///< rows read
   std::size_t cols = 0;                ///< input dimension d
-  bool sparse = false;
+  bool sparse = false;                 ///< CSR (row_ptr, col_idx, values) rather than dense
 
   std::vector<float> dense;            ///< rows * cols, row-major (when !sparse)
 
   std::vector<std::uint64_t> row_ptr;  ///< rows + 1 (when sparse; CSR)
   std::vector<std::uint32_t> col_idx;  ///< 0-based, strictly increasing within a row
-  std::vector<float> values;
+  std::vector<float> values;           ///< the non-zero values, as col_idx
 
   std::vector<std::string> labels;     ///< label text per row, as written (trimmed); empty when
   bool has_labels = true;              ///<   !has_labels (a features-only file)
@@ -126,15 +130,17 @@ struct Dataset {
   /// CSV with a header: the name of each feature column, in the order of the columns of `dense`
   /// (cols names), and the label column's name; empty without a header.
   std::vector<std::string> feature_names;
-  std::string label_name;
+  std::string label_name;              ///< (see feature_names)
   std::uint64_t missing = 0;           ///< values read as NaN (ReadOptions::missing_as_nan)
   std::vector<double> weights;         ///< one per row with ReadOptions::weight_column, else empty
   /// What the reader decided that a user should know (a header of column numbers, a dropped index
   /// column, columns matched by name, ...) and what may be wrong (columns taken by position where
   /// names were expected): one sentence each, without the file name.
-  std::vector<std::string> notes, warnings;
+  std::vector<std::string> notes;
+  std::vector<std::string> warnings;   ///< (see notes)
   /// CSV: the separator and decimal mark the reader used (given or detected); 0 for other formats.
-  char csv_sep = 0, csv_decimal = 0;
+  char csv_sep = 0;
+  char csv_decimal = 0;                ///< (see csv_sep)
 };
 
 /// True for the spellings of a missing value: an empty field, NA, N/A, n/a, NaN, nan, -nan, ?,
@@ -160,6 +166,7 @@ void DenseRow(const Dataset& data, std::size_t row, float* x, std::size_t d);
 
 /// Detects the format from the first bytes/lines of the (decompressed) content.
 DataFormat DetectFormat(const std::string& path);
+/// DetectFormat on content already in memory (decompressed).
 DataFormat DetectContentFormat(std::string_view content);
 
 /// ReadDataset on content already in memory: plain bytes (gzip is not decoded here), parsed by the
@@ -174,11 +181,13 @@ Dataset ParseDataset(std::string_view content, const std::string& name,
 /// first 1 MiB of text, parsed: rows, the input dimension seen there and the Dataset's bytes
 /// (values, labels and line numbers). For the choice between reading a file and streaming it.
 struct DataSizeEstimate {
-  DataFormat format = DataFormat::kAuto;
-  double rows = 0, bytes = 0;
-  std::size_t cols = 0;
-  bool sparse = false;
+  DataFormat format = DataFormat::kAuto;  ///< the format detected
+  double rows = 0;                        ///< estimated rows
+  double bytes = 0;                       ///< estimated Dataset bytes
+  std::size_t cols = 0;                   ///< the input dimension seen in the first MiB
+  bool sparse = false;                    ///< whether the Dataset would be CSR
 };
+/// The estimate above for the file at `path`, read as `options` say. Throws DataError as ReadDataset.
 DataSizeEstimate EstimateDataSize(const std::string& path, const ReadOptions& options = {});
 
 /// A LIBSVM or CSV file (gzip'd or plain) read in chunks of rows, for data larger than memory
@@ -192,7 +201,7 @@ DataSizeEstimate EstimateDataSize(const std::string& path, const ReadOptions& op
 /// numbers and weights (tests/test_stream.cc). idx files are refused (DataError): read them whole.
 class ChunkedReader {
  public:
-  static constexpr std::size_t kFirstChunkLines = 16;
+  static constexpr std::size_t kFirstChunkLines = 16;  ///< the first chunk holds at least these lines
 
   /// Scans the whole file once (every chunk parsed and checked: a bad row anywhere is a DataError
   /// naming FILE:LINE here, before training starts), counting the rows.
@@ -206,9 +215,9 @@ class ChunkedReader {
   /// `first` is the global index of the chunk's first row and chunk.cols == meta().cols.
   void ForEach(const std::function<void(std::size_t first, const Dataset& chunk)>& fn);
 
-  std::size_t chunk_bytes() const { return chunk_bytes_; }
-  std::size_t chunks() const { return chunks_; }                // chunks with rows, per pass
-  double largest_chunk_bytes() const { return largest_chunk_; }  // a parsed chunk's memory
+  std::size_t chunk_bytes() const { return chunk_bytes_; }       ///< the text per chunk asked for
+  std::size_t chunks() const { return chunks_; }                 ///< chunks with rows, per pass
+  double largest_chunk_bytes() const { return largest_chunk_; }  ///< a parsed chunk's memory
 
  private:
   void Pass(const std::function<void(std::size_t, Dataset&)>& fn);

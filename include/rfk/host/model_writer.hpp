@@ -22,44 +22,46 @@ class IoError : public std::runtime_error {
 /// Everything a model blob holds, in host containers. Serialize validates the counts.
 /// The Fourier map is present when num_frequencies > 0, the binning map when num_grids > 0.
 struct ModelSpec {
-  format::MapKind map = format::MapKind::kFourier;
-  format::Kernel kernel = format::Kernel::kGaussian;
-  std::uint32_t input_dim = 0;
-  std::uint32_t num_frequencies = 0;
-  float gamma = 0.0f;
-  float feature_scale = 0.0f;
-  std::uint64_t seed = 0;
+  format::MapKind map = format::MapKind::kFourier;    ///< the Fourier-type map's kind
+  format::Kernel kernel = format::Kernel::kGaussian;  ///< the kernel it approximates
+  std::uint32_t input_dim = 0;        ///< d
+  std::uint32_t num_frequencies = 0;  ///< F; 0: no Fourier map
+  float gamma = 0.0f;                 ///< the kernel's parameter
+  float feature_scale = 0.0f;         ///< multiplies every Fourier feature
+  std::uint64_t seed = 0;             ///< the seed W was drawn with
   std::vector<float> projection;  ///< F x d, row-major; SerializeModel stores it in `layout`
-  format::Layout layout = format::Layout::kPanels;
+  format::Layout layout = format::Layout::kPanels;  ///< how SerializeModel lays W out
   std::vector<float> phase;       ///< F (phase form only)
   /// Fastfood kinds (projection empty): the kFastfood section's arrays as stored (format.hpp's
   /// fastfood namespace), for ceil(F / d') blocks of d' = fastfood_dim entries.
   std::uint32_t fastfood_dim = 0;
-  std::vector<float> fastfood_g, fastfood_s;
+  std::vector<float> fastfood_g;  ///< G, blocks x d'
+  std::vector<float> fastfood_s;  ///< S, blocks x d'
   std::vector<std::uint8_t> fastfood_perm;   ///< packed, IndexBits(d') bits per index (format::fastfood)
   std::vector<std::uint8_t> fastfood_signs;  ///< bits, LSB first; set: -1
   std::uint32_t num_grids = 0;                    ///< P
-  format::BinMode bin_mode = format::BinMode::kExact;
+  format::BinMode bin_mode = format::BinMode::kExact;  ///< exact or hashed
   std::uint32_t bin_buckets = 0;                  ///< B (hashed)
-  float bin_gamma = 0.0f;
-  float bin_scale = 0.0f;
-  std::uint64_t bin_seed = 0;
-  std::vector<float> bin_inv_width, bin_offset;   ///< P x d each
+  float bin_gamma = 0.0f;                         ///< the binning map's gamma
+  float bin_scale = 0.0f;                         ///< an occupied bin's feature, 1/sqrt(P)
+  std::uint64_t bin_seed = 0;                     ///< the grids' and the hash's seed
+  std::vector<float> bin_inv_width;               ///< P x d
+  std::vector<float> bin_offset;                  ///< P x d
   std::vector<std::uint32_t> bin_grid_start;      ///< exact: P + 1
   std::vector<std::uint64_t> bin_keys;            ///< exact: sorted within each grid
 
   std::vector<float> mean;        ///< d, or empty
   std::vector<float> inv_scale;   ///< d, or empty
 
-  format::Task task = format::Task::kRegression;
-  std::uint32_t num_outputs = 1;
+  format::Task task = format::Task::kRegression;  ///< regression, binary or multiclass
+  std::uint32_t num_outputs = 1;                  ///< K
   std::vector<float> head_weights;  ///< K x D
   std::vector<float> head_bias;     ///< K
   std::vector<std::string> labels;  ///< classification only
   std::string metadata;             ///< "key=value\n" lines
   /// Optional sections about the inputs (format::impute, format::feature_names).
   std::vector<float> impute;        ///< d values replacing NaN inputs, or empty
-  format::ImputeMethod impute_method = format::ImputeMethod::kMean;
+  format::ImputeMethod impute_method = format::ImputeMethod::kMean;  ///< how `impute` was computed
   /// Optional calibration of a classifier's outputs (format::calibration): method 0 = none.
   std::uint32_t calibration_method = 0;
   std::vector<float> calibration_params;  ///< what follows method and K (platt: A, B; platt-cubic:
@@ -67,17 +69,20 @@ struct ModelSpec {
   std::vector<std::string> feature_names;  ///< d names, or empty
   std::string target_name;                 ///< the label column's name (with feature_names)
   /// The host's optional input_stats section (format::input_stats): d means and d deviations, or empty.
-  std::vector<float> input_mean, input_sd;
+  std::vector<float> input_mean;
+  std::vector<float> input_sd;  ///< (see input_mean)
 
+  /// D_F: 2F for the pair form, F for the phase form.
   std::uint32_t FourierFeatures() const {
     return format::IsPhaseForm(map) ? num_frequencies : 2 * num_frequencies;
   }
+  /// D_B: P B (hashed) or the keys stored (exact); 0 without binning.
   std::uint32_t BinFeatures() const {
     if (num_grids == 0) return 0;
     return bin_mode == format::BinMode::kHashed ? num_grids * bin_buckets
                                                  : static_cast<std::uint32_t>(bin_keys.size());
   }
-  std::uint32_t NumFeatures() const { return FourierFeatures() + BinFeatures(); }
+  std::uint32_t NumFeatures() const { return FourierFeatures() + BinFeatures(); }  ///< D = D_F + D_B
 };
 
 /// Lays the model out in format version 1 (sections 16-byte aligned, CRC filled in).
@@ -86,9 +91,9 @@ std::vector<std::uint8_t> SerializeModel(const ModelSpec& spec);
 
 /// One section of a blob being assembled: its table entry's type and flags, and its bytes.
 struct RawSection {
-  std::uint16_t type = 0;
-  std::uint16_t flags = 0;
-  std::vector<std::uint8_t> payload;
+  std::uint16_t type = 0;              ///< a format::SectionType number (or kInputStatsSection)
+  std::uint16_t flags = 0;             ///< format::kSectionRequired or 0
+  std::vector<std::uint8_t> payload;   ///< the section's bytes
   std::uint32_t storage = 0;  ///< the entry's storage word (format::entry::kStorage): 0 but for standardize in f16
 };
 /// Lays out a 32-byte header, the section table and the sections in this order (each 16-byte
@@ -123,9 +128,9 @@ class AlignedBytes {
   /// Always at least one block: data() is never null, even for size 0 (OpenModel then reports a
   /// truncated model, not a null argument).
   explicit AlignedBytes(std::size_t size = 0) : blocks_(size / 16 + 1), size_(size) {}
-  std::uint8_t* data() { return reinterpret_cast<std::uint8_t*>(blocks_.data()); }
-  const std::uint8_t* data() const { return reinterpret_cast<const std::uint8_t*>(blocks_.data()); }
-  std::size_t size() const { return size_; }
+  std::uint8_t* data() { return reinterpret_cast<std::uint8_t*>(blocks_.data()); }  ///< 16-byte aligned
+  const std::uint8_t* data() const { return reinterpret_cast<const std::uint8_t*>(blocks_.data()); }  ///< 16-byte aligned
+  std::size_t size() const { return size_; }  ///< the bytes asked for
 
  private:
   struct alignas(16) Block {
