@@ -99,11 +99,13 @@ inline constexpr std::uint16_t kSectionRequired = 0x0001;  ///< flag: unknown =>
   X(kQmc, 9, "qmc", kSupported)                    /* quasi-Monte-Carlo pairs: Sobol W, as kFourier */ \
   X(kQmcPhase, 10, "qmc-phase", kSupported)        /* quasi-Monte-Carlo, phase form: as kFourierPhase */
 
+/// The kernels (Kernel): X(enumerator, number, name, support); each line says its W distribution.
 #define RFK_FORMAT_KERNELS(X)                                                                      \
   X(kGaussian, 1, "gaussian", kSupported)   /* exp(-gamma ||x-y||_2^2), W ~ Normal(0, 2 gamma) */  \
   X(kLaplacian, 2, "laplacian", kSupported) /* exp(-gamma ||x-y||_1), W ~ Cauchy(0, gamma) */      \
   X(kCauchy, 3, "cauchy", kSupported)       /* prod 1/(1 + gamma^2 (x_i-y_i)^2), W ~ Laplace */
 
+/// The storages of a weight matrix (Storage), "Quantized storage" below.
 #define RFK_FORMAT_STORAGES(X)             \
   X(kF32, 1, "f32", kSupported)            \
   X(kF16, 2, "f16", kSupported)  /* IEEE binary16, round to nearest even */ \
@@ -118,11 +120,13 @@ inline constexpr std::uint16_t kSectionRequired = 0x0001;  ///< flag: unknown =>
   X(kRowMajor, 1, "row-major", kSupported)       \
   X(kPanels, 2, "panels", kSupported)
 
+/// The tasks (Task) and what the K outputs mean.
 #define RFK_FORMAT_TASKS(X)                                                                        \
   X(kRegression, 1, "regression", kSupported) /* K = 1 output, the prediction */                   \
   X(kBinary, 2, "binary", kSupported)         /* K = 1 output; class 1 if output > 0 else 0 */     \
   X(kMulticlass, 3, "multiclass", kSupported) /* K = number of classes >= 3, one-vs-rest; argmax */
 
+/// The binning map's modes (BinMode).
 #define RFK_FORMAT_BIN_MODES(X)                                                                    \
   X(kExact, 1, "exact", kSupported)  /* bins seen in training, keys stored */                      \
   X(kHashed, 2, "hashed", kSupported) /* B buckets per grid, no keys: size fixed in advance */
@@ -270,7 +274,7 @@ constexpr const char* SectionName(std::uint16_t type) noexcept {
 
 /// kMapParams section layout (48 bytes).
 namespace map_params {
-inline constexpr std::uint32_t kBytes = Info(SectionType::kMapParams).fixed_bytes;
+inline constexpr std::uint32_t kBytes = Info(SectionType::kMapParams).fixed_bytes;  ///< the section's size
 inline constexpr std::uint32_t kMapKind = 0;         ///< u32 MapKind
 inline constexpr std::uint32_t kKernel = 4;          ///< u32 Kernel
 inline constexpr std::uint32_t kInputDim = 8;        ///< u32 d
@@ -290,7 +294,7 @@ inline constexpr std::uint32_t kSeed = 40;           ///< u64 seed W (and b) wer
 ///   hashed mode: p * B + ((key >> 32) * B >> 32).
 /// Each present column contributes feature_scale (= 1/sqrt(P)) times its head weight.
 namespace binning_params {
-inline constexpr std::uint32_t kBytes = Info(SectionType::kBinningParams).fixed_bytes;
+inline constexpr std::uint32_t kBytes = Info(SectionType::kBinningParams).fixed_bytes;  ///< the section's size
 inline constexpr std::uint32_t kNumGrids = 0;       ///< u32 P
 inline constexpr std::uint32_t kInputDim = 4;       ///< u32 d, equal to the Fourier map's if both
 inline constexpr std::uint32_t kMode = 8;           ///< u32 BinMode
@@ -306,7 +310,7 @@ inline constexpr std::uint32_t kReserved = 40;      ///< u32[2] 0
 /// kHead section layout: 16-byte header, then the weights K x D (row k = output k) in the head's
 /// storage, zero padding to a multiple of 4 bytes, then (int8, f16-scaled) scale K f32, then bias K f32.
 namespace head {
-inline constexpr std::uint32_t kHeaderBytes = 16;
+inline constexpr std::uint32_t kHeaderBytes = 16;  ///< the section header before the arrays
 inline constexpr std::uint32_t kTask = 0;         ///< u32 Task
 inline constexpr std::uint32_t kNumOutputs = 4;   ///< u32 K
 inline constexpr std::uint32_t kNumFeatures = 8;  ///< u32 D = D_F + D_B, the length of z(x)
@@ -316,15 +320,15 @@ inline constexpr std::uint32_t kStorage = 12;     ///< u32 Storage of the weight
 /// kLabels section layout: u32 count C, u32 reserved, u32 offsets[C + 1] into the string pool that
 /// follows; string i is bytes [offsets[i], offsets[i+1]) of the pool, ending in its NUL.
 namespace labels {
-inline constexpr std::uint32_t kCount = 0;
-inline constexpr std::uint32_t kOffsets = 8;
+inline constexpr std::uint32_t kCount = 0;    ///< u32 C, the classes
+inline constexpr std::uint32_t kOffsets = 8;  ///< u32 offsets[C + 1] into the pool
 }  // namespace labels
 
 /// kImpute section layout: 16-byte header, then value[d] f32: an input that is NaN (a missing
 /// value) in column c is replaced by value[c] before standardisation. Models without the section
 /// refuse NaN inputs (Status::kNonFiniteInput); an infinity is refused either way.
 namespace impute {
-inline constexpr std::uint32_t kHeaderBytes = 16;
+inline constexpr std::uint32_t kHeaderBytes = 16;  ///< the section header before the arrays
 inline constexpr std::uint32_t kMethod = 0;    ///< u32 ImputeMethod
 inline constexpr std::uint32_t kCount = 4;     ///< u32 d, the model's input dimension
 inline constexpr std::uint32_t kReserved = 8;  ///< u32[2] 0
@@ -335,8 +339,8 @@ inline constexpr std::uint32_t kReserved = 8;  ///< u32[2] 0
 /// the name of the training file's label column ("" when it had none). From a CSV header; hosts
 /// match a test file's columns to them by name.
 namespace feature_names {
-inline constexpr std::uint32_t kCount = 0;
-inline constexpr std::uint32_t kOffsets = 8;
+inline constexpr std::uint32_t kCount = 0;    ///< u32 count = d + 1
+inline constexpr std::uint32_t kOffsets = 8;  ///< u32 offsets[count + 1] into the pool
 }  // namespace feature_names
 
 /// kCalibration section layout, classification models only: u32 method, u32 K (the head's
@@ -369,15 +373,17 @@ constexpr std::uint64_t Bytes(std::uint32_t method, std::uint32_t K) {
 /// or none), with the metadata; `rfk convert` draws inputs from it to estimate and refit what
 /// re-storing moves. A reader that skips it predicts exactly as one that reads it.
 namespace input_stats {
-inline constexpr std::uint32_t kHeaderBytes = 16;
+inline constexpr std::uint32_t kHeaderBytes = 16;  ///< the section header before the arrays
 inline constexpr std::uint32_t kCount = 0;     ///< u32 d, the model's input dimension
 inline constexpr std::uint32_t kReserved = 4;  ///< u32[3] 0
+/// The section's size: the header, then d means and d deviations (f32).
 constexpr std::uint64_t Bytes(std::uint32_t d) { return kHeaderBytes + 8 * std::uint64_t{d}; }
 }  // namespace input_stats
 
 /// kBinKeys section layout: grid_start[P + 1] u32, zero padding to a multiple of 8, keys u64.
 namespace bin_keys {
-inline constexpr std::uint32_t kGridStart = 0;
+inline constexpr std::uint32_t kGridStart = 0;  ///< u32 grid_start[P + 1]
+/// Where the u64 keys start: after grid_start, 8-aligned.
 constexpr std::uint64_t KeysOffset(std::uint32_t P) { return ((std::uint64_t{P} + 1) * 4 + 7) / 8 * 8; }
 }  // namespace bin_keys
 
@@ -391,7 +397,7 @@ constexpr std::uint64_t KeysOffset(std::uint32_t P) { return ((std::uint64_t{P} 
 /// k % 8; set: -1). Block b is
 /// frequencies [b d', b d' + d') (the last one truncated to F): u = S H G Pi H B [x; 0].
 namespace fastfood {
-inline constexpr std::uint32_t kHeaderBytes = 16;
+inline constexpr std::uint32_t kHeaderBytes = 16;  ///< the section header before the arrays
 inline constexpr std::uint32_t kPaddedDim = 0;   ///< u32 d' = PaddedDim(d)
 inline constexpr std::uint32_t kNumBlocks = 4;   ///< u32 ceil(F / d')
 inline constexpr std::uint32_t kIndexBits = 8;   ///< u32 IndexBits(d')
@@ -416,9 +422,9 @@ constexpr std::uint32_t PermBytes(std::uint32_t dp, std::uint32_t N) { return (N
 
 /// Limits a reader enforces before trusting any count (they bound every product in u64).
 inline constexpr std::uint32_t kMaxInputDim = 1u << 24;
-inline constexpr std::uint32_t kMaxFeatures = 1u << 24;
-inline constexpr std::uint32_t kMaxOutputs = 1u << 16;
-inline constexpr std::uint32_t kMaxGrids = 1u << 16;
+inline constexpr std::uint32_t kMaxFeatures = 1u << 24;  ///< D at most
+inline constexpr std::uint32_t kMaxOutputs = 1u << 16;   ///< K at most
+inline constexpr std::uint32_t kMaxGrids = 1u << 16;     ///< P at most
 inline constexpr std::uint32_t kPanelWidth = 16;  ///< frequencies per panel (Layout::kPanels)
 
 /// Quantized storage (Storage::kF16, kInt8, kF16Scaled) of a matrix of `rows` x `cols` weights, as W
@@ -491,7 +497,7 @@ constexpr std::uint32_t StoredFrequencies(Layout layout, std::uint32_t F) {
 /// 32768 d + 2^(g_shift - 1)) >> g_shift) <= 2^31 - 1, which bounds every value of the block in
 /// int32 for any int16 input (the proof: lib/core/fixed_predict_fastfood.cc).
 namespace fixed_params {
-inline constexpr std::uint32_t kHeaderBytes = 32;
+inline constexpr std::uint32_t kHeaderBytes = 32;  ///< the section header before the arrays
 inline constexpr std::uint32_t kInputDim = 0;        ///< u32 d, = map_params.input_dim
 inline constexpr std::uint32_t kNumFrequencies = 4;  ///< u32 F, = map_params.num_frequencies
 inline constexpr std::uint32_t kNumOutputs = 8;      ///< u32 K, = head.num_outputs
@@ -499,9 +505,9 @@ inline constexpr std::uint32_t kNumFeatures = 12;    ///< u32 D, = head.num_feat
 inline constexpr std::uint32_t kOutputScale = 16;    ///< f32 u: an output's real value is o * u
 inline constexpr std::uint32_t kInputBits = 20;      ///< u32 16: int16 inputs (the only value)
 inline constexpr std::uint32_t kReserved = 24;       ///< u32[2] 0
-inline constexpr std::uint32_t kMaxMult = 1u << 15;
-inline constexpr std::uint32_t kMaxRshift = 62;
-inline constexpr std::int32_t kMaxBias = 1 << 30;
+inline constexpr std::uint32_t kMaxMult = 1u << 15;  ///< an output's mult at most
+inline constexpr std::uint32_t kMaxRshift = 62;      ///< an output's rshift at most
+inline constexpr std::int32_t kMaxBias = 1 << 30;    ///< |bias| at most
 inline constexpr std::uint32_t kMaxSShift = 62;  ///< Fastfood's s_shift and g_shift
 inline constexpr std::uint32_t kMaxFastfoodPaddedDim = 1u << 15;  ///< Fastfood's d' (|H B x| <= 2^30)
 /// Byte offsets of the arrays from the section's start, and its size. The size is computed in 64
@@ -510,9 +516,18 @@ inline constexpr std::uint32_t kMaxFastfoodPaddedDim = 1u << 15;  ///< Fastfood'
 /// has W (dense Fourier, orthogonal); false for Fastfood, whose W and shift take no bytes and whose
 /// integers follow at `bytes` (FastfoodTailOf).
 struct Layout {
-  std::uint32_t offset, scale, w, shift, phase, head, mult, rshift, bias;
-  std::uint64_t bytes;
+  std::uint32_t offset;  ///< f32 offset[d]
+  std::uint32_t scale;   ///< f32 scale[d]
+  std::uint32_t w;       ///< i16 W[F x d] (dense maps)
+  std::uint32_t shift;   ///< u8 shift[F] (dense maps)
+  std::uint32_t phase;   ///< u32 phase[F]
+  std::uint32_t head;    ///< i8 head[K x D]
+  std::uint32_t mult;    ///< i32 mult[K]
+  std::uint32_t rshift;  ///< u32 rshift[K]
+  std::uint32_t bias;    ///< i32 bias[K]
+  std::uint64_t bytes;   ///< where the dense part ends (the section's size without a tail)
 };
+/// The Layout of a fixed section for d inputs, F frequencies, K outputs and D features.
 constexpr Layout LayoutOf(std::uint64_t d, std::uint64_t F, std::uint64_t K, std::uint64_t D, bool dense = true) {
   const std::uint64_t rows = dense ? F : 0;
   const std::uint64_t w = kHeaderBytes + 8 * d, shift = w + Round4(2 * rows * d), phase = shift + Round4(rows),
@@ -527,9 +542,17 @@ constexpr Layout LayoutOf(std::uint64_t d, std::uint64_t F, std::uint64_t K, std
 /// (64 bits; d' <= kMaxFastfoodPaddedDim and F <= 2^24, which the validator checks first, keep
 /// every array below 2^27 bytes).
 struct FastfoodTail {
-  std::uint32_t dp, blocks, g, s_mult, s_shift, g_shift, perm, signs;
-  std::uint64_t bytes;
+  std::uint32_t dp;       ///< d'
+  std::uint32_t blocks;   ///< ceil(F / d')
+  std::uint32_t g;        ///< i16 g[N]
+  std::uint32_t s_mult;   ///< i32 s_mult[F]
+  std::uint32_t s_shift;  ///< u8 s_shift[F]
+  std::uint32_t g_shift;  ///< u8 g_shift[blocks]
+  std::uint32_t perm;     ///< the packed permutations
+  std::uint32_t signs;    ///< B's sign bits
+  std::uint64_t bytes;    ///< where the tail ends
 };
+/// The FastfoodTail starting at `at` for d inputs and F frequencies (above).
 constexpr FastfoodTail FastfoodTailOf(std::uint64_t at, std::uint32_t d, std::uint32_t F) {
   const std::uint32_t dp = fastfood::PaddedDim(d), blocks = F == 0 ? 0 : (F - 1) / dp + 1;
   const std::uint64_t N = std::uint64_t{dp} * blocks;
@@ -550,16 +573,22 @@ constexpr FastfoodTail FastfoodTailOf(std::uint64_t at, std::uint32_t d, std::ui
 /// shift (a floor): fixed::BinIndex. The bins' feature value (1/sqrt(P) in the float map) is folded
 /// into the head: a bin adds its head weight times 32767, the full scale of a Fourier feature.
 namespace binning {
-inline constexpr std::uint32_t kHeaderBytes = 8;
+inline constexpr std::uint32_t kHeaderBytes = 8;  ///< the binning tail's header
 inline constexpr std::uint32_t kNumGrids = 0;    ///< u32 P, = binning_params.num_grids
 inline constexpr std::uint32_t kBinFeatures = 4;  ///< u32 D_B, = binning_params.bin_features
-inline constexpr std::uint32_t kMaxMult = 1u << 15;
-inline constexpr std::uint32_t kMaxShift = 30;
-inline constexpr std::int32_t kMaxBase = 1 << 30;
-struct Layout {  // offsets from the section's start; meaningful once the section's size is bytes
-  std::uint32_t at, mult, shift, frac, base;
+inline constexpr std::uint32_t kMaxMult = 1u << 15;  ///< bin_mult at most
+inline constexpr std::uint32_t kMaxShift = 30;       ///< bin_shift at most
+inline constexpr std::int32_t kMaxBase = 1 << 30;    ///< |bin_base| at most
+/// The binning tail's arrays: offsets from the section's start, meaningful once its size is `bytes`.
+struct Layout {
+  std::uint32_t at;     ///< the tail's header
+  std::uint32_t mult;   ///< u16 bin_mult[P x d]
+  std::uint32_t shift;  ///< u8 bin_shift[P x d]
+  std::uint32_t frac;   ///< u32 bin_frac[P x d]
+  std::uint32_t base;   ///< i32 bin_base[P x d]
   std::uint64_t bytes;  ///< the section's end
 };
+/// The binning tail's Layout at `start` for P grids and d inputs.
 constexpr Layout LayoutOf(std::uint64_t start, std::uint64_t P, std::uint64_t d) {
   const std::uint64_t n = P * d, mult = start + kHeaderBytes, shift = mult + Round4(2 * n), frac = shift + Round4(n);
   return Layout{static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(mult), static_cast<std::uint32_t>(shift),
