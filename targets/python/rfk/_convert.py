@@ -43,6 +43,16 @@ def convert(model, *, storage=None, head_storage=None, calibrate=None, fixed=Fal
     An estimator comes back as a copy of it with the converted model_; bytes or a path as load()
     gives them. What ``rfk convert`` prints as warnings is raised as UserWarning; its notes are in
     the result's conversion_notes_. ValueError for settings or a model that cannot be converted.
+
+    Examples
+    --------
+    >>> import numpy as np, rfk
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(300, 4)).astype(np.float32)
+    >>> clf = rfk.RandomFeatureClassifier(n_features=128, random_state=1).fit(X, X[:, 0] > 0)
+    >>> small = rfk.convert(clf, storage="int8", calibrate=X)
+    >>> len(small.to_bytes()) < len(clf.to_bytes())
+    True
     """
     opened, estimator = _opened(model)
     options = {
@@ -79,6 +89,10 @@ def export(model, header, *, name="model", source=None, config_header=None):
     write the core configuration this model needs (``rfk export --config-header``; core_config.h's
     switches). model: a fitted estimator, a model file's bytes or its path. ValueError for a name
     C cannot use.
+
+    Examples
+    --------
+    >>> rfk.export(clf, "model.h", name="model", config_header="rfk_config.h")  # doctest: +SKIP
     """
     opened, _ = _opened(model)
     header = os.fspath(header)

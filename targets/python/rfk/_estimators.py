@@ -295,7 +295,18 @@ _COMMON_DOC = _COMMON_DOC.replace("{maps}", _rfk.map_names()).replace("{storages
 
 
 class RandomFeatureClassifier(ClassifierMixin, _ModelEstimator):
-    __doc__ = "Ridge classifier on random features (one-vs-rest), trained as `rfk train` does." + _COMMON_DOC
+    __doc__ = "Ridge classifier on random features (one-vs-rest), trained as `rfk train` does." + _COMMON_DOC + """
+    Examples
+    --------
+    >>> import numpy as np, rfk
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(300, 4)).astype(np.float32)
+    >>> y = (X[:, 0] * X[:, 1] > 0).astype(int)
+    >>> clf = rfk.RandomFeatureClassifier(n_features=200, random_state=1).fit(X, y)
+    >>> clf.predict(X[:3]).shape, clf.predict_proba(X[:3]).shape
+    ((3,), (3, 2))
+    >>> clf.save("model.rfk")          # the file `rfk predict -m model.rfk` reads  # doctest: +SKIP
+"""
 
     def __init__(self, map="fourier", kernel="gaussian", n_features=1000, gamma=None, alpha=None,
                  random_state=None, n_jobs=None, storage="f32", head_storage=None, standardize="auto",
@@ -423,7 +434,17 @@ class RandomFeatureClassifier(ClassifierMixin, _ModelEstimator):
             return np.log(self.predict_proba(X))
 
 class RandomFeatureRegressor(RegressorMixin, _ModelEstimator):
-    __doc__ = "Ridge regression on random features, trained as `rfk train --task regression` does." + _COMMON_DOC
+    __doc__ = "Ridge regression on random features, trained as `rfk train --task regression` does." + _COMMON_DOC + """
+    Examples
+    --------
+    >>> import numpy as np, rfk
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(300, 3))
+    >>> y = np.sin(X[:, 0]) + 0.1 * X[:, 1]
+    >>> reg = rfk.RandomFeatureRegressor(n_features=200, random_state=1).fit(X, y)
+    >>> reg.predict(X[:2]).shape
+    (2,)
+"""
 
     def __init__(self, map="fourier", kernel="gaussian", n_features=1000, gamma=None, alpha=None,
                  random_state=None, n_jobs=None, storage="f32", head_storage=None, standardize="auto",
@@ -462,6 +483,13 @@ class RandomFeatures(TransformerMixin, _ModelBytes, BaseEstimator):
     gamma is the kernel's parameter (gaussian: exp(-gamma ||x - y||^2), as RBFSampler's); map is a
     Fourier-type map ({maps}). The features are computed by the device core
     (rfk::ComputeFeatures), in float32.
+
+    Examples
+    --------
+    >>> import numpy as np, rfk
+    >>> X = np.random.default_rng(0).normal(size=(5, 3))
+    >>> rfk.RandomFeatures(n_features=64, gamma=0.5, random_state=1).fit_transform(X).shape
+    (5, 64)
     """
 
     def __init__(self, kernel="gaussian", map="fourier", n_features=1000, gamma=1.0, random_state=None):
