@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
 # Runs a guide's shell blocks as a user would paste them: every ```sh block of GUIDE, in order, in
-# one bash (set -euo pipefail) started in an empty WORK folder, with RFK (rfk's install prefix)
-# and PATH set as the guide's install step sets them. A block right after a line
-# "<!-- not run: WHY -->" is skipped (it installs what the test already has, or needs a board).
-#   run_guide.sh GUIDE PREFIX WORK
+# one bash (set -euo pipefail) started in an empty folder WORK/run, with the caller's environment
+# (the tests set what the guide's install step would: RFK, PATH, rfk). With RUN_GUIDE_SHARED set,
+# WORK/shared links to it, so the guide's ../shared/datasets paths resolve as beside a checkout. A
+# block right after a line "<!-- not run: WHY -->" is skipped (it installs what the test already
+# has, or runs for an hour).
+#   run_guide.sh GUIDE WORK
 set -euo pipefail
-guide=$1 prefix=$2 work=$3
+guide=$1 work=$2
 rm -rf "$work"
-mkdir -p "$work"
+mkdir -p "$work/run"
+if [ -n "${RUN_GUIDE_SHARED:-}" ]; then
+  [ -d "$RUN_GUIDE_SHARED/datasets" ] || { echo "run_guide.sh: no datasets under $RUN_GUIDE_SHARED: skipped"; exit 77; }
+  ln -s "$RUN_GUIDE_SHARED" "$work/shared"
+fi
 script="$work/guide.sh"
 awk '
   /^<!-- not run:/ { skip = 1; next }
@@ -19,5 +25,5 @@ awk '
   END { if (blocks == 0) exit 1 }
 ' "$guide" >"$script" || { echo "run_guide.sh: no runnable sh block in $guide"; exit 1; }
 echo "run_guide.sh: $(grep -c '^# block' "$script") blocks of $guide"
-cd "$work"
-RFK="$prefix" PATH="$prefix/bin:$PATH" bash -euo pipefail -x "$script"
+cd "$work/run"
+bash -euo pipefail -x "$script"
