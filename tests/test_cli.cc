@@ -285,8 +285,11 @@ TEST_CASE("rfk export writes the model byte for byte as an aligned C array, with
   CHECK(rfk_test::ReadText(header) == h);
 }
 
-TEST_CASE("predict --proba and eval's log loss, Brier and ECE, --proba refused without calibration, with a hint") {
-  rfk_test::TempDir tmp;
+namespace {
+
+// A 600-row, 3-class CSV (classes x, y, z by the sum of two features, some labels flipped) in
+// tmp, and a calibrated 64-feature model of it: m.csv and m.rfk.
+void ThreeClassModel(const rfk_test::TempDir& tmp) {
   std::string csv = "a,b,cls\n";
   for (int i = 0; i < 600; ++i) {
     const double a = ((i * 37) % 101) / 25.0, b = ((i * 53) % 97) / 24.0;
@@ -297,6 +300,13 @@ TEST_CASE("predict --proba and eval's log loss, Brier and ECE, --proba refused w
   const auto tr = rfk_test::Run(Cli() + " train --train " + tmp.Path("m.csv") + " -D 64 -o " + tmp.Path("m.rfk"));
   REQUIRE_MESSAGE(tr.status == 0, tr.err);
   CHECK(tr.out.find("calibration: softmax-vector, p_k = softmax_k(a_k s_k + b_k), a in [") != std::string::npos);
+}
+
+}  // namespace
+
+TEST_CASE("predict --proba: probabilities summing to 1, the most probable class predicted; --decision raw moves some") {
+  rfk_test::TempDir tmp;
+  ThreeClassModel(tmp);
   const auto pr = rfk_test::Run(Cli() + " predict --proba -m " + tmp.Path("m.rfk") + " " + tmp.Path("m.csv"));
   REQUIRE_MESSAGE(pr.status == 0, pr.err);
   CHECK(pr.out.rfind("prediction\tp x\tp y\tp z\n", 0) == 0);
@@ -350,6 +360,14 @@ TEST_CASE("predict --proba and eval's log loss, Brier and ECE, --proba refused w
   CHECK(evr.out.find("\"decision\": \"raw\"") != std::string::npos);
   // The error rates differ by the moved rows' share at most.
   CHECK(std::fabs(JsonNumber(evr.out, "error_rate") - JsonNumber(ev.out, "error_rate")) <= moved / 600.0 + 1e-12);
+}
+
+TEST_CASE("eval's log loss, Brier and ECE of a calibrated model; inspect prints its calibration") {
+  rfk_test::TempDir tmp;
+  ThreeClassModel(tmp);
+  const auto ev = rfk_test::Run(Cli() + " eval -m " + tmp.Path("m.rfk") + " " + tmp.Path("m.csv") + " --json");
+  REQUIRE_MESSAGE(ev.status == 0, ev.err);
+  INFO(ev.out);
   const double log_loss = JsonNumber(ev.out, "log_loss"), brier = JsonNumber(ev.out, "brier"),
                ece = JsonNumber(ev.out, "ece");
   CHECK(log_loss > 0);
@@ -361,6 +379,11 @@ TEST_CASE("predict --proba and eval's log loss, Brier and ECE, --proba refused w
   const auto ins = rfk_test::Run(Cli() + " inspect " + tmp.Path("m.rfk"));
   CHECK(ins.out.find("calibration:     softmax-vector, p_k = softmax_k(a_k s_k + b_k)") != std::string::npos);
 
+}
+
+TEST_CASE("predict --proba refused without a calibration section, and for regression, with a hint") {
+  rfk_test::TempDir tmp;
+  ThreeClassModel(tmp);
   // Without the section: --proba is refused with rfk's prefix and a hint; eval has no such metrics.
   const auto nt = rfk_test::Run(Cli() + " train --train " + tmp.Path("m.csv") + " -D 64 --no-calibration -o " +
                                 tmp.Path("n.rfk"));

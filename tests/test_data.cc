@@ -226,6 +226,10 @@ TEST_CASE("data: csv basics and header detection") {
     CHECK(ds.rows == 1);
     CHECK(ds.labels == std::vector<std::string>{"yes"});
   }
+}
+
+TEST_CASE("data: csv without a header, forced headers, label columns, separators and extremes") {
+  TempDir dir;
   SUBCASE("no header") {
     const Dataset ds = ReadDataset(dir.Plain("n.csv", "1,2,3\n4,5,6\n"));
     CHECK(ds.rows == 2);

@@ -206,7 +206,6 @@ rfk::ModelError Corrupted(const std::vector<std::uint8_t>& bytes, Edit edit) {
 TEST_CASE("fastfood: each corrupted field of the section gives its status, field and offset") {
   namespace ff = f::fastfood;
   const auto bytes = rfk::host::SerializeModel(Spec(f::MapKind::kFastfood, 64, 5, 0.3, 2));  // d' = 8, 4 blocks
-  const std::uint32_t N = 32, perm = ff::kHeaderBytes + 8 * N;  // 3-bit indices: 12 bytes
   struct Case {
     const char* what;
     std::uint32_t at;  // offset in the section of the field changed
@@ -237,6 +236,12 @@ TEST_CASE("fastfood: each corrupted field of the section gives its status, field
     CHECK(std::string(err.field) == c.field);
     CHECK(err.offset == section + c.at);
   }
+}
+
+TEST_CASE("fastfood: a bad permutation, a non-finite diagonal, the size and a missing section are refused") {
+  namespace ff = f::fastfood;
+  const auto bytes = rfk::host::SerializeModel(Spec(f::MapKind::kFastfood, 64, 5, 0.3, 2));  // d' = 8, 4 blocks
+  const std::uint32_t N = 32, perm = ff::kHeaderBytes + 8 * N;  // 3-bit indices: 12 bytes
   SUBCASE("a repeated index: the block is no permutation (reported at the byte of the repeat's first bit)") {
     rfk_test::Blob ok(bytes);
     rfk::Model m;

@@ -286,6 +286,13 @@ TEST_CASE("the reader refuses bad quantized weights with the field and offset") 
       }
     }
   }
+}
+
+TEST_CASE("the reader refuses storage words that do not match the weights' bytes, with the field and offset") {
+  const auto i8 = Requantized(Trained(f::MapKind::kFourier), f::Storage::kInt8, f::Storage::kInt8);
+  rfk::ModelError err;
+  const Blob good(i8);
+  const std::uint32_t head = good.U32(good.Entry(f::SectionType::kHead) + f::entry::kOffset);
   SUBCASE("head.storage: unknown, reserved, and one whose size does not match") {
     for (std::uint32_t v : {6u, 31u, 77u, 4u, 1u, 2u, 5u}) {  // 5: f16-scaled
       CAPTURE(v);

@@ -203,28 +203,45 @@ TEST_CASE("rfk convert without --calibrate writes the bytes it wrote before GPTQ
   }
 }
 
-TEST_CASE("rfk convert --calibrate: refits the int8 head on representative rows, refuses what it cannot use") {
+namespace {
+
+// `rfk convert --calibrate`'s setting: a 400-row regression CSV of 2 inputs (d.csv, also as csv),
+// its -D 64 model at lambda 1e-7 (f32.rfk), a 3-input file (wide.csv) and a 10-row one (few.csv).
+struct CalibrateCase {
   rfk_test::TempDir tmp;
   const std::string cli = RFK_CLI, data = tmp.Path("d.csv"), f32 = tmp.Path("f32.rfk");
-  std::string csv = "x1,x2,y\n", wide = "x1,x2,x3,y\n", few = "x1,x2,y\n";
-  for (int i = 0; i < 400; ++i) {
-    const double a = (i % 20) / 10.0, b = (i / 20) / 10.0;
-    const std::string row = std::to_string(a) + "," + std::to_string(b) + ",";
-    csv += row + std::to_string(std::sin(2 * a) + b * b + 0.5) + "\n";
-    wide += row + "1,0\n";
-    if (i < 10) few += row + "0\n";
+  std::string csv = "x1,x2,y\n";
+  CalibrateCase() {
+    std::string wide = "x1,x2,x3,y\n", few = "x1,x2,y\n";
+    for (int i = 0; i < 400; ++i) {
+      const double a = (i % 20) / 10.0, b = (i / 20) / 10.0;
+      const std::string row = std::to_string(a) + "," + std::to_string(b) + ",";
+      csv += row + std::to_string(std::sin(2 * a) + b * b + 0.5) + "\n";
+      wide += row + "1,0\n";
+      if (i < 10) few += row + "0\n";
+    }
+    rfk_test::WriteText(data, csv);
+    rfk_test::WriteText(tmp.Path("wide.csv"), wide);
+    rfk_test::WriteText(tmp.Path("few.csv"), few);
+    const auto r = rfk_test::Run(cli + " train --train " + data + " -D 64 --gamma 1 --lambda 1e-7 -q -o " + f32);
+    REQUIRE_MESSAGE(r.status == 0, r.err);
   }
-  rfk_test::WriteText(data, csv);
-  rfk_test::WriteText(tmp.Path("wide.csv"), wide);
-  rfk_test::WriteText(tmp.Path("few.csv"), few);
-  auto r = rfk_test::Run(cli + " train --train " + data + " -D 64 --gamma 1 --lambda 1e-7 -q -o " + f32);
-  REQUIRE_MESSAGE(r.status == 0, r.err);
-  const auto convert = [&](const std::string& opts) {
+  // `rfk convert -m f32.rfk -o out.rfk OPTS`.
+  rfk_test::CommandResult Convert(const std::string& opts) const {
     return rfk_test::Run(cli + " convert -m " + f32 + " -o " + tmp.Path("out.rfk") + " " + opts);
-  };
+  }
+};
+
+}  // namespace
+
+TEST_CASE("rfk convert --calibrate refuses what it cannot use: a missing, wide or short file, a head not int8, memory") {
+  const CalibrateCase k;
+  const rfk_test::TempDir& tmp = k.tmp;
+  const std::string &cli = k.cli, &data = k.data;
+  rfk_test::CommandResult r;
   const auto refused = [&](const std::string& opts, const std::string& says) {
     CAPTURE(opts);
-    const auto res = convert(opts);
+    const auto res = k.Convert(opts);
     CHECK(res.status == 1);
     CHECK(res.err.rfind("rfk: error: ", 0) == 0);
     CHECK_MESSAGE(res.err.find(says) != std::string::npos, res.err);
@@ -254,6 +271,14 @@ TEST_CASE("rfk convert --calibrate: refits the int8 head on representative rows,
   CHECK(r.status == 1);
   CHECK_MESSAGE(r.err.find("random binning") != std::string::npos, r.err);
 
+}
+
+TEST_CASE("rfk convert --calibrate refits the int8 head on representative rows: closer to the f32 model than rounding") {
+  CalibrateCase k;
+  const rfk_test::TempDir& tmp = k.tmp;
+  const std::string &cli = k.cli, &data = k.data, &f32 = k.f32, &csv = k.csv;
+  rfk_test::CommandResult r;
+  const auto convert = [&](const std::string& opts) { return k.Convert(opts); };
   // Calibrated on the training rows: the model's outputs are reproduced closer than plain rounding's.
   const auto mse_to_f32 = [&](const std::string& model) {
     const auto a = rfk_test::Run(cli + " predict -m " + f32 + " " + data);
