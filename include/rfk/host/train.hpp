@@ -111,7 +111,7 @@ struct TrainOptions {
   format::Storage w_storage = format::Storage::kF32;
   format::Storage head_storage = format::Storage::kF32;  ///< the head's storage (as w_storage above)
   /// false: the model has no metadata section (the training options and statistics as text,
-  /// docs/FORMAT.md "metadata"; `rfk train --no-metadata`), as rfk::host::WithoutSection drops it.
+  /// docs/FORMAT.md "metadata"; `rfk train --no-metadata`) and no input statistics.
   /// Nothing prediction reads is lost; `rfk convert --calibrate`, which reads lambda there, refuses it.
   bool metadata = true;
   /// Distributed training (rfk/host/ranks.hpp; null or one rank: this process alone). Every rank

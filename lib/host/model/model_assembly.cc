@@ -46,7 +46,10 @@ AssembledModel AssembleModel(const Design& design, const Head& head, const Train
   ModelSpec spec;
   spec.input_dim = static_cast<std::uint32_t>(ctx.data.cols);
   spec.seed = ctx.opt.seed;
-  spec.metadata = Metadata(design, ctx, &spec);
+  // Without metadata (TrainOptions::metadata false) the spec's text stays empty and SerializeModel
+  // writes no section for it; Describe still fills the design's other spec fields.
+  const std::string metadata = Metadata(design, ctx, &spec);
+  if (ctx.opt.metadata) spec.metadata = metadata;
   spec.mean = ctx.scaling.mean;
   spec.inv_scale = ctx.scaling.inv_scale;
   spec.task = ctx.targets.task;

@@ -24,7 +24,6 @@
 #include "training/gram.h"
 #include "model/model_assembly.h"
 #include "rfk/host/model_writer.hpp"
-#include "rfk/host/opened_model.hpp"
 #include "rfk/host/quantize.hpp"
 #include "rfk/host/train.hpp"
 #include "training/selection.h"
@@ -34,11 +33,6 @@
 namespace rfk::host {
 
 namespace {
-
-// `blob` (a model as StoreQuantized returns it) without its metadata section (TrainOptions::metadata).
-std::vector<std::uint8_t> WithoutMetadata(const std::vector<std::uint8_t>& blob) {
-  return WithoutSection(OpenedModel(blob, "the trained model").model(), format::SectionType::kMetadata);
-}
 
 constexpr std::size_t kTrainErrorRows = 10000;
 // The stride of an evenly strided sample of at most `cap` of n rows.
@@ -258,7 +252,6 @@ TrainResult Train(RowSource& source, const TrainOptions& options) {
   if (calibrate) Calibrate(*design, choice.factor, rep.lambda, calibration, ctx);
   AssembledModel model = AssembleModel(*design, head, ctx);
   result.model = StoreQuantized(model.blob, opt.w_storage, opt.head_storage, design->RoundedHead());
-  if (!opt.metadata) result.model = WithoutMetadata(result.model);
   // The training error of the stored model's decision: by its calibration where it has one.
   targets.decision.method = rep.calibration_method;
   targets.decision.params.assign(rep.calibration_params.begin(), rep.calibration_params.end());
