@@ -21,6 +21,8 @@ namespace rfk_test::data {
 namespace fs = std::filesystem;
 using rfk::host::DataError;
 using rfk::host::DataFormat;
+using rfk::host::Dataset;
+using rfk::host::DetectFormat;
 using rfk::host::ReadDataset;
 using rfk::host::ReadOptions;
 

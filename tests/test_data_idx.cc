@@ -12,13 +12,7 @@
 
 #include "data_files.h"
 
-using rfk::host::DataError;
-using rfk::host::DataFormat;
-using rfk::host::Dataset;
-using rfk::host::DetectFormat;
-using rfk::host::ReadDataset;
-using rfk::host::ReadOptions;
-using namespace rfk_test::data;
+using namespace rfk_test::data;  // the readers' names and the helpers (data_files.h)
 
 TEST_CASE("data: idx images and labels") {
   TempDir dir;
