@@ -304,7 +304,7 @@ void ThreeClassModel(const rfk_test::TempDir& tmp) {
 
 }  // namespace
 
-TEST_CASE("predict --proba: probabilities summing to 1, the most probable class predicted; --decision raw moves some") {
+TEST_CASE("predict --proba: probabilities summing to 1, the most probable class predicted, and --decision raw moves some") {
   rfk_test::TempDir tmp;
   ThreeClassModel(tmp);
   const auto pr = rfk_test::Run(Cli() + " predict --proba -m " + tmp.Path("m.rfk") + " " + tmp.Path("m.csv"));
@@ -362,7 +362,7 @@ TEST_CASE("predict --proba: probabilities summing to 1, the most probable class 
   CHECK(std::fabs(JsonNumber(evr.out, "error_rate") - JsonNumber(ev.out, "error_rate")) <= moved / 600.0 + 1e-12);
 }
 
-TEST_CASE("eval's log loss, Brier and ECE of a calibrated model; inspect prints its calibration") {
+TEST_CASE("eval's log loss, Brier and ECE of a calibrated model, and inspect prints its calibration") {
   rfk_test::TempDir tmp;
   ThreeClassModel(tmp);
   const auto ev = rfk_test::Run(Cli() + " eval -m " + tmp.Path("m.rfk") + " " + tmp.Path("m.csv") + " --json");
