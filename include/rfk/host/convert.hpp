@@ -53,7 +53,7 @@ void CheckConvert(const Model& source, const ConvertSettings& s, Spelling spelli
 
 /// `source` converted as `s` asks; `calibration` the rows given to calibrate on (required when
 /// s.calibrate or s.fixed/fixed_only; labels not used), named `calibration_name` in messages. Runs
-/// CheckConvert first. The result is opened once before it is returned (it must open). Throws
+/// CheckConvert first. What a converter writes is opened before it is used (it must open). Throws
 /// TrainError and QuantizeError as CheckConvert, and QuantizeError for what the conversion cannot
 /// do. Allocates; uses up to s.threads threads for a refit.
 ConvertResult ConvertModel(const Model& source, const ConvertSettings& s, const Dataset* calibration,

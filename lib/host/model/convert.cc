@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <memory>
 #include <thread>
 
 #include "rfk/fixed.hpp"
@@ -94,8 +93,7 @@ void CheckConvert(const Model& m, const ConvertSettings& s, Spelling sp, const s
     throw TrainError("nothing to convert: give " + OptionName("--storage", sp) + " (W and the head), " +
                      OptionName("--head-storage", sp) + ", " + w.fixed + (sp == Spelling::kCli ? " and/or " : " or ") +
                      (sp == Spelling::kCli ? "--no-metadata" : "metadata=False"));
-  const auto [ws, hs] = Storages(m, s, w);
-  (void)ws;
+  const f::Storage hs = Storages(m, s, w).second;
   if (!s.calibrate) return;
   if (!restore || hs != f::Storage::kInt8)
     throw TrainError(w.calibrate + " refits an int8 head: give " + w.train_int8 + " or " +
@@ -308,7 +306,8 @@ void ConvertFixed(Conversion* c, const Dataset& rows, const std::string& rows_na
 }
 
 // A re-stored model: plainly re-quantized (then refitted on drawn inputs where its outputs moved
-// far), or with calibration rows the calibrated int8 head.
+// far), or with calibration rows the calibrated int8 head; without the host sections when the
+// settings leave the metadata out.
 void Restore(Conversion* c, const Dataset* rows, const std::string& rows_name) {
   const auto [ws, hs] = Storages(c->source, c->s, c->w);
   c->out.w_storage = ws;
@@ -328,14 +327,14 @@ void Restore(Conversion* c, const Dataset* rows, const std::string& rows_name) {
   } catch (const QuantizeError& e) {
     throw QuantizeError(c->source_name + ": cannot convert: " + e.what());
   }
-  auto check = std::make_unique<const OpenedModel>(c->out.model, "the converted model");
-  DrawnRefit refit;
+  OpenedModel check(c->out.model, "the converted model");
   if (!c->s.calibrate) {
-    refit = RefitOnDraws(c, check->model(), ws, hs);
-    if (refit.refitted) check = std::make_unique<const OpenedModel>(c->out.model, "the refitted model");
+    const DrawnRefit refit = RefitOnDraws(c, check.model(), ws, hs);
+    if (refit.refitted) check = OpenedModel(c->out.model, "the refitted model");
     c->out.refitted = refit.refitted;
-    Report(c, check->model(), hs, refit);
+    Report(c, check.model(), hs, refit);
   }
+  if (!c->s.metadata) c->out.model = WithoutHostSections(check.model(), false);
   if (FixedSection(c->source) != nullptr)
     c->Note("note: the integer (fixed) section is copied as it was, made from the source's weights: the integer path "
             "predicts as before; the storage changed the float path only");
@@ -356,9 +355,7 @@ ConvertResult ConvertModel(const Model& source, const ConvertSettings& s, const 
   c.out.w_storage = source.projection_storage;
   const bool restore = !s.storage.empty() || !s.head_storage.empty();
   if (restore) Restore(&c, calibration, calibration_name);
-  else c.out.model.assign(source.bytes, source.bytes + source.total_bytes);
-  if (!s.metadata)
-    c.out.model = WithoutHostSections(OpenedModel(c.out.model, "the converted model").model(), false);
+  else c.out.model = WithoutHostSections(source, false);  // CheckConvert: nothing else asked for
   return std::move(c.out);
 }
 
