@@ -3,7 +3,6 @@
 // Add* function below; main.cc only builds the CLI11 app and runs the subcommand that was given.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -19,6 +18,12 @@
 #include "rfk/host/model_writer.hpp"
 #include "rfk/host/train.hpp"
 #include "rfk/model.hpp"
+
+// CLI11 is included only by the files that register options (it is most of the CLI's compile
+// time, even where unused).
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace rfk::cli {
 

@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <memory>
 
+#include <CLI/CLI.hpp>
+
 #include "cli.hpp"
 #include "rfk/host/convert.hpp"
 

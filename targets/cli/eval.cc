@@ -3,6 +3,8 @@
 #include <cstring>
 #include <memory>
 
+#include <CLI/CLI.hpp>
+
 #include "cli.hpp"
 
 namespace rfk::cli {

@@ -189,15 +189,6 @@ EvalResult Finish(const rfk::Model& m, const host::Dataset& data, Tally&& t) {
 
 }  // namespace
 
-void AddDecisionOption(CLI::App* cmd, Decision* decision) {
-  cmd->add_option("--decision", *decision,
-                  "How a classifier's class is decided: 'calibrated' (default: with the model's calibration "
-                  "section, the most probable class, the argmax of --proba, as rfk_decide_class decides on a "
-                  "device) or 'raw' (the sign / first maximum of the raw outputs, rfk_decide_class_raw)")
-      ->transform(CLI::CheckedTransformer(std::map<std::string, Decision>{{"calibrated", Decision::kCalibrated},
-                                                                          {"raw", Decision::kRaw}}));
-}
-
 void ThrowNoCalibration(const rfk::Model& m, const std::string& path) {
   if (m.task == rfk::format::Task::kRegression)
     throw CliError(path + " is a regression model: it has no class probabilities (--proba is for classifiers; "

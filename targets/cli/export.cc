@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <memory>
 
+#include <CLI/CLI.hpp>
+
 #include "cli.hpp"
 #include "rfk/fixed.hpp"
 #include "rfk/host/c_export.hpp"

@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <memory>
 
+#include <CLI/CLI.hpp>
+
 #include "cli.hpp"
 #include "rfk/kernels.hpp"
 

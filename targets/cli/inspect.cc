@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "cli.hpp"
 #include "rfk/blob_view.hpp"
 #include "rfk/fixed.hpp"

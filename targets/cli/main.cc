@@ -13,6 +13,8 @@
 #include <malloc.h>
 #endif
 
+#include <CLI/CLI.hpp>
+
 #include "cli.hpp"
 #include "rfk/host/train.hpp"
 #include "rfk/kernels.hpp"

@@ -1,6 +1,8 @@
 // The data-reading options the subcommands share.
 #include <cstdlib>
 
+#include <CLI/CLI.hpp>
+
 #include "cli.hpp"
 
 namespace rfk::cli {
@@ -77,6 +79,15 @@ void DataArgs::AddWeightColumn(CLI::App* app, bool fit) {
                         "file"
                       : "CSV column of row weights (as given to train --weight-column), by header name or 0-based "
                         "index (negative from the end): skipped, the file is read as without it");
+}
+
+void AddDecisionOption(CLI::App* cmd, Decision* decision) {
+  cmd->add_option("--decision", *decision,
+                  "How a classifier's class is decided: 'calibrated' (default: with the model's calibration "
+                  "section, the most probable class, the argmax of --proba, as rfk_decide_class decides on a "
+                  "device) or 'raw' (the sign / first maximum of the raw outputs, rfk_decide_class_raw)")
+      ->transform(CLI::CheckedTransformer(std::map<std::string, Decision>{{"calibrated", Decision::kCalibrated},
+                                                                          {"raw", Decision::kRaw}}));
 }
 
 }  // namespace rfk::cli

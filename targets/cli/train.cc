@@ -8,6 +8,8 @@
 #include <thread>
 #include <tuple>
 
+#include <CLI/CLI.hpp>
+
 #include "cli.hpp"
 #include "rfk/host/quantize.hpp"
 #include "rfk/host/train.hpp"
