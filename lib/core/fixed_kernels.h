@@ -13,6 +13,8 @@
 
 #include <cstdint>
 
+#include "bytes.h"
+
 #if defined(__ARM_FEATURE_DSP)
 #include <arm_acle.h>
 #endif
@@ -24,16 +26,33 @@
 #define RFK_FIXED_DSP 0
 #endif
 #endif
+// Armv8.1-M cores with the M-profile Vector Extension (Helium: Cortex-M55, M85; integer MVE is
+// enough) run the blocked loops with eight-lane kernels instead (namespace mve): RFK_FIXED_MVE,
+// default 1 there when RFK_FIXED_DSP is (these cores always have the DSP extension).
+#ifndef RFK_FIXED_MVE
+#if defined(__ARM_FEATURE_MVE) && RFK_FIXED_DSP
+#define RFK_FIXED_MVE 1
+#else
+#define RFK_FIXED_MVE 0
+#endif
+#endif
+#if RFK_FIXED_MVE
+#include <arm_mve.h>
+#endif
 
 // The list: generates the parity checks (tests/embedded/fixed_kernels_check.cc, every preset),
 // so a kernel without its check does not compile.
 //   PhaseSum  sum_c w[c] x[c] modulo 2^32, int16 w and x (the phase's own modulus: exact)
-//   PhaseSum2 the same for two rows w0, w1 against one x (x read once for both)
+//   Phases    the phases of n rows of d: t[i] = phase[i] + (PhaseSum(w + i d, x, d) << shift[i]),
+//             modulo 2^32 (phase: n little-endian uint32; the versions read x once per two rows)
+//   Features  the features of n phases t: zc[QuadSlot(j, n)] = CosTurns(t[j]) and, pair form,
+//             zs[QuadSlot(j, n)] = SinTurns(t[j]) (HeadDot's order)
 //   HeadDot   sum_j q[j] z[j] for int8 q and int16 z with z in quad order (QuadSlot), n <= 256:
 //             |q z| <= 127 * 32768 < 2^22, so the int32 sum is exact
 #define RFK_FIXED_KERNEL_LIST(X) \
   X(PhaseSum)                    \
-  X(PhaseSum2)                   \
+  X(Phases)                      \
+  X(Features)                    \
   X(HeadDot)
 
 namespace rfk::fixed {
@@ -92,10 +111,17 @@ namespace scalar {
   return sum;
 }
 
-[[gnu::noinline]] inline void PhaseSum2(const std::int16_t* w0, const std::int16_t* w1, const std::int16_t* x,
-                                        std::uint32_t n, std::uint32_t& s0, std::uint32_t& s1) {
-  s0 = PhaseSum(w0, x, n);
-  s1 = PhaseSum(w1, x, n);
+[[gnu::noinline]] inline void Phases(const std::int16_t* w, std::uint32_t d, const std::int16_t* x, std::uint32_t n,
+                                     const std::uint8_t* phase, const std::uint8_t* shift, std::uint32_t* t) {
+  for (std::uint32_t i = 0; i < n; ++i, w += d) t[i] = core::LoadU32(phase + 4 * i) + (PhaseSum(w, x, d) << shift[i]);
+}
+
+[[gnu::noinline]] inline void Features(const std::uint32_t* t, std::uint32_t n, bool pairs, std::int16_t* zc,
+                                       std::int16_t* zs) {
+  for (std::uint32_t j = 0; j < n; ++j) {
+    if (pairs) CosSinTurnsInline(t[j], zc[QuadSlot(j, n)], zs[QuadSlot(j, n)]);
+    else zc[QuadSlot(j, n)] = CosTurnsInline(t[j]);
+  }
 }
 
 [[gnu::noinline]] inline std::int32_t HeadDot(const std::int8_t* q, const std::int16_t* z, std::uint32_t n) {
@@ -109,6 +135,20 @@ namespace scalar {
 }
 
 }  // namespace scalar
+
+// Phases (the list) two rows at a time through pair(w0, w1, x, d, s0, s1), which sets s0 and s1 to
+// the two rows' PhaseSum with x: a last odd row's sum taken twice, the second unused.
+template <class Pair>
+[[gnu::always_inline]] inline void PairedPhases(Pair pair, const std::int16_t* w, std::uint32_t d,
+                                                const std::int16_t* x, std::uint32_t n, const std::uint8_t* phase,
+                                                const std::uint8_t* shift, std::uint32_t* t) {
+  for (std::uint32_t i = 0; i < n; i += 2, w += 2 * d) {
+    std::uint32_t s0, s1;
+    pair(w, i + 1 < n ? w + d : w, x, d, s0, s1);
+    t[i] = core::LoadU32(phase + 4 * i) + (s0 << shift[i]);
+    if (i + 1 < n) t[i + 1] = core::LoadU32(phase + 4 * i + 4) + (s1 << shift[i + 1]);
+  }
+}
 
 namespace dsp {
 
@@ -162,10 +202,43 @@ inline std::int32_t Sxtb16(std::uint32_t a) {
   return sum;
 }
 
-// Each word of x read once for both rows: five instructions per four multiply-accumulates.
+#if defined(__ARM_FEATURE_DSP) && defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
+#define RFK_FIXED_LDRD 1
+// a, b = the two words at p, and p += 4 (one LDRD, post-indexed: GCC does not pair the loads
+// itself). p must be 4-aligned: LDRD faults on an unaligned address on M-profile cores. The
+// outputs are early-clobbered: LDRD with writeback may not load into its base register.
+[[gnu::always_inline]] inline void Load2(const std::int16_t*& p, std::int32_t& a, std::int32_t& b) {
+  struct Words {
+    std::int32_t v[2];
+  };
+  asm("ldrd %0, %1, [%2], #8" : "=&r"(a), "=&r"(b), "+r"(p) : "m"(*reinterpret_cast<const Words*>(p)));
+}
+#else
+#define RFK_FIXED_LDRD 0
+#endif
+
+// Each word of x read once for both rows: five instructions per four multiply-accumulates; where
+// w0, w1 and x are all 4-aligned (a dense model's rows when d is even, and an aligned input), on
+// M-profile cores, two words per load: seven instructions per eight.
 [[gnu::noinline]] inline void PhaseSum2(const std::int16_t* w0, const std::int16_t* w1, const std::int16_t* x,
                                         std::uint32_t n, std::uint32_t& s0, std::uint32_t& s1) {
   std::int32_t a0 = 0, a1 = 0;
+#if RFK_FIXED_LDRD
+  const auto address = [](const std::int16_t* p) { return reinterpret_cast<std::uintptr_t>(p); };
+  if (((address(w0) | address(w1) | address(x)) & 3u) == 0) {
+    for (std::uint32_t k = n / 8; k != 0; --k) {
+      for (int half = 0; half < 2; ++half) {
+        std::int32_t xa, xb, wa, wb, va, vb;
+        Load2(x, xa, xb);
+        Load2(w0, wa, wb);
+        Load2(w1, va, vb);
+        a0 = Smlad(wb, xb, Smlad(wa, xa, a0));
+        a1 = Smlad(vb, xb, Smlad(va, xa, a1));
+      }
+    }
+    n &= 7u;  // the rest below
+  }
+#endif
   // Each pointer stepped right after its load (post-indexed loads), eight columns per iteration.
   for (std::uint32_t k = n / 8; k != 0; --k) {
     for (int half = 0; half < 2; ++half) {
@@ -203,6 +276,35 @@ inline std::int32_t Sxtb16(std::uint32_t a) {
   }
 }
 
+// One loop per form, the cosine and sine of a phase sharing its quadrant logic (CosSinTurnsInline);
+// whole quads two phases per step, j and j + 1 (j even) going to slots b and b + 2, b = j with
+// bit 1 moved to bit 0; then the rest in place.
+[[gnu::noinline]] inline void Features(const std::uint32_t* t, std::uint32_t n, bool pairs, std::int16_t* zc,
+                                       std::int16_t* zs) {
+  const std::uint32_t whole = n & ~3u;
+  std::uint32_t j = 0;
+  if (pairs) {
+    for (; j < whole; j += 2) {
+      const std::uint32_t b = (j & ~3u) | ((j >> 1) & 1u);
+      CosSinTurnsInline(t[j], zc[b], zs[b]);
+      CosSinTurnsInline(t[j + 1], zc[b + 2], zs[b + 2]);
+    }
+    for (; j < n; ++j) CosSinTurnsInline(t[j], zc[j], zs[j]);
+  } else {
+    for (; j < whole; j += 2) {
+      const std::uint32_t b = (j & ~3u) | ((j >> 1) & 1u);
+      zc[b] = CosTurnsInline(t[j]);
+      zc[b + 2] = CosTurnsInline(t[j + 1]);
+    }
+    for (; j < n; ++j) zc[j] = CosTurnsInline(t[j]);
+  }
+}
+
+[[gnu::noinline]] inline void Phases(const std::int16_t* w, std::uint32_t d, const std::int16_t* x, std::uint32_t n,
+                                     const std::uint8_t* phase, const std::uint8_t* shift, std::uint32_t* t) {
+  PairedPhases([](auto&&... a) { PhaseSum2(a...); }, w, d, x, n, phase, shift, t);
+}
+
 // Four int8 weights per word: SXTB16 gives (q0, q2) and, rotated by 8, (q1, q3), which meet z's
 // quad order (z0, z2), (z1, z3) in two SMLADs.
 [[gnu::noinline]] inline std::int32_t HeadDot(const std::int8_t* q, const std::int16_t* z, std::uint32_t n) {
@@ -218,8 +320,106 @@ inline std::int32_t Sxtb16(std::uint32_t a) {
 
 }  // namespace dsp
 
+#if RFK_FIXED_MVE
+// Eight int16 lanes per step: VMLADAVA (the eight products summed into a 32-bit accumulator,
+// modulo 2^32 as the scalar sums), the tail of n % 8 columns as one tail-predicated step (VCTP:
+// lanes past the tail load 0 and add nothing).
+namespace mve {
+
+// acc + sum_c w[c] x[c] over the n % 8 columns at w, x (n: the whole length).
+[[gnu::always_inline]] inline std::int32_t Tail(const std::int16_t* w, const std::int16_t* x, std::uint32_t n,
+                                                std::int32_t acc) {
+  const mve_pred16_t p = vctp16q(n % 8);
+  return vmladavaq_p_s16(acc, vldrhq_z_s16(w, p), vldrhq_z_s16(x, p), p);
+}
+
+[[gnu::always_inline]] inline std::uint32_t PhaseSum(const std::int16_t* w, const std::int16_t* x, std::uint32_t n) {
+  std::int32_t acc = 0;
+  for (const std::int16_t* end = x + (n & ~7u); x != end; x += 8, w += 8)
+    acc = vmladavaq_s16(acc, vld1q_s16(w), vld1q_s16(x));
+  return static_cast<std::uint32_t>(Tail(w, x, n, acc));
+}
+
+// x's eight lanes loaded once for both rows: three loads and two VMLADAVA per 16 products.
+[[gnu::always_inline]] inline void PhaseSum2(const std::int16_t* w0, const std::int16_t* w1, const std::int16_t* x,
+                                             std::uint32_t n, std::uint32_t& s0, std::uint32_t& s1) {
+  std::int32_t a0 = 0, a1 = 0;
+  for (const std::int16_t* end = x + (n & ~7u); x != end; x += 8, w0 += 8, w1 += 8) {
+    const int16x8_t xv = vld1q_s16(x);
+    a0 = vmladavaq_s16(a0, vld1q_s16(w0), xv);
+    a1 = vmladavaq_s16(a1, vld1q_s16(w1), xv);
+  }
+  s0 = static_cast<std::uint32_t>(Tail(w0, x, n, a0));
+  s1 = static_cast<std::uint32_t>(Tail(w1, x, n, a1));
+}
+
+[[gnu::noinline]] inline void Phases(const std::int16_t* w, std::uint32_t d, const std::int16_t* x, std::uint32_t n,
+                                     const std::uint8_t* phase, const std::uint8_t* shift, std::uint32_t* t) {
+  PairedPhases([](auto&&... a) { PhaseSum2(a...); }, w, d, x, n, phase, shift, t);
+}
+
+// QuarterCos four lanes at a time: the table's two entries gathered (VLDRH.U32 with offsets).
+[[gnu::always_inline]] inline uint32x4_t QuarterCos4(uint32x4_t p) {
+  const uint32x4_t i = vshrq_n_u32(p, 22);
+  const uint32x4_t frac = vandq_u32(vshrq_n_u32(p, 6), vdupq_n_u32(0xFFFFu));
+  const uint32x4_t a = vldrhq_gather_shifted_offset_u32(kQuarterCos2, i);
+  const uint32x4_t drop = vsubq_u32(a, vldrhq_gather_shifted_offset_u32(kQuarterCos2 + 1, i));
+  return vshrq_n_u32(vaddq_u32(vsubq_u32(vshlq_n_u32(a, 16), vmulq_u32(drop, frac)), vdupq_n_u32(0x10000u)), 17);
+}
+// v negated in the lanes whose mask is all ones (two's complement: (v ^ m) - m).
+[[gnu::always_inline]] inline int32x4_t Negate(uint32x4_t v, uint32x4_t mask) {
+  return vreinterpretq_s32_u32(vsubq_u32(veorq_u32(v, mask), mask));
+}
+
+// Four phases per step, read in quad order (VLDRW gathered at 0, 2, 1, 3) so that the features
+// are stored in place (VSTRH.32, the low halves); CosSinTurnsInline's quadrant logic as lane
+// masks (no predicates: see kernels_helium.cc); the last n % 4 by the DSP version.
+[[gnu::noinline]] inline void Features(const std::uint32_t* t, std::uint32_t n, bool pairs, std::int16_t* zc,
+                                       std::int16_t* zs) {
+  static const std::uint32_t kQuadOrder[4] = {0, 2, 1, 3};
+  const uint32x4_t order = vld1q_u32(kQuadOrder);
+  const uint32x4_t quarter = vdupq_n_u32(0x40000000u), one = vdupq_n_u32(1u);
+  const std::uint32_t whole = n & ~3u;
+  for (std::uint32_t j = 0; j < whole; j += 4) {
+    const uint32x4_t tv = vldrwq_gather_shifted_offset_u32(t + j, order);
+    const uint32x4_t quadrant = vshrq_n_u32(tv, 30);
+    const uint32x4_t odd = vreinterpretq_u32_s32(vnegq_s32(vreinterpretq_s32_u32(vandq_u32(quadrant, one))));
+    const uint32x4_t p = vandq_u32(tv, vdupq_n_u32(0x3FFFFFFFu));
+    const uint32x4_t mirrored = vorrq_u32(vbicq_u32(p, odd), vandq_u32(vsubq_u32(quarter, p), odd));
+    // Quadrants 1 and 2 negate the cosine (bit 1 of quadrant + 1), 2 and 3 the sine (bit 1).
+    const uint32x4_t cneg = vreinterpretq_u32_s32(
+        vnegq_s32(vreinterpretq_s32_u32(vandq_u32(vshrq_n_u32(vaddq_u32(quadrant, one), 1), one))));
+    vstrhq_s32(zc + j, Negate(QuarterCos4(mirrored), cneg));
+    if (pairs) {
+      const uint32x4_t sneg = vreinterpretq_u32_s32(vnegq_s32(vreinterpretq_s32_u32(vshrq_n_u32(quadrant, 1))));
+      vstrhq_s32(zs + j, Negate(QuarterCos4(vsubq_u32(quarter, mirrored)), sneg));
+    }
+  }
+  for (std::uint32_t j = whole; j < n; ++j) {
+    if (pairs) CosSinTurnsInline(t[j], zc[j], zs[j]);
+    else zc[j] = CosTurnsInline(t[j]);
+  }
+}
+
+// Eight features per step; z's quad order (0, 2, 1, 3) met by gathering q's bytes in that order
+// (VLDRB.S16 with offsets, widened to int16), the last n % 8 by the DSP version (whose quads the
+// tail keeps: it starts at a multiple of 8).
+[[gnu::noinline]] inline std::int32_t HeadDot(const std::int8_t* q, const std::int16_t* z, std::uint32_t n) {
+  static const std::uint16_t kQuadOffsets[8] = {0, 2, 1, 3, 4, 6, 5, 7};
+  const uint16x8_t offsets = vld1q_u16(kQuadOffsets);
+  std::int32_t acc = 0;
+  for (const std::int16_t* end = z + (n & ~7u); z != end; z += 8, q += 8)
+    acc = vmladavaq_s16(acc, vldrbq_gather_offset_s16(q, offsets), vld1q_s16(z));
+  return acc + dsp::HeadDot(q, z, n % 8);
+}
+
+}  // namespace mve
+#endif
+
 // The version this core runs.
-#if RFK_FIXED_DSP
+#if RFK_FIXED_MVE
+namespace kernels = mve;
+#elif RFK_FIXED_DSP
 namespace kernels = dsp;
 #else
 namespace kernels = scalar;

@@ -1,10 +1,12 @@
 // Parity of the integer path's kernels (lib/core/fixed_kernels.h, RFK_FIXED_KERNEL_LIST): each DSP
-// version against its scalar reference, the oracle, on every platform. On cores with the Arm DSP
-// extension (Cortex-M4, M7, M33; armhf) the DSP versions run the SMLAD / SXTB16 instructions; elsewhere
-// they run over the plain C++ definitions of those instructions, so their loops, tails and the quad
-// order are checked everywhere. Inputs: every length 0..kMaxLen at every start offset 0..3 (unaligned
-// words), pseudo-random values and the extremes (-32768, 32767, -128, 127), whose sums wrap; and the
-// joint cosine and sine of the DSP loops against CosTurns and SinTurns. Prints integers only (no float printf on bare metal); returns non-zero on any mismatch.
+// version (and, on cores with MVE, each MVE version) against its scalar reference, the oracle, on
+// every platform. On cores with the Arm DSP extension (Cortex-M4, M7, M33, M55; armhf) the DSP
+// versions run the SMLAD / SXTB16 instructions; elsewhere they run over the plain C++ definitions
+// of those instructions, so their loops, tails and the quad order are checked everywhere. Inputs:
+// every length 0..kMaxLen at every start offset 0..3 (unaligned words), pseudo-random values and
+// the extremes (-32768, 32767, -128, 127), whose sums wrap; and the joint cosine and sine of the
+// DSP loops against CosTurns and SinTurns. Prints integers only (no float printf on bare metal);
+// returns non-zero on any mismatch.
 // Nothing is allocated.
 #include <stdio.h>
 
@@ -16,6 +18,10 @@
 namespace {
 
 namespace fk = rfk::fixed;
+namespace dsp = fk::dsp;
+#if RFK_FIXED_MVE
+namespace mve = fk::mve;
+#endif
 constexpr std::uint32_t kMaxLen = 70;  // past two 32-wide blocks and every tail of 8, 4, 2, 1
 
 std::uint32_t state = 12345u;
@@ -39,31 +45,92 @@ std::int8_t Value8(int r) {
 }
 
 // Buffers with room for a start offset of up to 3 elements (words read unaligned).
-std::int16_t w0_buf[kMaxLen + 4], w1_buf[kMaxLen + 4], x_buf[kMaxLen + 4], z_buf[kMaxLen + 4];
+// 4-aligned, so that offsets 0 and 2 give the word-aligned rows and input that the DSP Phases'
+// paired loads take (RFK_FIXED_LDRD).
+alignas(4) std::int16_t w0_buf[kMaxLen + 4], x_buf[kMaxLen + 4], z_buf[kMaxLen + 4];
 std::int8_t q_buf[kMaxLen + 4];
+std::uint32_t t_buf[kMaxLen + 4];  // phases
 
 void Fill(int r) {
   for (std::uint32_t i = 0; i < kMaxLen + 4; ++i) {
-    w0_buf[i] = Value16(r), w1_buf[i] = Value16(r), x_buf[i] = Value16(r), q_buf[i] = Value8(r);
+    w0_buf[i] = Value16(r), x_buf[i] = Value16(r), q_buf[i] = Value8(r);
     const std::int16_t z = Value16(r);  // a feature: |z| <= 32767
     z_buf[i] = z == -32768 ? std::int16_t{-32767} : z;
+    // Phases: pseudo-random (r 0), or next to a quadrant's boundary (r 1, 2: the mirrored positions'
+    // ends, where the table's last entry is read).
+    const std::uint32_t quadrant = Next() << 30, near = Next() & 3u;
+    t_buf[i] = r == 0 ? Next() : r == 1 ? quadrant + near : quadrant - near;
   }
 }
 
-// One kernel on one (offset, length): scalar and DSP on the same inputs.
+// One kernel on one (offset, length): the scalar reference against the DSP version and, on cores
+// with MVE (RFK_FIXED_MVE), the MVE version, on the same inputs.
+#if RFK_FIXED_MVE
+#define RFK_VERSIONS(X) X(dsp) X(mve)
+#else
+#define RFK_VERSIONS(X) X(dsp)
+#endif
 bool ParityPhaseSum(std::uint32_t off, std::uint32_t n) {
-  return fk::scalar::PhaseSum(w0_buf + off, x_buf + off, n) == fk::dsp::PhaseSum(w0_buf + off, x_buf + off, n);
+  const std::uint32_t want = fk::scalar::PhaseSum(w0_buf + off, x_buf + off, n);
+  bool same = true;
+#define RFK_ONE(v) same = same && v::PhaseSum(w0_buf + off, x_buf + off, n) == want;
+  RFK_VERSIONS(RFK_ONE)
+#undef RFK_ONE
+  return same;
 }
-bool ParityPhaseSum2(std::uint32_t off, std::uint32_t n) {
-  std::uint32_t a0, a1, b0, b1;
-  fk::scalar::PhaseSum2(w0_buf + off, w1_buf + (3 - off), x_buf + off, n, a0, a1);
-  fk::dsp::PhaseSum2(w0_buf + off, w1_buf + (3 - off), x_buf + off, n, b0, b1);
-  return a0 == b0 && a1 == b1;
+// Up to five rows (two pairs and an odd one) of n columns: rows n + off1 apart, where off1 (0..3)
+// makes them word-aligned or not (the DSP version's paired loads need all of w, x aligned).
+alignas(4) std::int16_t w_rows[5 * (kMaxLen + 4)];
+std::uint8_t phase_bytes[4 * 5], shifts[5];
+bool ParityPhases(std::uint32_t off, std::uint32_t n) {
+  bool same = true;
+  for (std::uint32_t rows = 0; rows <= 5; ++rows) {
+    const std::uint32_t d = n + (rows & 1u) * (3 - off);  // even and odd strides
+    for (std::uint32_t i = 0; i < 5 * (kMaxLen + 4); ++i) w_rows[i] = Value16(static_cast<int>(i % 3));
+    for (std::uint32_t i = 0; i < 5; ++i) {
+      shifts[i] = static_cast<std::uint8_t>(Next() % 17);
+      for (std::uint32_t b = 0; b < 4; ++b) phase_bytes[4 * i + b] = static_cast<std::uint8_t>(Next());
+    }
+    std::uint32_t want[5], got[5];
+    fk::scalar::Phases(w_rows + off, d, x_buf + off, rows, phase_bytes, shifts, want);
+#define RFK_ONE(v)                                                          \
+  v::Phases(w_rows + off, d, x_buf + off, rows, phase_bytes, shifts, got); \
+  for (std::uint32_t i = 0; i < rows; ++i) same = same && got[i] == want[i];
+    RFK_VERSIONS(RFK_ONE)
+#undef RFK_ONE
+  }
+  return same;
+}
+// Each version's features of t in both forms against CosTurns and SinTurns (rfk/fixed.hpp, the
+// definition) at QuadSlot's places; the slots past n stay as they were.
+bool ParityFeatures(std::uint32_t off, std::uint32_t n) {
+  std::int16_t zc[kMaxLen + 1], zs[kMaxLen + 1];
+  bool same = true;
+  for (int pairs = 0; pairs < 2; ++pairs) {
+#define RFK_ONE(v)                                                                          \
+  for (std::uint32_t j = 0; j <= kMaxLen; ++j) zc[j] = zs[j] = 12345;                       \
+  v::Features(t_buf + off, n, pairs != 0, zc, zs);                                           \
+  for (std::uint32_t j = 0; j < n; ++j) {                                                   \
+    const std::uint32_t slot = fk::QuadSlot(j, n);                                          \
+    same = same && zc[slot] == fk::CosTurns(t_buf[off + j]);                                \
+    same = same && (pairs ? zs[slot] == fk::SinTurns(t_buf[off + j]) : zs[slot] == 12345); \
+  }                                                                                         \
+  same = same && zc[n] == 12345 && zs[n] == 12345;
+    RFK_ONE(fk::scalar)
+    RFK_VERSIONS(RFK_ONE)
+#undef RFK_ONE
+  }
+  return same;
 }
 // z holds features (|z| <= 32767, as CosTurns gives them) in quad order; HeadDot takes up to
 // kHeadDotMax of them.
 bool ParityHeadDot(std::uint32_t off, std::uint32_t n) {
-  return fk::scalar::HeadDot(q_buf + off, z_buf + (3 - off), n) == fk::dsp::HeadDot(q_buf + off, z_buf + (3 - off), n);
+  const std::int32_t want = fk::scalar::HeadDot(q_buf + off, z_buf + (3 - off), n);
+  bool same = true;
+#define RFK_ONE(v) same = same && v::HeadDot(q_buf + off, z_buf + (3 - off), n) == want;
+  RFK_VERSIONS(RFK_ONE)
+#undef RFK_ONE
+  return same;
 }
 
 // CosSinTurnsInline (the DSP loops' cosine and sine of one phase) against CosTurns and SinTurns:
@@ -110,7 +177,8 @@ int main() {
   RFK_FIXED_KERNEL_LIST(RFK_CHECK_KERNEL)
 #undef RFK_CHECK_KERNEL
   mismatches += CheckCosSin(&checked);
-  printf("fixed kernels: %u cases checked, %u mismatches (DSP instructions %s)\n", static_cast<unsigned>(checked),
-         static_cast<unsigned>(mismatches), kDspInstructions);
+  printf("fixed kernels: %u cases checked, %u mismatches (DSP instructions %s; MVE kernels %s)\n",
+         static_cast<unsigned>(checked), static_cast<unsigned>(mismatches), kDspInstructions,
+         RFK_FIXED_MVE ? "run" : "absent");
   return mismatches == 0 ? 0 : 1;
 }
