@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""Instructions executed per function by a bare-metal test firmware under qemu.
+
+Runs ELF on qemu-system-arm (or -riscv32) one instruction per translation block (-singlestep,
+-d exec,nochain: every executed instruction is logged once), maps each logged PC to the function
+around it (the ELF's symbols from `nm`), and prints the top functions by instructions executed,
+whole run (opens, the harness's own loops and every prediction it makes). qemu's trace of a run
+of about 10 M instructions is about 1 GB: it goes to a temporary file, deleted afterwards.
+
+Example (docs/EMBEDDED.md, "DSP kernels"):
+  bench/firmware_profile.py --machine mps2-an386 build/cortex-m4/bin/rfk_cost_fixed.elf
+"""
+import argparse
+import bisect
+import collections
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+
+def symbols(elf, nm):
+    out = subprocess.run([nm, "-n", "-C", elf], check=True, capture_output=True, text=True).stdout
+    table = []
+    for line in out.splitlines():
+        parts = line.split(" ", 2)
+        if len(parts) == 3 and parts[1] in "tTwW":
+            table.append((int(parts[0], 16), parts[2]))
+    table.sort()
+    return table
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("elf")
+    ap.add_argument("--machine", required=True, help="qemu -M board, as the preset's tests use it")
+    ap.add_argument("--qemu", default="qemu-system-arm")
+    ap.add_argument("--nm", default="arm-none-eabi-nm")
+    ap.add_argument("--top", type=int, default=20)
+    args = ap.parse_args()
+    table = symbols(args.elf, args.nm)
+    starts = [a for a, _ in table]
+    counts = collections.Counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        trace = os.path.join(tmp, "trace")
+        subprocess.run([args.qemu, "-M", args.machine, "-nographic", "-monitor", "none",
+                        "-semihosting-config", "enable=on,target=native", "-singlestep",
+                        "-d", "exec,nochain", "-D", trace, "-kernel", args.elf],
+                       stdout=subprocess.DEVNULL, check=False, timeout=600)
+        pc_re = re.compile(r"\[[0-9a-f]+/([0-9a-f]+)/")
+        with open(trace) as f:
+            for line in f:
+                m = pc_re.search(line)
+                if m:
+                    i = bisect.bisect_right(starts, int(m.group(1), 16) & ~1) - 1
+                    counts[table[i][1] if i >= 0 else "?"] += 1
+    total = sum(counts.values())
+    if total == 0:
+        sys.exit("no instruction logged: is the machine right for this ELF?")
+    print(f"{total} instructions executed")
+    for name, n in counts.most_common(args.top):
+        print(f"{n:10d} {100.0 * n / total:5.1f}%  {name[:100]}")
+
+
+if __name__ == "__main__":
+    main()
