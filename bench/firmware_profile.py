@@ -47,7 +47,7 @@ def main():
         subprocess.run([args.qemu, "-M", args.machine, "-nographic", "-monitor", "none",
                         "-semihosting-config", "enable=on,target=native", "-singlestep",
                         "-d", "exec,nochain", "-D", trace, "-kernel", args.elf],
-                       stdout=subprocess.DEVNULL, check=False, timeout=600)
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, timeout=600)
         pc_re = re.compile(r"\[[0-9a-f]+/([0-9a-f]+)/")
         with open(trace) as f:
             for line in f:
