@@ -16,11 +16,23 @@ double Dot(const std::vector<double>& a, const std::vector<double>& b) {
   return s;
 }
 
+// Threads for one application of the operator. Parallel starts and joins its threads on every
+// call, tens of microseconds each, and CG applies the operator once per iteration: a small design
+// runs on fewer threads, down to the caller alone (a 600-row binning fit spent more time in the
+// kernel than in its arithmetic). The count changes no bit: every column of Z' u and every row of
+// Z v is summed in one fixed order, whichever thread does it.
+unsigned ThreadsFor(const SparseDesign& Z, std::size_t rows, unsigned threads) {
+  constexpr std::size_t kMinWork = std::size_t{1} << 17;  // multiply-adds that pay for a thread
+  const std::size_t work = rows * (std::size_t{Z.Df} + Z.P);
+  return static_cast<unsigned>(std::max<std::size_t>(1, std::min<std::size_t>(threads, work / kMinWork)));
+}
+
 class Operator {
  public:
   Operator(const SparseDesign& Z, const std::vector<std::uint32_t>& rows, const double* w,
            double lambda, unsigned threads)
-      : Z_(Z), rows_(rows), lambda_(lambda), threads_(threads), w_(rows.size(), 1.0), u_(rows.size()) {
+      : Z_(Z), rows_(rows), lambda_(lambda), threads_(ThreadsFor(Z, rows.size(), threads)), w_(rows.size(), 1.0),
+        u_(rows.size()) {
     if (w)
       for (std::size_t r = 0; r < rows.size(); ++r) w_[r] = w[rows[r]];
     m_ = 0;
