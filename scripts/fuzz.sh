@@ -13,7 +13,7 @@
 # committed regression inputs. Corpora grow in build/fuzz/corpus/<target> across runs.
 # Exit status: non-zero if any target found a crash, leak, timeout or invariant violation; the
 # input is in build/fuzz/artifacts/<target>/ -- fix the library, then commit the input under
-# tests/fuzz/regressions/<target>/ (tests/test_fuzz_regressions.cc replays it).
+# tests/fuzz/regressions/<target>/ (tests/core/test_fuzz_regressions.cc replays it).
 set -euo pipefail
 # The whole script is one brace group, parsed before it runs: editing the file during a long run
 # cannot change what the running shell executes.

@@ -25,7 +25,7 @@ inline constexpr std::int32_t kCosScale = 32767;
 /// 32767 * cos(2 pi phase / 2^32), as an analytic bound: table rounding 0.25 LSB + interpolation
 /// 32767 (pi/512)^2 / 8 = 0.154 + final rounding 0.5 + the 6 unused phase bits 0.003 = 0.91 LSB,
 /// under 1: the result is always one of the two integers next to the exact value (faithful).
-/// tests/test_fixed.cc measures every distinct input. Symmetric: CosTurns(-p) == CosTurns(p),
+/// tests/device/test_fixed.cc measures every distinct input. Symmetric: CosTurns(-p) == CosTurns(p),
 /// CosTurns(p + 2^31) == -CosTurns(p); SinTurns(p) == CosTurns(p - kQuarterTurn).
 std::int16_t CosTurns(std::uint32_t phase);
 /// 32767 * sin(2 pi phase / 2^32): CosTurns a quarter turn earlier, with its accuracy.

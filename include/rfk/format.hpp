@@ -2,7 +2,7 @@
 /// The rfk model format, version 1: the one owner of its sections, enum values, constants and
 /// field offsets. The device-core reader (lib/core/model_open.cc), the host writer
 /// (lib/host/model/model_writer.cc), the bounds-checked header view (rfk/blob_view.hpp, which `rfk
-/// inspect` prints) and docs/FORMAT.md all follow this file; a test (tests/test_format.cc) fails
+/// inspect` prints) and docs/FORMAT.md all follow this file; a test (tests/model/test_format.cc) fails
 /// when FORMAT.md does not list a section or an enum value of the tables below.
 ///
 /// All integers and floats are little-endian; floats are IEEE-754 binary32. A model is one

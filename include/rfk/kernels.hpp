@@ -19,7 +19,7 @@ namespace rfk {
 /// bits of 2/pi (rare: large gamma on unscaled data; no double precision, so no soft-float code on
 /// cores without a double FPU). Beyond kSinCosMaxArg, and for NaN/inf, both results are NaN:
 /// Predict reports that as kArgumentOutOfRange instead of returning a meaningless value.
-/// Accuracy, measured against double-precision sin/cos (tests/test_kernels.cc):
+/// Accuracy, measured against double-precision sin/cos (tests/device/test_kernels.cc):
 ///   max abs error <= 1.2e-7 for every |x| <= kSinCosMaxArg.
 inline constexpr float kSinCosFastRange = 102000.0f;
 /// The largest |x| SinCosRef and CosRef compute; beyond it (and for NaN, inf) they give NaN.
@@ -206,7 +206,7 @@ inline std::uint32_t HashedColumn(std::uint64_t key, std::uint32_t p, std::uint3
 ///
 /// Accuracy against the scalar oracle: SIMD backends may fuse multiply-adds and sum in another
 /// order; features agree within 1e-5 absolute, head outputs within 1e-5 * max(1, sum_j |H_kj|),
-/// bin keys and Walsh-Hadamard transforms exactly (tests/test_parity.cc).
+/// bin keys and Walsh-Hadamard transforms exactly (tests/device/test_parity.cc).
 #define RFK_KERNEL_LIST(X)                                                                      \
   X(Standardize, (const float* x, const float* mean, const float* inv_scale, std::uint32_t d,  \
                   float* out))                                                                 \

@@ -12,7 +12,7 @@ namespace rfk::fixed {
 // round(65534 * cos(pi/2 * i / 256)) for i = 0..256: the cosine at twice the output's scale, so
 // the table's rounding costs 0.25 LSB of the result instead of 0.5; then a 0 that keeps the
 // interpolation's second read in bounds at i = 256 (where the fraction is always 0). Checked entry
-// by entry against double-precision cos in tests/test_fixed.cc.
+// by entry against double-precision cos in tests/device/test_fixed.cc.
 const std::uint16_t kQuarterCos2[258] = {
     65534, 65533, 65529, 65523, 65514, 65503, 65490, 65474, 65455, 65434, 65411, 65385,
     65356, 65326, 65292, 65257, 65218, 65178, 65135, 65089, 65041, 64991, 64938, 64882,

@@ -1,6 +1,6 @@
 // Fastfood on the integer path (format::fixed_params::FastfoodTail; docs/FORMAT.md "fixed"):
 // the device's per-block transform, its view of a fixed section's Fastfood arrays, and the
-// validator of those arrays. Internal to lib/core (tests/test_fixed_fastfood.cc drives it
+// validator of those arrays. Internal to lib/core (tests/core/test_fixed_fastfood.cc drives it
 // directly). OpenModel and PredictFixed reach it only with RFK_FIXED_FASTFOOD (core_config.h); a
 // core built without it links none of it.
 #pragma once

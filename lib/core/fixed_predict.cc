@@ -15,7 +15,7 @@
 // - scaling: |acc * mult| < 2^46 * 2^15 = 2^61; adding 2^(rshift - 1) <= 2^61 stays below 2^62.
 // - output: the validator checks |bias| + (32767 mult sum_j |q_kj| + 2^(rshift-1)) >> rshift
 //   <= 2^31 - 1 per output, and |round(acc mult / 2^rshift)| is at most that shifted term, so the
-//   int32 output is exact (tests/test_fixed_predict.cc drives every term to its extreme).
+//   int32 output is exact (tests/core/test_fixed_predict.cc drives every term to its extreme).
 #include "fp_contract.h"  // first, as in every core source
 #include "bytes.h"
 #include "core_config.h"

@@ -14,7 +14,7 @@
 //   the shifted value converted to uint32 is its residue modulo 2^32, the phase's own modulus, so
 //   the truncation loses nothing (an arithmetic right shift of a negative int64 is a floor, as
 //   GCC and Clang define it).
-// tests/test_fixed_fastfood.cc compares each step with an exact 128-bit reference at these extremes.
+// tests/core/test_fixed_fastfood.cc compares each step with an exact 128-bit reference at these extremes.
 #include "fp_contract.h"  // first, as in every core source
 #include "bytes.h"
 #include "fixed_fastfood.h"

@@ -1,6 +1,6 @@
 // libFuzzer targets for the data readers (rfk/host/data.hpp), on content in memory through
 // ParseDataset: the parsers the CLI runs on files, minus zlib (whose inflate is zlib's own,
-// fuzzed upstream; truncated and corrupt gzip are covered by tests/test_data.cc).
+// fuzzed upstream; truncated and corrupt gzip are covered by tests/data/test_data.cc).
 // A reader may reject an input only with DataError; whatever it accepts must be a well-formed
 // Dataset (checked below), so a parser that silently returns garbage fails as surely as a crash.
 // Build and run: scripts/fuzz.sh.

@@ -1,7 +1,7 @@
 // The fuzz harnesses, one function per libFuzzer target. scripts/fuzz.sh builds each into its own
 // fuzzer binary (compiled with -DRFK_FUZZ_ENTRY=<function>, which defines LLVMFuzzerTestOneInput
 // to call it); the normal test binary links the same functions and replays every committed input
-// under tests/fuzz/regressions/<target>/ through them (tests/test_fuzz_regressions.cc).
+// under tests/fuzz/regressions/<target>/ through them (tests/core/test_fuzz_regressions.cc).
 //
 // Contract of each function: returns 0 for every input. A bug shows as a sanitizer report, an
 // uncaught exception, or an abort from a violated invariant (FUZZ_CHECK), never as a return value.

@@ -198,7 +198,7 @@ DataSizeEstimate EstimateDataSize(const std::string& path, const ReadOptions& op
 /// kFirstChunkLines lines; later chunks are parsed with the header line in front of them), a CSV
 /// index column of row numbers by all rows, LIBSVM's input dimension as the highest index of all.
 /// So the chunks of a pass, concatenated, are ReadDataset's rows: the same values, labels, line
-/// numbers and weights (tests/test_stream.cc). idx files are refused (DataError): read them whole.
+/// numbers and weights (tests/training/test_stream.cc). idx files are refused (DataError): read them whole.
 class ChunkedReader {
  public:
   static constexpr std::size_t kFirstChunkLines = 16;  ///< the first chunk holds at least these lines

@@ -63,7 +63,7 @@ inline constexpr int kGptqScaleSteps = 8;
 /// Stork's Optimal Brain Surgeon) in reverse column order. So ||U (w - scale q)||^2 =
 /// (w - scale q)' A (w - scale q), the increase of a ridge objective with Hessian A, is small: no
 /// bound is claimed, but it is far less than plain rounding's in practice (a9a's head: 6x less,
-/// tests/test_quantize_aware.cc). Per row, the scale is the one of kGptqScaleSteps candidates
+/// tests/model/test_quantize_aware.cc). Per row, the scale is the one of kGptqScaleSteps candidates
 /// Int8Scale(w) * factor (factor 1, 0.95, ..., 0.65, in f32) whose rounding gives the least error,
 /// ties to the larger. A (cols x cols, row-major, upper triangle read) must be symmetric positive
 /// semi-definite: if its Cholesky factorisation fails, it is damped by 1e-12 of its mean diagonal,

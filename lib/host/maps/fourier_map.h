@@ -11,7 +11,7 @@
 //       unfused host kernels, within the float summation bound of it on fused ones (HostFused);
 //   (b) FourierDraws::At: the map at a gamma, rebuilt from unit-scale draws fixed for the run;
 //   (c) FourierMap::Describe: the map's part of the ModelSpec.
-// tests/test_fourier_maps.cc checks (a) to (c) for every registered map. The format side (the
+// tests/maps/test_fourier_maps.cc checks (a) to (c) for every registered map. The format side (the
 // map's sections, the core's kernels, ModelSpec::FourierFeatures) and the --map name (ParseMap)
 // are not training's.
 #pragma once

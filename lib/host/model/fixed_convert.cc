@@ -279,7 +279,7 @@ Head8 PlainHead(const Model& m) {
 // features' mean times the rounding change (as GptqInt8Head does for int8 heads).
 constexpr std::size_t kGptqRows = 4096;
 // A's diagonal damped by this share of its mean: undamped, the error feedback follows the sample's
-// near-singular directions, and on tests/test_fixed_predict.cc's binary data the outputs moved 9.5 %
+// near-singular directions, and on tests/core/test_fixed_predict.cc's binary data the outputs moved 9.5 %
 // (RMS) from the f32 ones instead of 0.16 % (1e-4 to 1e-1 all give 0.11 to 0.16 % there).
 constexpr double kGptqDamping = 0.01;
 constexpr std::uint32_t kGptqMaxFeatures = 2048;  // beyond, O(D^3) rounding is minutes: plain rounding

@@ -20,7 +20,7 @@ RFK_INLINE void SlowLanes(D d, V x, V& sin_out, V& cos_out) {
 // x - k P1 is exact in one FMA (both are multiples of ulp(P1) and the difference is below 1), so r
 // carries one rounding. Without FMA, the scalar reference's 4-part Cody-Waite split (exact
 // products for |k| < 2^16). Accuracy for |x| <= kSinCosMaxArg: within 1.2e-7 of double sin/cos,
-// as the scalar reference (tests/test_parity.cc checks every table); with FMA 9.3e-8 was measured
+// as the scalar reference (tests/device/test_parity.cc checks every table); with FMA 9.3e-8 was measured
 // over 2e7 arguments up to 1e5. Lanes beyond the fast range (large, or NaN) take the scalar
 // reference, correct up to kSinCosMaxArg and NaN beyond, so no argument ever yields garbage.
 // kWantSin = false skips what only sin needs.

@@ -226,7 +226,7 @@ TEST_CASE("fastfood quantized: the features are the f32 path's on the widened di
 
 // |cos a - cos b|, |sin a - sin b| <= |a - b|: each output moves by at most
 // sum_j |H_j| s |u_q,j - u_j| over both halves of the pairs, u the frequencies' arguments in double
-// from each model's widened diagonals, plus float rounding (1e-4 relative, as tests/test_quantize.cc).
+// from each model's widened diagonals, plus float rounding (1e-4 relative, as tests/model/test_quantize.cc).
 TEST_CASE("fastfood quantized: features are cos/sin of the widened map, outputs within the rounding's bound") {
   const std::uint32_t d = 54;
   const auto bytes = Trained(f::MapKind::kFastfood, d, 1024);

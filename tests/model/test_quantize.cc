@@ -184,7 +184,7 @@ TEST_CASE("quantized predictions: exact dequantized arithmetic, and within the e
       CAPTURE(map_name);
       CAPTURE(storage_name);
       // Fastfood's map keeps f32 here: its quantized G and S have their own bound
-      // (tests/test_fastfood_quant.cc); the head is quantized.
+      // (tests/model/test_fastfood_quant.cc); the head is quantized.
       Blob qb(Requantized(bytes, c.map == f::MapKind::kFastfood ? f::Storage::kF32 : st, st));
       rfk::Model m;
       REQUIRE(qb.Open(&m) == Status::kOk);

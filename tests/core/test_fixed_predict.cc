@@ -182,7 +182,7 @@ TEST_CASE("fixed: the section is required, and the float path still reads the mo
   REQUIRE(rfk::Predict(fx.m, ds.dense.data(), 3, s1.data(), rfk::ScratchBytes(fx.m), &o1, 1) == rfk::Status::kOk);
   CHECK(o0 == o1);
   // The converter refuses a second section and an empty calibration set (Fastfood maps convert:
-  // tests/test_fixed_fastfood.cc).
+  // tests/core/test_fixed_fastfood.cc).
   CHECK_THROWS_AS(rfk::host::FixedModel(fx.m, ds), rfk::host::QuantizeError);
   CHECK_THROWS_AS(rfk::host::FixedModel(m0, rfk::host::Dataset{}), rfk::host::QuantizeError);
 }

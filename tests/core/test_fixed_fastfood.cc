@@ -321,7 +321,7 @@ TEST_CASE("fixed fastfood: every tail field corrupted is refused with its name a
     CHECK(err.offset == fx.at + mu.where(fx));
   }
   // The size: one word short (the section is the last one) is refused at fixed.size; without the
-  // tail, tests/test_fixed_predict.cc (a dense model's section beside a Fastfood map).
+  // tail, tests/core/test_fixed_predict.cc (a dense model's section beside a Fastfood map).
   {
     Fx fx(good);
     fx.b.SetU32(fx.entry + f::entry::kSize, static_cast<std::uint32_t>(fx.t.bytes - 4));
