@@ -1,6 +1,7 @@
-// PredictFixed's loops on cores with the Arm DSP extension (RFK_FIXED_DSP, fixed_kernels.h): the
-// features of up to kBlock frequencies at a time, then each output's dot product with them by
-// HeadDot, instead of one int64 multiply-accumulate per (feature, output). The same integers as the
+// PredictFixed's loops on cores with the Arm DSP extension (RFK_FIXED_DSP, fixed_kernels.h; on
+// cores with MVE its eight-lane kernels): the phases and features of up to kBlock frequencies at a
+// time, then each output's dot product with them by HeadDot, instead of one int64
+// multiply-accumulate per (feature, output). The same integers as the
 // scalar loops in fixed_predict.cc, which remain the oracle (fixed_check on the DSP presets
 // compares both with the host's integers); cores without the extension keep the scalar loops,
 // whose code is smaller. Internal to lib/core; included by fixed_predict.cc only.
@@ -38,7 +39,8 @@ struct FeatureBlock {
 }
 
 // A dense map's features (W: F rows of d int16, row j's phase t_j = phase[j] + sum_j << shift[j]),
-// block by block: the block's phases, then its features. Out of line: its block is not on the Fastfood path's stack.
+// block by block: the block's phases, then its features. Out of line: its block is not on the
+// Fastfood path's stack.
 [[gnu::noinline]] inline void AccumulateDense(const std::uint8_t* sec, const format::fixed_params::Layout& l,
                                                const std::int16_t* x, std::uint32_t d, std::uint32_t F,
                                                std::uint32_t K, std::uint32_t D, bool pairs, std::int64_t* acc) {

@@ -1,14 +1,17 @@
 // The integer path's inner loops (issue 45), as the hosts' kernels are: one list, a scalar
-// reference that is the oracle, and a version for cores with the Arm DSP extension (Armv7E-M:
+// reference that is the oracle, a version for cores with the Arm DSP extension (Armv7E-M:
 // Cortex-M4, M7; Armv8-M Mainline: M33) that computes the same integers with dual 16-bit
-// multiply-accumulates. There is no runtime dispatch on a microcontroller: the version is chosen
-// when the core is compiled (RFK_FIXED_DSP, default: the compiler's __ARM_FEATURE_DSP). Where the
-// extension is absent the DSP versions still compile, over plain C++ definitions of the few
-// instructions they use (Smlad, Sxtb16), so every platform's parity test runs their loops.
+// multiply-accumulates, and one for cores with MVE (Armv8.1-M: M55, M85) on eight lanes. There is
+// no runtime dispatch on a microcontroller: the version is chosen when the core is compiled
+// (RFK_FIXED_DSP, RFK_FIXED_MVE; defaults from the compiler's __ARM_FEATURE_DSP and
+// __ARM_FEATURE_MVE). Where the extension is absent the DSP versions still compile, over plain C++
+// definitions of the few instructions they use (Smlad, Sxtb16), so every platform's parity test
+// runs their loops.
 //
 // Contract of every kernel: integers only, no allocation, no library call; pointers need only
 // their element's natural alignment (words are read with memcpy, which Armv7-M and Armv8-M
-// Mainline do as single unaligned loads). Internal to lib/core.
+// Mainline do as single unaligned loads; the paired LDRD loads are taken only where every pointer
+// is word-aligned). Internal to lib/core.
 #pragma once
 
 #include <cstdint>
@@ -219,7 +222,7 @@ inline std::int32_t Sxtb16(std::uint32_t a) {
 
 // Each word of x read once for both rows: five instructions per four multiply-accumulates; where
 // w0, w1 and x are all 4-aligned (a dense model's rows when d is even, and an aligned input), on
-// M-profile cores, two words per load: seven instructions per eight.
+// M-profile cores, two words per load: seven instructions per eight, loop aside.
 [[gnu::noinline]] inline void PhaseSum2(const std::int16_t* w0, const std::int16_t* w1, const std::int16_t* x,
                                         std::uint32_t n, std::uint32_t& s0, std::uint32_t& s1) {
   std::int32_t a0 = 0, a1 = 0;
@@ -373,7 +376,7 @@ namespace mve {
 
 // Four phases per step, read in quad order (VLDRW gathered at 0, 2, 1, 3) so that the features
 // are stored in place (VSTRH.32, the low halves); CosSinTurnsInline's quadrant logic as lane
-// masks (no predicates: see kernels_helium.cc); the last n % 4 by the DSP version.
+// masks (no predicates: see kernels_helium.cc); the last n % 4 one at a time, in place.
 [[gnu::noinline]] inline void Features(const std::uint32_t* t, std::uint32_t n, bool pairs, std::int16_t* zc,
                                        std::int16_t* zs) {
   static const std::uint32_t kQuadOrder[4] = {0, 2, 1, 3};
