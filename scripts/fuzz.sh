@@ -4,10 +4,12 @@
 # on every core, and shared) and runs each, one after the other on one core, for a bounded time
 # on a seed corpus of real inputs, then prints executions and coverage per target.
 #   scripts/fuzz.sh [seconds per target, default 60] [target ...]
-#   targets: model model_dense capi libsvm csv idx train convert (default: all). CI's short run:
-#   scripts/fuzz.sh 20. model_dense is fuzz_model on the core `rfk export --config-header` configures
-#   for a dense f32 model (tests/embedded/house_pair_config.h: pairs, f32, no Fastfood, binning,
-#   integer path, impute or calibration): every other kind must be refused at open, never misread.
+#   targets: model model_dense model_pinned capi libsvm csv idx train convert (default: all). CI's
+#   short run: scripts/fuzz.sh 20. model_dense is fuzz_model on the core `rfk export --config-header`
+#   configures for a dense f32 model (tests/embedded/house_pair_config.h: pairs, f32, no Fastfood,
+#   binning, integer path, impute or calibration): every other kind must be refused at open, never
+#   misread. model_pinned is fuzz_model on a core pinned to one seed model (`--pin`): it must open
+#   that model alone and refuse every other input.
 # Seeds: models trained by the rfk CLI, small slices of ../shared/datasets (when present; nothing
 # is copied into the repository), hand-made inputs for every format and element type, and the
 # committed regression inputs. Corpora grow in build/fuzz/corpus/<target> across runs.
@@ -22,7 +24,7 @@ cd "$(dirname "$0")/.."
 secs=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(model model_dense capi libsvm csv idx train convert)
+[ ${#targets[@]} -gt 0 ] || targets=(model model_dense model_pinned capi libsvm csv idx train convert)
 case "$secs" in '' | *[!0-9]*) echo "fuzz.sh: seconds must be a positive integer" >&2; exit 2 ;; esac
 
 scripts/install-deps.sh
@@ -59,6 +61,7 @@ slice() {
 be32() { printf "\\x$(printf %02x $(($1 >> 24 & 255)))\\x$(printf %02x $(($1 >> 16 & 255)))\\x$(printf %02x $(($1 >> 8 & 255)))\\x$(printf %02x $(($1 & 255)))"; }
 
 seeds_model() {
+  [ -f "$tmp/seeds/model.done" ] && return 0  # once per run: the model-reading targets share them
   cmake --preset release >/dev/null && cmake --build --preset release --target rfk >/dev/null
   local rfk=build/release/bin/rfk i=0 args data
   awk 'BEGIN { srand(7); for (i = 0; i < 120; i++) { a = rand() * 4; b = rand() * 4;
@@ -127,6 +130,7 @@ seeds_model() {
   # Without the optional metadata section (rfk convert --no-metadata).
   "$rfk" convert -m "$tmp/seeds/model/seed-fastfood-int8.rfk" --no-metadata -q \
     -o "$tmp/seeds/model/seed-fastfood-int8-no-metadata.rfk" 2>/dev/null
+  touch "$tmp/seeds/model.done"
 }
 
 # The C API reads the same models; bytes after a model become the inputs it predicts.
@@ -134,6 +138,12 @@ seeds_model_dense() {
   seeds_model
   mkdir -p "$tmp/seeds/model_dense"
   cp "$tmp/seeds/model/"* "$tmp/seeds/model_dense/" 2>/dev/null || true
+}
+
+seeds_model_pinned() {
+  seeds_model
+  mkdir -p "$tmp/seeds/model_pinned"
+  cp "$tmp/seeds/model/"* "$tmp/seeds/model_pinned/" 2>/dev/null || true
 }
 
 seeds_capi() {
@@ -230,6 +240,12 @@ build_target() {
     model_dense)  # a configured core: its own compile of the core's sources
       "${cxx[@]}" -DRFK_FUZZ_ENTRY=Model "-DRFK_CONFIG_HEADER=\"$PWD/tests/embedded/house_pair_config.h\"" \
         tests/fuzz/fuzz_model.cc "${core[@]}" -o "$out/fuzz_$t" ;;
+    model_pinned)  # a core pinned to the first seed model (rfk export --pin), its own compile
+      seeds_model
+      build/release/bin/rfk export -m "$tmp/seeds/model/seed0.rfk" --c-header "$tmp/pinned.h" --name pinned \
+        --config-header "$tmp/pin.h" --pin 2>/dev/null
+      "${cxx[@]}" -DRFK_FUZZ_ENTRY=Model "-DRFK_CONFIG_HEADER=\"$tmp/pin.h\"" \
+        tests/fuzz/fuzz_model.cc "${core[@]}" -o "$out/fuzz_$t" ;;
     capi) "${cxx[@]}" -DRFK_FUZZ_ENTRY=CApi tests/fuzz/fuzz_capi.cc "${core_objs[@]}" -o "$out/fuzz_$t" ;;
     libsvm | csv | idx)
       entry=$(printf '%s' "${t:0:1}" | tr a-z A-Z)${t:1}
@@ -241,11 +257,11 @@ build_target() {
       objects host lib/host/*/*.cc
       "${cxx[@]}" "${host_flags[@]}" -DRFK_FUZZ_ENTRY=$entry "tests/fuzz/fuzz_$t.cc" "${objs[@]}" "${core_objs[@]}" \
         -lopenblas -lz -pthread -o "$out/fuzz_$t" ;;
-    *) echo "fuzz.sh: unknown target '$t' (model, model_dense, capi, libsvm, csv, idx, train, convert)" >&2; exit 2 ;;
+    *) echo "fuzz.sh: unknown target '$t' (model, model_dense, model_pinned, capi, libsvm, csv, idx, train, convert)" >&2; exit 2 ;;
   esac
 }
 
-declare -A max_len=([model]=65536 [model_dense]=65536 [capi]=65536 [libsvm]=8192 [csv]=8192 [idx]=16384 [train]=4096 [convert]=65536)
+declare -A max_len=([model]=65536 [model_dense]=65536 [model_pinned]=65536 [capi]=65536 [libsvm]=8192 [csv]=8192 [idx]=16384 [train]=4096 [convert]=65536)
 status=0
 report=()
 for t in "${targets[@]}"; do

@@ -98,6 +98,25 @@ struct Model {
   const std::uint8_t* calibration_params = nullptr;
 };
 
+/// Every member of Model, nested views included, by name: what a pinned core's configuration sets
+/// (`rfk export --config-header --pin` writes each member's value for one model; lib/core/
+/// core_config.h, RFK_PIN_MODEL). A member added to Model goes here too, and kPinFieldsVersion
+/// goes up so that configurations written before are refused at compile time; the host test
+/// "Model: RFK_MODEL_FIELDS lists every member" fails until both are done.
+#define RFK_MODEL_FIELDS(X)                                                                                     \
+  X(bytes) X(total_bytes) X(version_major) X(version_minor) X(input_dim) X(num_features) X(map) X(kernel)        \
+  X(fourier_features) X(num_frequencies) X(gamma) X(feature_scale) X(seed) X(layout) X(standardize_f16_at)      \
+  X(projection) X(projection_storage) X(projection_weights.type) X(projection_weights.data)                     \
+  X(projection_weights.scale) X(phase) X(fastfood.dp) X(fastfood.blocks) X(fastfood.index_bits)               \
+  X(fastfood.storage) X(fastfood.G) X(fastfood.S) X(fastfood.perm) X(fastfood.signs) X(num_grids) X(bin_mode)   \
+  X(bin_buckets) X(bin_features) X(bin_gamma) X(bin_scale) X(bin_seed) X(bin_inv_width) X(bin_offset)          \
+  X(bin_grid_start) X(bin_keys) X(mean) X(inv_scale) X(task) X(num_outputs) X(head_weights) X(head_storage)    \
+  X(head.type) X(head.data) X(head.scale) X(head_bias) X(num_classes) X(label_offsets) X(label_pool)           \
+  X(metadata) X(metadata_bytes) X(impute) X(impute_method) X(num_names) X(name_offsets) X(name_pool)           \
+  X(calibration_method) X(fixed_offset) X(calibration_params)
+/// The version of RFK_MODEL_FIELDS a pinned configuration was written for (RFK_PIN_FIELDS_VERSION).
+inline constexpr int kPinFieldsVersion = 1;
+
 /// The binary16 bits of an f16 standardisation, mean[d] then inv_scale[d]; null when it is f32 or absent.
 inline const std::uint16_t* StandardizeF16Values(const Model& m) noexcept {
   return m.standardize_f16_at != 0 ? reinterpret_cast<const std::uint16_t*>(m.bytes + m.standardize_f16_at) : nullptr;

@@ -33,6 +33,7 @@
   X(kScratchTooSmall, RFK_SCRATCH_TOO_SMALL, "scratch buffer is smaller than ScratchBytes(model)")   \
   X(kMisalignedScratch, RFK_MISALIGNED_SCRATCH, "scratch buffer is not aligned to rfk::kScratchAlignment") \
   X(kNoCalibration, RFK_NO_CALIBRATION, "model has no calibration section (no class probabilities)") \
-  X(kUnsupportedSection, RFK_UNSUPPORTED_SECTION, "model section not read by this build of the core")
+  X(kUnsupportedSection, RFK_UNSUPPORTED_SECTION, "model section not read by this build of the core") \
+  X(kOtherModel, RFK_OTHER_MODEL, "not the model this core was pinned to (rfk export --pin)")
 
 #endif /* RFK_STATUS_LIST_H_ */

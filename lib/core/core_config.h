@@ -7,6 +7,8 @@
 // Internal to lib/core.
 #pragma once
 
+#include "rfk/model.hpp"  // kPinFieldsVersion
+
 // A configuration written for one model (`rfk export --config-header`), when the build names it.
 #ifdef RFK_CONFIG_HEADER
 #include RFK_CONFIG_HEADER
@@ -97,5 +99,20 @@ inline constexpr bool kReadImpute = RFK_READ_IMPUTE != 0;
 inline constexpr bool kReadCalibration = RFK_READ_CALIBRATION != 0;
 inline constexpr bool kReadNames = RFK_READ_NAMES != 0;
 static_assert(kCoreFloat || kCoreFixed, "rfk core: RFK_CORE_FLOAT and RFK_CORE_FIXED are both 0");
+
+// A core pinned to one model (`rfk export --config-header --pin`: RFK_PIN_BYTES, RFK_PIN_CRC32,
+// RFK_PIN_MODEL, RFK_PIN_FIELDS_VERSION): OpenModel (model_open_pinned.cc) accepts only the bytes
+// of that model -- its size and CRC-32, both in the header, and the CRC recomputed over the bytes
+// -- and fills the Model from the values `rfk export` took from the host's full OpenModel, which
+// checked every field of those very bytes. Any other model is refused with kOtherModel at
+// header.crc32 (kBadMagic, kTruncated, kBadChecksum as usual); the validators are not linked.
+#ifdef RFK_PIN_MODEL
+inline constexpr bool kPinned = true;
+static_assert(RFK_PIN_FIELDS_VERSION == kPinFieldsVersion,
+              "rfk core: the pinned configuration was written for another version of rfk::Model; "
+              "write it again with this rfk's `rfk export --config-header --pin`");
+#else
+inline constexpr bool kPinned = false;
+#endif
 
 }  // namespace rfk::core

@@ -10,6 +10,8 @@
 #include "fixed_open.h"
 #include "model_reader.h"
 
+// A core pinned to one model opens it in model_open_pinned.cc instead (core_config.h, kPinned).
+#ifndef RFK_PIN_MODEL
 namespace rfk {
 namespace open {
 
@@ -598,3 +600,4 @@ Status OpenModel(const void* bytes, std::size_t size, Model* model, ModelError* 
 }
 
 }  // namespace rfk
+#endif  // RFK_PIN_MODEL

@@ -21,6 +21,7 @@ namespace {
 struct ExportArgs {
   std::string model, c_header, c_source, name, vectors, config_header;
   std::uint32_t count = 32;
+  bool pin = false;  // --pin: RFK_PIN_* in the config header
   DataArgs data;
 };
 
@@ -101,6 +102,7 @@ int RunExport(const ExportArgs& a) {
   const host::OpenedModel lm = host::OpenedModel::ReadFile(a.model);
   const rfk::Model& m = lm.model();
   host::CheckCName(a.name);  // before reading any vectors: a bad name fails fast
+  if (a.pin && a.config_header.empty()) throw CliError("--pin pins the core that --config-header configures: give both");
   host::TestVectors v;
   std::string comment = "model: " + a.model + " (" + std::to_string(m.total_bytes) + " bytes)";
   if (!a.vectors.empty()) {
@@ -117,7 +119,7 @@ int RunExport(const ExportArgs& a) {
   if (!a.c_source.empty())
     host::WriteFileAtomic(a.c_source, std::vector<std::uint8_t>(c.source.begin(), c.source.end()));
   if (!a.config_header.empty()) {
-    const std::string h = host::CoreConfigHeader(m, "model: " + a.model);
+    const std::string h = host::CoreConfigHeader(m, "model: " + a.model, a.pin);
     host::WriteFileAtomic(a.config_header, std::vector<std::uint8_t>(h.begin(), h.end()));
   }
   std::fprintf(stderr, "rfk: wrote %s%s (%s model%s)\n", a.c_header.c_str(),
@@ -143,6 +145,9 @@ Command AddExport(CLI::App& app) {
                   "Also write the core configuration this model needs (lib/core/core_config.h's switches), "
                   "for a firmware that builds the core for this model only (rfk_add_core CONFIG, rfk.mk "
                   "RFK_CONFIG_HEADER)");
+  cmd->add_flag("--pin", a->pin,
+               "With --config-header: pin the core to this model's bytes (its size and CRC-32): it opens "
+               "this model only, without linking the validators (2-5 KB less flash; docs/EMBEDDED.md)");
   cmd->add_option("--name", a->name,
                   "C identifier of the array (macros use it in upper case); not a C/C++ keyword, nor rfk_*")
       ->required();

@@ -58,39 +58,48 @@ rfk_footprint_image(core core rfk::core)
 rfk_footprint_image(float core rfk_core_float_only)
 rfk_footprint_image(dense core rfk_core_dense_f32)
 rfk_footprint_image(fixed fixed rfk_core_fixed_only)
+# The cores pinned to one model (tests/embedded/CMakeLists.txt): house_pair's (f32 dense pairs) and
+# house_fixed's (the integer path, dense).
+rfk_footprint_image(pinned core rfk_core_pinned_house_pair)
+rfk_footprint_image(pinned_fixed fixed rfk_core_pinned_house_fixed)
 include(${CMAKE_CURRENT_SOURCE_DIR}/budgets.cmake)
 if(NOT DEFINED RFK_FLASH_BUDGET_${RFK_MCU} OR NOT DEFINED RFK_STACK_BUDGET_${RFK_MCU})
   message(FATAL_ERROR "RFK_MCU=${RFK_MCU}: no footprint budget recorded in ${CMAKE_CURRENT_SOURCE_DIR}/budgets.cmake; "
                       "measure it (ctest -R footprint -V prints the figures) and record it there")
 endif()
 # The reduced cores' budgets, where a preset records them; else the whole core's.
-foreach(variant FLOAT FIXED)
+foreach(variant FLOAT FIXED PINNED PINNED_FIXED)
   if(NOT DEFINED RFK_${variant}_FLASH_BUDGET_${RFK_MCU})
     set(RFK_${variant}_FLASH_BUDGET_${RFK_MCU} ${RFK_FLASH_BUDGET_${RFK_MCU}})
   endif()
 endforeach()
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 # Test `name`: rfk_footprint_<kind> against the empty image, the stack from the call-graph records
-# in `callgraph` (below lib/CMakeFiles) from `entry` and rfk_open, within `flash_budget`.
+# in `callgraph` (below the build's top directory) from `entry` and rfk_open, within `flash_budget`.
 function(rfk_footprint_test name kind callgraph entry flash_budget)
   add_test(NAME ${name}
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/footprint.py
                    --size ${RFK_SIZE}
                    --empty $<TARGET_FILE:rfk_footprint_empty> --core $<TARGET_FILE:rfk_footprint_${kind}>
-                   --callgraph-dir ${PROJECT_BINARY_DIR}/lib/CMakeFiles/${callgraph}
+                   --callgraph-dir ${PROJECT_BINARY_DIR}/${callgraph}
                    --entry ${entry} --entry rfk_open
                    --flash-budget ${flash_budget}
                    --stack-budget ${RFK_STACK_BUDGET_${RFK_MCU}}
                    --mcu ${RFK_MCU})
 endfunction()
-rfk_footprint_test(footprint core rfk_core.dir/core rfk_predict ${RFK_FLASH_BUDGET_${RFK_MCU}})
+rfk_footprint_test(footprint core lib/CMakeFiles/rfk_core.dir/core rfk_predict ${RFK_FLASH_BUDGET_${RFK_MCU}})
 # A float-only firmware (footprint_core.c on the core built RFK_CORE_FIXED=0: no fixed validator).
-rfk_footprint_test(footprint_float float rfk_core_float_only.dir rfk_predict ${RFK_FLOAT_FLASH_BUDGET_${RFK_MCU}})
+rfk_footprint_test(footprint_float float lib/CMakeFiles/rfk_core_float_only.dir rfk_predict ${RFK_FLOAT_FLASH_BUDGET_${RFK_MCU}})
 # The dense f32 configured core (footprint_core.c on rfk_core_dense_f32), on the boards with a budget.
 if(DEFINED RFK_DENSE_FLASH_BUDGET_${RFK_MCU})
-  rfk_footprint_test(footprint_dense dense rfk_core_dense_f32.dir rfk_predict ${RFK_DENSE_FLASH_BUDGET_${RFK_MCU}})
+  rfk_footprint_test(footprint_dense dense lib/CMakeFiles/rfk_core_dense_f32.dir rfk_predict ${RFK_DENSE_FLASH_BUDGET_${RFK_MCU}})
 endif()
 # The integer path's image (footprint_fixed.c: open, rfk_predict_fixed, the integer decision) on the
 # core built RFK_CORE_FLOAT=0: what a firmware for a core without an FPU links instead of the float core.
-rfk_footprint_test(footprint_fixed fixed rfk_core_fixed_only.dir rfk_predict_fixed
+rfk_footprint_test(footprint_fixed fixed lib/CMakeFiles/rfk_core_fixed_only.dir rfk_predict_fixed
                    ${RFK_FIXED_FLASH_BUDGET_${RFK_MCU}})
+# The pinned cores' images: open (the pin and the CRC), predict, decide, for one model each.
+rfk_footprint_test(footprint_pinned pinned tests/embedded/CMakeFiles/rfk_core_pinned_house_pair.dir rfk_predict
+                   ${RFK_PINNED_FLASH_BUDGET_${RFK_MCU}})
+rfk_footprint_test(footprint_pinned_fixed pinned_fixed tests/embedded/CMakeFiles/rfk_core_pinned_house_fixed.dir
+                   rfk_predict_fixed ${RFK_PINNED_FIXED_FLASH_BUDGET_${RFK_MCU}})

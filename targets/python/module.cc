@@ -321,7 +321,9 @@ class PyModel {
     return py::make_tuple(c.header, c.source);
   }
   // `rfk export --config-header`: the core configuration this model needs (core_config.h's switches).
-  std::string CoreConfig() const { return rfk::host::CoreConfigHeader(m_, "exported by rfk's Python package"); }
+  std::string CoreConfig(bool pin) const {
+    return rfk::host::CoreConfigHeader(m_, "exported by rfk's Python package", pin);
+  }
   std::string Task() const { return rfk::host::TaskName(m_.task); }
   std::string Metadata() const { return std::string(m_.metadata ? m_.metadata : "", m_.metadata_bytes); }
   const rfk::Model& model() const { return m_; }
@@ -431,7 +433,7 @@ PYBIND11_MODULE(_rfk, m) {
       .def("features", &PyModel::Features)
       .def("c_header", &PyModel::CHeader)
       .def("c_source", &PyModel::CSource)
-      .def("core_config", &PyModel::CoreConfig)
+      .def("core_config", &PyModel::CoreConfig, py::arg("pin") = false)
       .def_property_readonly("labels", &PyModel::Labels)
       .def_property_readonly("task", &PyModel::Task)
       .def_property_readonly("metadata", &PyModel::Metadata)

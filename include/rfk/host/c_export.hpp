@@ -74,8 +74,10 @@ bool HasFloatPath(const Model& m);
 /// weights (and within it the dense, Fastfood or binning map and the quantized storages only where
 /// the model uses them), the integer path where it has a fixed section (and within it Fastfood and
 /// binning only where the model uses them). The core so built refuses a model of another kind at open (never
-/// misreads it). `comment` lands in the preamble.
-std::string CoreConfigHeader(const Model& m, const std::string& comment);
+/// misreads it). `comment` lands in the preamble. With `pin`, also RFK_PIN_*: the core so built
+/// opens this model's bytes only (kOtherModel for any other), and fills its Model from the values
+/// written here instead of linking the validators (lib/core/model_open_pinned.cc).
+std::string CoreConfigHeader(const Model& m, const std::string& comment, bool pin = false);
 
 /// Throws std::invalid_argument unless `name` can name the exported array and prefix its macros
 /// in C and C++: an identifier ([A-Za-z_][A-Za-z0-9_]*) that is not a C or C++ keyword, not

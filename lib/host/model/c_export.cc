@@ -4,8 +4,11 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <stdexcept>
+#include <type_traits>
 
+#include "rfk/blob_view.hpp"
 #include "rfk/fixed.hpp"
 #include "rfk/host/fixed.hpp"
 #include "rfk/model.hpp"
@@ -220,7 +223,62 @@ bool HasFloatPath(const Model& m) {
          (m.num_grids == 0 || m.bin_inv_width != nullptr);
 }
 
-std::string CoreConfigHeader(const Model& m, const std::string& comment) {
+namespace {
+
+// One member's line of RFK_PIN_MODEL, unless its value is zero (null, 0, an enum's 0), which the
+// pinned open starts every member from: P(member, offset) for a pointer into the blob,
+// V(member, value) otherwise (enums as their number, floats as exact hex).
+template <typename T>
+void PinMember(std::string& out, const char* name, const T& value, const std::uint8_t* base) {
+  const T unset{};
+  char text[64];
+  if constexpr (std::is_pointer_v<T>) {
+    if (value == nullptr) return;
+    const auto at = static_cast<const std::uint8_t*>(static_cast<const void*>(value)) - base;
+    std::snprintf(text, sizeof text, "P(%s, %lldu)", name, static_cast<long long>(at));
+  } else {
+    if (value == unset) return;
+    if constexpr (std::is_enum_v<T>) {
+      std::snprintf(text, sizeof text, "V(%s, %lluu)", name,
+                    static_cast<unsigned long long>(static_cast<std::underlying_type_t<T>>(value)));
+    } else if constexpr (std::is_floating_point_v<T>) {
+      std::snprintf(text, sizeof text, "V(%s, %af)", name, static_cast<double>(value));
+    } else {
+      std::snprintf(text, sizeof text, "V(%s, %lluull)", name, static_cast<unsigned long long>(value));
+    }
+  }
+  out += std::string(" \\\n  ") + text;
+}
+
+// RFK_PIN_*: the model's identity (header words, size, CRC-32) and every Model member's value
+// (core_config.h, model_open_pinned.cc).
+std::string PinMacros(const Model& m) {
+  char id[160];
+  std::snprintf(id, sizeof id,
+                "#define RFK_PIN_FIELDS_VERSION %d\n#define RFK_PIN_VERSION 0x%08Xu\n#define RFK_PIN_BYTES %uu\n"
+                "#define RFK_PIN_CRC32 0x%08Xu\n",
+                kPinFieldsVersion, static_cast<unsigned>(m.version_major | (std::uint32_t{m.version_minor} << 16)),
+                static_cast<unsigned>(m.total_bytes), static_cast<unsigned>(BlobView(m.bytes, m.total_bytes).crc32().value));
+  std::string h = "/* Pinned to this model (rfk export --pin): the core opens these bytes only, and takes its\n"
+                  " * reading of them from the values below instead of validating them again. */\n";
+  h += id;
+  // The labels and feature names in a macro of their own: the core fills them only when it reads
+  // names (RFK_READ_NAMES 1), as the generic core reads them only then.
+  std::string model = "#define RFK_PIN_MODEL(V, P)", names = "#define RFK_PIN_NAMES(V, P)";
+  const auto in = [](const char* field) {
+    for (const char* n : {"label_offsets", "label_pool", "num_names", "name_offsets", "name_pool"})
+      if (std::strcmp(field, n) == 0) return true;
+    return false;
+  };
+#define RFK_PIN_MEMBER_(field) PinMember(in(#field) ? names : model, #field, m.field, m.bytes);
+  RFK_MODEL_FIELDS(RFK_PIN_MEMBER_)
+#undef RFK_PIN_MEMBER_
+  return h + model + "\n" + names + "\n";
+}
+
+}  // namespace
+
+std::string CoreConfigHeader(const Model& m, const std::string& comment, bool pin) {
   const bool fixed = FixedSection(m) != nullptr, float_path = HasFloatPath(m);
   const auto flag = [](const char* macro, bool on, const char* why) {
     return std::string("#define ") + macro + (on ? " 1" : " 0") + "  /* " + why + " */\n";
@@ -254,6 +312,7 @@ std::string CoreConfigHeader(const Model& m, const std::string& comment) {
             m.label_pool != nullptr || m.name_pool != nullptr
                 ? "rfk_class_label, rfk_feature_name give \"\"; 1 reads the model's labels and names (~0.5 KB)"
                 : "the model has no labels or names");
+  if (pin) h += PinMacros(m);
   return h + "#endif\n";
 }
 

@@ -81,19 +81,22 @@ def convert(model, *, storage=None, head_storage=None, calibrate=None, fixed=Fal
     return result
 
 
-def export(model, header, *, name="model", source=None, config_header=None):
+def export(model, header, *, name="model", source=None, config_header=None, pin=False):
     """Writes the model as C for firmware, as ``rfk export`` does (each file atomically).
 
     header: the header's path; with source (a .c path) the header declares the arrays and the
     source defines them once, else the header alone defines them (static). config_header: also
     write the core configuration this model needs (``rfk export --config-header``; core_config.h's
-    switches). model: a fitted estimator, a model file's bytes or its path. ValueError for a name
-    C cannot use.
+    switches). pin: also pin that core to this model's bytes (``rfk export --pin``): it opens this
+    model only and links none of the validators. model: a fitted estimator, a model file's bytes or
+    its path. ValueError for a name C cannot use, or for pin without config_header.
 
     Examples
     --------
     >>> rfk.export(clf, "model.h", name="model", config_header="rfk_config.h")  # doctest: +SKIP
     """
+    if pin and config_header is None:
+        raise ValueError("pin pins the core that config_header configures: give both")
     opened, _ = _opened(model)
     header = os.fspath(header)
     if source is None:
@@ -102,6 +105,6 @@ def export(model, header, *, name="model", source=None, config_header=None):
         text_h, text_c = opened.c_source(str(name), os.path.basename(header))
         files = [(header, text_h), (os.fspath(source), text_c)]
     if config_header is not None:
-        files.append((os.fspath(config_header), opened.core_config()))
+        files.append((os.fspath(config_header), opened.core_config(bool(pin))))
     for path, text in files:
         _rfk.write_file_atomic(path, text.encode())

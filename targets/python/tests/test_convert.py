@@ -106,3 +106,13 @@ def test_export_writes_the_cli_files(tmp_path, rfk_cli, fitted):
     with pytest.raises(ValueError):
         rfk.export(est, tmp_path / "bad.h", name="int")
     assert not (tmp_path / "bad.h").exists()
+    # Pinned (`--pin`): the same text as the CLI's, the model's size and CRC in it.
+    _cli(rfk_cli, "export", "-m", tmp_path / "m.rfk", "--c-header", tmp_path / "cli.h", "--name", "kws",
+         "--config-header", tmp_path / "cli_pin.h", "--pin")
+    rfk.export(est, tmp_path / "py.h", name="kws", config_header=tmp_path / "py_pin.h", pin=True)
+    assert code(tmp_path / "py_pin.h") == code(tmp_path / "cli_pin.h")
+    size = (tmp_path / "m.rfk").stat().st_size
+    assert f"#define RFK_PIN_BYTES {size}u" in (tmp_path / "py_pin.h").read_text()
+    with pytest.raises(ValueError, match="config_header"):
+        rfk.export(est, tmp_path / "pin_only.h", name="kws", pin=True)
+    assert not (tmp_path / "pin_only.h").exists()

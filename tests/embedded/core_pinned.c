@@ -1,0 +1,115 @@
+/* The cores pinned to one model (`rfk export --config-header --pin`, lib/core/model_open_pinned.cc),
+ * built twice from this file: rfk_core_pinned_house_pair (the f32 model house_pair) and, with
+ * RFK_TEST_PINNED_FIXED, rfk_core_pinned_house_fixed (its fixed-point conversion). Each must give
+ * the host's outputs for all of its model's test vectors (the integers exactly; the floats exactly
+ * on x86-64, where the host's scalar kernels computed them, else within selfcheck's 1e-4), its
+ * sizes and decisions through the C API, and refuse at open: another model of the same kind
+ * (kOtherModel at header.crc32), a model of another kind, its own bytes one short (kTruncated) and
+ * its own bytes with any one byte changed (every byte natively; on the boards the header and every
+ * 37th byte). Returns the number of failed checks. */
+#include <stdio.h>
+#include <string.h>
+
+#include "house_orf.h"
+#include "house_phase.h"
+#include "rfk/rfk.h"
+
+#if defined(RFK_TEST_PINNED_FIXED)
+#include "house_fixed.h"
+#include "house_pair.h"
+#define PINNED house_fixed
+#define PINNED_BYTES HOUSE_FIXED_BYTES
+#define OTHER house_pair /* the float model it was converted from: same header size, another CRC */
+#define OTHER_BYTES HOUSE_PAIR_BYTES
+#else
+#include "house_fixed.h"
+#include "house_pair.h"
+#define PINNED house_pair
+#define PINNED_BYTES HOUSE_PAIR_BYTES
+#define OTHER house_orf /* the same kind: dense [cos, sin] pairs, f32, (16, 256) */
+#define OTHER_BYTES HOUSE_ORF_BYTES
+#endif
+
+static rfk_model model;
+static uint8_t scratch[HOUSE_PAIR_SCRATCH_BYTES] RFK_ALIGNED;
+#if !defined(RFK_SMALL_BOARD) || defined(RFK_TEST_PINNED_FIXED)
+static uint8_t copy[PINNED_BYTES] RFK_ALIGNED; /* the pinned bytes, one changed at a time */
+#endif
+static int failures;
+
+static void check(int ok, const char* what) {
+  if (!ok) ++failures;
+  printf("%s: %s\n", ok ? "ok" : "FAILED", what);
+}
+
+static int refused_as(const uint8_t* bytes, uint32_t size, rfk_status want, const char* field) {
+  rfk_model_error err;
+  return rfk_open(&model, bytes, size, &err) == want && strcmp(err.field, field) == 0;
+}
+
+/* Every output of the pinned model's test vectors is the host's. */
+static int host_outputs(void) {
+  int same = 1;
+  for (uint32_t v = 0; v < HOUSE_PAIR_VECTORS; ++v) {
+#if defined(RFK_TEST_PINNED_FIXED)
+    int32_t out[1];
+    same &= rfk_predict_fixed(&model, house_fixed_inputs_q + v * HOUSE_FIXED_INPUT_DIM, HOUSE_FIXED_INPUT_DIM,
+                              scratch, sizeof scratch, out, 1) == RFK_OK &&
+            out[0] == house_fixed_outputs_q[v];
+#else
+    float out[1];
+    const float want = house_pair_outputs[v];
+    same &= rfk_predict(&model, house_pair_inputs + v * HOUSE_PAIR_INPUT_DIM, HOUSE_PAIR_INPUT_DIM, scratch,
+                        sizeof scratch, out, 1) == RFK_OK;
+#if defined(__x86_64__)
+    same &= out[0] == want;
+#else
+    const float scale = want > 1.0f ? want : want < -1.0f ? -want : 1.0f;
+    same &= out[0] - want <= 1e-4f * scale && want - out[0] <= 1e-4f * scale;
+#endif
+#endif
+  }
+  return same;
+}
+
+/* The pinned bytes with byte i changed are refused, whatever i is (the CRC covers bytes 16 on, the
+ * pin the 16 before), and the unchanged copy opens. */
+static int changed_bytes_refused(void) {
+#if defined(RFK_SMALL_BOARD) && !defined(RFK_TEST_PINNED_FIXED)
+  return 1; /* 16 KiB of RAM: no room for a copy of the f32 model; the fixed model's test covers it */
+#else
+  memcpy(copy, PINNED, PINNED_BYTES);
+  int all = rfk_open(&model, copy, PINNED_BYTES, NULL) == RFK_OK;
+#if defined(__x86_64__) || defined(__aarch64__)
+  const uint32_t stride = 1;
+#else
+  const uint32_t stride = 37; /* qemu: every byte would take minutes */
+#endif
+  for (uint32_t i = 0; i < PINNED_BYTES; i += i < 32 ? 1 : stride) {
+    copy[i] ^= 0x10;
+    all &= rfk_open(&model, copy, PINNED_BYTES, NULL) != RFK_OK;
+    copy[i] ^= 0x10;
+  }
+  return all;
+#endif
+}
+
+int main(void) {
+  check(rfk_open(&model, PINNED, PINNED_BYTES, NULL) == RFK_OK, "pinned core: opens its model");
+  check(rfk_input_dim(&model) == HOUSE_PAIR_INPUT_DIM && rfk_num_outputs(&model) == 1 && rfk_num_classes(&model) == 0,
+        "pinned core: the model's sizes");
+  check(host_outputs(), "pinned core: the host's outputs for every test vector");
+  check(rfk_feature_name(&model, 0)[0] == '\0', "pinned core: names are not read (\"\")");
+  check(refused_as(OTHER, OTHER_BYTES, RFK_OTHER_MODEL, "header.crc32"),
+        "pinned core: another model is refused (kOtherModel, header.crc32)");
+  check(refused_as(house_phase, HOUSE_PHASE_BYTES, RFK_OTHER_MODEL, "header.crc32"),
+        "pinned core: a model of another kind is refused (kOtherModel, header.crc32)");
+  check(refused_as(PINNED, PINNED_BYTES - 1, RFK_TRUNCATED, "header.total_bytes"),
+        "pinned core: its model one byte short is refused (kTruncated)");
+  check(refused_as(PINNED + 16, PINNED_BYTES - 16, RFK_MISALIGNED_BUFFER, "bytes") ||
+            refused_as(PINNED + 16, PINNED_BYTES - 16, RFK_BAD_MAGIC, "header.magic"),
+        "pinned core: other bytes are refused");
+  check(changed_bytes_refused(), "pinned core: its model with any one byte changed is refused");
+  check(rfk_open(&model, PINNED, PINNED_BYTES, NULL) == RFK_OK && host_outputs(), "pinned core: opens it again");
+  return failures;
+}
