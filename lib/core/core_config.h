@@ -81,6 +81,14 @@
 #ifndef RFK_READ_NAMES
 #define RFK_READ_NAMES 1
 #endif
+// RFK_BATCH_KERNELS: the float path's batch kernels (Fourier*HeadBatch), which PredictBatch runs on
+// blocks of rows of a dense f32 model. Never refused: a core without them predicts each row of a
+// batch with Predict (the same outputs within the kernel contract's tolerance, each row's as
+// Predict gives it). 1 unless the build says 0; `rfk export --config-header` writes 0 (a firmware
+// that predicts one input at a time does not link them).
+#ifndef RFK_BATCH_KERNELS
+#define RFK_BATCH_KERNELS 1
+#endif
 
 namespace rfk::core {
 
@@ -98,6 +106,7 @@ inline constexpr bool kLayoutRows = kCoreFloat && RFK_LAYOUT_ROWS != 0;  // row-
 inline constexpr bool kReadImpute = RFK_READ_IMPUTE != 0;
 inline constexpr bool kReadCalibration = RFK_READ_CALIBRATION != 0;
 inline constexpr bool kReadNames = RFK_READ_NAMES != 0;
+inline constexpr bool kBatchKernels = kFloatDense && RFK_BATCH_KERNELS != 0;  // PredictBatch's block kernels
 static_assert(kCoreFloat || kCoreFixed, "rfk core: RFK_CORE_FLOAT and RFK_CORE_FIXED are both 0");
 
 // A core pinned to one model (`rfk export --config-header --pin`: RFK_PIN_BYTES, RFK_PIN_CRC32,

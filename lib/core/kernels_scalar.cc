@@ -403,8 +403,8 @@ void ScalarLinearHeadQuant(const WeightsView& H, std::uint32_t stride, const flo
 #define RFK_SCALAR_BUILT_StandardizeF16 core::kFloatQuant
 #define RFK_SCALAR_BUILT_FourierPhase ((core::kFloatDense || core::kFloatFastfood) && core::kFormPhase)
 #define RFK_SCALAR_BUILT_FourierPair ((core::kFloatDense || core::kFloatFastfood) && core::kFormPair)
-#define RFK_SCALAR_BUILT_FourierPhaseHeadBatch (core::kFloatDense && core::kFormPhase)
-#define RFK_SCALAR_BUILT_FourierPairHeadBatch (core::kFloatDense && core::kFormPair)
+#define RFK_SCALAR_BUILT_FourierPhaseHeadBatch (core::kBatchKernels && core::kFormPhase)
+#define RFK_SCALAR_BUILT_FourierPairHeadBatch (core::kBatchKernels && core::kFormPair)
 #define RFK_SCALAR_BUILT_LinearHead true
 #define RFK_SCALAR_BUILT_BinKeys core::kFloatBinning
 #define RFK_SCALAR_BUILT_Fwht core::kFloatFastfood

@@ -358,7 +358,7 @@ Status PredictBatch(const Model& m, const float* X, std::size_t n, std::size_t x
   if (scratch_bytes < BatchScratchBytes(m)) return Status::kScratchTooSmall;
   // Row-major W, quantized W or head, Fastfood and binning maps take the single-sample path, row
   // by row (m.projection is null unless W is f32).
-  const bool batched = core::kFloatDense && m.projection != nullptr && m.head_weights != nullptr &&
+  const bool batched = core::kBatchKernels && m.projection != nullptr && m.head_weights != nullptr &&
                        m.num_grids == 0 && m.layout == format::Layout::kPanels;
   const std::uint32_t d = m.input_dim, K = m.num_outputs;
   auto* base = static_cast<std::uint8_t*>(scratch);

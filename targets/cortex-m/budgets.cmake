@@ -122,12 +122,12 @@ set(RFK_IMAGE_LIMITS_cortex-m0 16384 2048)
 # what `rfk export --config-header` writes for house_pair; footprint_dense), `ctest -R footprint -V`:
 # M4F and M7 6,128 B, M33 6,136 B, M3 and M33 without FPU 7,568 B, M0 10,132 B; worst-case stack
 # 392 B (M3 404 B, M0 456 B). Budgets: measured plus about 100 B.
-set(RFK_DENSE_FLASH_BUDGET_cortex-m4 6230)
-set(RFK_DENSE_FLASH_BUDGET_cortex-m7 6230)
-set(RFK_DENSE_FLASH_BUDGET_cortex-m3 7670)
-set(RFK_DENSE_FLASH_BUDGET_cortex-m0 10240)
-set(RFK_DENSE_FLASH_BUDGET_cortex-m33 6240)
-set(RFK_DENSE_FLASH_BUDGET_cortex-m33+nofp 7670)
+set(RFK_DENSE_FLASH_BUDGET_cortex-m4 5910)
+set(RFK_DENSE_FLASH_BUDGET_cortex-m7 5910)
+set(RFK_DENSE_FLASH_BUDGET_cortex-m3 7330)
+set(RFK_DENSE_FLASH_BUDGET_cortex-m0 9870)
+set(RFK_DENSE_FLASH_BUDGET_cortex-m33 5920)
+set(RFK_DENSE_FLASH_BUDGET_cortex-m33+nofp 7330)
 set(RFK_FLOAT_FLASH_BUDGET_cortex-m4 13180)  # 13,072 B measured
 set(RFK_FLOAT_FLASH_BUDGET_cortex-m7 13110)  # 13,008 B measured
 set(RFK_FLOAT_FLASH_BUDGET_cortex-m3 14240)  # 14,132 B measured
@@ -148,7 +148,7 @@ set(RFK_FIXED_FLASH_BUDGET_cortex-m33+nofp 13100)  # with the DSP kernels (RFK_F
 # out (16,056 B whole). Budgets: measured plus about 100 B.
 set(RFK_FLASH_BUDGET_cortex-m55 18100)
 set(RFK_STACK_BUDGET_cortex-m55 768)
-set(RFK_DENSE_FLASH_BUDGET_cortex-m55 7590)
+set(RFK_DENSE_FLASH_BUDGET_cortex-m55 7260)
 set(RFK_FLOAT_FLASH_BUDGET_cortex-m55 15290)
 set(RFK_FIXED_FLASH_BUDGET_cortex-m55 12920)
 # The cores pinned to one model (`rfk export --config-header --pin`: the pin and the CRC instead of
@@ -157,13 +157,17 @@ set(RFK_FIXED_FLASH_BUDGET_cortex-m55 12920)
 #   f32:   M4F, M7, M33 3,132 B; M3, M33 without FPU 4,564 B; M0 6,776 B; M55 4,476 B
 #   fixed: M4F, M7 3,524 B; M33, M33 without FPU 3,508 B; M3 2,152 B; M0 2,496 B; M55 3,184 B
 # (the DSP and MVE loops are the larger, faster ones). Budgets: measured plus about 100 B.
+# 2026-11-30, RFK_BATCH_KERNELS 0 in the configuration `rfk export` writes (the batch kernels not
+# linked): the dense configured core M4F, M7 5,808 B, M33 5,820 B, M3 and M33 without FPU 7,228 B,
+# M0 9,764 B, M55 7,156 B; the pinned f32 core M4F, M7 2,812 B, M33 2,816 B, M3 and M33 without
+# FPU 4,224 B, M0 6,408 B, M55 4,140 B (docs/generated/firmware.md). Budgets: measured plus ~100 B.
 foreach(mcu cortex-m4 cortex-m7 cortex-m33)
-  set(RFK_PINNED_FLASH_BUDGET_${mcu} 3230)
+  set(RFK_PINNED_FLASH_BUDGET_${mcu} 2920)
 endforeach()
-set(RFK_PINNED_FLASH_BUDGET_cortex-m3 4660)
-set(RFK_PINNED_FLASH_BUDGET_cortex-m33+nofp 4660)
-set(RFK_PINNED_FLASH_BUDGET_cortex-m0 6880)
-set(RFK_PINNED_FLASH_BUDGET_cortex-m55 4580)
+set(RFK_PINNED_FLASH_BUDGET_cortex-m3 4330)
+set(RFK_PINNED_FLASH_BUDGET_cortex-m33+nofp 4330)
+set(RFK_PINNED_FLASH_BUDGET_cortex-m0 6510)
+set(RFK_PINNED_FLASH_BUDGET_cortex-m55 4240)
 set(RFK_PINNED_FIXED_FLASH_BUDGET_cortex-m4 3620)
 set(RFK_PINNED_FIXED_FLASH_BUDGET_cortex-m7 3620)
 set(RFK_PINNED_FIXED_FLASH_BUDGET_cortex-m33 3610)

@@ -6,7 +6,8 @@
  * sizes and decisions through the C API, and refuse at open: another model of the same kind
  * (kOtherModel at header.crc32), a model of another kind, its own bytes one short (kTruncated) and
  * its own bytes with any one byte changed (every byte natively; on the boards the header and every
- * 37th byte). Returns the number of failed checks. */
+ * 37th byte). Without the batch kernels (the configuration leaves them out) a batch of the f32
+ * model gives rfk_predict's outputs. Returns the number of failed checks. */
 #include <stdio.h>
 #include <string.h>
 
@@ -94,12 +95,31 @@ static int changed_bytes_refused(void) {
 #endif
 }
 
+#if !defined(RFK_TEST_PINNED_FIXED) && !defined(RFK_SMALL_BOARD)
+/* The pinned configuration leaves the batch kernels out (RFK_BATCH_KERNELS 0): rfk_predict_batch
+ * then predicts each row as rfk_predict does, bit for bit. */
+static uint8_t batch_scratch[HOUSE_PAIR_BATCH_SCRATCH_BYTES] RFK_ALIGNED;
+static int batch_is_row_by_row(void) {
+  float batch[4], one[1];
+  int same = rfk_predict_batch(&model, house_pair_inputs, 4, 4 * HOUSE_PAIR_INPUT_DIM, batch_scratch,
+                               sizeof batch_scratch, batch, 4, NULL) == RFK_OK;
+  for (uint32_t v = 0; v < 4; ++v)
+    same &= rfk_predict(&model, house_pair_inputs + v * HOUSE_PAIR_INPUT_DIM, HOUSE_PAIR_INPUT_DIM, scratch,
+                        sizeof scratch, one, 1) == RFK_OK &&
+            one[0] == batch[v];
+  return same;
+}
+#endif
+
 int main(void) {
   check(rfk_open(&model, PINNED, PINNED_BYTES, NULL) == RFK_OK, "pinned core: opens its model");
   check(rfk_input_dim(&model) == HOUSE_PAIR_INPUT_DIM && rfk_num_outputs(&model) == 1 && rfk_num_classes(&model) == 0,
         "pinned core: the model's sizes");
   check(host_outputs(), "pinned core: the host's outputs for every test vector");
   check(rfk_feature_name(&model, 0)[0] == '\0', "pinned core: names are not read (\"\")");
+#if !defined(RFK_TEST_PINNED_FIXED) && !defined(RFK_SMALL_BOARD)
+  check(batch_is_row_by_row(), "pinned core: rfk_predict_batch without the batch kernels gives rfk_predict's outputs");
+#endif
   check(refused_as(OTHER, OTHER_BYTES, RFK_OTHER_MODEL, "header.crc32"),
         "pinned core: another model is refused (kOtherModel, header.crc32)");
   check(refused_as(house_phase, HOUSE_PHASE_BYTES, RFK_OTHER_MODEL, "header.crc32"),

@@ -312,6 +312,8 @@ std::string CoreConfigHeader(const Model& m, const std::string& comment, bool pi
             m.label_pool != nullptr || m.name_pool != nullptr
                 ? "rfk_class_label, rfk_feature_name give \"\"; 1 reads the model's labels and names (~0.5 KB)"
                 : "the model has no labels or names");
+  // Batch kernels change no output either: a firmware predicting one input at a time skips them.
+  h += flag("RFK_BATCH_KERNELS", false, "rfk_predict_batch predicts row by row; 1 links the batch kernels (~0.3 KB)");
   if (pin) h += PinMacros(m);
   return h + "#endif\n";
 }
