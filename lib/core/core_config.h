@@ -115,13 +115,11 @@ static_assert(kCoreFloat || kCoreFixed, "rfk core: RFK_CORE_FLOAT and RFK_CORE_F
 // -- and fills the Model from the values `rfk export` took from the host's full OpenModel, which
 // checked every field of those very bytes. Any other model is refused with kOtherModel at
 // header.crc32 (kBadMagic, kTruncated, kBadChecksum as usual); the validators are not linked.
+// The sources choose by the macro itself (#ifdef RFK_PIN_MODEL: one OpenModel or the other).
 #ifdef RFK_PIN_MODEL
-inline constexpr bool kPinned = true;
 static_assert(RFK_PIN_FIELDS_VERSION == kPinFieldsVersion,
               "rfk core: the pinned configuration was written for another version of rfk::Model; "
               "write it again with this rfk's `rfk export --config-header --pin`");
-#else
-inline constexpr bool kPinned = false;
 #endif
 
 }  // namespace rfk::core

@@ -10,7 +10,7 @@
 #include "fixed_open.h"
 #include "model_reader.h"
 
-// A core pinned to one model opens it in model_open_pinned.cc instead (core_config.h, kPinned).
+// A core pinned to one model opens it in model_open_pinned.cc instead (core_config.h, RFK_PIN_MODEL).
 #ifndef RFK_PIN_MODEL
 namespace rfk {
 namespace open {

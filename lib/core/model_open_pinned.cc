@@ -1,4 +1,4 @@
-// OpenModel of a core pinned to one model (core_config.h, kPinned): the model's identity -- its
+// OpenModel of a core pinned to one model (core_config.h, RFK_PIN_MODEL): the model's identity -- its
 // magic, version, size and CRC-32, the header's first 16 bytes -- against the pin, the CRC
 // recomputed over the bytes, then the Model filled from the values `rfk export --pin` wrote, which
 // the host's full OpenModel read from those same bytes. So the pinned core gives every output the
