@@ -215,3 +215,21 @@ TEST_CASE("DualHeldOutOutputs: each fold's held-out outputs are the primal ridge
     }
   }
 }
+
+TEST_CASE("SolveRidgePath: every lambda's solution is SolveRidge's, bit for bit") {
+  const std::size_t n = 700;
+  const std::uint32_t D = 96, K = 5;
+  const std::vector<float> Z = Features(n, D);
+  const std::vector<double> Y = PlusMinus(n, K);
+  const RidgeStats all = Accumulate(Z, Y, {}, n, D, K, 2);
+  const RidgeStats part = Accumulate(Z, Y, {}, n / 3, D, K, 2);  // a held-out fold's
+  const std::vector<double> lambdas = {1e-8, 1e-6, 1e-4, 1e-3, 1e-1};
+  const auto path = rfk::host::SolveRidgePath(all, lambdas, 2, &part);
+  REQUIRE(path.size() == lambdas.size());
+  for (std::size_t l = 0; l < lambdas.size(); ++l) {
+    const rfk::host::RidgeSolution one = rfk::host::SolveRidge(all, lambdas[l], 2, &part);
+    CAPTURE(lambdas[l]);
+    CHECK(path[l].W == one.W);
+    CHECK(path[l].bias == one.bias);
+  }
+}

@@ -37,10 +37,8 @@ struct RidgeSolution {
 RidgeSolution SolveRidge(const RidgeStats& stats, double lambda, unsigned threads = 1,
                          const RidgeStats* without = nullptr);
 
-// The same for every lambda in `lambdas` (one solution each, in order); the centred matrix is
-// built once. Runs of up to three lambdas share one factorisation: the run's middle lambda is
-// SolveRidge's bits, its neighbours come from CG preconditioned by that factor (about 1e-12
-// relative residual), for selection, which compares held-out errors only.
+// The same for every lambda in `lambdas` (one solution each, in order, each SolveRidge's bits);
+// the centred matrix is built once, and one D x D buffer serves every factorisation.
 std::vector<RidgeSolution> SolveRidgePath(const RidgeStats& stats, const std::vector<double>& lambdas,
                                           unsigned threads, const RidgeStats* without = nullptr);
 
