@@ -212,7 +212,12 @@ Command AddTrain(CLI::App& app) {
   cmd->add_option("--bin-gamma", a->s.bin_gamma,
                   "Binning's gamma for fourier+binning ('default': data scale); --map binning uses --gamma")
       ->capture_default_str();
-  cmd->add_option("--features,-D", a->s.features, "Number of random features D")->capture_default_str();
+  cmd->add_option("--features,-D", a->s.features,
+                  "Number of random features D, or default: rows / 4 within [1000, 4000], within --max-model-bytes")
+      ->capture_default_str();
+  cmd->add_option("--max-model-bytes", a->s.max_model_bytes,
+                  "The default D's budget: the bytes W, phases and head may take (e.g. 64K, 16M)")
+      ->capture_default_str();
   cmd->add_option("--gamma", a->s.gamma,
                   "Kernel parameter: a number, 'scale' (1/median distance), 'auto' (CV over factors of the "
                   "scale) or 'default' (auto when a search point is cheap, else scale)")

@@ -67,6 +67,13 @@ void PrintSelection(const host::TrainOptions& opt, const host::TrainReport& rep,
                 " the best value may lie beyond it\n", gmin, gmax);
   if (lambda_searched && (rep.lambda == lmin || rep.lambda == lmax))
     std::printf("note:        the chosen lambda is at the edge of the searched grid [%.0e, %.0e]\n", lmin, lmax);
+  if (rep.half_features > 0) {
+    const char* metric = Regression(rep) ? "rel_rmse" : "error";
+    std::printf("more D:      held-out %s %.4f at D = %u (half the frequencies), %.4f at D = %u: a doubling bought "
+                "%.2f points; the next (--features %u) typically buys less\n",
+                metric, rep.half_features_error, rep.half_features, best, rep.features,
+                100 * (rep.half_features_error - best), 2 * rep.features);
+  }
 }
 
 void PrintTest(const TrainRun& run) {
@@ -132,9 +139,9 @@ void PrintTrainText(const TrainRun& run, bool verbose) {
   if (!rep.labels.empty()) std::printf(", %zu classes", rep.labels.size());
   std::printf("\n");
   if (opt.fourier)
-    std::printf("features:    %s map, %s kernel, D = %u, seed %llu, standardize %s\n", host::MapName(opt.map),
-                host::KernelName(opt.kernel), opt.features, static_cast<unsigned long long>(opt.seed),
-                Standardization(rep));
+    std::printf("features:    %s map, %s kernel, D = %u [%s], seed %llu, standardize %s\n", host::MapName(opt.map),
+                host::KernelName(opt.kernel), rep.features, rep.features_reason.c_str(),
+                static_cast<unsigned long long>(opt.seed), Standardization(rep));
   if (opt.grids) PrintBinning(opt, rep);
   PrintSelection(opt, rep, verbose);
   if (opt.fourier)
@@ -182,7 +189,9 @@ void PrintTrainJson(const TrainRun& run) {
   JsonStrings("classes", rep.labels, js);
   if (opt.fourier)
     js << ", \"map\": {\"kind\": \"" << host::MapName(opt.map) << "\", \"kernel\": \"" << host::KernelName(opt.kernel)
-       << "\", \"num_features\": " << opt.features << "}";
+       << "\", \"num_features\": " << rep.features << ", \"features_reason\": \"" << JsonEscape(rep.features_reason)
+       << "\", \"half_features\": " << rep.half_features << ", \"half_features_error\": "
+       << Num(rep.half_features > 0 ? rep.half_features_error : 0.0) << "}";
   if (opt.grids)
     js << ", \"binning\": {\"grids\": " << opt.grids << ", \"buckets\": " << opt.buckets << ", \"gamma\": "
        << Num(rep.bin_gamma) << ", \"cg_iterations\": " << rep.cg_iterations << "}";
@@ -230,11 +239,17 @@ void WarnAboutTraining(const TrainRun& run, bool quiet) {
                  "sampled training rows): the model may predict that class everywhere; try --class-weight "
                  "balanced or a smaller --lambda, and judge it by eval's balanced_accuracy\n",
                  1.0 - rep.train_error, rep.majority_label.c_str(), rep.majority_rate);
-  if (!quiet && !rep.cv.empty() && run.opt.fourier && !rep.selection_dual && run.opt.features > run.data.rows)
+  if (run.opt.features == host::kDefaultFeatures && run.result.model.size() > run.opt.max_model_bytes)
+    std::fprintf(stderr,
+                 "rfk: warning: the model takes %zu bytes, more than --max-model-bytes %llu: its sections other than "
+                 "W and the head (metadata, names, labels) exceed the budget's allowance; lower the budget, or "
+                 "train with --no-metadata\n",
+                 run.result.model.size(), static_cast<unsigned long long>(run.opt.max_model_bytes));
+  if (!quiet && !rep.cv.empty() && run.opt.fourier && !rep.selection_dual && rep.features > run.data.rows)
     std::fprintf(stderr,
                  "rfk: note: D = %u features for %zu rows: every selection point solves D x D statistics; a D "
                  "of a few times the rows approximates the kernel nearly as well in a fraction of the time\n",
-                 run.opt.features, run.data.rows);
+                 rep.features, run.data.rows);
 }
 
 }  // namespace rfk::cli

@@ -102,7 +102,8 @@ rfk::host::TrainOptions Options(const py::dict& o) {
   s.grids = o["grids"].cast<std::uint32_t>();
   s.buckets = o["bins_per_grid"].cast<std::uint32_t>();
   s.bin_gamma = o["bin_gamma"].cast<std::string>();
-  s.features = o["n_features"].cast<std::uint32_t>();
+  s.features = o["n_features"].cast<std::string>();
+  s.max_model_bytes = o["max_model_bytes"].cast<std::string>();
   s.seed = std::to_string(o["seed"].cast<std::uint64_t>());
   s.threads = o["threads"].cast<unsigned>();
   s.folds = o["folds"].cast<std::uint32_t>();

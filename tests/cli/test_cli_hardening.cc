@@ -208,9 +208,12 @@ TEST_CASE("CLI sweep: bad arguments and files give a clear message and a non-zer
     std::string command, message;
   };
   const std::vector<Case> cases = {
-      {train + "-D 0", "--features must be between 1 and 16777216"},
+      {train + "-D 0", "--features must be 'default' or a positive integer; got '0'"},
       {train + "-D -5", "--features"},
       {train + "-D 99999999999", "--features"},
+      {train + "-D 20000000", "--features must be between 1 and 16777216"},
+      {train + "--max-model-bytes 5", "--max-model-bytes 5 B holds no feature of this data"},
+      {train + "--max-model-bytes physical", "--max-model-bytes must be a size such as 64K or 16M"},
       {train + "-D 7", "even"},
       {train + "--map binning -P 0", "--grids must be at least 1"},
       {train + "--map binning -P 4294967295", "--grids must be between 1 and 65536"},

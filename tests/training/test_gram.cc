@@ -233,3 +233,27 @@ TEST_CASE("SolveRidgePath: every lambda's solution is SolveRidge's, bit for bit"
     CHECK(path[l].bias == one.bias);
   }
 }
+
+TEST_CASE("SubStats: the statistics of the chosen features are those of their columns alone") {
+  const std::size_t n = 300;
+  const std::uint32_t D = 40, K = 2;
+  const std::vector<float> Z = Features(n, D);
+  const std::vector<double> Y = PlusMinus(n, K);
+  const std::vector<std::uint32_t> idx = {0, 1, 2, 3, 4, 20, 21, 22, 23, 24};  // half of a pair map's F = 20
+  std::vector<float> Zs(n * idx.size());
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < idx.size(); ++j) Zs[i * idx.size() + j] = Z[i * D + idx[j]];
+  const RidgeStats sub = rfk::host::SubStats(Accumulate(Z, Y, {}, n, D, K, 1), idx);
+  const RidgeStats direct = Accumulate(Zs, Y, {}, n, static_cast<std::uint32_t>(idx.size()), K, 1);
+  REQUIRE(sub.D == idx.size());
+  CHECK(sub.n == direct.n);
+  CHECK(sub.ysum == direct.ysum);
+  CHECK(sub.s == direct.s);
+  CHECK(sub.h == direct.h);
+  // G: the upper triangle the solver reads (a float tile's sums may group differently).
+  for (std::size_t a = 0; a < idx.size(); ++a)
+    for (std::size_t b = a; b < idx.size(); ++b)
+      CHECK(sub.G[a * idx.size() + b] == doctest::Approx(direct.G[a * idx.size() + b]).epsilon(1e-6));
+  const rfk::host::RidgeSolution x = rfk::host::SolveRidge(sub, 1e-3), y = rfk::host::SolveRidge(direct, 1e-3);
+  for (std::size_t i = 0; i < x.W.size(); ++i) CHECK(x.W[i] == doctest::Approx(y.W[i]).epsilon(1e-6).scale(1e-6));
+}

@@ -17,14 +17,15 @@ namespace rfk::host {
 enum class Spelling { kCli, kPython };
 
 /// The options every interface gives training, with the CLI's defaults. Words where the value may
-/// be a word: gamma "default", "scale", "auto" or a positive number; lambda "default", "auto" or a
-/// number >= 0; bin_gamma "default" or a positive number; seed a decimal integer; memory_limit
+/// be a word: features "default" or a positive integer; gamma "default", "scale", "auto" or a
+/// positive number; lambda "default", "auto" or a number >= 0; bin_gamma "default" or a positive number; seed a decimal integer; memory_limit
 /// "physical" or a size (ParseMemoryLimit).
 struct TrainSettings {
   std::string map = "fourier";  ///< a Fourier map (FourierMapNames), binning, or a Fourier map + "+binning"
   std::string kernel = "gaussian";       ///< gaussian, laplacian or cauchy (ParseKernel)
   bool kernel_given = false;  ///< the kernel was named (binning alone refuses any but laplacian)
-  std::uint32_t features = 1000;         ///< D of the Fourier map (--features, n_features)
+  std::string features = "default";      ///< D of the Fourier map: "default" or a number (--features, n_features)
+  std::string max_model_bytes = "16M";   ///< the default D's budget: a size (ParseMemoryLimit's, not "physical")
   std::uint32_t grids = 30;              ///< P of a binning map (--grids)
   std::uint32_t buckets = 0;             ///< B per grid, hashed mode; 0: exact mode (--bins-per-grid)
   std::string bin_gamma = "default";     ///< binning's gamma beside a Fourier map

@@ -51,6 +51,22 @@ inline constexpr double kFallbackLambda = 1e-4;  ///< the default's lambda witho
 inline constexpr std::uint32_t kMinRowsPerFold = 10;  ///< the defaults cross-validate from this many rows per fold
 inline constexpr double kDefaultSearchBudget = 2e11;  ///< multiply-adds one selection point may cost (above)
 
+/// The default D (TrainOptions::features == kDefaultFeatures) of a Fourier-type map, decided from
+/// the data the same way on every machine: rows / 4, rounded down to a multiple of 100, within
+/// [kDefaultFeaturesMin, kDefaultFeaturesMax]; then at most what TrainOptions::max_model_bytes
+/// holds: the bytes that grow with D -- the frequencies (d per frequency, as stored: w_storage),
+/// the phases (phase form) and the head (K per feature: head_storage), with a dense W (Fastfood
+/// maps store less) -- after the rest of the model: kModelAllowance + 8 (d + K) bytes and W's
+/// padding to whole panels (16 rows). Metadata or names longer than the allowance can take a
+/// model past the budget (rfk train then says so). TrainReport::features_reason says which bound
+/// applied. Measured (docs/RESULTS.md, "Defaults against cross-validation"): letter (16,000 rows,
+/// 26 classes) 6.6 % test error at D = 1000, 3.2 % at D = 4000.
+inline constexpr std::uint32_t kDefaultFeatures = 0;  ///< TrainOptions::features: decided from the data
+inline constexpr std::uint32_t kDefaultFeaturesMin = 1000;  ///< the default D's least (budget permitting)
+inline constexpr std::uint32_t kDefaultFeaturesMax = 4000;  ///< the default D's most
+inline constexpr std::uint64_t kDefaultModelBudget = std::uint64_t{16} << 20;  ///< 16 MiB
+inline constexpr double kModelAllowance = 1024;  ///< the budget's bytes for the header, metadata and the like
+
 /// Class weights of the ridge fit: none, or "balanced" (scikit-learn's convention): a row of class
 /// c weighs n / (C * n_c), so every class carries the same total weight.
 enum class ClassWeight { kNone, kBalanced };
@@ -64,7 +80,10 @@ struct TrainOptions {
   bool fourier = true;
   format::MapKind map = format::MapKind::kFourier;    ///< the Fourier-type map's kind (FourierMapNames)
   format::Kernel kernel = format::Kernel::kGaussian;  ///< the kernel the Fourier map approximates
-  std::uint32_t features = 1000;  ///< D; must be even for the pair form
+  /// D; must be even for the pair form. kDefaultFeatures: decided from the data (above).
+  std::uint32_t features = kDefaultFeatures;
+  /// The default D's budget (above): the most bytes its D-dependent sections may take.
+  std::uint64_t max_model_bytes = kDefaultModelBudget;
   std::uint32_t grids = 0;        ///< P: random binning grids (Laplacian kernel)
   std::uint32_t buckets = 0;      ///< B > 0: hashed mode, B buckets per grid; 0: exact mode
   double bin_gamma = 0.0;         ///< binning's gamma; <= 0: data-scale default (1/median L1)
@@ -143,6 +162,14 @@ struct TrainReport {
   double lambda = 0.0;              ///< the ridge penalty it was fitted with
   std::string gamma_reason;         ///< how gamma was set: given, auto, or the default's way
   std::string lambda_reason;        ///< how lambda was set
+  std::uint32_t features = 0;       ///< D_F, the Fourier-type map's features (0: binning alone)
+  std::string features_reason;      ///< how D_F was set: given, or the default's bound (above)
+  /// What the features bought, measured by the selection at the chosen gamma (primal Fourier
+  /// designs of one process; 0 features otherwise): the best held-out error over the lambda grid
+  /// of the model on half the frequencies (the first F/2, both features of each pair), against
+  /// the chosen point's. The next doubling of D typically buys less than this step did.
+  std::uint32_t half_features = 0;  ///< features of the half-frequency model (0: not measured)
+  double half_features_error = 0.0;  ///< its best held-out error (error or rel_rmse)
   double selection_seconds = 0.0;  ///< cross-validation's share of `seconds` (0 without it)
   bool selection_dual = false;     ///< selection solved in the dual (fewer rows than features)
   double gamma_default = 0.0;      ///< the data-scale default gamma

@@ -87,6 +87,11 @@ class Design {
   // The last HeldOutLosses factor holds the best point so far: a design may keep what Fit can
   // reuse from it.
   virtual void KeepBest() {}
+  // What the last HeldOutLosses measured of the model on half the Fourier frequencies (the first
+  // F/2; a pair's two features together), at the same factor and lambdas: its features (0: not
+  // measured, then no losses) and summed losses, one per lambda.
+  virtual std::uint32_t HalfFeatures() const { return 0; }
+  virtual std::vector<double> HalfFeatureLosses() const { return {}; }
 
   // Whether HeldOutOutputs computes the calibration's outputs. Random binning's design does not:
   // the pipeline then plans no calibration (nor its progress step) and Fit gets no sample.

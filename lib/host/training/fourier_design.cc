@@ -222,6 +222,8 @@ class FourierDesign final : public Design {
   std::vector<double> HeldOutLosses(double factor, const Folds& folds,
                                     const std::vector<double>& lambdas) override;
   // The full-data statistics at the best factor: the sum of its folds' (Fit solves them).
+  std::uint32_t HalfFeatures() const override { return half_features_; }
+  std::vector<double> HalfFeatureLosses() const override { return half_err_; }
   void KeepBest() override {
     best_total_ = std::move(total_);
     kept_ = true;
@@ -240,6 +242,14 @@ class FourierDesign final : public Design {
   // is a direct solve (the primal's neighbours take CG iterations per output). The held-out errors
   // match the primal's to rounding; the fit (Fit) is the primal's, from the same statistics.
   static constexpr std::size_t kDualMaxRows = 4096;
+  // The half-frequency model (Design::HalfFeatures): measured with at least this many features,
+  // in the primal of one process; its heads join Score's as zero-padded heads over all D features.
+  static constexpr std::uint32_t kMinHalfFeatures = 64;
+  std::vector<std::uint32_t> HalfIndices(const FourierMap& m) const;
+  void AddHalfHeads(const FoldStats& fs, const std::vector<std::uint32_t>& idx, const std::vector<double>& lambdas,
+                    std::uint32_t D, std::vector<std::vector<Head>>* heads) const;
+  std::uint32_t half_features_ = 0;
+  std::vector<double> half_err_;
   // Decides at the first factor and counts the dual's memory into the report's estimate.
   bool SelectsInDual();
   std::vector<double> DualHeldOutLosses(const FourierMap& m, const Folds& folds, const std::vector<double>& lambdas,
@@ -379,10 +389,44 @@ std::vector<double> FourierDesign::HeldOutLosses(double factor, const Folds& fol
   for (std::size_t f = 0; f < nf; ++f)
     heads[f] = SolveFold(ctx_, f, lambdas.size(), m->features(),
                          [&] { return SolveRidgePath(fs.total, lambdas, ctx_.threads, &fs.fold[f]); });
+  const std::vector<std::uint32_t> half = HalfIndices(*m);
+  if (!half.empty()) AddHalfHeads(fs, half, lambdas, m->features(), &heads);
   std::vector<double> err = Score(ctx_, *m, [&folds](std::size_t row) { return folds.Of(row); }, heads, &done,
                                   total, what);
+  half_features_ = static_cast<std::uint32_t>(half.size());
+  half_err_.assign(err.begin() + static_cast<std::ptrdiff_t>(lambdas.size()), err.end());
+  err.resize(lambdas.size());
   total_ = std::move(fs.total);
   return err;
+}
+
+std::vector<std::uint32_t> FourierDesign::HalfIndices(const FourierMap& m) const {
+  std::vector<std::uint32_t> idx;
+  const std::uint32_t D = m.features();
+  if (ctx_.ranks != nullptr || D < kMinHalfFeatures) return idx;  // ranks: SolveFold shares full heads only
+  const bool pairs = FindFourierMap(ctx_.opt.map)->pairs;
+  const std::uint32_t F = pairs ? D / 2 : D, half = F / 2;
+  for (std::uint32_t j = 0; j < half; ++j) idx.push_back(j);
+  for (std::uint32_t j = 0; pairs && j < half; ++j) idx.push_back(F + j);
+  return idx;
+}
+
+void FourierDesign::AddHalfHeads(const FoldStats& fs, const std::vector<std::uint32_t>& idx,
+                                 const std::vector<double>& lambdas, std::uint32_t D,
+                                 std::vector<std::vector<Head>>* heads) const {
+  const RidgeStats total = SubStats(fs.total, idx);
+  for (std::size_t f = 0; f < heads->size(); ++f) {
+    const RidgeStats fold = SubStats(fs.fold[f], idx);
+    for (RidgeSolution& h : SolveRidgePath(total, lambdas, ctx_.threads, &fold)) {
+      Head padded;  // zero weights on the other features: the half model's outputs
+      padded.W.assign(std::size_t{D} * h.bias.size(), 0.0);
+      for (std::size_t i = 0; i < idx.size(); ++i)
+        std::copy_n(h.W.begin() + static_cast<std::ptrdiff_t>(i * h.bias.size()), h.bias.size(),
+                    padded.W.begin() + static_cast<std::ptrdiff_t>(std::size_t{idx[i]} * h.bias.size()));
+      padded.bias = std::move(h.bias);
+      (*heads)[f].push_back(std::move(padded));
+    }
+  }
 }
 
 // With selection, the statistics KeepBest kept (empty, and refused by SolveRidge, only if no

@@ -47,7 +47,8 @@ void ValidateMaps(const TrainOptions& opt) {
   if (opt.grids > 0 && opt.buckets > 0 && std::uint64_t{opt.grids} * opt.buckets > format::kMaxFeatures)
     throw TrainError("--grids x --bins-per-grid exceeds the format's 2^24 columns");
   if (!opt.fourier) return;
-  if (opt.features == 0 || opt.features > format::kMaxFeatures)
+  if (opt.features == kDefaultFeatures) return;  // resolved from the data (ResolveDefaults)
+  if (opt.features > format::kMaxFeatures)
     throw TrainError("--features must be between 1 and " + std::to_string(format::kMaxFeatures));
   const FourierMapType* type = FindFourierMap(opt.map);
   if (type == nullptr)
@@ -59,7 +60,7 @@ void ValidateMaps(const TrainOptions& opt) {
 
 // Gamma, lambda and the folds.
 void ValidateSelection(const Dataset& data, const TrainOptions& opt) {
-  if (!opt.lambda_auto && !(opt.lambda >= 0 && std::isfinite(opt.lambda)))
+  if (!opt.lambda_auto && opt.lambda != kDefaultLambda && !(opt.lambda >= 0 && std::isfinite(opt.lambda)))
     throw TrainError("--lambda must be a finite number >= 0");
   if (!opt.gamma_auto && !(std::isfinite(opt.gamma)))
     throw TrainError("--gamma must be a finite positive number");

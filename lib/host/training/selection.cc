@@ -5,7 +5,9 @@
 #include <cmath>
 #include <map>
 
+#include "maps/fourier_map.h"
 #include "maps/random.h"
+#include "rfk/host/settings.hpp"
 #include "maps/streams.h"
 
 namespace rfk::host {
@@ -84,10 +86,45 @@ double SelectionPointCost(const TrainOptions& opt, std::size_t rows) {
   return static_cast<double>(rows) * (DF * DF + 4e4 * opt.grids);
 }
 
-TrainOptions ResolveDefaults(const TrainOptions& opt, std::size_t rows, TrainReport* report) {
+std::uint32_t DefaultFeatures(const TrainOptions& opt, std::size_t rows, std::size_t d, std::uint32_t K,
+                              std::string* reason) {
+  const std::uint64_t by_rows = std::clamp<std::uint64_t>(rows / 400 * 100, kDefaultFeaturesMin, kDefaultFeaturesMax);
+  // Bytes per feature: pair form, half a row of W (d inputs) each; phase form, a row and a phase.
+  const FourierMapType* type = FindFourierMap(opt.map);
+  const bool pairs = type == nullptr || type->pairs;
+  const double w = static_cast<double>(d) * format::ElementBytes(opt.w_storage);
+  const double per = (pairs ? w / 2 : w + 4) + static_cast<double>(K) * format::ElementBytes(opt.head_storage);
+  // The rest of the model: header, section table, standardisation, bias, calibration and metadata
+  // (kModelAllowance), and W's padding to whole panels (up to 16 rows).
+  const double rest = kModelAllowance + 8.0 * static_cast<double>(d + K) + 16 * w;
+  const double room = std::max(0.0, static_cast<double>(opt.max_model_bytes) - rest);
+  const auto by_budget = static_cast<std::uint64_t>(room / per) / 2 * 2;
+  const std::string budget = "--max-model-bytes " + HumanBytes(static_cast<double>(opt.max_model_bytes));
+  if (by_budget < 2)
+    throw TrainError(budget + " holds no feature of this data (each takes about " + HumanBytes(per) + ", the rest " +
+                     HumanBytes(rest) + "): raise it, store W or the head in fewer bits (--storage), or give --features");
+  if (by_budget < by_rows) {
+    *reason = "default: the most " + budget + " holds (about " + HumanBytes(per) + " per feature)";
+    return static_cast<std::uint32_t>(by_budget);
+  }
+  *reason = "default: " + std::to_string(rows) + " rows / 4, within [" + std::to_string(kDefaultFeaturesMin) + ", " +
+            std::to_string(kDefaultFeaturesMax) + "] (" + budget + ": up to " + std::to_string(by_budget) + ")";
+  return static_cast<std::uint32_t>(by_rows);
+}
+
+TrainOptions ResolveDefaults(const TrainOptions& opt, std::size_t rows, std::size_t d, std::uint32_t K,
+                             TrainReport* report) {
   TrainOptions out = opt;
+  if (!opt.fourier) {
+    report->features_reason.clear();
+  } else if (opt.features == kDefaultFeatures) {
+    out.features = DefaultFeatures(opt, rows, d, K, &report->features_reason);
+  } else {
+    report->features_reason = "given";
+  }
+  report->features = out.fourier ? out.features : 0;
   const bool cv_rows = opt.cv_folds >= 2 && rows >= std::size_t{kMinRowsPerFold} * opt.cv_folds;
-  const double cost = SelectionPointCost(opt, rows);
+  const double cost = SelectionPointCost(out, rows);
   const bool cheap = cv_rows && cost <= kDefaultSearchBudget;
   const std::string folds = std::to_string(opt.cv_folds) + "-fold cross-validation";
   const std::string few = std::to_string(rows) + " rows, fewer than " + std::to_string(kMinRowsPerFold) + " per fold";
@@ -160,7 +197,14 @@ Choice Select(Design& design, const TrainContext& ctx, const std::vector<double>
         improved = true;
       }
     }
-    if (improved) design.KeepBest();
+    if (improved) {
+      design.KeepBest();
+      const std::vector<double> half = design.HalfFeatureLosses();
+      ctx.report->half_features = half.empty() ? 0 : design.HalfFeatures();
+      ctx.report->half_features_error = HUGE_VAL;
+      for (double h : half)
+        ctx.report->half_features_error = std::min(ctx.report->half_features_error, Metric(ctx.targets, h, n, rms_y));
+    }
     return best_here;
   }, [&] { if (ctx.steps) ++ctx.steps->n; });
   if (ctx.steps) ctx.steps->n = ctx.steps->k + 2;  // a search may end short of its plan

@@ -19,10 +19,13 @@ struct Choice {
 // --lambda auto: 1e-8, 1e-7, ..., 1e-1; else opt.lambda alone.
 std::vector<double> LambdaGrid(const TrainOptions& opt);
 
-// The options the pipeline trains with: `opt` with the default gamma and lambda (negative)
-// resolved as rfk/host/train.hpp describes (kDefaultGamma), into gamma_auto / lambda_auto or
-// fixed values. Records how each is set in report->gamma_reason and lambda_reason.
-TrainOptions ResolveDefaults(const TrainOptions& opt, std::size_t rows, TrainReport* report);
+// The options the pipeline trains with, for `rows` rows of `d` inputs and K outputs: `opt` with
+// the default D (kDefaultFeatures), gamma and lambda (negative) resolved as rfk/host/train.hpp
+// describes, into a D, gamma_auto / lambda_auto or fixed values. Records how each is set in
+// report->features_reason, gamma_reason and lambda_reason. TrainError if the default D's budget
+// holds no feature.
+TrainOptions ResolveDefaults(const TrainOptions& opt, std::size_t rows, std::size_t d, std::uint32_t K,
+                             TrainReport* report);
 
 // The cost of one selection point in multiply-adds, as the defaults compare it with
 // kDefaultSearchBudget: rows x (D_F^2 + 4e4 P).

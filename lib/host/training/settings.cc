@@ -106,6 +106,20 @@ void ParseStorages(const TrainSettings& s, Spelling sp, TrainOptions* opt) {
   }
 }
 
+// --features ("default" or a decimal integer; its range is ValidateOptions's) and --max-model-bytes.
+void ParseFeatures(const TrainSettings& s, Spelling sp, TrainOptions* opt) {
+  if (s.features != "default") {
+    const char* b = s.features.data();
+    const auto [end, ec] = std::from_chars(b, b + s.features.size(), opt->features);
+    if (s.features.empty() || ec != std::errc() || end != b + s.features.size() || opt->features == 0)
+      throw TrainError(OptionName("--features", sp) + " must be 'default' or a positive integer; got '" +
+                       s.features + "'");
+  }
+  if (s.max_model_bytes == "physical" || !ParseMemoryLimit(s.max_model_bytes, &opt->max_model_bytes))
+    throw TrainError(OptionName("--max-model-bytes", sp) + " must be a size such as 64K or 16M; got '" +
+                     s.max_model_bytes + "'");
+}
+
 }  // namespace
 
 std::string OptionName(const std::string& cli_flag, Spelling spelling) {
@@ -121,7 +135,7 @@ std::string OptionName(const std::string& cli_flag, Spelling spelling) {
 TrainOptions ParseTrainSettings(const TrainSettings& s, Spelling sp) {
   TrainOptions opt;
   ParseMaps(s, sp, &opt);
-  opt.features = s.features;
+  ParseFeatures(s, sp, &opt);
   // Strictly a decimal integer: "-1" is not 2^64 - 1.
   const char* b = s.seed.data();
   const auto [end, ec] = std::from_chars(b, b + s.seed.size(), opt.seed);

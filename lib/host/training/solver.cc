@@ -215,6 +215,19 @@ RidgeSolution SolveRidge(const RidgeStats& st, double lambda, unsigned threads, 
   return WithBias(c, std::move(W));
 }
 
+RidgeStats SubStats(const RidgeStats& st, const std::vector<std::uint32_t>& idx) {
+  const auto D = static_cast<std::uint32_t>(idx.size());
+  RidgeStats out(D, st.K);
+  out.n = st.n;
+  out.ysum = st.ysum;
+  for (std::size_t i = 0; i < D; ++i) {
+    for (std::size_t j = 0; j < D; ++j) out.G[i * D + j] = st.G[std::size_t{idx[i]} * st.D + idx[j]];
+    for (std::size_t k = 0; k < st.K; ++k) out.h[i * st.K + k] = st.h[std::size_t{idx[i]} * st.K + k];
+    out.s[i] = st.s[idx[i]];
+  }
+  return out;
+}
+
 std::vector<RidgeSolution> SolveRidgePath(const RidgeStats& st, const std::vector<double>& lambdas,
                                           unsigned threads, const RidgeStats* without) {
   // Every lambda is factorised and solved directly, as SolveRidge does: the same bits. A shifted,

@@ -37,6 +37,10 @@ struct RidgeSolution {
 RidgeSolution SolveRidge(const RidgeStats& stats, double lambda, unsigned threads = 1,
                          const RidgeStats* without = nullptr);
 
+// The statistics of the features idx (ascending, each < st.D) alone: rows and columns of G, rows
+// of h and s, in idx's order.
+RidgeStats SubStats(const RidgeStats& st, const std::vector<std::uint32_t>& idx);
+
 // The same for every lambda in `lambdas` (one solution each, in order, each SolveRidge's bits);
 // the centred matrix is built once, and one D x D buffer serves every factorisation.
 std::vector<RidgeSolution> SolveRidgePath(const RidgeStats& stats, const std::vector<double>& lambdas,

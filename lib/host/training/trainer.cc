@@ -192,19 +192,22 @@ double PeakRss() {
 
 // The pipeline's first steps: the statistics pass (labels, the targets, the inputs'
 // standardisation, the weights), then the default gamma's sample.
-Targets PrepareData(RowSource& source, const TrainOptions& opt, unsigned threads, TrainOptions* run,
-                    InputScaling* scaling, TrainReport* rep) {
+// The defaults (ResolveDefaults) are resolved in *opt once the labels give the outputs, before
+// the memory guard, which needs D.
+Targets PrepareData(RowSource& source, TrainOptions* opt, unsigned threads, InputScaling* scaling, TrainReport* rep) {
   const Dataset& data = source.meta();
   const bool streamed = source.chunk_bytes() > 0;
-  DataStats stats = ReadStats(source, streamed, opt);
-  Targets targets = MakeTargets(std::move(stats.labels), opt.task, [&](format::Task task, std::uint32_t K) {
-    CheckMemory(data, opt, task, K, threads, 0, rep, source.chunk_memory());
+  DataStats stats = ReadStats(source, streamed, *opt);
+  Targets targets = MakeTargets(std::move(stats.labels), opt->task, [&](format::Task task, std::uint32_t K) {
+    *opt = ResolveDefaults(*opt, data.rows, data.cols, K, rep);
+    ValidateOptions(data, *opt);
+    CheckMemory(data, *opt, task, K, threads, 0, rep, source.chunk_memory());
   });
-  if (streamed && !stats.weights.empty()) run->sample_weight = std::move(stats.weights);
-  ApplyWeights(data.source, *run, &targets);
-  *scaling = DescribeData(stats.columns, opt, targets, rep);
-  const Dataset sample = GatherRows(source, GammaSampleRows(data.rows, opt.seed));
-  rep->gamma_default = DefaultGamma(sample, data.rows, opt.kernel, *scaling, opt.seed);
+  if (streamed && !stats.weights.empty()) opt->sample_weight = std::move(stats.weights);
+  ApplyWeights(data.source, *opt, &targets);
+  *scaling = DescribeData(stats.columns, *opt, targets, rep);
+  const Dataset sample = GatherRows(source, GammaSampleRows(data.rows, opt->seed));
+  rep->gamma_default = DefaultGamma(sample, data.rows, opt->kernel, *scaling, opt->seed);
   return targets;
 }
 
@@ -215,15 +218,15 @@ TrainResult Train(RowSource& source, const TrainOptions& options) {
   const Dataset& data = source.meta();
   TrainResult result;
   TrainReport& rep = result.report;
-  TrainOptions opt = ResolveDefaults(options, data.rows, &rep);
-  ValidateOptions(data, opt);
+  TrainOptions opt = options;
+  ValidateOptions(data, opt);  // as given (the defaults are resolved, and checked again, in PrepareData)
   RefuseStreamed(opt, source);
   rep.chunk_bytes = static_cast<double>(source.chunk_bytes());
   rep.chunks = source.chunk_bytes() ? source.chunks() : 0;
   const unsigned threads = ResolveThreads(opt);
   const BlasOneThread blas_one_thread;  // rfk's own fixed partition of the work: gram.h
   InputScaling scaling;
-  Targets targets = PrepareData(source, opt, threads, &opt, &scaling, &rep);  // + its decision, once calibrated
+  Targets targets = PrepareData(source, &opt, threads, &scaling, &rep);  // + its decision, once calibrated
   const std::vector<double> lambdas = LambdaGrid(opt);
 
   // Distributed: every rank has read every row for the statistics; the design's passes read its

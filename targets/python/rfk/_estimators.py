@@ -227,14 +227,17 @@ class _ModelEstimator(_ModelBytes, BaseEstimator):
         standardize = {"auto": -1, True: 1, False: 0}.get(self.standardize)
         if standardize is None or not isinstance(self.standardize, (str, bool)):
             raise ValueError(f"standardize must be 'auto', True or False; got {self.standardize!r}")
-        _count("n_features", self.n_features, 1)
+        n_features = "default" if self.n_features is None else str(_count("n_features", self.n_features, 1))
+        max_model_bytes = ("16M" if self.max_model_bytes is None
+                           else str(_count("max_model_bytes", self.max_model_bytes, 1, 2**64)))
         return {
             "map": str(self.map),
             "kernel": str(self.kernel),
             "grids": _count("grids", self.grids),
             "bins_per_grid": _count("bins_per_grid", self.bins_per_grid),
             "bin_gamma": bin_gamma,
-            "n_features": int(self.n_features),
+            "n_features": n_features,
+            "max_model_bytes": max_model_bytes,
             "seed": _seed(self.random_state),
             "threads": _threads(self.n_jobs),
             "folds": _count("cv", self.cv),
@@ -280,7 +283,8 @@ class _ModelEstimator(_ModelBytes, BaseEstimator):
 
 _COMMON_DOC = """
     Parameters mirror ``rfk train`` (docs/PYTHON.md gives the table): map (a Fourier map: {maps};
-    binning; or a Fourier map + '+binning'), kernel, n_features (-D),
+    binning; or a Fourier map + '+binning'), kernel, n_features (-D; None: 'default', from the
+    rows, within max_model_bytes: bytes, None: 16 MiB),
     gamma (None: 'default'; 'scale', 'auto' or a number), alpha (--lambda; None: 'default'),
     random_state (--seed; None: 1), n_jobs (--threads; None or -1: all cores), storage and
     head_storage ({storages}), standardize ('auto', True, False), grids, bins_per_grid, bin_gamma, cv (--folds),
@@ -308,10 +312,10 @@ class RandomFeatureClassifier(ClassifierMixin, _ModelEstimator):
     >>> clf.save("model.rfk")          # the file `rfk predict -m model.rfk` reads  # doctest: +SKIP
 """
 
-    def __init__(self, map="fourier", kernel="gaussian", n_features=1000, gamma=None, alpha=None,
+    def __init__(self, map="fourier", kernel="gaussian", n_features=None, gamma=None, alpha=None,
                  random_state=None, n_jobs=None, storage="f32", head_storage=None, standardize="auto",
                  class_weight=None, grids=30, bins_per_grid=0, bin_gamma=None, cv=3, memory_limit=None,
-                 calibration=True, metadata=True, decision="calibrated"):
+                 calibration=True, metadata=True, decision="calibrated", max_model_bytes=None):
         self.map = map
         self.kernel = kernel
         self.n_features = n_features
@@ -328,6 +332,7 @@ class RandomFeatureClassifier(ClassifierMixin, _ModelEstimator):
         self.bin_gamma = bin_gamma
         self.cv = cv
         self.memory_limit = memory_limit
+        self.max_model_bytes = max_model_bytes
         self.calibration = calibration
         self.metadata = metadata
         self.decision = decision
@@ -446,9 +451,10 @@ class RandomFeatureRegressor(RegressorMixin, _ModelEstimator):
     (2,)
 """
 
-    def __init__(self, map="fourier", kernel="gaussian", n_features=1000, gamma=None, alpha=None,
+    def __init__(self, map="fourier", kernel="gaussian", n_features=None, gamma=None, alpha=None,
                  random_state=None, n_jobs=None, storage="f32", head_storage=None, standardize="auto",
-                 grids=30, bins_per_grid=0, bin_gamma=None, cv=3, memory_limit=None, metadata=True):
+                 grids=30, bins_per_grid=0, bin_gamma=None, cv=3, memory_limit=None, metadata=True,
+                 max_model_bytes=None):
         self.map = map
         self.kernel = kernel
         self.n_features = n_features
@@ -464,6 +470,7 @@ class RandomFeatureRegressor(RegressorMixin, _ModelEstimator):
         self.bin_gamma = bin_gamma
         self.cv = cv
         self.memory_limit = memory_limit
+        self.max_model_bytes = max_model_bytes
         self.metadata = metadata
 
     def fit(self, X, y, sample_weight=None):
