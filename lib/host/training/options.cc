@@ -47,12 +47,12 @@ void ValidateMaps(const TrainOptions& opt) {
   if (opt.grids > 0 && opt.buckets > 0 && std::uint64_t{opt.grids} * opt.buckets > format::kMaxFeatures)
     throw TrainError("--grids x --bins-per-grid exceeds the format's 2^24 columns");
   if (!opt.fourier) return;
-  if (opt.features == kDefaultFeatures) return;  // resolved from the data (ResolveDefaults)
-  if (opt.features > format::kMaxFeatures)
-    throw TrainError("--features must be between 1 and " + std::to_string(format::kMaxFeatures));
   const FourierMapType* type = FindFourierMap(opt.map);
   if (type == nullptr)
     throw TrainError(std::string("--map ") + MapName(opt.map) + " has no Fourier-type feature map to train");
+  if (opt.features == kDefaultFeatures) return;  // resolved from the data (ResolveDefaults), then checked
+  if (opt.features > format::kMaxFeatures)
+    throw TrainError("--features must be between 1 and " + std::to_string(format::kMaxFeatures));
   if (type->pairs && opt.features % 2 != 0)
     throw TrainError(std::string("--features must be even for --map ") + MapName(opt.map) +
                      " (cos/sin pairs); got " + std::to_string(opt.features));
