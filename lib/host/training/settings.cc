@@ -106,12 +106,18 @@ void ParseStorages(const TrainSettings& s, Spelling sp, TrainOptions* opt) {
   }
 }
 
+// Strictly a decimal integer, the whole string, in T's range: "-1" is not 2^64 - 1.
+template <typename T>
+bool ParseDecimal(const std::string& s, T* v) {
+  const char* b = s.data();
+  const auto [end, ec] = std::from_chars(b, b + s.size(), *v);
+  return !s.empty() && ec == std::errc() && end == b + s.size();
+}
+
 // --features ("default" or a decimal integer; its range is ValidateOptions's) and --max-model-bytes.
 void ParseFeatures(const TrainSettings& s, Spelling sp, TrainOptions* opt) {
   if (s.features != "default") {
-    const char* b = s.features.data();
-    const auto [end, ec] = std::from_chars(b, b + s.features.size(), opt->features);
-    if (s.features.empty() || ec != std::errc() || end != b + s.features.size() || opt->features == 0)
+    if (!ParseDecimal(s.features, &opt->features) || opt->features == 0)
       throw TrainError(OptionName("--features", sp) + " must be 'default' or a positive integer; got '" +
                        s.features + "'");
   }
@@ -136,10 +142,7 @@ TrainOptions ParseTrainSettings(const TrainSettings& s, Spelling sp) {
   TrainOptions opt;
   ParseMaps(s, sp, &opt);
   ParseFeatures(s, sp, &opt);
-  // Strictly a decimal integer: "-1" is not 2^64 - 1.
-  const char* b = s.seed.data();
-  const auto [end, ec] = std::from_chars(b, b + s.seed.size(), opt.seed);
-  if (s.seed.empty() || ec != std::errc() || end != b + s.seed.size())
+  if (!ParseDecimal(s.seed, &opt.seed))
     throw TrainError(OptionName("--seed", sp) + " must be an integer from 0 to 18446744073709551615; got '" + s.seed +
                      "'");
   opt.threads = s.threads;
