@@ -174,6 +174,26 @@ int RunTrainMpi(const TrainArgs& a) {
   return 1;  // not reached: Abort ends the process
 }
 
+// The fit's own options: D and its budget, gamma, lambda, the task and the seed.
+void AddFitOptions(CLI::App* cmd, TrainArgs* a) {
+  cmd->add_option("--features,-D", a->s.features,
+                  "Number of random features D, or default: rows / 4 within [1000, 4000], within --max-model-bytes")
+      ->capture_default_str();
+  cmd->add_option("--max-model-bytes", a->s.max_model_bytes,
+                  "The default D's budget: the bytes W, phases and head may take (e.g. 64K, 16M)")
+      ->capture_default_str();
+  cmd->add_option("--gamma", a->s.gamma,
+                  "Kernel parameter: a number, 'scale' (1/median distance), 'auto' (CV over factors of the "
+                  "scale) or 'default' (auto when a search point is cheap, else scale)")
+      ->capture_default_str();
+  cmd->add_option("--lambda", a->s.lambda,
+                  "Ridge penalty on the mean squared error: a number, 'auto' (CV over 1e-8..1e-1) or "
+                  "'default' (CV as auto; 1e-4 when there are fewer than 10 rows per fold)")
+      ->capture_default_str();
+  cmd->add_option("--task", a->s.task, "auto, classification or regression")->capture_default_str();
+  cmd->add_option("--seed", a->s.seed, "Seed for the random features")->capture_default_str();
+}
+
 // What the model file holds: the storages (--storage, --head-storage) and --no-metadata.
 void AddModelFileOptions(CLI::App* cmd, TrainArgs* a) {
   cmd->add_option("--storage", a->s.storage,
@@ -212,22 +232,7 @@ Command AddTrain(CLI::App& app) {
   cmd->add_option("--bin-gamma", a->s.bin_gamma,
                   "Binning's gamma for fourier+binning ('default': data scale); --map binning uses --gamma")
       ->capture_default_str();
-  cmd->add_option("--features,-D", a->s.features,
-                  "Number of random features D, or default: rows / 4 within [1000, 4000], within --max-model-bytes")
-      ->capture_default_str();
-  cmd->add_option("--max-model-bytes", a->s.max_model_bytes,
-                  "The default D's budget: the bytes W, phases and head may take (e.g. 64K, 16M)")
-      ->capture_default_str();
-  cmd->add_option("--gamma", a->s.gamma,
-                  "Kernel parameter: a number, 'scale' (1/median distance), 'auto' (CV over factors of the "
-                  "scale) or 'default' (auto when a search point is cheap, else scale)")
-      ->capture_default_str();
-  cmd->add_option("--lambda", a->s.lambda,
-                  "Ridge penalty on the mean squared error: a number, 'auto' (CV over 1e-8..1e-1) or "
-                  "'default' (CV as auto; 1e-4 when there are fewer than 10 rows per fold)")
-      ->capture_default_str();
-  cmd->add_option("--task", a->s.task, "auto, classification or regression")->capture_default_str();
-  cmd->add_option("--seed", a->s.seed, "Seed for the random features")->capture_default_str();
+  AddFitOptions(cmd, a.get());
   CLI::Option* no_std = cmd->add_flag("--no-standardize", a->no_standardize,
                                       "Do not standardise inputs (default: by density: data with at least "
                                       "25% non-zeros is centred and scaled, sparser data scaled only)");
