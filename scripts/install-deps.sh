@@ -9,7 +9,8 @@
 #                                      benchmarks and bench/paper/run.py, and libopenblas0-pthread,
 #                                      which update-alternatives then puts under numpy in place of
 #                                      the reference BLAS (the benchmarks refuse to time on that),
-#                                      and linux-perf for profiling (HACKING: bench/mpi_perf_rank.sh)
+#                                      linux-perf for profiling (HACKING: bench/mpi_perf_rank.sh), and
+#                                      pandas and r-cran-mlbench (letter) for bench/paper/defaults_peer.py
 #   scripts/install-deps.sh --python   also what the Python package needs to build and test
 #                                      (pybind11, the venv module, pytest, numpy, pandas, scipy,
 #                                      scikit-learn; scripts/test-python.sh)
@@ -27,7 +28,8 @@ cross=0
 for arg in "$@"; do
   case "$arg" in
     --data)  pkgs+=(dataset-fashion-mnist) ;;
-    --bench) pkgs+=(python3-numpy python3-sklearn python3-matplotlib libopenblas0-pthread linux-perf) ;;
+    --bench) pkgs+=(python3-numpy python3-sklearn python3-matplotlib python3-pandas libopenblas0-pthread linux-perf
+                    r-cran-mlbench) ;;
     --python) pkgs+=(pybind11-dev python3-pybind11 python3-dev python3-venv python3-pytest python3-numpy python3-pandas
                      python3-scipy python3-sklearn python3-setuptools python3-wheel) ;;
     --cross) cross=1

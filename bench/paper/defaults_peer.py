@@ -22,8 +22,9 @@ rel_rmse) for regression.
 Tables: the paper's Table 1 sets (convert.py: cpu, census, adult, forest, kdd); forest7 (the same
 80,000 / 20,000 Forest rows, all 7 classes: bench/covtype_split.sh); fashion10k (Debian's
 dataset-fashion-mnist: the first 10,000 training images, the 10,000 test images); letter (mlbench's
-LetterRecognition, 16,000 / 4,000 rows in its order, 26 classes; only where Rscript and
-r-cran-mlbench are installed: a table kept aside, not used to choose the defaults).
+LetterRecognition, 16,000 / 4,000 rows in its order, 26 classes, through Rscript and
+r-cran-mlbench, which `scripts/install-deps.sh --bench` installs: a table kept aside, not used to
+choose the defaults).
 
 usage: defaults_peer.py [--rfk PATH] [--work DIR] [--threads N] [--tables T ...] [--auto4000 T ...]
                         [--peer-rows N] [--peer-search-rows N] [--write] [--resume [--retime T ...]]
