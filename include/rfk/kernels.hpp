@@ -197,12 +197,13 @@ inline std::uint32_t HashedColumn(std::uint64_t key, std::uint32_t p, std::uint3
 ///   Fourier*HeadBatch  batch prediction: out[i*K + k] = bias[k] + H[k*Df .. +Df) . z(X_i) for n
 ///                      samples (X: n x d row-major; Df = F phase, 2F pair), the features never
 ///                      stored whole. acc: HeadBatchScratchFloats(n, K) floats of scratch.
-///   LinearHead         out[k] = bias[k] + H[k*stride .. +D) . z
+///   LinearHead         out[k] = bias[k] + H[k*stride .. +D) . z  (bias may be out: Predict adds
+///                      its blocks so)
 ///   BinKeys            as BinKeysRef (identical keys from every backend)
 ///   Fwht               as FwhtRef, in place (n a power of two; identical bits from every backend)
 ///   FourierQuant       FourierPhaseQuantRef (b given) or FourierPairQuantRef (b null): W stored
 ///                      f16 or int8 (panels or row-major), each weight widened as it is read
-///   LinearHeadQuant    as LinearHeadQuantRef: H stored f16, int8 or f16-scaled
+///   LinearHeadQuant    as LinearHeadQuantRef: H stored f16, int8 or f16-scaled (bias may be out)
 ///
 /// Accuracy against the scalar oracle: SIMD backends may fuse multiply-adds and sum in another
 /// order; features agree within 1e-5 absolute, head outputs within 1e-5 * max(1, sum_j |H_kj|),

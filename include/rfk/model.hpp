@@ -139,7 +139,24 @@ struct ModelError {
 [[nodiscard]] Status OpenModel(const void* bytes, std::size_t size, Model* model,
                                ModelError* error = nullptr) noexcept;
 
-/// Bytes of scratch memory Predict needs for this model (a multiple of kScratchAlignment).
+/// Features per block of Predict: it computes the Fourier features a block at a time and adds each
+/// block's part of the head before the next (so no scratch holds all D features), in this order:
+/// out = bias + the first block's part, then out += each later block's; within a block of the pair
+/// form, the cosines' part, then the sines' (one part over both when a single block holds the
+/// whole map). A block is BlockFrequencies(model) frequencies (kFeatureBlock phases, or half as
+/// many [cos, sin] pairs), starting at its multiples, for every map. With the scalar kernels this
+/// fixes every output's bits on every platform.
+inline constexpr std::uint32_t kFeatureBlock = 128;
+static_assert(kFeatureBlock % (2 * format::kPanelWidth) == 0, "a dense block starts a panel");
+/// Frequencies per block of Predict: kFeatureBlock in the phase form, kFeatureBlock / 2 pairs.
+inline std::uint32_t BlockFrequencies(const Model& model) noexcept {
+  return model.fourier_features == model.num_frequencies ? kFeatureBlock : kFeatureBlock / 2;
+}
+
+/// Bytes of scratch memory Predict needs for this model (a multiple of kScratchAlignment): the
+/// standardised input (d floats), one block of features (kFeatureBlock floats), Fastfood's
+/// buffers (d' + max(d', BlockFrequencies) floats) and 12 bytes per binning grid, each part
+/// rounded up to kScratchAlignment. It does not grow with the number of features.
 std::size_t ScratchBytes(const Model& model) noexcept;
 
 /// Computes the model's K raw outputs for one input x of length model.input_dim:

@@ -286,9 +286,10 @@ void ScalarFourierPair(const float* Wp, const float* x, std::uint32_t F, std::ui
 
 // Batch prediction, one sample at a time: each panel's features go straight into the head sums
 // (out[k] starts at 0 and takes the bias last, as LinearHeadRef), so no feature row is stored.
-// The phase form (b given) is bit-identical to ScalarFourierPhase + ScalarLinearHead; the pair
-// form (b null) adds each frequency's cos and sin terms together (LinearHeadRef adds all cos terms
-// first). One function for both forms: flash matters on Cortex-M.
+// The phase form (b given) is bit-identical to ScalarFourierPhase + ScalarLinearHead over all F
+// (Predict's for F <= kFeatureBlock; beyond, Predict adds a block at a time); the pair form (b
+// null) adds each frequency's cos and sin terms together. One function for both forms: flash
+// matters on Cortex-M.
 __attribute__((noinline)) void HeadBatch(const float* Wp, const float* b, const float* X,
                                          std::uint32_t n, std::uint32_t F, std::uint32_t d,
                                          float scale, const float* H, const float* bias,
@@ -329,8 +330,7 @@ void ScalarFourierPairHeadBatch(const float* Wp, const float* X, std::uint32_t n
 
 void ScalarLinearHead(const float* H, std::uint32_t stride, const float* bias, const float* z,
                       std::uint32_t K, std::uint32_t D, float* out) noexcept {
-  for (std::uint32_t k = 0; k < K; ++k)
-    LinearHeadRef(H + static_cast<std::uint64_t>(k) * stride, bias + k, z, 1, D, out + k);
+  for (std::uint32_t k = 0; k < K; ++k) out[k] = bias[k] + DotRef(H + static_cast<std::uint64_t>(k) * stride, z, D);
 }
 
 void ScalarBinKeys(const float* inv_width, const float* offset, const float* x, std::uint32_t P,

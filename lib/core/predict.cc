@@ -13,6 +13,7 @@ namespace {
 
 using core::IsFinite;
 using core::LoadU32;
+using core::BinColumn;
 using core::RoundUp;
 
 // True when none of p[0..n) is NaN or +-inf. No early exit, so compilers vectorise it: inputs
@@ -56,19 +57,22 @@ void StandardizeInput(const Model& m, const KernelTable& kt, const float* x, flo
 
 }  // namespace
 
-// Scratch layout: standardised x (d floats) | Fourier features (fourier_features floats) |
-// Fastfood's buffers (FastfoodWorkFloats, Fastfood maps only) | bin keys (P u64) | bin columns
-// (P u32), each part starting on a kScratchAlignment boundary.
+// Scratch layout: standardised x (d floats) | one block of Fourier features (up to kFeatureBlock
+// floats) | Fastfood's buffers (t: d' floats, u: max(d', BlockFrequencies) floats; Fastfood maps
+// only) | bin keys (P u64) | bin columns (P u32), each part
+// starting on a kScratchAlignment boundary. No part grows with the number of features.
 namespace {
 struct ScratchLayout {
   std::size_t z, ff, keys, cols, total;
 };
 ScratchLayout Layout(const Model& m) {
+  const std::uint32_t F = m.num_frequencies, B = BlockFrequencies(m), block = F < B ? F : B;
+  const std::size_t block_floats = m.fourier_features == F ? block : 2 * std::size_t{block};  // F = 0: 0
+  const std::size_t dp = m.fastfood.dp, ff_floats = dp == 0 ? 0 : dp + (dp > B ? dp : B);
   ScratchLayout l;
   l.z = RoundUp(std::size_t{m.input_dim} * sizeof(float), kScratchAlignment);
-  l.ff = l.z + RoundUp(std::size_t{m.fourier_features} * sizeof(float), kScratchAlignment);
-  l.keys = l.ff + RoundUp(std::size_t{m.fastfood.dp == 0 ? 0 : FastfoodWorkFloats(m.fastfood, m.num_frequencies)} *
-                              sizeof(float), kScratchAlignment);
+  l.ff = l.z + RoundUp(block_floats * sizeof(float), kScratchAlignment);
+  l.keys = l.ff + RoundUp(ff_floats * sizeof(float), kScratchAlignment);
   l.cols = l.keys + RoundUp(std::size_t{m.num_grids} * sizeof(std::uint64_t), kScratchAlignment);
   l.total = l.cols + RoundUp(std::size_t{m.num_grids} * sizeof(std::uint32_t), kScratchAlignment);
   return l;
@@ -79,16 +83,11 @@ std::size_t ScratchBytes(const Model& model) noexcept { return Layout(model).tot
 
 namespace {
 
-using core::BinColumn;
-
-struct Computed {
-  const float* z = nullptr;            // Fourier features
-  const std::uint32_t* cols = nullptr;  // one column per grid (within the binning block)
-};
-
-// Shared front half of Predict, ComputeFeatures and ComputeBins.
-Status Features(const Model& m, const float* x, std::size_t x_len, void* scratch,
-                std::size_t scratch_bytes, Computed* out) {
+// Front half of Predict, ComputeFeatures and ComputeBins: checks the arguments, then imputes and
+// standardises x into the scratch's first part as the model asks. *input: x, or that part; *l:
+// the scratch's layout.
+Status Prepare(const Model& m, const float* x, std::size_t x_len, void* scratch, std::size_t scratch_bytes,
+               const KernelTable& kt, const float** input, ScratchLayout* l) {
   if (!core::kCoreFloat) return Status::kUnsupportedStorage;  // float path compiled out (core_config.h)
   if (m.head.data == nullptr || x == nullptr || scratch == nullptr) return Status::kNullArgument;
   if (core::kCoreFixed && ((m.fourier_features != 0 && m.fastfood.dp == 0 && m.projection_weights.data == nullptr) ||
@@ -97,57 +96,60 @@ Status Features(const Model& m, const float* x, std::size_t x_len, void* scratch
   if (x_len != m.input_dim) return Status::kInputDimMismatch;
   if (reinterpret_cast<std::uintptr_t>(scratch) % kScratchAlignment != 0)
     return Status::kMisalignedScratch;
-  const ScratchLayout l = Layout(m);
-  if (scratch_bytes < l.total) return Status::kScratchTooSmall;
-
-  const KernelTable& kt = ActiveKernels();
-  auto* base = static_cast<std::uint8_t*>(scratch);
-  auto* xs = reinterpret_cast<float*>(base);
-  auto* z = reinterpret_cast<float*>(base + l.z);
-  const float* input = x;
+  *l = Layout(m);
+  if (scratch_bytes < l->total) return Status::kScratchTooSmall;
+  auto* xs = static_cast<float*>(scratch);
+  *input = x;
   if (!AllFinite(x, m.input_dim)) {
     if (m.impute == nullptr || !ImputeInput(m, x, xs)) return Status::kNonFiniteInput;
-    input = xs;
+    *input = xs;
   }
   if (IsStandardized(m)) {
-    StandardizeInput(m, kt, input, xs);
-    input = xs;
+    StandardizeInput(m, kt, *input, xs);
+    *input = xs;
   }
-  // The maps and storages a build leaves out (core_config.h) are compiled out here too: OpenModel
-  // refused the models that would need them.
-  if (core::kFloatFastfood && m.fastfood.dp != 0) {
-    FastfoodFeatures(m.fastfood, input, m.input_dim, m.num_frequencies, m.phase, m.feature_scale,
-                     reinterpret_cast<float*>(base + l.ff), z, kt);
-  } else if (core::kFloatDense && m.fourier_features != 0) {
-    const bool phase = PhaseForm(m);
-    if (core::kFloatQuant && m.projection_storage != format::Storage::kF32) {  // f16, int8: widened as read
-      kt.FourierQuant(m.projection_weights, m.layout == format::Layout::kPanels, phase ? m.phase : nullptr,
-                      input, m.num_frequencies, m.input_dim, m.feature_scale, z);
-    } else if (!core::kLayoutRows || m.layout == format::Layout::kPanels) {
-      if (phase)
-        kt.FourierPhase(m.projection, m.phase, input, m.num_frequencies, m.input_dim, m.feature_scale, z);
-      else
-        kt.FourierPair(m.projection, input, m.num_frequencies, m.input_dim, m.feature_scale, z);
-    } else if (phase) {  // row-major W (format 1.0 writers): the reference kernels
-      FourierPhaseRef(m.projection, m.phase, input, m.num_frequencies, m.input_dim, m.feature_scale, z);
-    } else {
-      FourierPairRef(m.projection, input, m.num_frequencies, m.input_dim, m.feature_scale, z);
-    }
-  }
-  if (core::kFloatBinning && m.num_grids != 0) {
-    auto* keys = reinterpret_cast<std::uint64_t*>(base + l.keys);
-    auto* cols = reinterpret_cast<std::uint32_t*>(base + l.cols);
-    kt.BinKeys(m.bin_inv_width, m.bin_offset, input, m.num_grids, m.input_dim, m.bin_seed, keys);
-    for (std::uint32_t p = 0; p < m.num_grids; ++p) cols[p] = BinColumn(m, p, keys[p]);
-    out->cols = cols;
-  }
-  out->z = z;
   return Status::kOk;
 }
 
-}  // namespace
+// Each grid's key and column into the scratch; the columns (null without binning).
+const std::uint32_t* Bins(const Model& m, const KernelTable& kt, const float* input, std::uint8_t* base,
+                          const ScratchLayout& l) {
+  if (!core::kFloatBinning || m.num_grids == 0) return nullptr;
+  auto* keys = reinterpret_cast<std::uint64_t*>(base + l.keys);
+  auto* cols = reinterpret_cast<std::uint32_t*>(base + l.cols);
+  kt.BinKeys(m.bin_inv_width, m.bin_offset, input, m.num_grids, m.input_dim, m.bin_seed, keys);
+  for (std::uint32_t p = 0; p < m.num_grids; ++p) cols[p] = BinColumn(m, p, keys[p]);
+  return cols;
+}
 
-namespace {
+// Bytes per element of a weight matrix stored as t.
+constexpr std::size_t ElementBytes(WeightType t) {
+  return t == WeightType::kF32 ? 4 : t == WeightType::kInt8 ? 1 : 2;
+}
+
+// Frequencies [j0, j0 + n) of a dense map into z (pair form: n cosines, then n sines): the
+// kernels on W's rows from j0 (j0 a multiple of the panel width, so the rows start a panel in
+// either layout) and the phases from j0. The maps and storages a build leaves out
+// (core_config.h) are compiled out here: OpenModel refused the models that would need them.
+void DenseBlock(const Model& m, const KernelTable& kt, bool phase, const float* input, std::uint32_t j0,
+                std::uint32_t n, float* z) {
+  const std::uint32_t d = m.input_dim;
+  const std::size_t at = std::size_t{j0} * d;  // the element offset of row j0
+  const float* b = phase ? m.phase + j0 : nullptr;
+  if (core::kFloatQuant && m.projection_storage != format::Storage::kF32) {  // f16, int8: widened as read
+    WeightsView w = m.projection_weights;
+    w.data = static_cast<const std::uint8_t*>(w.data) + at * ElementBytes(w.type);
+    if (w.scale != nullptr) w.scale += j0;  // one per row
+    kt.FourierQuant(w, m.layout == format::Layout::kPanels, b, input, n, d, m.feature_scale, z);
+  } else if (!core::kLayoutRows || m.layout == format::Layout::kPanels) {
+    if (phase) kt.FourierPhase(m.projection + at, b, input, n, d, m.feature_scale, z);
+    else kt.FourierPair(m.projection + at, input, n, d, m.feature_scale, z);
+  } else if (phase) {  // row-major W (format 1.0 writers): the reference kernels
+    FourierPhaseRef(m.projection + at, b, input, n, d, m.feature_scale, z);
+  } else {
+    FourierPairRef(m.projection + at, input, n, d, m.feature_scale, z);
+  }
+}
 
 // One of Fastfood's diagonals (diag: a.G or a.S) on the block at j0: ub[i] = D[j0 + i] * ub[i],
 // each entry widened as it is read (WeightAt: f16 exactly, int8 as scale_b * q), so a quantized
@@ -206,6 +208,106 @@ void FastfoodGather(const FastfoodArrays& a, std::uint32_t j0, const float* t, f
   FastfoodScale(a, a.G, j0, ub);
 }
 
+
+// Block j0 / d' of a Fastfood map's raw projections (FastfoodFeatures' u) into ub[0, d'): B, H,
+// G Pi, H, S. t: d' floats of work.
+void FastfoodBlock(const FastfoodArrays& a, const float* x, std::uint32_t d, std::uint32_t j0, float* t,
+                   float* ub, const KernelTable& kt) {
+  const std::uint32_t dp = a.dp;
+  const std::uint32_t n = d < dp ? d : dp;
+  // B: t = sign(k) * x, zero-padded (padding zeros take the sign too: -0.0f). The sign goes in
+  // as an XOR of the float's sign bit -- what -v does, bit for bit -- not as a branch on B's
+  // random bits (half of them mispredicted). The soft-float firmware presets take one loop
+  // over the entries (RFK_CORE_PLAIN_LOOPS); others copy x and flip a byte of B per 8 entries,
+  // which compilers unroll into shifts by constants (x86: 61 k -> 37 k instructions per
+  // Fashion-MNIST sample; Cortex-M4F: 86.2 k -> 83.3 k per binary (54, 1024) prediction for
+  // 64 B of flash).
+#if defined(RFK_CORE_PLAIN_LOOPS)
+  for (std::uint32_t i = 0; i < dp; ++i) {
+    const std::uint32_t k = j0 + i;  // < blocks * dp: 32 bits suffice
+    const float v = i < n ? x[i] : 0.0f;
+    std::uint32_t bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    bits ^= static_cast<std::uint32_t>((a.signs[k >> 3] >> (k & 7u)) & 1u) << 31;
+    std::memcpy(t + i, &bits, sizeof bits);
+  }
+#else
+  for (std::uint32_t i = 0; i < n; ++i) t[i] = x[i];
+  for (std::uint32_t i = n; i < dp; ++i) t[i] = 0.0f;
+  for (std::uint32_t i0 = 0; i0 < dp; i0 += 8) {  // for dp < 8 the block's bits start inside a byte
+    const std::uint32_t k = j0 + i0;  // < blocks * dp: 32 bits suffice
+    const std::uint32_t byte = static_cast<std::uint32_t>(a.signs[k >> 3]) >> (k & 7u);
+    const std::uint32_t m = dp - i0 < 8 ? dp - i0 : 8;
+    for (std::uint32_t q = 0; q < m; ++q) {
+      std::uint32_t bits;
+      std::memcpy(&bits, t + i0 + q, sizeof bits);
+      bits ^= ((byte >> q) & 1u) << 31;
+      std::memcpy(t + i0 + q, &bits, sizeof bits);
+    }
+  }
+#endif
+  kt.Fwht(t, dp);
+  FastfoodGather(a, j0, t, ub);
+  kt.Fwht(ub, dp);
+  FastfoodScale(a, a.S, j0, ub);
+}
+
+// A Fastfood model's form: the phase form where the model has phases (core_config.h may fix it).
+bool FastfoodPhase(const float* phase) { return core::kFormPhase && (!core::kFormPair || phase != nullptr); }
+
+// The Fourier features of one input, block by block in frequency order: emit(j, n, zc, zs) gets
+// frequencies [j, j + n) (j a multiple of BlockFrequencies, n <= BlockFrequencies): zc their
+// features (pair form: cosines), zs = zc + n their sines (pair form). A Fastfood map's raw
+// projections are computed a Fastfood block (d' frequencies) at a time into u, which holds
+// max(d', BlockFrequencies).
+template <class Emit>
+void FourierBlocks(const Model& m, const KernelTable& kt, const float* input, std::uint8_t* base,
+                   const ScratchLayout& l, Emit&& emit) {
+  const std::uint32_t F = m.num_frequencies, B = BlockFrequencies(m);
+  float* z = reinterpret_cast<float*>(base + l.z);
+  if (core::kFloatFastfood && m.fastfood.dp != 0) {
+    const FastfoodArrays& a = m.fastfood;
+    float* t = reinterpret_cast<float*>(base + l.ff);
+    float* ub = t + a.dp;  // u for [j0, j0 + span): whole Fastfood blocks, whole feature blocks
+    const std::uint32_t span = a.dp > B ? a.dp : B;
+    // Panel rows past a last Fastfood block of d' < 16 entries are read, never used: defined zeros.
+    if (a.dp < format::kPanelWidth)
+      for (std::uint32_t i = 0; i < span; ++i) ub[i] = 0.0f;
+    const float one = 1.0f;
+    for (std::uint32_t j0 = 0; j0 < F; j0 += span) {
+      const std::uint32_t sn = F - j0 < span ? F - j0 : span;
+      for (std::uint32_t b0 = 0; b0 < sn; b0 += a.dp) FastfoodBlock(a, input, m.input_dim, j0 + b0, t, ub + b0, kt);
+      for (std::uint32_t c0 = 0; c0 < sn; c0 += B) {
+        const std::uint32_t n = sn - c0 < B ? sn - c0 : B;
+        if (FastfoodPhase(m.phase)) kt.FourierPhase(ub + c0, m.phase + j0 + c0, &one, n, 1, m.feature_scale, z);
+        else kt.FourierPair(ub + c0, &one, n, 1, m.feature_scale, z);
+        emit(j0 + c0, n, z, z + n);
+      }
+    }
+    return;
+  }
+  if (!core::kFloatDense || m.fourier_features == 0) return;
+  const bool phase = PhaseForm(m);
+  for (std::uint32_t j0 = 0; j0 < F; j0 += B) {
+    const std::uint32_t n = F - j0 < B ? F - j0 : B;
+    DenseBlock(m, kt, phase, input, j0, n, z);
+    emit(j0, n, z, z + n);
+  }
+}
+
+// out[k] = bias[k] + the head's part over features [col, col + n) of row k (f32, or widened as
+// stored); bias may be out.
+void HeadPart(const Model& m, const KernelTable& kt, std::uint32_t col, std::uint32_t n, const float* z,
+              const float* bias, float* out) {
+  if (!core::kFloatQuant || m.head_storage == format::Storage::kF32) {
+    kt.LinearHead(m.head_weights + col, m.num_features, bias, z, m.num_outputs, n, out);
+  } else {
+    WeightsView h = m.head;
+    h.data = static_cast<const std::uint8_t*>(h.data) + std::size_t{col} * ElementBytes(h.type);
+    kt.LinearHeadQuant(h, m.num_features, bias, z, m.num_outputs, n, out);
+  }
+}
+
 }  // namespace
 
 // Here rather than in kernels_scalar.cc: it calls a kernel table's kernels, and the Cortex-M stack
@@ -214,51 +316,11 @@ void FastfoodGather(const FastfoodArrays& a, std::uint32_t j0, const float* t, f
 void FastfoodFeatures(const FastfoodArrays& a, const float* x, std::uint32_t d, std::uint32_t F,
                       const float* phase, float scale, float* work, float* z,
                       const KernelTable& kt) noexcept {
-  const std::uint32_t dp = a.dp;
-  float* t = work;
-  float* u = work + dp;  // block b's outputs at u + b dp, then zeros to whole panels
-  const std::uint32_t n = d < dp ? d : dp;
-  for (std::uint32_t j0 = 0; j0 < F; j0 += dp) {  // block j0 / dp: entries [j0, j0 + dp)
-    // B: t = sign(k) * x, zero-padded (padding zeros take the sign too: -0.0f). The sign goes in
-    // as an XOR of the float's sign bit -- what -v does, bit for bit -- not as a branch on B's
-    // random bits (half of them mispredicted). The soft-float firmware presets take one loop
-    // over the entries (RFK_CORE_PLAIN_LOOPS); others copy x and flip a byte of B per 8 entries,
-    // which compilers unroll into shifts by constants (x86: 61 k -> 37 k instructions per
-    // Fashion-MNIST sample; Cortex-M4F: 86.2 k -> 83.3 k per binary (54, 1024) prediction for
-    // 64 B of flash).
-#if defined(RFK_CORE_PLAIN_LOOPS)
-    for (std::uint32_t i = 0; i < dp; ++i) {
-      const std::uint32_t k = j0 + i;  // < blocks * dp: 32 bits suffice
-      const float v = i < n ? x[i] : 0.0f;
-      std::uint32_t bits;
-      std::memcpy(&bits, &v, sizeof bits);
-      bits ^= static_cast<std::uint32_t>((a.signs[k >> 3] >> (k & 7u)) & 1u) << 31;
-      std::memcpy(t + i, &bits, sizeof bits);
-    }
-#else
-    for (std::uint32_t i = 0; i < n; ++i) t[i] = x[i];
-    for (std::uint32_t i = n; i < dp; ++i) t[i] = 0.0f;
-    for (std::uint32_t i0 = 0; i0 < dp; i0 += 8) {  // for dp < 8 the block's bits start inside a byte
-      const std::uint32_t k = j0 + i0;  // < blocks * dp: 32 bits suffice
-      const std::uint32_t byte = static_cast<std::uint32_t>(a.signs[k >> 3]) >> (k & 7u);
-      const std::uint32_t m = dp - i0 < 8 ? dp - i0 : 8;
-      for (std::uint32_t q = 0; q < m; ++q) {
-        std::uint32_t bits;
-        std::memcpy(&bits, t + i0 + q, sizeof bits);
-        bits ^= ((byte >> q) & 1u) << 31;
-        std::memcpy(t + i0 + q, &bits, sizeof bits);
-      }
-    }
-#endif
-    kt.Fwht(t, dp);
-    float* ub = u + j0;
-    FastfoodGather(a, j0, t, ub);
-    kt.Fwht(ub, dp);
-    FastfoodScale(a, a.S, j0, ub);
-  }
-  for (std::uint32_t j = F; j < FastfoodWorkFloats(a, F) - dp; ++j) u[j] = 0.0f;
+  float* u = work + a.dp;  // block b's outputs at u + b dp, then zeros to whole panels
+  for (std::uint32_t j0 = 0; j0 < F; j0 += a.dp) FastfoodBlock(a, x, d, j0, work, u + j0, kt);
+  for (std::uint32_t j = F; j < FastfoodWorkFloats(a, F) - a.dp; ++j) u[j] = 0.0f;
   const float one = 1.0f;
-  if (core::kFormPhase && (!core::kFormPair || phase != nullptr)) kt.FourierPhase(u, phase, &one, F, 1, scale, z);
+  if (FastfoodPhase(phase)) kt.FourierPhase(u, phase, &one, F, 1, scale, z);
   else kt.FourierPair(u, &one, F, 1, scale, z);
 }
 
@@ -266,17 +328,27 @@ Status ComputeFeatures(const Model& model, const float* x, std::size_t x_len, vo
                        std::size_t scratch_bytes, float* z_out, std::size_t z_len) noexcept {
   if (z_out == nullptr) return Status::kNullArgument;
   if (z_len < model.num_features) return Status::kOutputTooSmall;
-  Computed c;
-  const Status s = Features(model, x, x_len, scratch, scratch_bytes, &c);
+  const KernelTable& kt = ActiveKernels();
+  const float* input = nullptr;
+  ScratchLayout l;
+  const Status s = Prepare(model, x, x_len, scratch, scratch_bytes, kt, &input, &l);
   if (s != Status::kOk) return s;
-  for (std::uint32_t j = 0; j < model.fourier_features; ++j) {
-    if (!IsFinite(c.z[j])) return Status::kArgumentOutOfRange;
-    z_out[j] = c.z[j];
-  }
+  auto* base = static_cast<std::uint8_t*>(scratch);
+  const std::uint32_t F = model.num_frequencies;
+  const bool pair = model.fourier_features != F;
+  FourierBlocks(model, kt, input, base, l, [&](std::uint32_t j, std::uint32_t n, const float* zc, const float* zs) {
+    for (std::uint32_t i = 0; i < n; ++i) {
+      z_out[j + i] = zc[i];
+      if (pair) z_out[F + j + i] = zs[i];
+    }
+  });
+  for (std::uint32_t j = 0; j < model.fourier_features; ++j)
+    if (!IsFinite(z_out[j])) return Status::kArgumentOutOfRange;
+  const std::uint32_t* cols = Bins(model, kt, input, base, l);
   float* zb = z_out + model.fourier_features;
   for (std::uint32_t j = 0; j < model.bin_features; ++j) zb[j] = 0.0f;
   for (std::uint32_t p = 0; p < model.num_grids; ++p)
-    if (c.cols[p] != kNoColumn) zb[c.cols[p]] = model.bin_scale;
+    if (cols[p] != kNoColumn) zb[cols[p]] = model.bin_scale;
   return Status::kOk;
 }
 
@@ -285,37 +357,55 @@ Status ComputeBins(const Model& model, const float* x, std::size_t x_len, void* 
                    std::size_t len) noexcept {
   if (keys == nullptr || columns == nullptr) return Status::kNullArgument;
   if (len < model.num_grids) return Status::kOutputTooSmall;
-  Computed c;
-  const Status s = Features(model, x, x_len, scratch, scratch_bytes, &c);
+  const KernelTable& kt = ActiveKernels();
+  const float* input = nullptr;
+  ScratchLayout l;
+  const Status s = Prepare(model, x, x_len, scratch, scratch_bytes, kt, &input, &l);
   if (s != Status::kOk) return s;
-  const auto* k = reinterpret_cast<const std::uint64_t*>(static_cast<const std::uint8_t*>(scratch) +
-                                                         Layout(model).keys);
+  auto* base = static_cast<std::uint8_t*>(scratch);
+  const std::uint32_t* cols = Bins(model, kt, input, base, l);
+  const auto* k = reinterpret_cast<const std::uint64_t*>(base + l.keys);
   for (std::uint32_t p = 0; p < model.num_grids; ++p) {
     keys[p] = k[p];
-    columns[p] = c.cols[p];
+    columns[p] = cols[p];
   }
   return Status::kOk;
 }
 
+// The head goes block by block (FourierBlocks): out = bias + the first block's part, then out +=
+// each later block's, cosines before sines within a block -- one part over [cos, sin] as z lies
+// when a single block holds the whole map. Then one weight per occupied bin.
 Status Predict(const Model& model, const float* x, std::size_t x_len, void* scratch,
                std::size_t scratch_bytes, float* out, std::size_t out_len) noexcept {
   if (!core::kCoreFloat) return Status::kUnsupportedStorage;  // float path compiled out (core_config.h)
   if (out == nullptr) return Status::kNullArgument;
   if (out_len < model.num_outputs) return Status::kOutputTooSmall;
-  Computed c;
-  const Status s = Features(model, x, x_len, scratch, scratch_bytes, &c);
+  const KernelTable& kt = ActiveKernels();
+  const float* input = nullptr;
+  ScratchLayout l;
+  const Status s = Prepare(model, x, x_len, scratch, scratch_bytes, kt, &input, &l);
   if (s != Status::kOk) return s;
-  const std::uint32_t D = model.num_features, Df = model.fourier_features;
-  // Head over the Fourier features: the row stride is the full width D.
-  if (!core::kFloatQuant || model.head_storage == format::Storage::kF32)
-    ActiveKernels().LinearHead(model.head_weights, D, model.head_bias, c.z, model.num_outputs, Df, out);
-  else
-    ActiveKernels().LinearHeadQuant(model.head, D, model.head_bias, c.z, model.num_outputs, Df, out);
+  auto* base = static_cast<std::uint8_t*>(scratch);
+  const std::uint32_t F = model.num_frequencies;
+  const bool pair = model.fourier_features != F;
+  const float* bias = model.head_bias;  // the first part adds the bias, every later one out
+  FourierBlocks(model, kt, input, base, l, [&](std::uint32_t j, std::uint32_t n, const float* zc, const float* zs) {
+    if (pair && n == F) {
+      HeadPart(model, kt, 0, 2 * n, zc, bias, out);
+    } else {
+      HeadPart(model, kt, j, n, zc, bias, out);
+      if (pair) HeadPart(model, kt, F + j, n, zs, out, out);
+    }
+    bias = out;
+  });
+  if (bias != out) HeadPart(model, kt, 0, 0, reinterpret_cast<const float*>(base + l.z), bias, out);  // no Fourier map
   // Plus one weight per occupied bin (widened: int8 as scale_k * q), grids in order.
+  const std::uint32_t* cols = Bins(model, kt, input, base, l);
+  const std::uint32_t D = model.num_features, Df = model.fourier_features;
   for (std::uint32_t p = 0; core::kFloatBinning && p < model.num_grids; ++p) {
-    if (c.cols[p] == kNoColumn) continue;
+    if (cols[p] == kNoColumn) continue;
     for (std::uint32_t k = 0; k < model.num_outputs; ++k)
-      out[k] += model.bin_scale * WeightAt(model.head, std::uint64_t{k} * D + Df + c.cols[p], k);
+      out[k] += model.bin_scale * WeightAt(model.head, std::uint64_t{k} * D + Df + cols[p], k);
   }
   // Features are bounded (|z| <= feature_scale); a non-finite output can only come from a cosine
   // argument beyond kSinCosMaxArg, which SinCosRef turns into NaN.

@@ -175,3 +175,41 @@ set(RFK_PINNED_FIXED_FLASH_BUDGET_cortex-m33+nofp 3610)
 set(RFK_PINNED_FIXED_FLASH_BUDGET_cortex-m3 2250)
 set(RFK_PINNED_FIXED_FLASH_BUDGET_cortex-m0 2600)
 set(RFK_PINNED_FIXED_FLASH_BUDGET_cortex-m55 3280)
+# 2026-11-30, Predict's blocks (rfk::kFeatureBlock: the features 128 at a time, each block's part of
+# the head added before the next, so the scratch does not hold all D features; lib/core/predict.cc
+# FourierBlocks, DenseBlock, FastfoodBlock, HeadPart), `ctest -R footprint -V` in each preset's build:
+#   whole core: M4F 16,320 B, M7 16,256 B, M33 16,344 B, M3 17,432 B, M33 without FPU 17,428 B,
+#               M0 21,116 B, M55 18,492 B (+448 to +524 B)
+#   float-only: M4F, M7 13,520 B, M33 13,552 B, M3 14,644 B, M33 without FPU 14,640 B, M0 17,520 B,
+#               M55 15,684 B
+#   dense f32 configured: M4F, M7 6,000 B, M33 6,012 B, M3 and M33 without FPU 7,408 B, M0 9,976 B,
+#               M55 7,352 B; pinned: M4F, M7 3,004 B, M33 3,008 B, M3 and M33 without FPU 4,404 B,
+#               M0 6,620 B, M55 4,336 B (+192 B on the M4F)
+# Stack unchanged in the worst case (rfk_open). Budgets: measured plus about 100 B.
+foreach(mcu cortex-m4 cortex-m7)
+  set(RFK_FLOAT_FLASH_BUDGET_${mcu} 13620)
+  set(RFK_DENSE_FLASH_BUDGET_${mcu} 6100)
+  set(RFK_PINNED_FLASH_BUDGET_${mcu} 3110)
+endforeach()
+set(RFK_FLASH_BUDGET_cortex-m4 16420)
+set(RFK_FLASH_BUDGET_cortex-m7 16360)
+set(RFK_FLASH_BUDGET_cortex-m33 16450)
+set(RFK_FLASH_BUDGET_cortex-m3 17540)
+set(RFK_FLASH_BUDGET_cortex-m33+nofp 17540)
+set(RFK_FLASH_BUDGET_cortex-m0 21220)
+set(RFK_FLASH_BUDGET_cortex-m55 18600)
+set(RFK_FLOAT_FLASH_BUDGET_cortex-m33 13660)
+set(RFK_FLOAT_FLASH_BUDGET_cortex-m3 14750)
+set(RFK_FLOAT_FLASH_BUDGET_cortex-m33+nofp 14750)
+set(RFK_FLOAT_FLASH_BUDGET_cortex-m0 17620)
+set(RFK_FLOAT_FLASH_BUDGET_cortex-m55 15790)
+set(RFK_DENSE_FLASH_BUDGET_cortex-m33 6120)
+set(RFK_DENSE_FLASH_BUDGET_cortex-m3 7510)
+set(RFK_DENSE_FLASH_BUDGET_cortex-m33+nofp 7510)
+set(RFK_DENSE_FLASH_BUDGET_cortex-m0 10080)
+set(RFK_DENSE_FLASH_BUDGET_cortex-m55 7460)
+set(RFK_PINNED_FLASH_BUDGET_cortex-m33 3110)
+set(RFK_PINNED_FLASH_BUDGET_cortex-m3 4510)
+set(RFK_PINNED_FLASH_BUDGET_cortex-m33+nofp 4510)
+set(RFK_PINNED_FLASH_BUDGET_cortex-m0 6720)
+set(RFK_PINNED_FLASH_BUDGET_cortex-m55 4440)

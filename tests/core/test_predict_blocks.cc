@@ -1,0 +1,172 @@
+// Predict's blocks (rfk/model.hpp, kFeatureBlock): the features of BlockFrequencies frequencies at
+// a time, each block's part of the head added before the next, so the scratch does not grow with D.
+// With the scalar kernels the outputs are the bits of that order, computed here independently of
+// lib/core from ComputeFeatures' z, for every map, form and storage.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "rfk/host/model_writer.hpp"
+#include "rfk/host/opened_model.hpp"
+#include "rfk/host/quantize.hpp"
+#include "rfk/host/train.hpp"
+#include "rfk/kernels.hpp"
+#include "rfk/model.hpp"
+#include "test_util.h"
+
+namespace {
+
+namespace f = rfk::format;
+using rfk::Status;
+
+// A model of `map` with F frequencies on d inputs, a made-up head of K outputs (weights of both
+// signs, none zero) and, for `storage` other than f32, W (or Fastfood's diagonals) and the head
+// stored so.
+std::vector<std::uint8_t> Model(f::MapKind map, std::uint32_t F, std::uint32_t d, std::uint32_t K,
+                                f::Storage storage = f::Storage::kF32) {
+  const std::uint32_t D = f::IsPhaseForm(map) ? F : 2 * F;
+  auto spec = rfk::host::RandomFeatureSpec(f::Kernel::kGaussian, map, D, d, 0.5 / d, 3);
+  spec.num_outputs = K;
+  spec.task = K == 1 ? f::Task::kRegression : f::Task::kMulticlass;
+  if (K > 1)
+    for (std::uint32_t k = 0; k < K; ++k) spec.labels.push_back(std::string(1, char('a' + k)));
+  spec.head_weights.resize(std::size_t{K} * D);
+  for (std::size_t j = 0; j < spec.head_weights.size(); ++j)
+    spec.head_weights[j] = 0.03f * float(j % 17) - 0.2501f;
+  spec.head_bias.assign(K, 0.125f);
+  const auto blob = rfk::host::SerializeModel(spec);
+  if (storage == f::Storage::kF32) return blob;
+  return rfk::host::StoreQuantized(blob, storage, storage == f::Storage::kF16 ? f::Storage::kF16 : storage);
+}
+
+// An input of d values, different for each i.
+std::vector<float> Input(std::uint32_t d, std::uint32_t i) {
+  std::vector<float> x(d);
+  for (std::uint32_t c = 0; c < d; ++c) x[c] = std::sin(0.7f * float(c + 1) + 1.3f * float(i));
+  return x;
+}
+
+// Row k of the head, widened as Predict reads it (WeightAt: int8 as scale_k * q).
+float HeadAt(const rfk::Model& m, std::uint32_t k, std::uint32_t j) {
+  return rfk::WeightAt(m.head, std::uint64_t{k} * m.num_features + j, k);
+}
+
+// Row k of an int8 or f16-scaled head before its scale: q, or h widened.
+float RawHeadAt(const rfk::Model& m, std::uint32_t k, std::uint32_t j) {
+  const std::size_t i = std::size_t{k} * m.num_features + j;
+  if (m.head.type == rfk::WeightType::kInt8) return float(static_cast<const std::int8_t*>(m.head.data)[i]);
+  return rfk::HalfToFloat(static_cast<const std::uint16_t*>(m.head.data)[i]);
+}
+
+// The head over z in Predict's block order, written out: out = bias + the first part, then out +=
+// each later part, where a part is the sum over its columns in order from 0 (int8 and f16-scaled:
+// times the row's scale). Blocks of BlockFrequencies frequencies, cosines then sines (one part
+// over both when one block holds the map).
+std::vector<float> BlockOrderHead(const rfk::Model& m, const std::vector<float>& z) {
+  const std::uint32_t F = m.num_frequencies, K = m.num_outputs;
+  const bool pair = m.fourier_features != F;
+  const bool scaled = m.head.type == rfk::WeightType::kInt8 || m.head.type == rfk::WeightType::kF16Scaled;
+  std::vector<float> out(m.head_bias, m.head_bias + K);
+  auto part = [&](std::uint32_t col, std::uint32_t n) {
+    for (std::uint32_t k = 0; k < K; ++k) {
+      float s = 0.0f;
+      for (std::uint32_t j = col; j < col + n; ++j)
+        s += (scaled ? RawHeadAt(m, k, j) : HeadAt(m, k, j)) * z[j];
+      out[k] = out[k] + (scaled ? m.head.scale[k] * s : s);
+    }
+  };
+  const std::uint32_t B = pair ? 64 : 128;  // kFeatureBlock = 128 features
+  for (std::uint32_t j0 = 0; j0 < F; j0 += B) {
+    const std::uint32_t n = F - j0 < B ? F - j0 : B;
+    if (pair && n == F) {
+      part(0, 2 * F);
+    } else {
+      part(j0, n);
+      if (pair) part(F + j0, n);
+    }
+  }
+  return out;
+}
+
+struct Kind {
+  const char* name;
+  f::MapKind map;
+  std::uint32_t F, d, K;
+  f::Storage storage;
+};
+
+}  // namespace
+
+TEST_CASE("Predict adds the head block by block: the scalar kernels give that order's bits for every map") {
+  REQUIRE(rfk::SelectKernels("scalar"));
+  const Kind kinds[] = {
+      {"pairs, 150 frequencies: two whole blocks and a part", f::MapKind::kFourier, 150, 5, 3, f::Storage::kF32},
+      {"pairs, 40 frequencies: one block", f::MapKind::kFourier, 40, 5, 4, f::Storage::kF32},
+      {"phases, 150 frequencies", f::MapKind::kFourierPhase, 150, 7, 1, f::Storage::kF32},
+      {"orthogonal phases, 128 frequencies: exactly one block", f::MapKind::kOrthogonalPhase, 128, 7, 1, f::Storage::kF32},
+      {"pairs, int8 W and head", f::MapKind::kFourier, 150, 5, 3, f::Storage::kInt8},
+      {"phases, f16 W and head", f::MapKind::kFourierPhase, 150, 5, 1, f::Storage::kF16},
+      {"Fastfood pairs, d' = 8: eight Fastfood blocks per feature block", f::MapKind::kFastfood, 150, 5, 3, f::Storage::kF32},
+      {"Fastfood phases, d' = 256: two feature blocks per Fastfood block", f::MapKind::kFastfoodPhase, 600, 200, 1,
+       f::Storage::kF32},
+      {"Fastfood pairs, int8 diagonals and head", f::MapKind::kFastfood, 150, 20, 1, f::Storage::kInt8},
+  };
+  for (const Kind& kind : kinds) {
+    const std::string name = kind.name;
+    CAPTURE(name);
+    const rfk::host::OpenedModel opened(Model(kind.map, kind.F, kind.d, kind.K, kind.storage), "test model");
+    const rfk::Model& m = opened.model();
+    REQUIRE(m.num_frequencies == kind.F);
+    rfk::host::AlignedBytes scratch(rfk::ScratchBytes(m));
+    for (std::uint32_t i = 0; i < 6; ++i) {
+      const std::vector<float> x = Input(kind.d, i);
+      std::vector<float> z(m.num_features), out(m.num_outputs);
+      REQUIRE(rfk::ComputeFeatures(m, x.data(), x.size(), scratch.data(), scratch.size(), z.data(), z.size()) ==
+              Status::kOk);
+      REQUIRE(rfk::Predict(m, x.data(), x.size(), scratch.data(), scratch.size(), out.data(), out.size()) ==
+              Status::kOk);
+      const std::vector<float> want = BlockOrderHead(m, z);
+      CHECK(std::memcmp(out.data(), want.data(), out.size() * sizeof(float)) == 0);
+      // The whole-z sum (bias + one sum over all D) differs only in rounding.
+      for (std::uint32_t k = 0; k < m.num_outputs; ++k) {
+        double whole = m.head_bias[k], mass = 1.0;
+        for (std::uint32_t j = 0; j < m.num_features; ++j) {
+          whole += double(HeadAt(m, k, j)) * z[j];
+          mass += std::fabs(double(HeadAt(m, k, j)) * z[j]);
+        }
+        CHECK(std::fabs(out[k] - whole) <= 1e-6 * mass);
+      }
+    }
+  }
+  REQUIRE(rfk::SelectKernels(rfk::KernelTableAt(0)->target));
+}
+
+TEST_CASE("Predict's scratch does not grow with the number of features") {
+  // d = 5 floats (32 B) + one block of features (64 pairs or 128 phases: 512 B), and for Fastfood
+  // its buffers of d' = 8 and max(d', frequencies per block) floats (pairs 32 + 256 B, phases
+  // 32 + 512 B).
+  const struct {
+    f::MapKind map;
+    std::size_t bytes;
+  } cases[] = {{f::MapKind::kFourier, 32 + 512},
+               {f::MapKind::kFourierPhase, 32 + 512},
+               {f::MapKind::kFastfood, 32 + 512 + 288},
+               {f::MapKind::kFastfoodPhase, 32 + 512 + 544}};
+  for (const auto& c : cases) {
+    for (std::uint32_t F : {128u, 1000u, 4096u}) {
+      const rfk::host::OpenedModel opened(Model(c.map, F, 5, 3), "test model");
+      CAPTURE(F);
+      CHECK(rfk::ScratchBytes(opened.model()) == c.bytes);
+      // and Predict needs no more: every byte of it, not one less
+      rfk::host::AlignedBytes scratch(c.bytes);
+      const std::vector<float> x = Input(5, 1);
+      float out[3];
+      CHECK(rfk::Predict(opened.model(), x.data(), 5, scratch.data(), c.bytes, out, 3) == Status::kOk);
+      CHECK(rfk::Predict(opened.model(), x.data(), 5, scratch.data(), c.bytes - 16, out, 3) ==
+            Status::kScratchTooSmall);
+    }
+  }
+}
