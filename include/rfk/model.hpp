@@ -142,8 +142,7 @@ struct ModelError {
 /// Features per block of Predict: it computes the Fourier features a block at a time and adds each
 /// block's part of the head before the next (so no scratch holds all D features), in this order:
 /// out = bias + the first block's part, then out += each later block's; within a block of the pair
-/// form, the cosines' part, then the sines' (one part over both when a single block holds the
-/// whole map). A block is BlockFrequencies(model) frequencies (kFeatureBlock phases, or half as
+/// form, the cosines' part, then the sines'. A block is BlockFrequencies(model) frequencies (kFeatureBlock phases, or half as
 /// many [cos, sin] pairs), starting at its multiples, for every map. With the scalar kernels this
 /// fixes every output's bits on every platform.
 inline constexpr std::uint32_t kFeatureBlock = 128;

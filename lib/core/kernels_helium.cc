@@ -167,8 +167,10 @@ float HeadDot(const T* h, const float* z, std::uint32_t D) {
     a0 = vfmaq_f32(a0, Load4(h), vld1q_f32(z));
     a1 = vfmaq_f32(a1, Load4(h + 4), vld1q_f32(z + 4));
   }
-  const float32x4_t acc = vaddq_f32(a0, a1);
-  float sum = (vgetq_lane_f32(acc, 0) + vgetq_lane_f32(acc, 1)) + (vgetq_lane_f32(acc, 2) + vgetq_lane_f32(acc, 3));
+  // (l0 + l1) + (l2 + l3): lanes 0 and 2 of acc + acc with each pair of lanes swapped (VREV64),
+  // two lane moves instead of four (Predict calls this once per block of features and output).
+  const float32x4_t acc = vaddq_f32(a0, a1), pairs = vaddq_f32(acc, vrev64q_f32(acc));
+  float sum = vgetq_lane_f32(pairs, 0) + vgetq_lane_f32(pairs, 2);
   for (std::uint32_t j = D & ~7u; j < D; ++j, ++h, ++z) sum += static_cast<float>(*h) * *z;
   return sum;
 }

@@ -178,13 +178,13 @@ set(RFK_PINNED_FIXED_FLASH_BUDGET_cortex-m55 3280)
 # 2026-11-30, Predict's blocks (rfk::kFeatureBlock: the features 128 at a time, each block's part of
 # the head added before the next, so the scratch does not hold all D features; lib/core/predict.cc
 # FourierBlocks, DenseBlock, FastfoodBlock, HeadPart), `ctest -R footprint -V` in each preset's build:
-#   whole core: M4F 16,320 B, M7 16,256 B, M33 16,344 B, M3 17,432 B, M33 without FPU 17,428 B,
-#               M0 21,116 B, M55 18,492 B (+448 to +524 B)
-#   float-only: M4F, M7 13,520 B, M33 13,552 B, M3 14,644 B, M33 without FPU 14,640 B, M0 17,520 B,
-#               M55 15,684 B
-#   dense f32 configured: M4F, M7 6,000 B, M33 6,012 B, M3 and M33 without FPU 7,408 B, M0 9,976 B,
-#               M55 7,352 B; pinned: M4F, M7 3,004 B, M33 3,008 B, M3 and M33 without FPU 4,404 B,
-#               M0 6,620 B, M55 4,336 B (+192 B on the M4F)
+#   whole core: M4F, M7 16,320 B, M33 16,360 B, M3 17,432 B, M33 without FPU 17,428 B,
+#               M0 21,160 B, M55 18,492 B (+448 to +568 B)
+#   float-only: M4F, M7 13,520 B, M33 13,568 B, M3 14,648 B, M33 without FPU 14,644 B, M0 17,564 B,
+#               M55 15,688 B
+#   dense f32 configured: M4F, M7 6,000 B, M33 5,988 B, M3 and M33 without FPU 7,388 B, M0 9,948 B,
+#               M55 7,316 B; pinned: M4F, M7 2,940 B, M33 2,984 B, M3 and M33 without FPU 4,384 B,
+#               M0 6,592 B, M55 4,300 B (+128 B on the M4F)
 # Stack unchanged in the worst case (rfk_open). Budgets: measured plus about 100 B.
 foreach(mcu cortex-m4 cortex-m7)
   set(RFK_FLOAT_FLASH_BUDGET_${mcu} 13620)

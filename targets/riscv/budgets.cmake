@@ -47,7 +47,7 @@ set(RFK_PINNED_FIXED_FLASH_BUDGET_rv32imc 2520)
 # 2026-11-30, without the batch kernels (RFK_BATCH_KERNELS 0 in the configuration `rfk export`
 # writes): the dense configured core 11,320 B, the pinned f32 core 8,008 B. Budgets: plus ~100 B.
 # 2026-11-30, Predict's blocks (rfk::kFeatureBlock; targets/cortex-m/budgets.cmake has the Arm
-# figures), `ctest -R footprint -V`: whole core 23,552 B (+656), float-only 19,952 B, dense f32
+# figures), `ctest -R footprint -V`: whole core 23,488 B (+592), float-only 19,888 B, dense f32
 # configured 11,496 B, pinned f32 8,184 B. Budgets: measured plus about 100 B.
 set(RFK_FLASH_BUDGET_rv32imc 23660)
 set(RFK_FLOAT_FLASH_BUDGET_rv32imc 20060)

@@ -63,8 +63,7 @@ float RawHeadAt(const rfk::Model& m, std::uint32_t k, std::uint32_t j) {
 
 // The head over z in Predict's block order, written out: out = bias + the first part, then out +=
 // each later part, where a part is the sum over its columns in order from 0 (int8 and f16-scaled:
-// times the row's scale). Blocks of BlockFrequencies frequencies, cosines then sines (one part
-// over both when one block holds the map).
+// times the row's scale). Blocks of BlockFrequencies frequencies, cosines then sines.
 std::vector<float> BlockOrderHead(const rfk::Model& m, const std::vector<float>& z) {
   const std::uint32_t F = m.num_frequencies, K = m.num_outputs;
   const bool pair = m.fourier_features != F;
@@ -81,12 +80,8 @@ std::vector<float> BlockOrderHead(const rfk::Model& m, const std::vector<float>&
   const std::uint32_t B = pair ? 64 : 128;  // kFeatureBlock = 128 features
   for (std::uint32_t j0 = 0; j0 < F; j0 += B) {
     const std::uint32_t n = F - j0 < B ? F - j0 : B;
-    if (pair && n == F) {
-      part(0, 2 * F);
-    } else {
-      part(j0, n);
-      if (pair) part(F + j0, n);
-    }
+    part(j0, n);
+    if (pair) part(F + j0, n);
   }
   return out;
 }
