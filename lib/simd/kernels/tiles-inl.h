@@ -113,6 +113,11 @@ RFK_INLINE void ProjectBlock(const float* Wp, const float* X, std::uint32_t i, s
   const auto L = static_cast<std::uint32_t>(hn::Lanes(DF()));
   std::uint32_t v = 0;
   for (; v + V <= nv; v += V) Rows<S, V>(Wp, X, i, m, j + v * L, d, emit_for);
+  // Four vectors at a time before one: Predict's pair blocks (64 frequencies, 4 vectors of 16
+  // lanes) would otherwise take one broadcast of x per multiply-add (AVX-512, d = 54: 1.9 us per
+  // (54, 1024) pair prediction instead of 1.44 with whole-map calls). The same bits per lane.
+  if constexpr (V > 4)
+    for (; v + 4 <= nv; v += 4) Rows<S, 4>(Wp, X, i, m, j + v * L, d, emit_for);
   for (; v < nv; ++v) Rows<S, 1>(Wp, X, i, m, j + v * L, d, emit_for);
 }
 
