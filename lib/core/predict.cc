@@ -59,8 +59,8 @@ void StandardizeInput(const Model& m, const KernelTable& kt, const float* x, flo
 
 // Scratch layout: standardised x (d floats) | one block of Fourier features (up to kFeatureBlock
 // floats) | Fastfood's buffers (t: d' floats, u: max(d', BlockFrequencies) floats; Fastfood maps
-// only) | bin keys (P u64) | bin columns (P u32), each part
-// starting on a kScratchAlignment boundary. No part grows with the number of features.
+// only) | bin keys (P u64) | bin columns (P u32), each part starting on a kScratchAlignment
+// boundary. No part grows with the number of features.
 namespace {
 struct ScratchLayout {
   std::size_t z, ff, keys, cols, total;
