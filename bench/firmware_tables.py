@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Writes the firmware figures as Markdown tables: the flash and worst-case stack of each core
 image (the `footprint*` tests) and the instructions per prediction of each fixture (the `cost*`
-tests), one column per bare-metal preset, with the machine, date, commit, compiler and command in
-a header, so a figure in the docs is re-measured by re-running this script.
+tests), one column per bare-metal preset, then the ratios the docs quote (Helium against the
+scalar table, the integer path against f32), with the machine, date, commit, compiler and command
+in a header, so a figure in the docs is re-measured by re-running this script.
 
   bench/firmware_tables.py [--out FILE] [BUILD_DIR ...]
 
@@ -84,6 +85,56 @@ def costs(test, lines):
     return rows
 
 
+def fixed_sources():
+    """{fixed fixture: the f32 fixture it is converted from}, from tests/embedded/fixtures.cmake."""
+    text = open(os.path.join(ROOT, "tests", "embedded", "fixtures.cmake")).read()
+    return dict(re.findall(r"set\(RFK_FIXED_(\w+) (\w+) --", text))
+
+
+def fixture_of(label):
+    """The fixture name a cost row's label starts with."""
+    return label.split(" ", 1)[0]
+
+
+def derived(rows, presets, cols):
+    """The ratios the docs quote, from the cost rows: each Helium row against the same build's
+    scalar table, and the integer path's DSP and scalar loops against the f32 model they were
+    converted from."""
+    md = []
+    if "cortex-m55" in presets:
+        md += ["", "## Helium against the scalar table (Cortex-M55, the same build)", "",
+               "| fixture | scalar table | Helium table | scalar / Helium |", "|---|---|---|---|"]
+        for label, by in rows.items():
+            if label.endswith(", helium-MVE table") and "cortex-m55" in by:
+                scalar = rows.get(label[: -len(", helium-MVE table")], {}).get("cortex-m55")
+                if scalar:
+                    h = by["cortex-m55"]
+                    md.append(f"| {label[: -len(', helium-MVE table')]} | {scalar:,} | {h:,} | {scalar / h:.2f} |")
+    sources = fixed_sources()
+    lines = []
+    for label, by in rows.items():
+        if not label.endswith(", `cost_fixed`"):
+            continue
+        name = fixture_of(label)
+        fixture = next((f for f in sources if f.startswith(name)), None)
+        source = sources.get(fixture)
+        f32 = next((r for lab, r in rows.items() if fixture_of(lab) == source and "`" not in lab
+                    and "table" not in lab), None)
+        scalar = rows.get(label.replace("`cost_fixed`", "`cost_fixed_scalar`"), {})
+        for p, col in zip(presets, cols):
+            if p in scalar and f32 and p in f32 and p in by:
+                dsp = by[p]
+                lines.append(f"| {col} | {name} (from {source}) | {f32[p]:,} | {scalar[p]:,} | {dsp:,} | "
+                             f"{dsp / scalar[p]:.2f} | {dsp / f32[p]:.2f} |")
+    if lines:
+        md += ["", "## The integer path against f32 (the cores with both loops)", "",
+               "| core | fixture | f32 (`cost`) | integer, scalar loops | integer, DSP/MVE loops | DSP / scalar | "
+               "DSP / f32 |", "|---|---|---|---|---|---|---|"] + lines + [
+                   "", "The f32 column is the scalar table's on every core, the Cortex-M55's included "
+                   "(its Helium f32 figures are in the table above)."]
+    return md
+
+
 def version(cmd):
     try:
         return subprocess.run(cmd, capture_output=True, text=True).stdout.splitlines()[0]
@@ -147,6 +198,7 @@ def main():
     for label in order:
         md.append(f"| {label} | " + " | ".join(f"{rows[label][p]:,}" if p in rows[label] else "—"
                                                for p in presets) + " |")
+    md += derived(rows, presets, cols)
     text = "\n".join(md) + "\n"
     if a.out == "-":
         sys.stdout.write(text)
