@@ -12,10 +12,6 @@
 
 namespace rfk::host {
 
-/// How an interface spells an option in its messages: the CLI's flag ("--bins-per-grid",
-/// "--lambda") or the Python estimators' parameter ("bins_per_grid", "alpha").
-enum class Spelling { kCli, kPython };
-
 /// The options every interface gives training, with the CLI's defaults. Words where the value may
 /// be a word: features "default" or a positive integer; gamma "default", "scale", "auto" or a
 /// positive number; lambda "default", "auto" or a number >= 0; bin_gamma "default" or a positive number; seed a decimal integer; memory_limit
@@ -51,6 +47,8 @@ TrainOptions ParseTrainSettings(const TrainSettings& s, Spelling spelling);
 
 /// The option `cli_flag` (e.g. "--bins-per-grid") as `spelling` spells it ("bins_per_grid").
 std::string OptionName(const std::string& cli_flag, Spelling spelling);
+/// The option with its value as `spelling` writes it: "--map binning", "map='binning'".
+std::string OptionGiven(const std::string& cli_flag, const std::string& value, Spelling spelling);
 
 /// A finite number, the whole string; false for anything else.
 bool ParseDouble(const std::string& s, double* v);

@@ -71,12 +71,19 @@ inline constexpr double kModelAllowance = 1024;  ///< the budget's bytes for the
 /// c weighs n / (C * n_c), so every class carries the same total weight.
 enum class ClassWeight { kNone, kBalanced };
 
+/// How an interface spells an option in its messages: the CLI's flag ("--bins-per-grid",
+/// "--lambda") or the Python estimators' parameter ("bins_per_grid", "alpha"). OptionName
+/// (rfk/host/settings.hpp) spells one.
+enum class Spelling { kCli, kPython };
+
 /// What Train fits: the maps, the kernel and its parameters, the task, the storages and the resource
 /// guards. The defaults are `rfk train`'s; ParseTrainSettings builds these from the options as users
 /// give them.
 struct TrainOptions {
   /// Maps: the random Fourier map (unless fourier == false), the random binning map (when
   /// grids > 0), or both, concatenated ("fourier+binning").
+  /// How Train's errors name the options (ParseTrainSettings sets the interface's).
+  Spelling spelling = Spelling::kCli;
   bool fourier = true;
   format::MapKind map = format::MapKind::kFourier;    ///< the Fourier-type map's kind (FourierMapNames)
   format::Kernel kernel = format::Kernel::kGaussian;  ///< the kernel the Fourier map approximates

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "maps/fourier_map.h"
+#include "rfk/host/settings.hpp"
 #include "training/train_context.h"
 
 namespace rfk::host {
@@ -39,37 +40,40 @@ void ValidateData(const Dataset& data) {
                      std::to_string(data.cols) + " columns");
 }
 
+// The option `flag` as the options' interface spells it.
+std::string Name(const TrainOptions& opt, const char* flag) { return OptionName(flag, opt.spelling); }
+
 // The maps: at least one, of sizes the format holds.
 void ValidateMaps(const TrainOptions& opt) {
-  if (!opt.fourier && opt.grids == 0) throw TrainError("no feature map: need Fourier features or --grids");
+  if (!opt.fourier && opt.grids == 0) throw TrainError("no feature map: need Fourier features or " + Name(opt, "--grids"));
   if (opt.grids > format::kMaxOutputs)
-    throw TrainError("--grids must be between 1 and " + std::to_string(format::kMaxOutputs));
+    throw TrainError(Name(opt, "--grids") + " must be between 1 and " + std::to_string(format::kMaxOutputs));
   if (opt.grids > 0 && opt.buckets > 0 && std::uint64_t{opt.grids} * opt.buckets > format::kMaxFeatures)
-    throw TrainError("--grids x --bins-per-grid exceeds the format's 2^24 columns");
+    throw TrainError(Name(opt, "--grids") + " x " + Name(opt, "--bins-per-grid") + " exceeds the format's 2^24 columns");
   if (!opt.fourier) return;
   const FourierMapType* type = FindFourierMap(opt.map);
   if (type == nullptr)
-    throw TrainError(std::string("--map ") + MapName(opt.map) + " has no Fourier-type feature map to train");
+    throw TrainError(OptionGiven("--map", MapName(opt.map), opt.spelling) + " has no Fourier-type feature map to train");
   if (opt.features == kDefaultFeatures) return;  // resolved from the data (ResolveDefaults), then checked
   if (opt.features > format::kMaxFeatures)
-    throw TrainError("--features must be between 1 and " + std::to_string(format::kMaxFeatures));
+    throw TrainError(Name(opt, "--features") + " must be between 1 and " + std::to_string(format::kMaxFeatures));
   if (type->pairs && opt.features % 2 != 0)
-    throw TrainError(std::string("--features must be even for --map ") + MapName(opt.map) +
+    throw TrainError(Name(opt, "--features") + " must be even for " + OptionGiven("--map", MapName(opt.map), opt.spelling) +
                      " (cos/sin pairs); got " + std::to_string(opt.features));
 }
 
 // Gamma, lambda and the folds.
 void ValidateSelection(const Dataset& data, const TrainOptions& opt) {
   if (!opt.lambda_auto && opt.lambda != kDefaultLambda && !(opt.lambda >= 0 && std::isfinite(opt.lambda)))
-    throw TrainError("--lambda must be a finite number >= 0");
+    throw TrainError(Name(opt, "--lambda") + " must be a finite number >= 0");
   if (!opt.gamma_auto && !(std::isfinite(opt.gamma)))
-    throw TrainError("--gamma must be a finite positive number");
+    throw TrainError(Name(opt, "--gamma") + " must be a finite positive number");
   // The model stores gammas as floats: a value a float cannot hold as a normal number would be
   // written as 0 or infinity.
   for (const auto& [name, g] : {std::pair<const char*, double>{"--gamma", opt.gamma},
                                {opt.fourier ? "--bin-gamma" : "--gamma", opt.bin_gamma}}) {
     if (g > 0 && !(g >= double(FLT_MIN) && g <= double(FLT_MAX)))
-      throw TrainError(std::string(name) + " " + FormatDouble(g) + " is outside the float range the model stores it in (" +
+      throw TrainError(Name(opt, name) + " " + FormatDouble(g) + " is outside the float range the model stores it in (" +
                        FormatDouble(double(FLT_MIN)) + " to " + FormatDouble(double(FLT_MAX)) + ")");
   }
   if ((opt.gamma_auto || opt.lambda_auto) && (opt.cv_folds < 2 || opt.cv_folds > data.rows))

@@ -99,10 +99,12 @@ std::uint32_t DefaultFeatures(const TrainOptions& opt, std::size_t rows, std::si
   const double rest = kModelAllowance + 8.0 * static_cast<double>(d + K) + 16 * w;
   const double room = std::max(0.0, static_cast<double>(opt.max_model_bytes) - rest);
   const auto by_budget = static_cast<std::uint64_t>(room / per) / 2 * 2;
-  const std::string budget = "--max-model-bytes " + HumanBytes(static_cast<double>(opt.max_model_bytes));
+  const std::string budget =
+      OptionGiven("--max-model-bytes", HumanBytes(static_cast<double>(opt.max_model_bytes)), opt.spelling);
   if (by_budget < 2)
     throw TrainError(budget + " holds no feature of this data (each takes about " + HumanBytes(per) + ", the rest " +
-                     HumanBytes(rest) + "): raise it, store W or the head in fewer bits (--storage), or give --features");
+                     HumanBytes(rest) + "): raise it, store W or the head in fewer bits (" + OptionName("--storage", opt.spelling) +
+                     "), or give " + OptionName("--features", opt.spelling));
   if (by_budget < by_rows) {
     *reason = "default: the most " + budget + " holds (about " + HumanBytes(per) + " per feature)";
     return static_cast<std::uint32_t>(by_budget);

@@ -22,9 +22,8 @@ struct Renamed {
 constexpr Renamed kRenamed[] = {
     {"--lambda", "alpha"}, {"--features", "n_features"}, {"--seed", "random_state"}, {"--folds", "cv"}};
 
-// An option with its value as the interface writes it: "--map binning", "map='binning'".
 std::string Given(const std::string& flag, const std::string& value, Spelling spelling) {
-  return spelling == Spelling::kCli ? flag + " " + value : OptionName(flag, spelling) + "='" + value + "'";
+  return OptionGiven(flag, value, spelling);
 }
 
 // --map: the Fourier part and whether binning is asked for.
@@ -128,6 +127,10 @@ void ParseFeatures(const TrainSettings& s, Spelling sp, TrainOptions* opt) {
 
 }  // namespace
 
+std::string OptionGiven(const std::string& cli_flag, const std::string& value, Spelling spelling) {
+  return spelling == Spelling::kCli ? cli_flag + " " + value : OptionName(cli_flag, spelling) + "='" + value + "'";
+}
+
 std::string OptionName(const std::string& cli_flag, Spelling spelling) {
   if (spelling == Spelling::kCli) return cli_flag;
   for (const Renamed& r : kRenamed)
@@ -140,6 +143,7 @@ std::string OptionName(const std::string& cli_flag, Spelling spelling) {
 
 TrainOptions ParseTrainSettings(const TrainSettings& s, Spelling sp) {
   TrainOptions opt;
+  opt.spelling = sp;
   ParseMaps(s, sp, &opt);
   ParseFeatures(s, sp, &opt);
   if (!ParseDecimal(s.seed, &opt.seed))

@@ -344,6 +344,20 @@ def test_bad_parameters_raise_value_error_at_fit(params):
         rfk.RandomFeatureClassifier(**params).fit(X, y)
 
 
+@pytest.mark.parametrize("params, words", [
+    (dict(n_features=7), "n_features must be even for map='fourier'"),
+    (dict(max_model_bytes=64), "max_model_bytes='64 B' holds no feature"),
+    (dict(max_model_bytes=64), "fewer bits (storage), or give n_features")])
+def test_training_errors_name_the_python_parameters(params, words):
+    # The checks that need the data run at training (ValidateOptions, the default D's budget); their
+    # messages name the estimator's parameters, never the CLI's flags.
+    X, y, _ = _data()
+    with pytest.raises(ValueError) as err:
+        rfk.RandomFeatureClassifier(**params).fit(X, y)
+    assert words in str(err.value)
+    assert "--" not in str(err.value)
+
+
 def test_blas_advice_leaves_a_set_openblas_coretype_alone():
     # rfk.host BetterBlasCore: empty once OPENBLAS_CORETYPE is set (the user's choice, or rfk's);
     # a core name only where OpenBLAS fell back to its generic kernels.
