@@ -80,10 +80,10 @@ enum class Spelling { kCli, kPython };
 /// guards. The defaults are `rfk train`'s; ParseTrainSettings builds these from the options as users
 /// give them.
 struct TrainOptions {
-  /// Maps: the random Fourier map (unless fourier == false), the random binning map (when
-  /// grids > 0), or both, concatenated ("fourier+binning").
   /// How Train's errors name the options (ParseTrainSettings sets the interface's).
   Spelling spelling = Spelling::kCli;
+  /// Maps: the random Fourier map (unless fourier == false), the random binning map (when
+  /// grids > 0), or both, concatenated ("fourier+binning").
   bool fourier = true;
   format::MapKind map = format::MapKind::kFourier;    ///< the Fourier-type map's kind (FourierMapNames)
   format::Kernel kernel = format::Kernel::kGaussian;  ///< the kernel the Fourier map approximates
