@@ -22,10 +22,6 @@ struct Renamed {
 constexpr Renamed kRenamed[] = {
     {"--lambda", "alpha"}, {"--features", "n_features"}, {"--seed", "random_state"}, {"--folds", "cv"}};
 
-std::string Given(const std::string& flag, const std::string& value, Spelling spelling) {
-  return OptionGiven(flag, value, spelling);
-}
-
 // --map: the Fourier part and whether binning is asked for.
 void ParseMaps(const TrainSettings& s, Spelling sp, TrainOptions* opt) {
   std::string fourier_part = s.map;
@@ -50,8 +46,8 @@ void ParseMaps(const TrainSettings& s, Spelling sp, TrainOptions* opt) {
   }
   opt->kernel = ParseKernel(s.kernel);
   if (!opt->fourier && s.kernel_given && opt->kernel != format::Kernel::kLaplacian)
-    throw TrainError(Given("--map", "binning", sp) + " approximates the laplacian kernel; " +
-                     Given("--kernel", s.kernel, sp) + " applies to Fourier maps only");
+    throw TrainError(OptionGiven("--map", "binning", sp) + " approximates the laplacian kernel; " +
+                     OptionGiven("--kernel", s.kernel, sp) + " applies to Fourier maps only");
   if (binning) {
     if (s.grids == 0) throw TrainError(OptionName("--grids", sp) + " must be at least 1");
     opt->grids = s.grids;
@@ -60,7 +56,8 @@ void ParseMaps(const TrainSettings& s, Spelling sp, TrainOptions* opt) {
       throw TrainError(OptionName("--bin-gamma", sp) + " must be a positive number or 'default'; got '" + s.bin_gamma +
                        "'");
   } else if (s.buckets != 0) {
-    throw TrainError(OptionName("--bins-per-grid", sp) + " needs a binning map (" + Given("--map", "binning", sp) +
+    throw TrainError(OptionName("--bins-per-grid", sp) + " needs a binning map (" +
+                     OptionGiven("--map", "binning", sp) +
                      " or fourier+binning)");
   }
 }
