@@ -189,6 +189,10 @@ void ParityLinearHead(const KernelTable& t) {
       t.LinearHead(H.data(), stride, bias.data(), z.data(), K, D, a.data());
       rfk::ScalarKernels().LinearHead(H.data(), stride, bias.data(), z.data(), K, D, b.data());
       Near(a, b, kFeatureTolerance);
+      // bias may be out (Predict adds its blocks so): the same bits as a separate bias.
+      std::vector<float> in_place = bias;
+      t.LinearHead(H.data(), stride, in_place.data(), z.data(), K, D, in_place.data());
+      CHECK(std::memcmp(in_place.data(), a.data(), 4 * K) == 0);
     }
   }
 }
@@ -320,6 +324,9 @@ void ParityLinearHeadQuant(const KernelTable& t) {
         t.LinearHeadQuant(H.View(type), stride, bias.data(), z.data(), K, D, a.data());
         rfk::LinearHeadQuantRef(H.View(type), stride, bias.data(), z.data(), K, D, b.data());
         Near(a, b, kFeatureTolerance);
+        std::vector<float> in_place = bias;  // bias may be out, as for LinearHead
+        t.LinearHeadQuant(H.View(type), stride, in_place.data(), z.data(), K, D, in_place.data());
+        CHECK(std::memcmp(in_place.data(), a.data(), 4 * K) == 0);
       }
       ParityF16ScaledHead(t, K, D, H, z, bias);
     }
