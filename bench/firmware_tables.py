@@ -65,15 +65,15 @@ def footprint(lines):
 
 
 def costs(test, lines):
-    """[(row label, instructions)] of one cost test, labelled by fixture, test and (other than the
-    scalar one, which every board runs) kernel table."""
+    """[(row label, instructions, stack peak, scratch bytes)] of one cost test, labelled by fixture,
+    test and (other than the scalar one, which every board runs) kernel table."""
     rows, table = [], None
     for line in lines:
         m = re.match(r"cost: kernel table (\S+)", line)
         if m:
             table = m.group(1)
-        m = re.match(r"cost (\S+)\s+d=(\d+)\s+features=(\d+)\s+(?:grids=(\d+)|fixed)\s+instructions/prediction (\d+)",
-                     line)
+        m = re.match(r"cost (\S+)\s+d=(\d+)\s+features=(\d+)\s+(?:grids=(\d+)|fixed)\s+instructions/prediction (\d+)"
+                     r"\s+stack (\d+) bytes scratch (\d+) bytes", line)
         if m:
             label = f"{m.group(1)} (d = {m.group(2)}, D = {m.group(3)}"
             label += f", P = {m.group(4)})" if m.group(4) not in (None, "0") else ")"
@@ -81,8 +81,26 @@ def costs(test, lines):
                 label += f", `{test}`"
             if table not in (None, "scalar-scalar") and m.group(4) is not None:  # the float path's other tables
                 label += f", {table} table"
-            rows.append((label, int(m.group(5))))
+            rows.append((label, int(m.group(5)), int(m.group(6)), int(m.group(7))))
     return rows
+
+
+def ram_table(ram, presets, cols):
+    """RAM of predicting each fixture: a pinned core's handle (one 4-byte pointer on these cores) +
+    the model's scratch + the stack peak `cost` painted, per board (the float fixtures through the
+    scalar table, the fixed ones through `cost_fixed`; on the Cortex-M0 the (54, 1024) ones through
+    `cost_covtype`)."""
+    md = ["", "## RAM per prediction: pinned handle + scratch + measured stack (`ctest -R '^cost' -V`)", "",
+          "Each cell: the stack peak `cost.c` painted below `rfk_predict` (`rfk_predict_fixed`), then the "
+          "total with the model's scratch (`rfk_scratch_bytes`, `rfk_fixed_scratch_bytes`) and a pinned "
+          "core's `rfk_model`, one 4-byte pointer (`--pin`); a generic or configured core's handle adds "
+          "380 B (`rfk_model` is 384 B).", "",
+          "| fixture | scratch | " + " | ".join(cols) + " |", "|---|---|" + "---|" * len(cols)]
+    for label, by in ram.items():
+        scratch = {s for s, _ in by.values()}
+        cells = [f"{by[p][1]:,} / **{4 + by[p][0] + by[p][1]:,}**" if p in by else "—" for p in presets]
+        md.append(f"| {label} | {'/'.join(f'{s:,}' for s in sorted(scratch))} B | " + " | ".join(cells) + " |")
+    return md
 
 
 def fixed_sources():
@@ -187,18 +205,21 @@ def main():
         md.append(f"| `{test}`: {what} | " + " | ".join(cells) + " |")
     md += ["", "## Instructions per prediction (`ctest -R '^cost' -V`)", "",
            "| fixture | " + " | ".join(cols) + " |", "|---|" + "---|" * len(cols)]
-    rows, order = {}, []
+    rows, order, ram = {}, [], {}
     for p in presets:
         for test in sorted(t for t in results[p] if t.startswith("cost")):
-            for label, n in costs(test, results[p][test]):
+            for label, n, stack, scratch in costs(test, results[p][test]):
                 if label not in rows:
                     rows[label] = {}
                     order.append(label)
                 rows[label][p] = n
+                if test in ("cost", "cost_fixed", "cost_covtype") and "table" not in label:
+                    ram.setdefault(label.replace(f", `{test}`", ""), {})[p] = (scratch, stack)
     for label in order:
         md.append(f"| {label} | " + " | ".join(f"{rows[label][p]:,}" if p in rows[label] else "—"
                                                for p in presets) + " |")
     md += derived(rows, presets, cols)
+    md += ram_table(ram, presets, cols)
     text = "\n".join(md) + "\n"
     if a.out == "-":
         sys.stdout.write(text)

@@ -8,19 +8,20 @@
 #                     compiles what that model needs and refuses other kinds at open
 #   RFK_CORE_DEFINES  core_config.h's switches, e.g. -DRFK_CORE_FLOAT=0 for a fixed-point-only core
 # Define the project's default goal before the include (its first rule is the library's).
-# Then: CPPFLAGS += $(RFK_CPPFLAGS) for the application's sources (the headers: rfk/rfk.h), and
+# Then: CPPFLAGS += $(RFK_CPPFLAGS) for the application's sources (the headers: rfk/rfk.h, and
+# RFK_CONFIG_HEADER, which rfk.h reads too: a pinned configuration's handle is one pointer), and
 # link $(RFK_CORE_LIB). Where the compiler's C library has no C++ headers (picolibc on RISC-V),
 # rfk's freestanding <cstddef>, <cstdint>, <cstring> and <new> are searched after the compiler's.
 RFK_MK_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 RFK_PREFIX ?= $(abspath $(RFK_MK_DIR)/../..)
 RFK_BUILD_DIR ?= rfk-core
-RFK_CPPFLAGS := -I$(RFK_PREFIX)/include
+RFK_CPPFLAGS := -I$(RFK_PREFIX)/include \
+                $(if $(RFK_CONFIG_HEADER),'-DRFK_CONFIG_HEADER="$(abspath $(RFK_CONFIG_HEADER))"')
 RFK_CORE_SOURCES := $(wildcard $(RFK_MK_DIR)/core/*.cc)
 RFK_CORE_OBJECTS := $(patsubst $(RFK_MK_DIR)/core/%.cc,$(RFK_BUILD_DIR)/%.o,$(RFK_CORE_SOURCES))
 RFK_CORE_LIB := $(RFK_BUILD_DIR)/librfk_core.a
 RFK_CORE_CXXFLAGS := -std=c++17 -fno-exceptions -fno-rtti -fno-threadsafe-statics \
-                     -idirafter $(RFK_MK_DIR)/freestanding-cxx $(RFK_CORE_DEFINES) \
-                     $(if $(RFK_CONFIG_HEADER),'-DRFK_CONFIG_HEADER="$(abspath $(RFK_CONFIG_HEADER))"')
+                     -idirafter $(RFK_MK_DIR)/freestanding-cxx $(RFK_CORE_DEFINES)
 
 $(RFK_BUILD_DIR)/%.o: $(RFK_MK_DIR)/core/%.cc $(RFK_CONFIG_HEADER)
 	@mkdir -p $(@D)

@@ -244,8 +244,9 @@ build_target() {
       seeds_model
       build/release/bin/rfk export -m "$tmp/seeds/model/seed0.rfk" --c-header "$tmp/pinned.h" --name pinned \
         --config-header "$tmp/pin.h" --pin 2>/dev/null
+      printf '#include "%s"\n' "$tmp/pinned.h" > "$tmp/pinned_array.cc"  # the array the pinned core reads
       "${cxx[@]}" -DRFK_FUZZ_ENTRY=Model "-DRFK_CONFIG_HEADER=\"$tmp/pin.h\"" \
-        tests/fuzz/fuzz_model.cc "${core[@]}" -o "$out/fuzz_$t" ;;
+        tests/fuzz/fuzz_model.cc "$tmp/pinned_array.cc" "${core[@]}" -o "$out/fuzz_$t" ;;
     capi) "${cxx[@]}" -DRFK_FUZZ_ENTRY=CApi tests/fuzz/fuzz_capi.cc "${core_objs[@]}" -o "$out/fuzz_$t" ;;
     libsvm | csv | idx)
       entry=$(printf '%s' "${t:0:1}" | tr a-z A-Z)${t:1}

@@ -100,7 +100,8 @@ struct Model {
 
 /// Every member of Model, nested views included, by name: what a pinned core's configuration sets
 /// (`rfk export --config-header --pin` writes each member's value for one model; lib/core/
-/// core_config.h, RFK_PIN_MODEL). A member added to Model goes here too, and kPinFieldsVersion
+/// core_config.h, RFK_PIN_MODEL), in declaration order, as the pinned core's designated initializer
+/// takes them (a compiler error otherwise). A member added to Model goes here too, and kPinFieldsVersion
 /// goes up so that configurations written before are refused at compile time; the host test
 /// "Model: RFK_MODEL_FIELDS lists every member" fails until both are done.
 #define RFK_MODEL_FIELDS(X)                                                                                     \
@@ -114,8 +115,9 @@ struct Model {
   X(head.type) X(head.data) X(head.scale) X(head_bias) X(num_classes) X(label_offsets) X(label_pool)           \
   X(metadata) X(metadata_bytes) X(impute) X(impute_method) X(num_names) X(name_offsets) X(name_pool)           \
   X(calibration_method) X(fixed_offset) X(calibration_params)
-/// The version of RFK_MODEL_FIELDS a pinned configuration was written for (RFK_PIN_FIELDS_VERSION).
-inline constexpr int kPinFieldsVersion = 1;
+/// The version of RFK_MODEL_FIELDS and of RFK_PIN_MODEL's form a pinned configuration was written
+/// for (RFK_PIN_FIELDS_VERSION; 2: the array's name, entries in declaration order, nested views grouped).
+inline constexpr int kPinFieldsVersion = 2;
 
 /// The binary16 bits of an f16 standardisation, mean[d] then inv_scale[d]; null when it is f32 or absent.
 inline const std::uint16_t* StandardizeF16Values(const Model& m) noexcept {

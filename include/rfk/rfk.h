@@ -26,6 +26,13 @@
 
 #include "rfk/status_list.h"
 
+/* The configuration `rfk export --config-header` wrote, where the build names it (rfk_add_core's
+ * CONFIG and rfk.mk's RFK_CONFIG_HEADER name it for the application too): a pinned one
+ * (RFK_PIN_ARRAY) makes rfk_model one pointer. */
+#ifdef RFK_CONFIG_HEADER
+#include RFK_CONFIG_HEADER
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -55,7 +62,15 @@ enum {
 /** An opened model: a validated view into the caller's bytes (no copy). Treat as opaque; it is
  * plain storage, so it may be static, on the stack or inside another struct. Pass it to the other
  * functions only after rfk_open (a failed open leaves it empty: they then return
- * RFK_NULL_ARGUMENT, 0 or ""). */
+ * RFK_NULL_ARGUMENT, 0 or ""). With a pinned configuration (`rfk export --config-header --pin`)
+ * it is one pointer, to the model's reading in flash, and rfk_open is named rfk_open_pinned, which
+ * only a core built with that configuration defines (a link error, never a corrupted handle). */
+#ifdef RFK_PIN_ARRAY
+typedef struct rfk_model {
+  const void* pinned; /**< the pinned core's Model in flash; null until rfk_open succeeds */
+} rfk_model;
+#define rfk_open rfk_open_pinned
+#else
 typedef struct rfk_model {
   union {
     void* pointer;
@@ -63,6 +78,7 @@ typedef struct rfk_model {
     double real;
   } opaque[48]; /**< 384 bytes: sizeof(rfk::Model) on 64-bit hosts, with room to spare */
 } rfk_model;
+#endif
 
 /** Where rfk_open found a problem: the format field's name and its byte offset in the blob. */
 typedef struct rfk_model_error {

@@ -114,12 +114,12 @@ int RunExport(const ExportArgs& a) {
   const std::string include = a.c_source.empty() ? std::string()
                                                  : a.c_header.substr(slash == std::string::npos ? 0 : slash + 1);
   const host::CExport c = host::ModelCSource(m, a.name,
-                                             a.vectors.empty() ? nullptr : &v, comment, include);
+                                             a.vectors.empty() ? nullptr : &v, comment, include, a.pin);
   host::WriteFileAtomic(a.c_header, std::vector<std::uint8_t>(c.header.begin(), c.header.end()));
   if (!a.c_source.empty())
     host::WriteFileAtomic(a.c_source, std::vector<std::uint8_t>(c.source.begin(), c.source.end()));
   if (!a.config_header.empty()) {
-    const std::string h = host::CoreConfigHeader(m, "model: " + a.model, a.pin);
+    const std::string h = host::CoreConfigHeader(m, "model: " + a.model, a.pin ? a.name : std::string());
     host::WriteFileAtomic(a.config_header, std::vector<std::uint8_t>(h.begin(), h.end()));
   }
   std::fprintf(stderr, "rfk: wrote %s%s (%s model%s)\n", a.c_header.c_str(),
@@ -147,7 +147,8 @@ Command AddExport(CLI::App& app) {
                   "RFK_CONFIG_HEADER)");
   cmd->add_flag("--pin", a->pin,
                "With --config-header: pin the core to this model's bytes (its size and CRC-32): it opens "
-               "this model only, without linking the validators (2-5 KB less flash; docs/EMBEDDED.md)");
+               "this model only, without linking the validators (2-5 KB less flash; docs/EMBEDDED.md), and "
+               "reads it through --name's array, which the header then defines with external linkage");
   cmd->add_option("--name", a->name,
                   "C identifier of the array (macros use it in upper case); not a C/C++ keyword, nor rfk_*")
       ->required();

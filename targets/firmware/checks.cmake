@@ -62,6 +62,9 @@ rfk_footprint_image(fixed fixed rfk_core_fixed_only)
 # house_fixed's (the integer path, dense).
 rfk_footprint_image(pinned core rfk_core_pinned_house_pair)
 rfk_footprint_image(pinned_fixed fixed rfk_core_pinned_house_fixed)
+# They read the model through its array's name (RFK_PIN_ARRAY): that name at the model's address.
+target_link_options(rfk_footprint_pinned PRIVATE -Wl,--defsym=house_pair=rfk_model_flash)
+target_link_options(rfk_footprint_pinned_fixed PRIVATE -Wl,--defsym=house_fixed=rfk_model_flash)
 include(${CMAKE_CURRENT_SOURCE_DIR}/budgets.cmake)
 if(NOT DEFINED RFK_FLASH_BUDGET_${RFK_MCU} OR NOT DEFINED RFK_STACK_BUDGET_${RFK_MCU})
   message(FATAL_ERROR "RFK_MCU=${RFK_MCU}: no footprint budget recorded in ${CMAKE_CURRENT_SOURCE_DIR}/budgets.cmake; "

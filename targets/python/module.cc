@@ -309,8 +309,9 @@ class PyModel {
   }
   // The model as a header-only C file for firmware (`rfk export`'s header-only mode, no test
   // vectors); std::invalid_argument (ValueError) for a name C cannot use.
-  std::string CHeader(const std::string& name) const {
-    return rfk::host::ModelCSource(m_, name, nullptr, "exported by rfk's Python package", "")
+  // `pinned`: for a core pinned to this model (CoreConfig), which refers to the array by name.
+  std::string CHeader(const std::string& name, bool pinned) const {
+    return rfk::host::ModelCSource(m_, name, nullptr, "exported by rfk's Python package", "", pinned)
         .header;
   }
   // `rfk export`'s two-file mode: (header of declarations, source defining the arrays), the source
@@ -321,9 +322,10 @@ class PyModel {
                                                          header_include);
     return py::make_tuple(c.header, c.source);
   }
-  // `rfk export --config-header`: the core configuration this model needs (core_config.h's switches).
-  std::string CoreConfig(bool pin) const {
-    return rfk::host::CoreConfigHeader(m_, "exported by rfk's Python package", pin);
+  // `rfk export --config-header`: the core configuration this model needs (core_config.h's switches),
+  // pinned to the array `pin_array` exports unless that is empty.
+  std::string CoreConfig(const std::string& pin_array) const {
+    return rfk::host::CoreConfigHeader(m_, "exported by rfk's Python package", pin_array);
   }
   std::string Task() const { return rfk::host::TaskName(m_.task); }
   std::string Metadata() const { return std::string(m_.metadata ? m_.metadata : "", m_.metadata_bytes); }
@@ -432,9 +434,9 @@ PYBIND11_MODULE(_rfk, m) {
       .def("proba", &PyModel::Proba)
       .def("decide", &PyModel::Decide, py::arg("outputs"), py::arg("raw") = false)
       .def("features", &PyModel::Features)
-      .def("c_header", &PyModel::CHeader)
+      .def("c_header", &PyModel::CHeader, py::arg("name"), py::arg("pinned") = false)
       .def("c_source", &PyModel::CSource)
-      .def("core_config", &PyModel::CoreConfig, py::arg("pin") = false)
+      .def("core_config", &PyModel::CoreConfig, py::arg("pin_array") = "")
       .def_property_readonly("labels", &PyModel::Labels)
       .def_property_readonly("task", &PyModel::Task)
       .def_property_readonly("metadata", &PyModel::Metadata)

@@ -111,8 +111,30 @@ static int batch_is_row_by_row(void) {
 }
 #endif
 
+/* A refused open leaves the handle empty: the other calls then fail cleanly. */
+static int empty_after_refusal(void) {
+  float out[1];
+  return rfk_open(&model, OTHER, OTHER_BYTES, NULL) == RFK_OTHER_MODEL && rfk_input_dim(&model) == 0 &&
+         rfk_predict(&model, house_pair_inputs, HOUSE_PAIR_INPUT_DIM, scratch, sizeof scratch, out, 1) ==
+             RFK_NULL_ARGUMENT;
+}
+
+/* An application compiled without the configuration has rfk.h's 384-byte handle and calls the plain
+ * rfk_open, which the pinned core defines too: the Model's address in the same first word. */
+#undef rfk_open
+rfk_status rfk_open(rfk_model* model, const void* bytes, size_t size, rfk_model_error* error);
+static int plain_open(void) {
+  static union {
+    rfk_model pinned;
+    unsigned char generic[384];
+  } handle;
+  return rfk_open(&handle.pinned, PINNED, PINNED_BYTES, NULL) == RFK_OK &&
+         rfk_input_dim(&handle.pinned) == HOUSE_PAIR_INPUT_DIM;
+}
+
 int main(void) {
-  check(rfk_open(&model, PINNED, PINNED_BYTES, NULL) == RFK_OK, "pinned core: opens its model");
+  check(sizeof(rfk_model) == sizeof(void*), "pinned core: the handle is one pointer (rfk.h, RFK_PIN_ARRAY)");
+  check(rfk_open_pinned(&model, PINNED, PINNED_BYTES, NULL) == RFK_OK, "pinned core: opens its model");
   check(rfk_input_dim(&model) == HOUSE_PAIR_INPUT_DIM && rfk_num_outputs(&model) == 1 && rfk_num_classes(&model) == 0,
         "pinned core: the model's sizes");
   check(host_outputs(), "pinned core: the host's outputs for every test vector");
@@ -130,6 +152,8 @@ int main(void) {
             refused_as(PINNED + 16, PINNED_BYTES - 16, RFK_BAD_MAGIC, "header.magic"),
         "pinned core: other bytes are refused");
   check(changed_bytes_refused(), "pinned core: its model with any one byte changed is refused");
+  check(empty_after_refusal(), "pinned core: a refused open leaves the handle empty");
+  check(plain_open(), "pinned core: rfk_open of an application without the configuration (384-byte handle)");
   check(rfk_open(&model, PINNED, PINNED_BYTES, NULL) == RFK_OK && host_outputs(), "pinned core: opens it again");
   return failures;
 }

@@ -1,14 +1,17 @@
 // Pinned cores (`rfk export --config-header --pin`): RFK_MODEL_FIELDS covers every member of
-// Model, and the RFK_PIN_MODEL / RFK_PIN_NAMES text the exporter writes, parsed here on its own,
+// Model, and the RFK_PIN_MODEL text the exporter writes, parsed here on its own,
 // gives back every member of the model the host opened, for each kind of model.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <set>
 #include <new>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "fixed_util.h"
 #include "rfk/host/c_export.hpp"
@@ -22,19 +25,54 @@ using fixed_util::Fixed;
 using fixed_util::Trained;
 using rfk_test::Blob;
 
-// "name" -> its text, from each V(name, text) and P(name, text) of the header's two pin macros.
-std::map<std::string, std::string> PinEntries(const std::string& header) {
+// What the header's RFK_PIN_MODEL lists: "member" (or "view.member" inside G(view, ...)) -> its value,
+// the offset of a pointer; and the members that sit in N(...), the names the core reads with
+// RFK_READ_NAMES only.
+struct Pins {
   std::map<std::string, std::string> entries;
-  for (const char* macro : {"#define RFK_PIN_MODEL(V, P)", "#define RFK_PIN_NAMES(V, P)"}) {
-    std::size_t at = header.find(macro);
-    REQUIRE(at != std::string::npos);
-    const std::size_t end = header.find("\n#", at + 1);
-    while ((at = header.find('(', header.find_first_of("VP", header.find("\\\n", at)))) < end) {
-      const std::size_t comma = header.find(", ", at), close = header.find(')', at);
-      entries[header.substr(at + 1, comma - at - 1)] = header.substr(comma + 2, close - comma - 2);
+  std::set<std::string> names;
+};
+
+Pins PinEntries(const std::string& header) {
+  const std::string macro = "#define RFK_PIN_MODEL(V, P, G, N)";
+  const std::size_t at = header.find(macro);
+  REQUIRE(at != std::string::npos);
+  const std::size_t end = header.find("\n#", at + 1);
+  const std::string text = header.substr(at + macro.size(), end - at - macro.size());
+  Pins pins;
+  std::vector<std::string> open;  // "view." for each G open, "" for each N
+  for (std::size_t i = 0; i < text.size();) {
+    const bool call = i + 1 < text.size() && text[i + 1] == '(';
+    if (call && text[i] == 'G') {
+      const std::size_t comma = text.find(',', i);
+      open.push_back(text.substr(i + 2, comma - i - 2) + ".");
+      i = comma + 1;
+    } else if (call && text[i] == 'N') {
+      open.push_back("");
+      i += 2;
+    } else if (call && (text[i] == 'V' || text[i] == 'P')) {
+      const std::size_t close = text.find(')', i);
+      const std::string args = text.substr(i + 2, close - i - 2);
+      std::string name;
+      for (const std::string& o : open) name += o;
+      name += args.substr(0, args.find(", "));
+      // P(member, pointee, offset): the pointee names a type the core casts to; V(member, value).
+      CHECK(std::count(args.begin(), args.end(), ',') == (text[i] == 'P' ? 2 : 1));
+      CHECK(pins.entries.count(name) == 0);
+      pins.entries[name] = args.substr(args.rfind(", ") + 2);
+      if (std::find(open.begin(), open.end(), "") != open.end()) pins.names.insert(name);
+      i = close + 1;
+    } else if (text[i] == ')') {
+      REQUIRE(!open.empty());
+      open.pop_back();
+      ++i;
+    } else {
+      CHECK(std::string(" \\\n").find(text[i]) != std::string::npos);  // nothing else between entries
+      ++i;
     }
   }
-  return entries;
+  CHECK(open.empty());
+  return pins;
 }
 
 // Member `name` of the opened model against its entry: absent where it is zero (null pointers,
@@ -72,10 +110,19 @@ void CheckPin(const std::vector<std::uint8_t>& bytes) {
   Blob b(bytes);
   rfk::Model m;
   REQUIRE(b.Open(&m) == rfk::Status::kOk);
-  const std::string h = rfk::host::CoreConfigHeader(m, "test", true);
+  const std::string h = rfk::host::CoreConfigHeader(m, "test", "pinned_model");
   CHECK(h.find("#define RFK_PIN_BYTES " + std::to_string(m.total_bytes) + "u") != std::string::npos);
   CHECK(h.find("#define RFK_PIN_FIELDS_VERSION " + std::to_string(rfk::kPinFieldsVersion)) != std::string::npos);
-  const auto e = PinEntries(h);
+  CHECK(h.find("#define RFK_PIN_ARRAY pinned_model ") != std::string::npos);
+  const Pins pins = PinEntries(h);
+  const auto& e = pins.entries;
+  // The names' members, and only they, in N(...).
+  for (const std::string& n : pins.names) {
+    CAPTURE(n);
+    CHECK((n == "label_offsets" || n == "label_pool" || n == "num_names" || n == "name_offsets" || n == "name_pool"));
+  }
+  CHECK(pins.names.size() == (m.label_offsets != nullptr) + (m.label_pool != nullptr) + (m.num_names != 0) +
+                                 (m.name_offsets != nullptr) + (m.name_pool != nullptr));
   std::size_t members = 0;
 #define RFK_CHECK_MEMBER_(field) \
   CheckMember(e, #field, m.field, m.bytes); \
@@ -107,9 +154,15 @@ TEST_CASE("Model: RFK_MODEL_FIELDS lists every member") {
   const auto* a = new (zeros) rfk::Model;
   const auto* c = new (ones) rfk::Model;
   std::vector<bool> listed(sizeof(rfk::Model), false);
+  // In declaration order too (the pinned core's designated initializer takes them so): each
+  // member's offset above the one listed before it.
+  std::ptrdiff_t previous = -1;
 #define RFK_MARK_MEMBER_(field)                                                                   \
   {                                                                                               \
     const auto at = reinterpret_cast<const unsigned char*>(&a->field) - reinterpret_cast<const unsigned char*>(a); \
+    CAPTURE(#field);                                                                              \
+    CHECK(at > previous);                                                                         \
+    previous = at;                                                                                \
     for (std::size_t i = 0; i < sizeof(a->field); ++i) listed[static_cast<std::size_t>(at) + i] = true;          \
   }
   RFK_MODEL_FIELDS(RFK_MARK_MEMBER_)

@@ -60,9 +60,11 @@ struct CExport {
 /// as IEEE-754 and C99 Annex F require), no 64-bit integer constants, no // comments.
 /// `m` is an opened model (OpenedModel::model()): its bytes are exported; `comment` lands in the
 /// preamble; `header_include` is how the source includes the header (e.g. "kws_model.h"), empty
-/// for header-only mode.
+/// for header-only mode. `pinned`: the array of a core pinned to this model (CoreConfigHeader's
+/// pin_array), which refers to it by name: header-only mode then defines it with external linkage
+/// (C linkage in C++), so one file of the firmware includes the header.
 CExport ModelCSource(const Model& m, const std::string& name, const TestVectors* vectors, const std::string& comment,
-                     const std::string& header_include);
+                     const std::string& header_include, bool pinned = false);
 
 /// Whether the float path (rfk::Predict) can run the opened model: false only for a fixed-only one
 /// (`rfk convert --fixed-only`), which keeps no float W, Fastfood diagonals or bin grids.
@@ -74,10 +76,12 @@ bool HasFloatPath(const Model& m);
 /// weights (and within it the dense, Fastfood or binning map and the quantized storages only where
 /// the model uses them), the integer path where it has a fixed section (and within it Fastfood and
 /// binning only where the model uses them). The core so built refuses a model of another kind at open (never
-/// misreads it). `comment` lands in the preamble. With `pin`, also RFK_PIN_*: the core so built
-/// opens this model's bytes only (kOtherModel for any other), and fills its Model from the values
-/// written here instead of linking the validators (lib/core/model_open_pinned.cc).
-std::string CoreConfigHeader(const Model& m, const std::string& comment, bool pin = false);
+/// misreads it). `comment` lands in the preamble. With `pin_array` (the name ModelCSource exports the
+/// model's array under, `pinned`), also RFK_PIN_*: the core so built opens this model's bytes only
+/// (kOtherModel for any other) and reads them through a Model in flash made of the values written
+/// here, pointing into that array, instead of linking the validators (lib/core/model_open_pinned.cc).
+/// Throws std::invalid_argument where pin_array is not a name CheckCName accepts.
+std::string CoreConfigHeader(const Model& m, const std::string& comment, const std::string& pin_array = "");
 
 /// Throws std::invalid_argument unless `name` can name the exported array and prefix its macros
 /// in C and C++: an identifier ([A-Za-z_][A-Za-z0-9_]*) that is not a C or C++ keyword, not

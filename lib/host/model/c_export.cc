@@ -135,15 +135,16 @@ constexpr const char* kAlign =
     "#if defined(__GNUC__) || defined(__clang__)\n__attribute__((aligned(16)))\n"
     "#elif defined(_MSC_VER)\n__declspec(align(16))\n#endif\n";
 
-// The arrays' definitions (storage "static " in header-only mode, "" in the source).
+// The arrays' definitions (storage "static " in header-only mode, "" in the source). `model_storage`
+// is the model array's: "" where a pinned core refers to it by name even in header-only mode.
 std::string Definitions(const std::uint8_t* model, const Model& m, const std::string& name,
-                        const TestVectors* v, const char* storage) {
+                        const TestVectors* v, const char* storage, const char* model_storage) {
   std::string s = kAlign + Array("uint8_t", name, std::vector<std::uint8_t>(model, model + m.total_bytes), 16,
                                  [](std::uint8_t b) {
                                    char buf[8];
                                    std::snprintf(buf, sizeof buf, "0x%02x", b);
                                    return std::string(buf);
-                                 }, storage);
+                                 }, model_storage);
   if (FixedSection(m) != nullptr) s += "\n" + InputCodeArrays(m, name, Upper(name), storage);
   if (v == nullptr) return s;
   s += "\n/* " + std::to_string(v->count) +
@@ -225,19 +226,31 @@ bool HasFloatPath(const Model& m) {
 
 namespace {
 
-// One member's line of RFK_PIN_MODEL, unless its value is zero (null, 0, an enum's 0), which the
-// pinned open starts every member from: P(member, offset) for a pointer into the blob,
+// The pointee's name as the core spells it in a cast (RFK_PIN_MODEL's P entries).
+template <typename T>
+const char* PointeeName() {
+  using E = std::remove_cv_t<std::remove_pointer_t<T>>;
+  if constexpr (std::is_same_v<E, void>) return "void";
+  else if constexpr (std::is_same_v<E, float>) return "float";
+  else if constexpr (std::is_same_v<E, char>) return "char";
+  else if constexpr (std::is_same_v<E, std::uint8_t>) return "::std::uint8_t";
+  else if constexpr (std::is_same_v<E, std::uint64_t>) return "::std::uint64_t";
+  else static_assert(!std::is_same_v<E, E>, "PointeeName: a Model pointer type without a name here");
+}
+
+// One member's entry of RFK_PIN_MODEL, or "" where its value is zero (null, 0, an enum's 0), which
+// every member not listed has: P(member, pointee, offset) for a pointer into the blob,
 // V(member, value) otherwise (enums as their number, floats as exact hex).
 template <typename T>
-void PinMember(std::string& out, const char* name, const T& value, const std::uint8_t* base) {
+std::string PinMember(const char* name, const T& value, const std::uint8_t* base) {
   const T unset{};
-  char text[64];
+  char text[96];
   if constexpr (std::is_pointer_v<T>) {
-    if (value == nullptr) return;
+    if (value == nullptr) return "";
     const auto at = static_cast<const std::uint8_t*>(static_cast<const void*>(value)) - base;
-    std::snprintf(text, sizeof text, "P(%s, %lldu)", name, static_cast<long long>(at));
+    std::snprintf(text, sizeof text, "P(%s, %s, %lldu)", name, PointeeName<T>(), static_cast<long long>(at));
   } else {
-    if (value == unset) return;
+    if (value == unset) return "";
     if constexpr (std::is_enum_v<T>) {
       std::snprintf(text, sizeof text, "V(%s, %lluu)", name,
                     static_cast<unsigned long long>(static_cast<std::underlying_type_t<T>>(value)));
@@ -247,38 +260,52 @@ void PinMember(std::string& out, const char* name, const T& value, const std::ui
       std::snprintf(text, sizeof text, "V(%s, %lluull)", name, static_cast<unsigned long long>(value));
     }
   }
-  out += std::string(" \\\n  ") + text;
+  return text;
 }
 
-// RFK_PIN_*: the model's identity (header words, size, CRC-32) and every Model member's value
-// (core_config.h, model_open_pinned.cc).
-std::string PinMacros(const Model& m) {
+// RFK_PIN_*: the model's array, its identity (header words, size, CRC-32) and every Model member's
+// value in declaration order, as a designated initializer takes them (core_config.h,
+// model_open_pinned.cc): the members of a nested view in G(view, entries), the labels' and feature
+// names' in N(entry), which the core keeps only when it reads names (RFK_READ_NAMES 1).
+std::string PinMacros(const Model& m, const std::string& array) {
   char id[160];
   std::snprintf(id, sizeof id,
                 "#define RFK_PIN_FIELDS_VERSION %d\n#define RFK_PIN_VERSION 0x%08Xu\n#define RFK_PIN_BYTES %uu\n"
                 "#define RFK_PIN_CRC32 0x%08Xu\n",
                 kPinFieldsVersion, static_cast<unsigned>(m.version_major | (std::uint32_t{m.version_minor} << 16)),
                 static_cast<unsigned>(m.total_bytes), static_cast<unsigned>(BlobView(m.bytes, m.total_bytes).crc32().value));
-  std::string h = "/* Pinned to this model (rfk export --pin): the core opens these bytes only, and takes its\n"
-                  " * reading of them from the values below instead of validating them again. */\n";
+  std::string h = "/* Pinned to this model (rfk export --pin): the core opens these bytes only, and reads them\n"
+                  " * through a Model in flash made of the values below instead of validating them again. */\n"
+                  "#define RFK_PIN_ARRAY " + array + "  /* the model's array (rfk export --c-header) */\n";
   h += id;
-  // The labels and feature names in a macro of their own: the core fills them only when it reads
-  // names (RFK_READ_NAMES 1), as the generic core reads them only then.
-  std::string model = "#define RFK_PIN_MODEL(V, P)", names = "#define RFK_PIN_NAMES(V, P)";
-  const auto in = [](const char* field) {
-    for (const char* n : {"label_offsets", "label_pool", "num_names", "name_offsets", "name_pool"})
-      if (std::strcmp(field, n) == 0) return true;
-    return false;
+  std::string model = "#define RFK_PIN_MODEL(V, P, G, N)", group, open;  // the nested view being written
+  const auto close = [&] {
+    if (!group.empty()) model += " \\\n  G(" + open + "," + group + ")";
+    group.clear();
   };
-#define RFK_PIN_MEMBER_(field) PinMember(in(#field) ? names : model, #field, m.field, m.bytes);
+  const auto add = [&](const char* field, const std::string& entry) {
+    const char* dot = std::strchr(field, '.');
+    const std::string view = dot ? std::string(field, dot) : std::string();
+    if (view != open) close();
+    open = view;
+    if (entry.empty()) return;
+    bool name = false;
+    for (const char* n : {"label_offsets", "label_pool", "num_names", "name_offsets", "name_pool"})
+      name = name || std::strcmp(field, n) == 0;
+    if (dot) group += " " + entry;
+    else model += " \\\n  " + (name ? "N(" + entry + ")" : entry);
+  };
+#define RFK_PIN_MEMBER_(field) \
+  add(#field, PinMember(std::strchr(#field, '.') ? std::strchr(#field, '.') + 1 : #field, m.field, m.bytes));
   RFK_MODEL_FIELDS(RFK_PIN_MEMBER_)
 #undef RFK_PIN_MEMBER_
-  return h + model + "\n" + names + "\n";
+  close();
+  return h + model + "\n";
 }
 
 }  // namespace
 
-std::string CoreConfigHeader(const Model& m, const std::string& comment, bool pin) {
+std::string CoreConfigHeader(const Model& m, const std::string& comment, const std::string& pin_array) {
   const bool fixed = FixedSection(m) != nullptr, float_path = HasFloatPath(m);
   const auto flag = [](const char* macro, bool on, const char* why) {
     return std::string("#define ") + macro + (on ? " 1" : " 0") + "  /* " + why + " */\n";
@@ -314,12 +341,15 @@ std::string CoreConfigHeader(const Model& m, const std::string& comment, bool pi
                 : "the model has no labels or names");
   // Batch kernels change no output either: a firmware predicting one input at a time skips them.
   h += flag("RFK_BATCH_KERNELS", false, "rfk_predict_batch predicts row by row; 1 links the batch kernels (~0.3 KB)");
-  if (pin) h += PinMacros(m);
+  if (!pin_array.empty()) {
+    CheckCName(pin_array);
+    h += PinMacros(m, pin_array);
+  }
   return h + "#endif\n";
 }
 
 CExport ModelCSource(const Model& m, const std::string& name, const TestVectors* vectors, const std::string& comment,
-                     const std::string& header_include) {
+                     const std::string& header_include, bool pinned) {
   CheckCName(name);
   const std::uint8_t* model = m.bytes;
   if (vectors) CheckVectors(*vectors, m);
@@ -328,11 +358,15 @@ CExport ModelCSource(const Model& m, const std::string& name, const TestVectors*
   out.header = Preamble(comment, name, N) + "#ifndef " + guard + "\n#define " + guard +
                "\n\n#include <stdint.h>\n\n" + Macros(m, N, vectors) + "\n";
   if (header_include.empty()) {
-    out.header += Definitions(model, m, name, vectors, "static ");
+    // Pinned: declared extern (C linkage for C++) first, so that the definition has external linkage.
+    if (pinned)
+      out.header += "/* extern: the core pinned to this model refers to it by name (include this header in one\n"
+                    " * file only) */\n#ifdef __cplusplus\nextern \"C\" {\n#endif\nextern const uint8_t " + name + "[" + N + "_BYTES];\n#ifdef __cplusplus\n}\n#endif\n";
+    out.header += Definitions(model, m, name, vectors, "static ", pinned ? "" : "static ");
   } else {
     out.header += Declarations(m, name, N, vectors);
     out.source = Preamble(comment, name, N) + "#include \"" + header_include + "\"\n\n" +
-                 Definitions(model, m, name, vectors, "");
+                 Definitions(model, m, name, vectors, "", "");
   }
   out.header += "\n#endif /* " + guard + " */\n";
   return out;

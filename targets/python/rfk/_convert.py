@@ -88,8 +88,10 @@ def export(model, header, *, name="model", source=None, config_header=None, pin=
     source defines them once, else the header alone defines them (static). config_header: also
     write the core configuration this model needs (``rfk export --config-header``; core_config.h's
     switches). pin: also pin that core to this model's bytes (``rfk export --pin``): it opens this
-    model only and links none of the validators. model: a fitted estimator, a model file's bytes or
-    its path. ValueError for a name C cannot use, or for pin without config_header.
+    model only, links none of the validators and reads the model through the array `name`, which a
+    header-only export then defines with external linkage (include it in one file). model: a fitted
+    estimator, a model file's bytes or its path. ValueError for a name C cannot use, or for pin
+    without config_header.
 
     Examples
     --------
@@ -100,11 +102,11 @@ def export(model, header, *, name="model", source=None, config_header=None, pin=
     opened, _ = _opened(model)
     header = os.fspath(header)
     if source is None:
-        files = [(header, opened.c_header(str(name)))]
+        files = [(header, opened.c_header(str(name), bool(pin)))]
     else:
         text_h, text_c = opened.c_source(str(name), os.path.basename(header))
         files = [(header, text_h), (os.fspath(source), text_c)]
     if config_header is not None:
-        files.append((os.fspath(config_header), opened.core_config(bool(pin))))
+        files.append((os.fspath(config_header), opened.core_config(str(name) if pin else "")))
     for path, text in files:
         _rfk.write_file_atomic(path, text.encode())

@@ -1,0 +1,35 @@
+// What an rfk_model (include/rfk/rfk.h) holds, for the C API's two translation units (capi.cc,
+// fixed_capi.cc). Generic and configured cores: an rfk::Model placed in its storage by rfk_open. A
+// core pinned to one model (RFK_PIN_MODEL): a pointer to core::kPinnedModel, the Model in flash,
+// in its first word -- null until rfk_open succeeds. Always inlined: a load and a test in each
+// wrapper (at -Os GCC otherwise calls it, 20 instructions more per rfk_predict). Internal to lib/core.
+#pragma once
+
+#include <new>
+
+#include "core_config.h"
+#include "rfk/model.hpp"
+#include "rfk/rfk.h"
+
+namespace rfk::core {
+
+#ifdef RFK_PIN_MODEL
+// The first word is the whole handle in a pinned build's rfk.h, and the first of the generic
+// handle's 48 (an application compiled without the configuration): the same place in both.
+[[gnu::always_inline]] inline void SetHandle(rfk_model* h, const Model* m) noexcept { h->pinned = m; }
+[[gnu::always_inline]] inline const Model* OpenedModel(const rfk_model* h) noexcept {
+  return h != nullptr ? static_cast<const Model*>(h->pinned) : nullptr;
+}
+#else
+static_assert(sizeof(Model) <= sizeof(rfk_model), "rfk_model storage too small for rfk::Model");
+static_assert(alignof(Model) <= alignof(rfk_model), "rfk_model storage under-aligned");
+// The Model rfk_open placed in the handle, or null for a null handle or a failed open (an empty
+// Model: no bytes).
+[[gnu::always_inline]] inline const Model* OpenedModel(const rfk_model* h) noexcept {
+  if (h == nullptr) return nullptr;
+  const auto* m = std::launder(static_cast<const Model*>(static_cast<const void*>(h->opaque)));
+  return m->bytes != nullptr ? m : nullptr;
+}
+#endif
+
+}  // namespace rfk::core
