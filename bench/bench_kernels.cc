@@ -155,7 +155,7 @@ void BenchFourierPairHeadBatch(benchmark::State& s, const KernelTable& t, Inputs
 }
 void BenchLinearHead(benchmark::State& s, const KernelTable& t, Inputs& in) {
   for (auto _ : s) {
-    t.LinearHead(in.H.data(), 2 * in.F, in.bias.data(), in.z.data(), 1, 2 * in.F, in.out.data());
+    t.LinearHead(in.H.data(), 2 * in.F, 0, in.bias.data(), in.z.data(), 1, 2 * in.F, in.out.data());
     benchmark::DoNotOptimize(in.out.data());
   }
   SetFlops(s, 2.0 * 2 * in.F);
@@ -182,7 +182,7 @@ void BenchLinearHeadQuant(benchmark::State& s, const KernelTable& t, Inputs& in)
   H.data = q.data();
   H.scale = &scale;
   for (auto _ : s) {
-    t.LinearHeadQuant(H, 2 * in.F, in.bias.data(), in.z.data(), 1, 2 * in.F, in.out.data());
+    t.LinearHeadQuant(H, 2 * in.F, 0, in.bias.data(), in.z.data(), 1, 2 * in.F, in.out.data());
     benchmark::DoNotOptimize(in.out.data());
   }
   SetFlops(s, 2.0 * 2 * in.F);
@@ -195,7 +195,7 @@ void BenchHeadF16(benchmark::State& s, const KernelTable& t, Inputs& in, bool sc
   const rfk::WeightsView H{scaled ? rfk::WeightType::kF16Scaled : rfk::WeightType::kF16, h.data(),
                            scaled ? &scale : nullptr};
   for (auto _ : s) {
-    t.LinearHeadQuant(H, 2 * in.F, in.bias.data(), in.z.data(), 1, 2 * in.F, in.out.data());
+    t.LinearHeadQuant(H, 2 * in.F, 0, in.bias.data(), in.z.data(), 1, 2 * in.F, in.out.data());
     benchmark::DoNotOptimize(in.out.data());
   }
   SetFlops(s, 2.0 * 2 * in.F);

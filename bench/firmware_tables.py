@@ -128,6 +128,18 @@ def derived(rows, presets, cols):
                 if scalar:
                     h = by["cortex-m55"]
                     md.append(f"| {label[: -len(', helium-MVE table')]} | {scalar:,} | {h:,} | {scalar / h:.2f} |")
+    block32 = [(label[: -len(", `cost_block32`")], by) for label, by in rows.items()
+               if label.endswith(", `cost_block32`") and "fix" not in label]
+    if block32:
+        md += ["", "## 32-feature blocks against 128 (`cost_block32` / `cost`, the same build)", "",
+               "What `rfk export --config-header` configures (`RFK_FEATURE_BLOCK 32`: a quarter of the "
+               "features' scratch, the same outputs) against the default block, instructions per prediction.",
+               "", "| fixture | " + " | ".join(cols) + " |", "|---|" + "---|" * len(cols)]
+        for label, by in block32:
+            base = rows.get(label, {})
+            cells = [f"{by[p] / base[p]:.3f}" if p in by and p in base else "—" for p in presets]
+            if any(c != "—" for c in cells):
+                md.append(f"| {label} | " + " | ".join(cells) + " |")
     sources = fixed_sources()
     lines = []
     for label, by in rows.items():
@@ -213,8 +225,9 @@ def main():
                     rows[label] = {}
                     order.append(label)
                 rows[label][p] = n
-                if test in ("cost", "cost_fixed", "cost_covtype") and "table" not in label:
-                    ram.setdefault(label.replace(f", `{test}`", ""), {})[p] = (scratch, stack)
+                if test in ("cost", "cost_fixed", "cost_covtype", "cost_block32") and "table" not in label:
+                    key = label if test == "cost_block32" else label.replace(f", `{test}`", "")
+                    ram.setdefault(key, {})[p] = (scratch, stack)
     for label in order:
         md.append(f"| {label} | " + " | ".join(f"{rows[label][p]:,}" if p in rows[label] else "—"
                                                for p in presets) + " |")

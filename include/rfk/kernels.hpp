@@ -146,7 +146,10 @@ inline std::uint32_t FastfoodWorkFloats(const FastfoodArrays& a, std::uint32_t F
   return a.dp + (outputs > panels ? outputs : panels);
 }
 
-/// out[k] = bias[k] + sum_j H[k,j] z[j]  (H is K x D row-major; float accumulation in j order).
+/// out[k] = bias[k] + sum_j H[k,j] z[j]  (H is K x D row-major), accumulated in float from the bias
+/// in j order: (((bias[k] + H[k,0] z[0]) + H[k,1] z[1]) + ...). So a sum split into consecutive
+/// parts, each part's call taking the previous one's out as its bias, gives the same bits however
+/// it is split: Predict's blocks of features change no output bit whatever their size.
 void LinearHeadRef(const float* H, const float* bias, const float* z, std::uint32_t K,
                    std::uint32_t D, float* out) noexcept;
 
@@ -163,10 +166,14 @@ void FourierPhaseQuantRef(const WeightsView& W, bool panels, const float* b, con
 void FourierPairQuantRef(const WeightsView& W, bool panels, const float* x, std::uint32_t F,
                          std::uint32_t d, float scale, float* z) noexcept;
 /** @} */
-/// out[k] = bias[k] + dot_k over z[0 .. D) of row k of H (rows `stride` elements apart), the dot
-/// as above (int8: scale_k * sum_j float(q_kj) z_j; f16-scaled: scale_k * sum_j h_kj z_j).
-void LinearHeadQuantRef(const WeightsView& H, std::uint32_t stride, const float* bias, const float* z,
-                        std::uint32_t K, std::uint32_t D, float* out) noexcept;
+/// out[k] = bias[k] + sum over z[0 .. D) of row k of H (rows `stride` elements apart), each weight
+/// widened as WeightAt does (int8: scale_k * float(q_kj); f16: exactly; f16-scaled: scale_k * h_kj),
+/// accumulated from the bias in j order: LinearHeadRef's bits on the widened weights. With
+/// pair != 0, also the second half, row elements pair + j against z[D + j], each j's term right
+/// after the first half's: acc += w_kj z_j, then acc += w_k,pair+j z_D+j (a [cos, sin] pair block:
+/// the same bits whatever the block size).
+void LinearHeadQuantRef(const WeightsView& H, std::uint32_t stride, std::uint32_t pair, const float* bias,
+                        const float* z, std::uint32_t K, std::uint32_t D, float* out) noexcept;
 
 /// Random binning: key[p] = a 64-bit hash of grid p's bin vector
 /// (floor((x[m] - offset[p*d+m]) * inv_width[p*d+m]))_m, seeded per grid from `seed`. Bin indices
@@ -197,13 +204,17 @@ inline std::uint32_t HashedColumn(std::uint64_t key, std::uint32_t p, std::uint3
 ///   Fourier*HeadBatch  batch prediction: out[i*K + k] = bias[k] + H[k*Df .. +Df) . z(X_i) for n
 ///                      samples (X: n x d row-major; Df = F phase, 2F pair), the features never
 ///                      stored whole. acc: HeadBatchScratchFloats(n, K) floats of scratch.
-///   LinearHead         out[k] = bias[k] + H[k*stride .. +D) . z  (bias may be out: Predict adds
-///                      its blocks so)
+///   LinearHead         out[k] = bias[k] + H[k*stride .. +D) . z[0 .. D), plus, with pair != 0,
+///                      H[k*stride + pair .. +D) . z[D .. 2D) (a pair block's sines: their head
+///                      columns start `pair` after the cosines'); bias may be out (Predict adds
+///                      its blocks so). The scalar table sums as LinearHeadQuantRef on f32
+///                      weights: from the bias, in j order, each sine's term after its cosine's
 ///   BinKeys            as BinKeysRef (identical keys from every backend)
 ///   Fwht               as FwhtRef, in place (n a power of two; identical bits from every backend)
 ///   FourierQuant       FourierPhaseQuantRef (b given) or FourierPairQuantRef (b null): W stored
 ///                      f16 or int8 (panels or row-major), each weight widened as it is read
-///   LinearHeadQuant    as LinearHeadQuantRef: H stored f16, int8 or f16-scaled (bias may be out)
+///   LinearHeadQuant    as LinearHeadQuantRef: H stored f16, int8 or f16-scaled, pairs as
+///                      LinearHead's (bias may be out)
 ///
 /// Accuracy against the scalar oracle: SIMD backends may fuse multiply-adds and sum in another
 /// order; features agree within 1e-5 absolute, head outputs within 1e-5 * max(1, sum_j |H_kj|),
@@ -223,15 +234,16 @@ inline std::uint32_t HashedColumn(std::uint64_t key, std::uint32_t p, std::uint3
   X(FourierPairHeadBatch, (const float* Wp, const float* X, std::uint32_t n, std::uint32_t F,  \
                            std::uint32_t d, float scale, const float* H, const float* bias,    \
                            std::uint32_t K, float* acc, float* out))                           \
-  X(LinearHead, (const float* H, std::uint32_t stride, const float* bias, const float* z,      \
-                 std::uint32_t K, std::uint32_t D, float* out))                                \
+  X(LinearHead, (const float* H, std::uint32_t stride, std::uint32_t pair, const float* bias,  \
+                 const float* z, std::uint32_t K, std::uint32_t D, float* out))                \
   X(BinKeys, (const float* inv_width, const float* offset, const float* x, std::uint32_t P,    \
               std::uint32_t d, std::uint64_t seed, std::uint64_t* keys))                         \
   X(Fwht, (float* x, std::uint32_t n))                                                         \
   X(FourierQuant, (const WeightsView& W, bool panels, const float* b, const float* x,          \
                    std::uint32_t F, std::uint32_t d, float scale, float* z))                   \
-  X(LinearHeadQuant, (const WeightsView& H, std::uint32_t stride, const float* bias,           \
-                      const float* z, std::uint32_t K, std::uint32_t D, float* out))
+  X(LinearHeadQuant, (const WeightsView& H, std::uint32_t stride, std::uint32_t pair,          \
+                      const float* bias, const float* z, std::uint32_t K, std::uint32_t D,     \
+                      float* out))
 
 /// Scratch of the Fourier*HeadBatch kernels for n samples and K outputs, in floats: lane-wise head
 /// sums, one 16-float vector per sample and output.

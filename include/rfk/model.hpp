@@ -142,23 +142,34 @@ struct ModelError {
                                ModelError* error = nullptr) noexcept;
 
 /// Features per block of Predict: it computes the Fourier features a block at a time and adds each
-/// block's part of the head before the next (so no scratch holds all D features), in this order:
-/// out = bias + the first block's part, then out += each later block's; within a block of the pair
-/// form, the cosines' part, then the sines'. A block is BlockFrequencies(model) frequencies (kFeatureBlock phases, or half as
-/// many [cos, sin] pairs), starting at its multiples, for every map. With the scalar kernels this
-/// fixes every output's bits on every platform.
+/// block's part of the head before the next (so no scratch holds all D features), each part's
+/// LinearHead call taking the running output as its bias. A block is BlockFrequencies(model)
+/// frequencies (kFeatureBlock phases, or half as many [cos, sin] pairs), starting at its
+/// multiples, for every map. With the scalar kernels the head is one accumulator from the bias over
+/// the features in frequency order, each pair's sine right after its cosine (LinearHeadQuantRef):
+/// the same bits on every platform, and for any block size. kFeatureBlock is the generic core's
+/// block; a core built with RFK_FEATURE_BLOCK (lib/core/core_config.h: a multiple of
+/// kMinFeatureBlock; `rfk export --config-header` writes 32) uses that many features a block.
 inline constexpr std::uint32_t kFeatureBlock = 128;
-static_assert(kFeatureBlock % (2 * format::kPanelWidth) == 0, "a dense block starts a panel");
-/// Frequencies per block of Predict: kFeatureBlock in the phase form, kFeatureBlock / 2 pairs.
-inline std::uint32_t BlockFrequencies(const Model& model) noexcept {
-  return model.fourier_features == model.num_frequencies ? kFeatureBlock : kFeatureBlock / 2;
+/// The smallest block, and the step between blocks: two panels' worth, so that a pair block (half
+/// as many frequencies) starts a panel.
+inline constexpr std::uint32_t kMinFeatureBlock = 2 * format::kPanelWidth;
+static_assert(kFeatureBlock % kMinFeatureBlock == 0, "a dense block starts a panel");
+/// Frequencies per block of `feature_block` features: all of them in the phase form, half as many
+/// [cos, sin] pairs.
+inline std::uint32_t BlockFrequencies(const Model& model, std::uint32_t feature_block = kFeatureBlock) noexcept {
+  return model.fourier_features == model.num_frequencies ? feature_block : feature_block / 2;
 }
 
-/// Bytes of scratch memory Predict needs for this model (a multiple of kScratchAlignment): the
-/// standardised input (d floats), one block of features (kFeatureBlock floats), Fastfood's
-/// buffers (d' + max(d', BlockFrequencies) floats) and 12 bytes per binning grid, each part
-/// rounded up to kScratchAlignment. It does not grow with the number of features.
+/// Bytes of scratch memory Predict needs for this model in this build of the core (a multiple of
+/// kScratchAlignment): the standardised input (d floats), one block of features (the core's block,
+/// kFeatureBlock unless RFK_FEATURE_BLOCK says otherwise), Fastfood's buffers (d' + max(d',
+/// BlockFrequencies) floats) and 12 bytes per binning grid, each part rounded up to
+/// kScratchAlignment. It does not grow with the number of features.
 std::size_t ScratchBytes(const Model& model) noexcept;
+/// The same for a core built with RFK_FEATURE_BLOCK = feature_block (a positive multiple of
+/// kMinFeatureBlock; 0 for any other value): what `rfk export` writes for the core it configures.
+std::size_t ScratchBytes(const Model& model, std::uint32_t feature_block) noexcept;
 
 /// Computes the model's K raw outputs for one input x of length model.input_dim:
 /// regression value, binary decision value (> 0 means class 1), or K one-vs-rest scores.

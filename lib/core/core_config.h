@@ -89,6 +89,14 @@
 #ifndef RFK_BATCH_KERNELS
 #define RFK_BATCH_KERNELS 1
 #endif
+// RFK_FEATURE_BLOCK: features per block of Predict (rfk/model.hpp, kFeatureBlock: 128 unless the
+// build says otherwise; a positive multiple of kMinFeatureBlock, 32). The scratch holds one block
+// (4 bytes a feature), so a smaller block is less RAM; the outputs are the same bits (the scalar
+// head's order knows no blocks), for a few more kernel calls a prediction. `rfk export
+// --config-header` writes 32.
+#ifndef RFK_FEATURE_BLOCK
+#define RFK_FEATURE_BLOCK 128
+#endif
 
 namespace rfk::core {
 
@@ -108,6 +116,9 @@ inline constexpr bool kReadCalibration = RFK_READ_CALIBRATION != 0;
 inline constexpr bool kReadNames = RFK_READ_NAMES != 0;
 inline constexpr bool kBatchKernels = kFloatDense && RFK_BATCH_KERNELS != 0;  // PredictBatch's block kernels
 static_assert(kCoreFloat || kCoreFixed, "rfk core: RFK_CORE_FLOAT and RFK_CORE_FIXED are both 0");
+inline constexpr std::uint32_t kFeatureBlock = RFK_FEATURE_BLOCK;  // Predict's block in this build
+static_assert(kFeatureBlock >= kMinFeatureBlock && kFeatureBlock % kMinFeatureBlock == 0,
+              "rfk core: RFK_FEATURE_BLOCK must be a positive multiple of 32");
 
 // A core pinned to one model (`rfk export --config-header --pin`: RFK_PIN_BYTES, RFK_PIN_CRC32,
 // RFK_PIN_MODEL, RFK_PIN_FIELDS_VERSION): OpenModel (model_open_pinned.cc) accepts only the bytes

@@ -158,21 +158,27 @@ __attribute__((noinline)) void QuantPanelDot(const std::int8_t* panel, const flo
   vst1q_f32(acc + 12, vmulq_f32(a3, vld1q_f32(scale + 12)));
 }
 
-// sum_j h[j] z[j] over j < D: eight products per step in two accumulators, by pointer (GCC 12 -Os
-// made an index loop eleven instructions per four products), the lanes summed at the end.
+// sum_j h[j] z[j] over j < D, and with pair != 0 sum_j h[pair + j] z[D + j] into the same
+// accumulators (a pair block's sines: one reduction for both halves): eight products per step in
+// two accumulators, by pointer (GCC 12 -Os made an index loop eleven instructions per four
+// products), the lanes summed at the end.
 template <class T>
-float HeadDot(const T* h, const float* z, std::uint32_t D) {
+float HeadDot(const T* h, const float* z, std::uint32_t D, std::uint32_t pair) {
   float32x4_t a0 = vdupq_n_f32(0.0f), a1 = a0;
-  for (const T* end = h + (D & ~7u); h != end; h += 8, z += 8) {
-    a0 = vfmaq_f32(a0, Load4(h), vld1q_f32(z));
-    a1 = vfmaq_f32(a1, Load4(h + 4), vld1q_f32(z + 4));
+  float tail = 0.0f;
+  for (std::uint32_t half = 0; half < (pair != 0 ? 2u : 1u); ++half) {
+    const T* p = h + (half != 0 ? pair : 0u);
+    const float* q = z + (half != 0 ? D : 0u);
+    for (const T* end = p + (D & ~7u); p != end; p += 8, q += 8) {
+      a0 = vfmaq_f32(a0, Load4(p), vld1q_f32(q));
+      a1 = vfmaq_f32(a1, Load4(p + 4), vld1q_f32(q + 4));
+    }
+    for (std::uint32_t j = D & ~7u; j < D; ++j, ++p, ++q) tail += static_cast<float>(*p) * *q;
   }
   // (l0 + l1) + (l2 + l3): lanes 0 and 2 of acc + acc with each pair of lanes swapped (VREV64),
   // two lane moves instead of four (Predict calls this once per block of features and output).
   const float32x4_t acc = vaddq_f32(a0, a1), pairs = vaddq_f32(acc, vrev64q_f32(acc));
-  float sum = vgetq_lane_f32(pairs, 0) + vgetq_lane_f32(pairs, 2);
-  for (std::uint32_t j = D & ~7u; j < D; ++j, ++h, ++z) sum += static_cast<float>(*h) * *z;
-  return sum;
+  return vgetq_lane_f32(pairs, 0) + vgetq_lane_f32(pairs, 2) + tail;
 }
 
 }  // namespace
@@ -202,20 +208,21 @@ void FourierQuant(const WeightsView& W, bool panels, const float* b, const float
   }
 }
 
-void LinearHeadQuant(const WeightsView& H, std::uint32_t stride, const float* bias, const float* z, std::uint32_t K,
-                     std::uint32_t D, float* out) noexcept {
+void LinearHeadQuant(const WeightsView& H, std::uint32_t stride, std::uint32_t pair, const float* bias,
+                     const float* z, std::uint32_t K, std::uint32_t D, float* out) noexcept {
   if (H.type != WeightType::kInt8) {  // f16, f16-scaled: the scalar kernel's loop
-    LinearHeadQuantRef(H, stride, bias, z, K, D, out);
+    LinearHeadQuantRef(H, stride, pair, bias, z, K, D, out);
     return;
   }
   const auto* q = static_cast<const std::int8_t*>(H.data);
   for (std::uint32_t k = 0; k < K; ++k)
-    out[k] = bias[k] + H.scale[k] * HeadDot(q + static_cast<std::uint64_t>(k) * stride, z, D);
+    out[k] = bias[k] + H.scale[k] * HeadDot(q + static_cast<std::uint64_t>(k) * stride, z, D, pair);
 }
 
-void LinearHead(const float* H, std::uint32_t stride, const float* bias, const float* z, std::uint32_t K,
-                std::uint32_t D, float* out) noexcept {
-  for (std::uint32_t k = 0; k < K; ++k) out[k] = bias[k] + HeadDot(H + static_cast<std::uint64_t>(k) * stride, z, D);
+void LinearHead(const float* H, std::uint32_t stride, std::uint32_t pair, const float* bias, const float* z,
+                std::uint32_t K, std::uint32_t D, float* out) noexcept {
+  for (std::uint32_t k = 0; k < K; ++k)
+    out[k] = bias[k] + HeadDot(H + static_cast<std::uint64_t>(k) * stride, z, D, pair);
 }
 
 }  // namespace rfk::helium

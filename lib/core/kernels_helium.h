@@ -34,17 +34,18 @@ void FourierPhase(const float* Wp, const float* b, const float* x, std::uint32_t
 void FourierPair(const float* Wp, const float* x, std::uint32_t F, std::uint32_t d, float scale, float* z) noexcept;
 
 // As ScalarLinearHead within the kernel contract's head tolerance (rfk/kernels.hpp), not bit for
-// bit: each output's dot product in eight lanes of fused multiply-adds, summed at the end.
-void LinearHead(const float* H, std::uint32_t stride, const float* bias, const float* z, std::uint32_t K,
-                std::uint32_t D, float* out) noexcept;
+// bit: each output's dot product in eight lanes of fused multiply-adds (a pair block's two halves
+// into the same lanes), summed at the end.
+void LinearHead(const float* H, std::uint32_t stride, std::uint32_t pair, const float* bias, const float* z,
+                std::uint32_t K, std::uint32_t D, float* out) noexcept;
 
 // As the scalar FourierQuant and LinearHeadQuant within the same tolerances, for int8 weights
 // (W in panels: each panel's 16 rows four lanes at a time; the head eight lanes per output), each
 // weight widened as it is loaded; f16 and row-major weights through the scalar kernels' loops.
 void FourierQuant(const WeightsView& W, bool panels, const float* b, const float* x, std::uint32_t F, std::uint32_t d,
                   float scale, float* z) noexcept;
-void LinearHeadQuant(const WeightsView& H, std::uint32_t stride, const float* bias, const float* z, std::uint32_t K,
-                     std::uint32_t D, float* out) noexcept;
+void LinearHeadQuant(const WeightsView& H, std::uint32_t stride, std::uint32_t pair, const float* bias,
+                     const float* z, std::uint32_t K, std::uint32_t D, float* out) noexcept;
 
 }  // namespace rfk::helium
 #endif

@@ -100,7 +100,7 @@ inline float DotRef(const float* w, const float* x, std::uint32_t d) {
   std::uint32_t c = 0;
 #if !defined(RFK_CORE_PLAIN_LOOPS)
   // Four terms per iteration, added in the same order: the same bits with a quarter of the loop
-  // overhead (Cortex-M4F: 6 -> 3.5 instructions per multiply-add in the head).
+  // overhead (Cortex-M4F: 6 -> 3.5 instructions per multiply-add).
   for (; c + 4 <= d; c += 4) {
     acc += w[c] * x[c];
     acc += w[c + 1] * x[c + 1];
@@ -132,11 +132,54 @@ void FourierPairRef(const float* W, const float* x, std::uint32_t F, std::uint32
   }
 }
 
+namespace {
+// acc + sum_j w(j) z[j] in j order, one accumulator; with pair != 0 each j's second-half term,
+// w(pair + j) z[D + j], right after its first-half one (kernels.hpp: LinearHeadQuantRef). w(c): the
+// weight at element c of the row. Four terms per iteration where loops are unrolled, added in the
+// same order (the head's share of a prediction on the Cortex-M4F: 3.5 instructions per
+// multiply-add instead of 6).
+template <class Weight>
+[[gnu::always_inline]] inline float HeadSum(float acc, Weight w, const float* z, std::uint32_t D, std::uint32_t pair) {
+  std::uint32_t j = 0;
+  if (pair == 0) {
+#if !defined(RFK_CORE_PLAIN_LOOPS)
+    for (; j + 4 <= D; j += 4) {
+      acc += w(j) * z[j];
+      acc += w(j + 1) * z[j + 1];
+      acc += w(j + 2) * z[j + 2];
+      acc += w(j + 3) * z[j + 3];
+    }
+#endif
+    for (; j < D; ++j) acc += w(j) * z[j];
+    return acc;
+  }
+  const float* zs = z + D;
+#if !defined(RFK_CORE_PLAIN_LOOPS)
+  for (; j + 2 <= D; j += 2) {
+    acc += w(j) * z[j];
+    acc += w(pair + j) * zs[j];
+    acc += w(j + 1) * z[j + 1];
+    acc += w(pair + j + 1) * zs[j + 1];
+  }
+#endif
+  for (; j < D; ++j) {
+    acc += w(j) * z[j];
+    acc += w(pair + j) * zs[j];
+  }
+  return acc;
+}
+
+// Row k of an f32 head from its bias: HeadSum on the stored weights. Not inlined: one copy serves
+// LinearHeadRef and the scalar table's LinearHead (flash on Cortex-M).
+__attribute__((noinline)) float HeadRowF32(const float* h, float bias, const float* z, std::uint32_t D,
+                                           std::uint32_t pair) {
+  return HeadSum(bias, [h](std::uint32_t c) { return h[c]; }, z, D, pair);
+}
+}  // namespace
+
 void LinearHeadRef(const float* H, const float* bias, const float* z, std::uint32_t K,
                    std::uint32_t D, float* out) noexcept {
-  for (std::uint32_t k = 0; k < K; ++k) {
-    out[k] = bias[k] + DotRef(H + static_cast<std::uint64_t>(k) * D, z, D);
-  }
+  for (std::uint32_t k = 0; k < K; ++k) out[k] = HeadRowF32(H + static_cast<std::uint64_t>(k) * D, bias[k], z, D, 0);
 }
 
 namespace {
@@ -146,7 +189,7 @@ inline std::uint64_t WIndex(bool panels, std::uint64_t j, std::uint64_t c, std::
 }
 // The dot product of row j of W with x[0 .. d), as kernels.hpp specifies per storage. `row_start`
 // and `step` give element c's index: row_start + c * step.
-inline float QuantDot(const WeightsView& W, std::uint64_t row, std::uint64_t row_start,
+__attribute__((noinline)) float QuantDot(const WeightsView& W, std::uint64_t row, std::uint64_t row_start,
                       std::uint64_t step, const float* x, std::uint32_t d) {
   float acc = 0.0f;
   if (W.type == WeightType::kInt8) {
@@ -195,9 +238,45 @@ void FourierPairQuantRef(const WeightsView& W, bool panels, const float* x, std:
                          std::uint32_t d, float scale, float* z) noexcept {
   QuantFeaturesRef(W, panels, nullptr, x, F, d, scale, z);
 }
-void LinearHeadQuantRef(const WeightsView& H, std::uint32_t stride, const float* bias, const float* z,
-                        std::uint32_t K, std::uint32_t D, float* out) noexcept {
-  for (std::uint32_t k = 0; k < K; ++k) out[k] = bias[k] + QuantDot(H, k, std::uint64_t{k} * stride, 1, z, D);
+namespace {
+// acc + sum_j s w(j) z[j] in HeadSum's order, plain loops: the quantized heads' (s: the row's scale,
+// 1 for f16, so that s * w is then w exactly).
+template <class Widen>
+[[gnu::always_inline]] inline float QuantSum(float acc, float s, Widen w, const float* z, std::uint32_t D,
+                                             std::uint32_t pair) {
+  if (pair == 0) {
+    for (std::uint32_t j = 0; j < D; ++j) acc += s * w(j) * z[j];
+    return acc;
+  }
+  const float* zs = z + D;
+  for (std::uint32_t j = 0; j < D; ++j) {
+    acc += s * w(j) * z[j];
+    acc += s * w(pair + j) * zs[j];
+  }
+  return acc;
+}
+
+// Row k of a quantized head (int8, f16, f16-scaled; f32 through HeadRowF32) from acc: HeadSum's
+// order with each weight widened as WeightAt does. Not inlined: one copy for every caller.
+__attribute__((noinline)) float HeadRowQuant(const WeightsView& H, std::uint32_t k, std::uint64_t row, float acc,
+                                             const float* z, std::uint32_t D, std::uint32_t pair) {
+  const float s = H.type == WeightType::kF16 ? 1.0f : H.scale[k];
+  if (H.type == WeightType::kInt8) {
+    const auto* q = static_cast<const std::int8_t*>(H.data) + row;
+    return QuantSum(acc, s, [q](std::uint32_t c) { return static_cast<float>(q[c]); }, z, D, pair);
+  }
+  const auto* h = static_cast<const std::uint16_t*>(H.data) + row;
+  return QuantSum(acc, s, [h](std::uint32_t c) { return HalfToFloat(h[c]); }, z, D, pair);
+}
+}  // namespace
+
+void LinearHeadQuantRef(const WeightsView& H, std::uint32_t stride, std::uint32_t pair, const float* bias,
+                        const float* z, std::uint32_t K, std::uint32_t D, float* out) noexcept {
+  for (std::uint32_t k = 0; k < K; ++k) {
+    const std::uint64_t row = std::uint64_t{k} * stride;
+    out[k] = H.type == WeightType::kF32 ? HeadRowF32(static_cast<const float*>(H.data) + row, bias[k], z, D, pair)
+                                        : HeadRowQuant(H, k, row, bias[k], z, D, pair);
+  }
 }
 
 void BinKeysRef(const float* inv_width, const float* offset, const float* x, std::uint32_t P,
@@ -285,10 +364,10 @@ void ScalarFourierPair(const float* Wp, const float* x, std::uint32_t F, std::ui
 }
 
 // Batch prediction, one sample at a time: each panel's features go straight into the head sums
-// (out[k] starts at 0 and takes the bias last, as LinearHeadRef), so no feature row is stored.
-// The phase form (b given) is bit-identical to ScalarFourierPhase + ScalarLinearHead over all F
-// (Predict's for F <= kFeatureBlock; beyond, Predict adds a block at a time); the pair form (b
-// null) adds each frequency's cos and sin terms together. One function for both forms: flash
+// (out[k] starts at the bias, as in LinearHeadRef), so no feature row is stored.
+// Both forms give Predict's bits through the scalar table: the same features, and the head summed
+// from the bias in frequency order, each sine's term right after its cosine's (LinearHeadQuantRef's
+// order, which no block size changes). One function for both forms: flash
 // matters on Cortex-M.
 __attribute__((noinline)) void HeadBatch(const float* Wp, const float* b, const float* X,
                                          std::uint32_t n, std::uint32_t F, std::uint32_t d,
@@ -297,7 +376,7 @@ __attribute__((noinline)) void HeadBatch(const float* Wp, const float* b, const 
   float acc[kPw];
   const std::uint64_t Df = b != nullptr ? F : std::uint64_t{2} * F;
   for (std::uint32_t i = 0; i < n; ++i, out += K) {
-    for (std::uint32_t k = 0; k < K; ++k) out[k] = 0.0f;
+    for (std::uint32_t k = 0; k < K; ++k) out[k] = bias[k];
     for (std::uint32_t j0 = 0; j0 < F; j0 += kPw) {
       PanelDot(Wp + static_cast<std::uint64_t>(j0) * d, X + static_cast<std::uint64_t>(i) * d, d, acc);
       const std::uint32_t m = F - j0 < kPw ? F - j0 : kPw;
@@ -312,7 +391,6 @@ __attribute__((noinline)) void HeadBatch(const float* Wp, const float* b, const 
         }
       }
     }
-    for (std::uint32_t k = 0; k < K; ++k) out[k] = bias[k] + out[k];
   }
 }
 
@@ -328,9 +406,9 @@ void ScalarFourierPairHeadBatch(const float* Wp, const float* X, std::uint32_t n
   HeadBatch(Wp, nullptr, X, n, F, d, scale, H, bias, K, out);
 }
 
-void ScalarLinearHead(const float* H, std::uint32_t stride, const float* bias, const float* z,
+void ScalarLinearHead(const float* H, std::uint32_t stride, std::uint32_t pair, const float* bias, const float* z,
                       std::uint32_t K, std::uint32_t D, float* out) noexcept {
-  for (std::uint32_t k = 0; k < K; ++k) out[k] = bias[k] + DotRef(H + static_cast<std::uint64_t>(k) * stride, z, D);
+  for (std::uint32_t k = 0; k < K; ++k) out[k] = HeadRowF32(H + static_cast<std::uint64_t>(k) * stride, bias[k], z, D, pair);
 }
 
 void ScalarBinKeys(const float* inv_width, const float* offset, const float* x, std::uint32_t P,
@@ -390,9 +468,9 @@ void ScalarFourierQuant(const WeightsView& W, bool panels, const float* b, const
   QuantFeaturesRef(W, panels, b, x, F, d, scale, z);
 }
 
-void ScalarLinearHeadQuant(const WeightsView& H, std::uint32_t stride, const float* bias, const float* z,
-                           std::uint32_t K, std::uint32_t D, float* out) noexcept {
-  LinearHeadQuantRef(H, stride, bias, z, K, D, out);
+void ScalarLinearHeadQuant(const WeightsView& H, std::uint32_t stride, std::uint32_t pair, const float* bias,
+                           const float* z, std::uint32_t K, std::uint32_t D, float* out) noexcept {
+  LinearHeadQuantRef(H, stride, pair, bias, z, K, D, out);
 }
 
 // Which kernels this build's float path calls (core_config.h): an entry left out is null, so the

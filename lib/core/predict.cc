@@ -57,16 +57,16 @@ void StandardizeInput(const Model& m, const KernelTable& kt, const float* x, flo
 
 }  // namespace
 
-// Scratch layout: standardised x (d floats) | one block of Fourier features (up to kFeatureBlock
-// floats) | Fastfood's buffers (t: d' floats, u: max(d', BlockFrequencies) floats; Fastfood maps
+// Scratch layout: standardised x (d floats) | one block of Fourier features (up to the core's
+// block, core::kFeatureBlock, floats) | Fastfood's buffers (t: d' floats, u: max(d', BlockFrequencies) floats; Fastfood maps
 // only) | bin keys (P u64) | bin columns (P u32), each part starting on a kScratchAlignment
 // boundary. No part grows with the number of features.
 namespace {
 struct ScratchLayout {
   std::size_t z, ff, keys, cols, total;
 };
-ScratchLayout Layout(const Model& m) {
-  const std::uint32_t F = m.num_frequencies, B = BlockFrequencies(m), block = F < B ? F : B;
+ScratchLayout Layout(const Model& m, std::uint32_t feature_block = core::kFeatureBlock) {
+  const std::uint32_t F = m.num_frequencies, B = BlockFrequencies(m, feature_block), block = F < B ? F : B;
   const std::size_t block_floats = m.fourier_features == F ? block : 2 * std::size_t{block};  // F = 0: 0
   const std::size_t dp = m.fastfood.dp, ff_floats = dp == 0 ? 0 : dp + (dp > B ? dp : B);
   ScratchLayout l;
@@ -80,6 +80,10 @@ ScratchLayout Layout(const Model& m) {
 }  // namespace
 
 std::size_t ScratchBytes(const Model& model) noexcept { return Layout(model).total; }
+std::size_t ScratchBytes(const Model& model, std::uint32_t feature_block) noexcept {
+  if (feature_block == 0 || feature_block % kMinFeatureBlock != 0) return 0;
+  return Layout(model, feature_block).total;
+}
 
 namespace {
 
@@ -264,7 +268,7 @@ bool FastfoodPhase(const float* phase) { return core::kFormPhase && (!core::kFor
 template <class Emit>
 void FourierBlocks(const Model& m, const KernelTable& kt, const float* input, std::uint8_t* base,
                    const ScratchLayout& l, Emit&& emit) {
-  const std::uint32_t F = m.num_frequencies, B = BlockFrequencies(m);
+  const std::uint32_t F = m.num_frequencies, B = BlockFrequencies(m, core::kFeatureBlock);
   float* z = reinterpret_cast<float*>(base + l.z);
   if (core::kFloatFastfood && m.fastfood.dp != 0) {
     const FastfoodArrays& a = m.fastfood;
@@ -296,17 +300,19 @@ void FourierBlocks(const Model& m, const KernelTable& kt, const float* input, st
   }
 }
 
-// out[k] = bias[k] + the head's part over features [col, col + n) of row k (f32, or widened as
-// stored); bias may be out. Inlined: a call per block and half of a pair was measurable (the M55's
-// Helium table, (54, 1024) binary pairs: 2.998x fewer instructions than its scalar one with it).
-[[gnu::always_inline]] inline void HeadPart(const Model& m, const KernelTable& kt, std::uint32_t col, std::uint32_t n, const float* z,
-              const float* bias, float* out) {
+// out[k] = bias[k] + the head's part over a block's features: columns [col, col + n) of row k
+// against z[0, n), and with pair != 0 (the pair form) columns [pair + col, pair + col + n) against
+// the sines z[n, 2n), each sine's term after its cosine's (f32, or widened as stored); bias may be
+// out. Inlined: a call per block was measurable (the M55's Helium table, (54, 1024) binary pairs:
+// 2.998x fewer instructions than its scalar one with it).
+[[gnu::always_inline]] inline void HeadPart(const Model& m, const KernelTable& kt, std::uint32_t col, std::uint32_t pair,
+                                            std::uint32_t n, const float* z, const float* bias, float* out) {
   if (!core::kFloatQuant || m.head_storage == format::Storage::kF32) {
-    kt.LinearHead(m.head_weights + col, m.num_features, bias, z, m.num_outputs, n, out);
+    kt.LinearHead(m.head_weights + col, m.num_features, pair, bias, z, m.num_outputs, n, out);
   } else {
     WeightsView h = m.head;
     h.data = static_cast<const std::uint8_t*>(h.data) + std::size_t{col} * ElementBytes(h.type);
-    kt.LinearHeadQuant(h, m.num_features, bias, z, m.num_outputs, n, out);
+    kt.LinearHeadQuant(h, m.num_features, pair, bias, z, m.num_outputs, n, out);
   }
 }
 
@@ -374,8 +380,10 @@ Status ComputeBins(const Model& model, const float* x, std::size_t x_len, void* 
   return Status::kOk;
 }
 
-// The head goes block by block (FourierBlocks): out = bias + the first block's part, then out +=
-// each later block's, cosines before sines within a pair block. Then one weight per occupied bin.
+// The head goes block by block (FourierBlocks), each block's call taking out as its bias after the
+// first: with the scalar kernels, out = bias + the terms in frequency order (a pair's sine after
+// its cosine), one accumulator (LinearHeadQuantRef), whatever the block size. Then one weight per
+// occupied bin.
 Status Predict(const Model& model, const float* x, std::size_t x_len, void* scratch,
                std::size_t scratch_bytes, float* out, std::size_t out_len) noexcept {
   if (!core::kCoreFloat) return Status::kUnsupportedStorage;  // float path compiled out (core_config.h)
@@ -388,11 +396,10 @@ Status Predict(const Model& model, const float* x, std::size_t x_len, void* scra
   if (s != Status::kOk) return s;
   auto* base = static_cast<std::uint8_t*>(scratch);
   const std::uint32_t F = model.num_frequencies;
-  const bool pair = model.fourier_features != F;
+  const std::uint32_t pair = model.fourier_features != F ? F : 0;  // the sines' columns start F after
   const float* bias = model.head_bias;  // the first part adds the bias, every later one out
-  FourierBlocks(model, kt, input, base, l, [&](std::uint32_t j, std::uint32_t n, const float* zc, const float* zs) {
-    HeadPart(model, kt, j, n, zc, bias, out);
-    if (pair) HeadPart(model, kt, F + j, n, zs, out, out);
+  FourierBlocks(model, kt, input, base, l, [&](std::uint32_t j, std::uint32_t n, const float* zc, const float*) {
+    HeadPart(model, kt, j, pair, n, zc, bias, out);  // zc + n: the sines (FourierBlocks' zs)
     bias = out;
   });
   if (bias != out)  // no Fourier map: the bias plus an empty sum, as LinearHead gives it

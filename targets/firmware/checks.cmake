@@ -26,6 +26,9 @@ function(rfk_cost_test test core)
   set_tests_properties(${test} PROPERTIES TIMEOUT 300)
 endfunction()
 rfk_cost_test(cost rfk::core)
+# The same fixtures through 32-feature blocks (what `rfk export --config-header` configures): the
+# same outputs, less scratch, a few more kernel calls; side by side with `cost`.
+rfk_cost_test(cost_block32 rfk_core_block32)
 # The integer path alone (RFK_COST_FIXED_ONLY): the fixed (16, 256) and (54, 1024) fixtures, which
 # a 256 KiB board holds only without the float ones.
 rfk_cost_test(cost_fixed rfk::core RFK_COST_FIXED_ONLY=1)

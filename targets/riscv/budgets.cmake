@@ -49,7 +49,9 @@ set(RFK_PINNED_FIXED_FLASH_BUDGET_rv32imc 2520)
 # 2026-11-30, Predict's blocks (rfk::kFeatureBlock; targets/cortex-m/budgets.cmake has the Arm
 # figures), `ctest -R footprint -V`: whole core 23,488 B (+592), float-only 19,888 B, dense f32
 # configured 11,496 B, pinned f32 8,184 B. Budgets: measured plus about 100 B.
-set(RFK_FLASH_BUDGET_rv32imc 23660)
-set(RFK_FLOAT_FLASH_BUDGET_rv32imc 20060)
+# 2026-11-30, the head in one order that knows no blocks (targets/cortex-m/budgets.cmake): whole
+# core 23,680 B (+320), float-only 20,064 B; dense and pinned unchanged (11,368 B, 8,088 B).
+set(RFK_FLASH_BUDGET_rv32imc 23780)
+set(RFK_FLOAT_FLASH_BUDGET_rv32imc 20160)
 set(RFK_DENSE_FLASH_BUDGET_rv32imc 11600)
 set(RFK_PINNED_FLASH_BUDGET_rv32imc 8290)

@@ -1,7 +1,8 @@
 // Predict's blocks (rfk/model.hpp, kFeatureBlock): the features of BlockFrequencies frequencies at
 // a time, each block's part of the head added before the next, so the scratch does not grow with D.
-// With the scalar kernels the outputs are the bits of that order, computed here independently of
-// lib/core from ComputeFeatures' z, for every map, form and storage.
+// With the scalar kernels the outputs are the bits of one sequential sum that knows no blocks,
+// computed here independently of lib/core from ComputeFeatures' z, for every map, form and storage;
+// PredictBatch gives the same bits.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -54,35 +55,18 @@ float HeadAt(const rfk::Model& m, std::uint32_t k, std::uint32_t j) {
   return rfk::WeightAt(m.head, std::uint64_t{k} * m.num_features + j, k);
 }
 
-// Row k of an int8 or f16-scaled head before its scale: q, or h widened.
-float RawHeadAt(const rfk::Model& m, std::uint32_t k, std::uint32_t j) {
-  const std::size_t i = std::size_t{k} * m.num_features + j;
-  if (m.head.type == rfk::WeightType::kInt8) return float(static_cast<const std::int8_t*>(m.head.data)[i]);
-  return rfk::HalfToFloat(static_cast<const std::uint16_t*>(m.head.data)[i]);
-}
-
-// The head over z in Predict's block order, written out: out = bias + the first part, then out +=
-// each later part, where a part is the sum over its columns in order from 0 (int8 and f16-scaled:
-// times the row's scale). Blocks of BlockFrequencies frequencies, cosines then sines.
-std::vector<float> BlockOrderHead(const rfk::Model& m, const std::vector<float>& z) {
+// The head over z in the scalar kernels' order, written out: one accumulator from the bias over
+// the features in frequency order, each pair's sine right after its cosine, every weight widened
+// as WeightAt gives it. No block size appears: Predict's blocks must not change a bit.
+std::vector<float> SequentialHead(const rfk::Model& m, const std::vector<float>& z) {
   const std::uint32_t F = m.num_frequencies, K = m.num_outputs;
   const bool pair = m.fourier_features != F;
-  const bool scaled = m.head.type == rfk::WeightType::kInt8 || m.head.type == rfk::WeightType::kF16Scaled;
   std::vector<float> out(m.head_bias, m.head_bias + K);
-  auto part = [&](std::uint32_t col, std::uint32_t n) {
-    for (std::uint32_t k = 0; k < K; ++k) {
-      float s = 0.0f;
-      for (std::uint32_t j = col; j < col + n; ++j)
-        s += (scaled ? RawHeadAt(m, k, j) : HeadAt(m, k, j)) * z[j];
-      out[k] = out[k] + (scaled ? m.head.scale[k] * s : s);
+  for (std::uint32_t k = 0; k < K; ++k)
+    for (std::uint32_t j = 0; j < F; ++j) {
+      out[k] += HeadAt(m, k, j) * z[j];
+      if (pair) out[k] += HeadAt(m, k, F + j) * z[F + j];
     }
-  };
-  const std::uint32_t B = pair ? 64 : 128;  // kFeatureBlock = 128 features
-  for (std::uint32_t j0 = 0; j0 < F; j0 += B) {
-    const std::uint32_t n = F - j0 < B ? F - j0 : B;
-    part(j0, n);
-    if (pair) part(F + j0, n);
-  }
   return out;
 }
 
@@ -95,7 +79,7 @@ struct Kind {
 
 }  // namespace
 
-TEST_CASE("Predict adds the head block by block: the scalar kernels give that order's bits for every map") {
+TEST_CASE("Predict adds the head block by block: the scalar kernels give a blockless sum's bits for every map") {
   REQUIRE(rfk::SelectKernels("scalar"));
   const Kind kinds[] = {
       {"pairs, 150 frequencies: two whole blocks and a part", f::MapKind::kFourier, 150, 5, 3, f::Storage::kF32},
@@ -123,8 +107,14 @@ TEST_CASE("Predict adds the head block by block: the scalar kernels give that or
               Status::kOk);
       REQUIRE(rfk::Predict(m, x.data(), x.size(), scratch.data(), scratch.size(), out.data(), out.size()) ==
               Status::kOk);
-      const std::vector<float> want = BlockOrderHead(m, z);
+      const std::vector<float> want = SequentialHead(m, z);
       CHECK(std::memcmp(out.data(), want.data(), out.size() * sizeof(float)) == 0);
+      // PredictBatch (the batch kernels on dense f32 panels, else row by row) gives the same bits.
+      rfk::host::AlignedBytes batch_scratch(rfk::BatchScratchBytes(m));
+      std::vector<float> batch(m.num_outputs);
+      REQUIRE(rfk::PredictBatch(m, x.data(), 1, x.size(), batch_scratch.data(), batch_scratch.size(), batch.data(),
+                                batch.size()) == Status::kOk);
+      CHECK(std::memcmp(batch.data(), want.data(), out.size() * sizeof(float)) == 0);
       // The whole-z sum (bias + one sum over all D) differs only in rounding.
       for (std::uint32_t k = 0; k < m.num_outputs; ++k) {
         double whole = m.head_bias[k], mass = 1.0;

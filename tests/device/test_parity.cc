@@ -180,19 +180,38 @@ void ParityFourierPair(const KernelTable& t) { ParityFourier(t, false, false); }
 void ParityFourierPhaseHeadBatch(const KernelTable& t) { ParityFourier(t, true, true); }
 void ParityFourierPairHeadBatch(const KernelTable& t) { ParityFourier(t, false, true); }
 
+// The scalar table's head against the sum written out: from the bias, in j order, a pair's second
+// half term right after the first's (kernels.hpp: LinearHeadQuantRef), bit for bit.
+std::vector<float> SequentialHead(const std::vector<float>& H, std::uint32_t stride, std::uint32_t pair,
+                                  const std::vector<float>& bias, const std::vector<float>& z, std::uint32_t K,
+                                  std::uint32_t D) {
+  std::vector<float> out(bias.begin(), bias.begin() + K);
+  for (std::uint32_t k = 0; k < K; ++k)
+    for (std::uint32_t j = 0; j < D; ++j) {
+      out[k] += H[std::size_t{k} * stride + j] * z[j];
+      if (pair != 0) out[k] += H[std::size_t{k} * stride + pair + j] * z[D + j];
+    }
+  return out;
+}
+
 void ParityLinearHead(const KernelTable& t) {
   for (std::uint32_t K : {1u, 3u, 10u}) {
     for (std::uint32_t D : {1u, 37u, 500u, 2000u}) {
-      const std::uint32_t stride = D + 5;
-      const auto H = Normal(std::size_t{K} * stride, 0.1, 7), z = Normal(D, 0.05, 8), bias = Normal(K, 1, 9);
-      std::vector<float> a(K), b(K);
-      t.LinearHead(H.data(), stride, bias.data(), z.data(), K, D, a.data());
-      rfk::ScalarKernels().LinearHead(H.data(), stride, bias.data(), z.data(), K, D, b.data());
-      Near(a, b, kFeatureTolerance);
-      // bias may be out (Predict adds its blocks so): the same bits as a separate bias.
-      std::vector<float> in_place = bias;
-      t.LinearHead(H.data(), stride, in_place.data(), z.data(), K, D, in_place.data());
-      CHECK(std::memcmp(in_place.data(), a.data(), 4 * K) == 0);
+      for (std::uint32_t pair : {0u, D + 3}) {  // a pair block: the sines' columns D + 3 after
+        CAPTURE(pair);
+        const std::uint32_t stride = 2 * D + 8;
+        const auto H = Normal(std::size_t{K} * stride, 0.1, 7), z = Normal(2 * D, 0.05, 8), bias = Normal(K, 1, 9);
+        std::vector<float> a(K), b(K);
+        t.LinearHead(H.data(), stride, pair, bias.data(), z.data(), K, D, a.data());
+        rfk::ScalarKernels().LinearHead(H.data(), stride, pair, bias.data(), z.data(), K, D, b.data());
+        Near(a, b, kFeatureTolerance);
+        const std::vector<float> want = SequentialHead(H, stride, pair, bias, z, K, D);
+        CHECK(std::memcmp(b.data(), want.data(), 4 * K) == 0);
+        // bias may be out (Predict adds its blocks so): the same bits as a separate bias.
+        std::vector<float> in_place = bias;
+        t.LinearHead(H.data(), stride, pair, in_place.data(), z.data(), K, D, in_place.data());
+        CHECK(std::memcmp(in_place.data(), a.data(), 4 * K) == 0);
+      }
     }
   }
 }
@@ -295,8 +314,8 @@ void ParityF16ScaledHead(const KernelTable& t, std::uint32_t K, std::uint32_t D,
   for (std::uint32_t k = 0; k < K; ++k) H.scale[k] = std::ldexp(1.0f, int(k * 23 / 9) - 6);
   const rfk::WeightsView view = H.View(rfk::WeightType::kF16Scaled);
   std::vector<float> a(K), b(K), widened(std::size_t{K} * D), c(K);
-  t.LinearHeadQuant(view, stride, bias.data(), z.data(), K, D, a.data());
-  rfk::LinearHeadQuantRef(view, stride, bias.data(), z.data(), K, D, b.data());
+  t.LinearHeadQuant(view, stride, 0, bias.data(), z.data(), K, D, a.data());
+  rfk::LinearHeadQuantRef(view, stride, 0, bias.data(), z.data(), K, D, b.data());
   for (std::uint32_t k = 0; k < K; ++k) {
     double mass = 0;
     for (std::uint32_t j = 0; j < D; ++j) {
@@ -313,7 +332,7 @@ void ParityF16ScaledHead(const KernelTable& t, std::uint32_t K, std::uint32_t D,
 void ParityLinearHeadQuant(const KernelTable& t) {
   for (std::uint32_t K : {1u, 3u, 10u}) {
     for (std::uint32_t D : {1u, 37u, 500u, 2000u}) {
-      const std::uint32_t stride = D + 5;
+      const std::uint32_t stride = 2 * D + 5;  // room for a pair block's second half
       const QuantWeights H = Quantized(K, stride, 0.1, 34);
       const auto z = Normal(D, 0.05, 35), bias = Normal(K, 1, 36);
       CAPTURE(K);
@@ -321,12 +340,26 @@ void ParityLinearHeadQuant(const KernelTable& t) {
       for (rfk::WeightType type : {rfk::WeightType::kF16, rfk::WeightType::kInt8}) {
         CAPTURE(static_cast<int>(type));
         std::vector<float> a(K), b(K);
-        t.LinearHeadQuant(H.View(type), stride, bias.data(), z.data(), K, D, a.data());
-        rfk::LinearHeadQuantRef(H.View(type), stride, bias.data(), z.data(), K, D, b.data());
+        t.LinearHeadQuant(H.View(type), stride, 0, bias.data(), z.data(), K, D, a.data());
+        rfk::LinearHeadQuantRef(H.View(type), stride, 0, bias.data(), z.data(), K, D, b.data());
         Near(a, b, kFeatureTolerance);
         std::vector<float> in_place = bias;  // bias may be out, as for LinearHead
-        t.LinearHeadQuant(H.View(type), stride, in_place.data(), z.data(), K, D, in_place.data());
+        t.LinearHeadQuant(H.View(type), stride, 0, in_place.data(), z.data(), K, D, in_place.data());
         CHECK(std::memcmp(in_place.data(), a.data(), 4 * K) == 0);
+        // A pair block (the second half's columns `pair` after, against z[D, 2D)): the reference is
+        // LinearHeadRef's order on the widened weights, written out.
+        {
+          const std::uint32_t pair = D + 1;
+          const auto z2 = Normal(2 * D, 0.05, 37);
+          std::vector<float> widened(std::size_t{K} * stride), pa(K), pb(K);
+          for (std::size_t i = 0; i < widened.size(); ++i)
+            widened[i] = rfk::WeightAt(H.View(type), i, i / stride);
+          t.LinearHeadQuant(H.View(type), stride, pair, bias.data(), z2.data(), K, D, pa.data());
+          rfk::LinearHeadQuantRef(H.View(type), stride, pair, bias.data(), z2.data(), K, D, pb.data());
+          Near(pa, pb, kFeatureTolerance);
+          const std::vector<float> want = SequentialHead(widened, stride, pair, bias, z2, K, D);
+          CHECK(std::memcmp(pb.data(), want.data(), 4 * K) == 0);
+        }
       }
       ParityF16ScaledHead(t, K, D, H, z, bias);
     }

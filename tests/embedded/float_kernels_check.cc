@@ -64,19 +64,21 @@ std::uint32_t FeatureGap(const rfk::KernelTable& t, std::uint32_t F, std::uint32
   return static_cast<std::uint32_t>(worst * 1e9f);
 }
 
-// The worst |out - ref| / max(1, sum |H|) of one head call, in units of 1e-9.
-std::uint32_t HeadGap(const rfk::KernelTable& t, std::uint32_t D) {
+// The worst |out - ref| / max(1, sum |H|) of one head call, in units of 1e-9: D features, or with
+// `pair` a pair block of D frequencies (the sines' columns D after, z of 2D; D <= 512).
+std::uint32_t HeadGap(const rfk::KernelTable& t, std::uint32_t D, bool pair = false) {
   constexpr std::uint32_t K = 3;
   static float h[K * 1024], bias[K], out[K], ref[K];
-  for (std::uint32_t i = 0; i < K * D; ++i) h[i] = Uniform(-2.0f, 2.0f);
-  for (std::uint32_t j = 0; j < D; ++j) g_zh[j] = Uniform(-0.1f, 0.1f);
+  const std::uint32_t cols = pair ? 2 * D : D;
+  for (std::uint32_t i = 0; i < K * cols; ++i) h[i] = Uniform(-2.0f, 2.0f);
+  for (std::uint32_t j = 0; j < cols; ++j) g_zh[j] = Uniform(-0.1f, 0.1f);
   for (std::uint32_t k = 0; k < K; ++k) bias[k] = Uniform(-1.0f, 1.0f);
-  rfk::ScalarKernels().LinearHead(h, D, bias, g_zh, K, D, ref);
-  t.LinearHead(h, D, bias, g_zh, K, D, out);
+  rfk::ScalarKernels().LinearHead(h, cols, pair ? D : 0, bias, g_zh, K, D, ref);
+  t.LinearHead(h, cols, pair ? D : 0, bias, g_zh, K, D, out);
   float worst = 0.0f;
   for (std::uint32_t k = 0; k < K; ++k) {
     float l1 = 0.0f;
-    for (std::uint32_t j = 0; j < D; ++j) l1 += Abs(h[k * D + j]);
+    for (std::uint32_t j = 0; j < cols; ++j) l1 += Abs(h[k * cols + j]);
     const float gap = Abs(out[k] - ref[k]) / (l1 > 1.0f ? l1 : 1.0f);
     worst = Worse(worst, gap);
   }
@@ -109,8 +111,8 @@ void QuantGaps(const rfk::KernelTable& t, std::uint32_t F, std::uint32_t d, bool
   for (std::uint32_t j = 0; j < D && j < 1024; ++j) g_zh[j] = Uniform(-0.1f, 0.1f);
   const std::uint32_t Dh = D < 512 ? D : 512;
   const rfk::WeightsView H{rfk::WeightType::kInt8, g_q, g_qscale};
-  rfk::ScalarKernels().LinearHeadQuant(H, Dh, bias, g_zh, 2, Dh, ref);
-  t.LinearHeadQuant(H, Dh, bias, g_zh, 2, Dh, out);
+  rfk::ScalarKernels().LinearHeadQuant(H, Dh, 0, bias, g_zh, 2, Dh, ref);
+  t.LinearHeadQuant(H, Dh, 0, bias, g_zh, 2, Dh, out);
   worst = 0.0f;
   for (std::uint32_t k = 0; k < 2; ++k) {
     float l1 = 0.0f;
@@ -180,8 +182,9 @@ int main() {
           worst_head = qh > worst_head ? qh : worst_head;
         }
     for (std::uint32_t D = 1; D <= 40; ++D) {
-      const std::uint32_t g = HeadGap(t, D);
+      const std::uint32_t g = HeadGap(t, D), gp = HeadGap(t, D, true);
       worst_head = g > worst_head ? g : worst_head;
+      worst_head = gp > worst_head ? gp : worst_head;
     }
     const std::uint32_t g = HeadGap(t, 1024);
     worst_head = g > worst_head ? g : worst_head;

@@ -20,4 +20,5 @@
 #define RFK_READ_CALIBRATION 0  /* the calibration section: calibrated decision, probabilities */
 #define RFK_READ_NAMES 0  /* rfk_class_label, rfk_feature_name give ""; 1 reads the model's labels and names (~0.5 KB) */
 #define RFK_BATCH_KERNELS 0  /* rfk_predict_batch predicts row by row; 1 links the batch kernels (~0.3 KB) */
+#define RFK_FEATURE_BLOCK 32  /* features per block of rfk_predict: 192 B of scratch for this model (576 B with 128); the same outputs */
 #endif

@@ -45,9 +45,15 @@ struct CExport {
   std::string source;  ///< the .c file's text; empty in header-only mode
 };
 
+/// The block a configuration from CoreConfigHeader gives Predict (RFK_FEATURE_BLOCK, rfk/model.hpp):
+/// the smallest, for the least scratch; the outputs are the same for every block size.
+inline constexpr std::uint32_t kConfigFeatureBlock = kMinFeatureBlock;
+
 /// C text for the model, for name "kws" (see CheckCName):
 ///   kws[KWS_BYTES] (uint8_t, 16-byte aligned), KWS_BYTES, KWS_INPUT_DIM, KWS_OUTPUTS, KWS_CLASSES,
-///   KWS_GRIDS, KWS_SCRATCH_BYTES, KWS_BATCH_SCRATCH_BYTES; with vectors KWS_VECTORS, kws_inputs,
+///   KWS_GRIDS, KWS_SCRATCH_BYTES (for a core with kConfigFeatureBlock-feature blocks where the
+///   including build defines RFK_FEATURE_BLOCK so -- the header includes RFK_CONFIG_HEADER where
+///   the build names one -- else for kFeatureBlock), KWS_BATCH_SCRATCH_BYTES; with vectors KWS_VECTORS, kws_inputs,
 ///   kws_outputs (float), kws_classes (uint32_t, if any) and kws_keys (uint32_t pairs, high word
 ///   first: key = (uint64_t)kws_keys[2i] << 32 | kws_keys[2i + 1], if P > 0). A fixed-point
 ///   model adds KWS_FIXED_SCRATCH_BYTES and its integer input conversion (MakeInputCodes):

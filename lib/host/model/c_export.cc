@@ -101,10 +101,18 @@ std::string Macros(const Model& m, const std::string& N, const TestVectors* v) {
   auto def = [&](const char* what, std::size_t value) {
     return "#define " + N + "_" + what + " " + std::to_string(value) + "u\n";
   };
+  // rfk_predict's scratch depends on the core's block (rfk/model.hpp): the configured core's where
+  // the build names the configuration (this header reads it, as rfk.h does), else the generic one's.
+  const std::string scratch =
+      "/* rfk_predict's scratch: for the core `rfk export --config-header` configures (RFK_FEATURE_BLOCK " +
+      std::to_string(kConfigFeatureBlock) + ")\n * where the build names it, else for a core with " +
+      std::to_string(kFeatureBlock) + "-feature blocks (the generic core) */\n#ifdef RFK_CONFIG_HEADER\n"
+      "#include RFK_CONFIG_HEADER\n#endif\n#if defined(RFK_FEATURE_BLOCK) && RFK_FEATURE_BLOCK == " +
+      std::to_string(kConfigFeatureBlock) + "\n" + def("SCRATCH_BYTES", ScratchBytes(m, kConfigFeatureBlock)) +
+      "#else\n" + def("SCRATCH_BYTES", ScratchBytes(m, kFeatureBlock)) + "#endif\n";
   std::string h = def("BYTES", m.total_bytes) + def("INPUT_DIM", m.input_dim) +
                   def("OUTPUTS", m.num_outputs) + def("CLASSES", m.num_classes) +
-                  def("GRIDS", m.num_grids) + def("SCRATCH_BYTES", ScratchBytes(m)) +
-                  def("BATCH_SCRATCH_BYTES", BatchScratchBytes(m));
+                  def("GRIDS", m.num_grids) + scratch + def("BATCH_SCRATCH_BYTES", BatchScratchBytes(m));
   if (FixedSection(m) != nullptr) h += def("FIXED_SCRATCH_BYTES", FixedScratchBytes(m));  // rfk_predict_fixed's
   if (v) h += def("VECTORS", v->count);
   if (v && !v->codes.empty()) h += def("CODE_VECTORS", v->count);
@@ -341,6 +349,11 @@ std::string CoreConfigHeader(const Model& m, const std::string& comment, const s
                 : "the model has no labels or names");
   // Batch kernels change no output either: a firmware predicting one input at a time skips them.
   h += flag("RFK_BATCH_KERNELS", false, "rfk_predict_batch predicts row by row; 1 links the batch kernels (~0.3 KB)");
+  // Nor does the block size: the smallest block, for the least scratch.
+  h += "#define RFK_FEATURE_BLOCK " + std::to_string(kConfigFeatureBlock) +
+       "  /* features per block of rfk_predict: " + std::to_string(ScratchBytes(m, kConfigFeatureBlock)) +
+       " B of scratch for this model (" + std::to_string(ScratchBytes(m, kFeatureBlock)) + " B with " +
+       std::to_string(kFeatureBlock) + "); the same outputs */\n";
   if (!pin_array.empty()) {
     CheckCName(pin_array);
     h += PinMacros(m, pin_array);

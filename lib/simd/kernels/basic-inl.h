@@ -25,23 +25,32 @@ void StandardizeF16(const float* x, const std::uint16_t* mean, const std::uint16
   for (; c < d; ++c) out[c] = (x[c] - HalfToFloat(mean[c])) * HalfToFloat(inv_scale[c]);
 }
 
-void LinearHead(const float* H, std::uint32_t stride, const float* bias, const float* z,
+// A pair block's two halves (pair != 0: h[pair + j] against z[D + j]) go into the same lanes,
+// reduced once (one call per block instead of two), then each half's tail.
+void LinearHead(const float* H, std::uint32_t stride, std::uint32_t pair, const float* bias, const float* z,
                 std::uint32_t K, std::uint32_t D, float* out) noexcept {
   const DF df;
-  const std::size_t L = hn::Lanes(df);
+  const std::size_t L = hn::Lanes(df), halves = pair != 0 ? 2 : 1;
   for (std::uint32_t k = 0; k < K; ++k) {
-    const float* h = H + static_cast<std::size_t>(k) * stride;
     auto a0 = hn::Zero(df), a1 = hn::Zero(df), a2 = hn::Zero(df), a3 = hn::Zero(df);
     std::size_t j = 0;
-    for (; j + 4 * L <= D; j += 4 * L) {
-      a0 = hn::MulAdd(hn::LoadU(df, h + j), hn::LoadU(df, z + j), a0);
-      a1 = hn::MulAdd(hn::LoadU(df, h + j + L), hn::LoadU(df, z + j + L), a1);
-      a2 = hn::MulAdd(hn::LoadU(df, h + j + 2 * L), hn::LoadU(df, z + j + 2 * L), a2);
-      a3 = hn::MulAdd(hn::LoadU(df, h + j + 3 * L), hn::LoadU(df, z + j + 3 * L), a3);
+    for (std::size_t half = 0; half < halves; ++half) {
+      const float* h = H + static_cast<std::size_t>(k) * stride + (half != 0 ? pair : 0);
+      const float* zh = z + (half != 0 ? D : 0);
+      for (j = 0; j + 4 * L <= D; j += 4 * L) {
+        a0 = hn::MulAdd(hn::LoadU(df, h + j), hn::LoadU(df, zh + j), a0);
+        a1 = hn::MulAdd(hn::LoadU(df, h + j + L), hn::LoadU(df, zh + j + L), a1);
+        a2 = hn::MulAdd(hn::LoadU(df, h + j + 2 * L), hn::LoadU(df, zh + j + 2 * L), a2);
+        a3 = hn::MulAdd(hn::LoadU(df, h + j + 3 * L), hn::LoadU(df, zh + j + 3 * L), a3);
+      }
+      for (; j + L <= D; j += L) a0 = hn::MulAdd(hn::LoadU(df, h + j), hn::LoadU(df, zh + j), a0);
     }
-    for (; j + L <= D; j += L) a0 = hn::MulAdd(hn::LoadU(df, h + j), hn::LoadU(df, z + j), a0);
     float sum = hn::GetLane(hn::SumOfLanes(df, hn::Add(hn::Add(a0, a1), hn::Add(a2, a3))));
-    for (; j < D; ++j) sum += h[j] * z[j];
+    for (std::size_t half = 0; half < halves; ++half) {
+      const float* h = H + static_cast<std::size_t>(k) * stride + (half != 0 ? pair : 0);
+      const float* zh = z + (half != 0 ? D : 0);
+      for (std::size_t t = j; t < D; ++t) sum += h[t] * zh[t];
+    }
     out[k] = bias[k] + sum;
   }
 }

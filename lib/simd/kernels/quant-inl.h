@@ -70,32 +70,40 @@ RFK_NOINLINE void QuantFeatures(const WeightsView& W, const float* b, const floa
   Finish<kPair>(z, z + F, F, scale);
 }
 
+// A pair block's two halves (pair != 0: row elements pair + j against z[D + j]) go into the same
+// lanes, reduced once; then each half's tail.
 template <WeightType kType>
-RFK_NOINLINE void QuantHead(const WeightsView& H, std::uint32_t stride, const float* bias, const float* z,
-                            std::uint32_t K, std::uint32_t D, float* out) {
+RFK_NOINLINE void QuantHead(const WeightsView& H, std::uint32_t stride, std::uint32_t pair, const float* bias,
+                            const float* z, std::uint32_t K, std::uint32_t D, float* out) {
   const DF df;
-  const std::size_t L = hn::Lanes(df);
+  const std::size_t L = hn::Lanes(df), halves = pair != 0 ? 2 : 1;
   for (std::uint32_t k = 0; k < K; ++k) {
-    const std::size_t row = std::size_t{k} * stride;
     auto a0 = hn::Zero(df), a1 = hn::Zero(df), a2 = hn::Zero(df), a3 = hn::Zero(df);
     std::size_t j = 0;
-    for (; j + 4 * L <= D; j += 4 * L) {
-      a0 = hn::MulAdd(LoadWidened<kType>(df, H.data, row + j), hn::LoadU(df, z + j), a0);
-      a1 = hn::MulAdd(LoadWidened<kType>(df, H.data, row + j + L), hn::LoadU(df, z + j + L), a1);
-      a2 = hn::MulAdd(LoadWidened<kType>(df, H.data, row + j + 2 * L), hn::LoadU(df, z + j + 2 * L), a2);
-      a3 = hn::MulAdd(LoadWidened<kType>(df, H.data, row + j + 3 * L), hn::LoadU(df, z + j + 3 * L), a3);
+    for (std::size_t half = 0; half < halves; ++half) {
+      const std::size_t row = std::size_t{k} * stride + (half != 0 ? pair : 0);
+      const float* zh = z + (half != 0 ? D : 0);
+      for (j = 0; j + 4 * L <= D; j += 4 * L) {
+        a0 = hn::MulAdd(LoadWidened<kType>(df, H.data, row + j), hn::LoadU(df, zh + j), a0);
+        a1 = hn::MulAdd(LoadWidened<kType>(df, H.data, row + j + L), hn::LoadU(df, zh + j + L), a1);
+        a2 = hn::MulAdd(LoadWidened<kType>(df, H.data, row + j + 2 * L), hn::LoadU(df, zh + j + 2 * L), a2);
+        a3 = hn::MulAdd(LoadWidened<kType>(df, H.data, row + j + 3 * L), hn::LoadU(df, zh + j + 3 * L), a3);
+      }
+      for (; j + L <= D; j += L) a0 = hn::MulAdd(LoadWidened<kType>(df, H.data, row + j), hn::LoadU(df, zh + j), a0);
     }
-    for (; j + L <= D; j += L) a0 = hn::MulAdd(LoadWidened<kType>(df, H.data, row + j), hn::LoadU(df, z + j), a0);
     float sum = hn::GetLane(hn::SumOfLanes(df, hn::Add(hn::Add(a0, a1), hn::Add(a2, a3))));
-    if constexpr (kType == WeightType::kInt8) {
-      const auto* q = static_cast<const std::int8_t*>(H.data) + row;
-      for (; j < D; ++j) sum += static_cast<float>(q[j]) * z[j];
-      out[k] = bias[k] + H.scale[k] * sum;
-    } else {
-      const auto* h = static_cast<const std::uint16_t*>(H.data) + row;
-      for (; j < D; ++j) sum += HalfToFloat(h[j]) * z[j];
-      out[k] = bias[k] + (kType == WeightType::kF16Scaled ? H.scale[k] * sum : sum);
+    for (std::size_t half = 0; half < halves; ++half) {
+      const std::size_t row = std::size_t{k} * stride + (half != 0 ? pair : 0);
+      const float* zh = z + (half != 0 ? D : 0);
+      if constexpr (kType == WeightType::kInt8) {
+        const auto* q = static_cast<const std::int8_t*>(H.data) + row;
+        for (std::size_t t = j; t < D; ++t) sum += static_cast<float>(q[t]) * zh[t];
+      } else {
+        const auto* h = static_cast<const std::uint16_t*>(H.data) + row;
+        for (std::size_t t = j; t < D; ++t) sum += HalfToFloat(h[t]) * zh[t];
+      }
     }
+    out[k] = bias[k] + (kType == WeightType::kF16 ? sum : H.scale[k] * sum);
   }
 }
 
@@ -117,10 +125,11 @@ void FourierQuant(const WeightsView& W, bool panels, const float* b, const float
   else FourierPairQuantRef(W, panels, x, F, d, scale, z);
 }
 
-void LinearHeadQuant(const WeightsView& H, std::uint32_t stride, const float* bias, const float* z,
-                     std::uint32_t K, std::uint32_t D, float* out) noexcept {
-  if (H.type == WeightType::kInt8) return QuantHead<WeightType::kInt8>(H, stride, bias, z, K, D, out);
-  if (H.type == WeightType::kF16) return QuantHead<WeightType::kF16>(H, stride, bias, z, K, D, out);
-  if (H.type == WeightType::kF16Scaled) return QuantHead<WeightType::kF16Scaled>(H, stride, bias, z, K, D, out);
-  LinearHeadQuantRef(H, stride, bias, z, K, D, out);
+void LinearHeadQuant(const WeightsView& H, std::uint32_t stride, std::uint32_t pair, const float* bias,
+                     const float* z, std::uint32_t K, std::uint32_t D, float* out) noexcept {
+  if (H.type == WeightType::kInt8) return QuantHead<WeightType::kInt8>(H, stride, pair, bias, z, K, D, out);
+  if (H.type == WeightType::kF16) return QuantHead<WeightType::kF16>(H, stride, pair, bias, z, K, D, out);
+  if (H.type == WeightType::kF16Scaled)
+    return QuantHead<WeightType::kF16Scaled>(H, stride, pair, bias, z, K, D, out);
+  LinearHeadQuantRef(H, stride, pair, bias, z, K, D, out);
 }
