@@ -94,7 +94,8 @@ def ram_table(ram, presets, cols):
           "Each cell: the stack peak `cost.c` painted below `rfk_predict` (`rfk_predict_fixed`), then the "
           "total with the model's scratch (`rfk_scratch_bytes`, `rfk_fixed_scratch_bytes`) and a pinned "
           "core's `rfk_model`, one 4-byte pointer (`--pin`); a generic or configured core's handle adds "
-          "380 B (`rfk_model` is 384 B).", "",
+          "380 B (`rfk_model` is 384 B). The `cost_block32` rows: the same fixtures through 32-feature "
+          "blocks, as `rfk export --config-header` configures the core.", "",
           "| fixture | scratch | " + " | ".join(cols) + " |", "|---|---|" + "---|" * len(cols)]
     for label, by in ram.items():
         scratch = {s for s, _ in by.values()}
@@ -225,7 +226,9 @@ def main():
                     rows[label] = {}
                     order.append(label)
                 rows[label][p] = n
-                if test in ("cost", "cost_fixed", "cost_covtype", "cost_block32") and "table" not in label:
+                block32_fixed = test == "cost_block32" and "fix" in label  # the integer path has no blocks
+                if test in ("cost", "cost_fixed", "cost_covtype", "cost_block32") and "table" not in label \
+                        and not block32_fixed:
                     key = label if test == "cost_block32" else label.replace(f", `{test}`", "")
                     ram.setdefault(key, {})[p] = (scratch, stack)
     for label in order:
