@@ -23,6 +23,12 @@ using rfk::core::OpenedModel;
 
 rfk_status C(rfk::Status s) noexcept { return static_cast<rfk_status>(s); }
 
+// A count of the opened model; 0 for a null handle or a failed open.
+std::uint32_t Fact(const rfk_model* model, std::uint32_t rfk::Model::*count) noexcept {
+  const rfk::Model* m = OpenedModel(model);
+  return m != nullptr ? m->*count : 0;
+}
+
 rfk_status NullModel(rfk_model_error* error) noexcept {
   if (error != nullptr) *error = {RFK_NULL_ARGUMENT, "model", 0};
   return RFK_NULL_ARGUMENT;
@@ -60,26 +66,11 @@ rfk_status rfk_open(rfk_model* model, const void* bytes, size_t size, rfk_model_
 }
 #endif
 
-uint32_t rfk_input_dim(const rfk_model* model) {
-  const rfk::Model* m = OpenedModel(model);
-  return m != nullptr ? m->input_dim : 0;
-}
-uint32_t rfk_num_outputs(const rfk_model* model) {
-  const rfk::Model* m = OpenedModel(model);
-  return m != nullptr ? m->num_outputs : 0;
-}
-uint32_t rfk_num_classes(const rfk_model* model) {
-  const rfk::Model* m = OpenedModel(model);
-  return m != nullptr ? m->num_classes : 0;
-}
-uint32_t rfk_num_grids(const rfk_model* model) {
-  const rfk::Model* m = OpenedModel(model);
-  return m != nullptr ? m->num_grids : 0;
-}
-uint32_t rfk_num_features(const rfk_model* model) {
-  const rfk::Model* m = OpenedModel(model);
-  return m != nullptr ? m->num_features : 0;
-}
+uint32_t rfk_input_dim(const rfk_model* model) { return Fact(model, &rfk::Model::input_dim); }
+uint32_t rfk_num_outputs(const rfk_model* model) { return Fact(model, &rfk::Model::num_outputs); }
+uint32_t rfk_num_classes(const rfk_model* model) { return Fact(model, &rfk::Model::num_classes); }
+uint32_t rfk_num_grids(const rfk_model* model) { return Fact(model, &rfk::Model::num_grids); }
+uint32_t rfk_num_features(const rfk_model* model) { return Fact(model, &rfk::Model::num_features); }
 
 size_t rfk_scratch_bytes(const rfk_model* model) {
   const rfk::Model* m = OpenedModel(model);
