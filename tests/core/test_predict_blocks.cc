@@ -27,9 +27,14 @@ using rfk::Status;
 // signs, none zero) and, for `storage` other than f32, W (or Fastfood's diagonals) and the head
 // stored so.
 std::vector<std::uint8_t> Model(f::MapKind map, std::uint32_t F, std::uint32_t d, std::uint32_t K,
-                                f::Storage storage = f::Storage::kF32) {
+                                f::Storage storage = f::Storage::kF32, bool standardize = false) {
   const std::uint32_t D = f::IsPhaseForm(map) ? F : 2 * F;
   auto spec = rfk::host::RandomFeatureSpec(f::Kernel::kGaussian, map, D, d, 0.5 / d, 3);
+  if (standardize)
+    for (std::uint32_t c = 0; c < d; ++c) {
+      spec.mean.push_back(0.1f * float(c) - 0.3f);
+      spec.inv_scale.push_back(1.0f / (1.0f + 0.37f * float(c)));
+    }
   spec.num_outputs = K;
   spec.task = K == 1 ? f::Task::kRegression : f::Task::kMulticlass;
   if (K > 1)
@@ -129,29 +134,64 @@ TEST_CASE("Predict adds the head block by block: the scalar kernels give a block
   REQUIRE(rfk::SelectKernels(rfk::KernelTableAt(0)->target));
 }
 
-TEST_CASE("Predict's scratch does not grow with the number of features") {
-  // d = 5 floats (32 B) + one block of features (64 pairs or 128 phases: 512 B), and for Fastfood
-  // its buffers of d' = 8 and max(d', frequencies per block) floats (pairs 32 + 256 B, phases
-  // 32 + 512 B).
+TEST_CASE("Predict's scratch does not grow with the number of features, and holds only what it uses") {
+  // One block of features (128: 64 pairs or 128 phases, 512 B; 32: 128 B), d = 5 floats (32 B) of
+  // standardised input where the core copies x (a standardised dense model; a Fastfood map
+  // standardises into its transform's buffer), and for Fastfood its buffers of d' and max(d',
+  // frequencies per block) floats, the block itself inside the first where it fits (d' = 32).
   const struct {
     f::MapKind map;
-    std::size_t bytes;
-  } cases[] = {{f::MapKind::kFourier, 32 + 512},
-               {f::MapKind::kFourierPhase, 32 + 512},
-               {f::MapKind::kFastfood, 32 + 512 + 288},
-               {f::MapKind::kFastfoodPhase, 32 + 512 + 544}};
+    std::uint32_t d;
+    bool standardized;
+    std::size_t bytes, bytes32;  // ScratchBytes with 128- and 32-feature blocks
+  } cases[] = {{f::MapKind::kFourier, 5, false, 512, 128},
+               {f::MapKind::kFourierPhase, 5, false, 512, 128},
+               {f::MapKind::kFourier, 5, true, 32 + 512, 32 + 128},
+               {f::MapKind::kFastfood, 5, false, 512 + 288, 128 + 96},
+               {f::MapKind::kFastfoodPhase, 5, false, 512 + 544, 128 + 160},
+               {f::MapKind::kFastfood, 5, true, 512 + 288, 128 + 96},
+               {f::MapKind::kFastfood, 20, true, 512 + 384, 256},
+               {f::MapKind::kFastfoodPhase, 20, true, 512 + 640, 256}};
   for (const auto& c : cases) {
     for (std::uint32_t F : {128u, 1000u, 4096u}) {
-      const rfk::host::OpenedModel opened(Model(c.map, F, 5, 3), "test model");
+      const rfk::host::OpenedModel opened(Model(c.map, F, c.d, 3, f::Storage::kF32, c.standardized), "test model");
       CAPTURE(F);
+      CAPTURE(static_cast<int>(c.map));
+      CAPTURE(c.d);
+      CAPTURE(c.standardized);
       CHECK(rfk::ScratchBytes(opened.model()) == c.bytes);
+      CHECK(rfk::ScratchBytes(opened.model(), 32) == c.bytes32);
+      CHECK(rfk::ScratchBytes(opened.model(), 48) == 0);  // not a multiple of 32
       // and Predict needs no more: every byte of it, not one less
       rfk::host::AlignedBytes scratch(c.bytes);
-      const std::vector<float> x = Input(5, 1);
+      const std::vector<float> x = Input(c.d, 1);
       float out[3];
-      CHECK(rfk::Predict(opened.model(), x.data(), 5, scratch.data(), c.bytes, out, 3) == Status::kOk);
-      CHECK(rfk::Predict(opened.model(), x.data(), 5, scratch.data(), c.bytes - 16, out, 3) ==
+      CHECK(rfk::Predict(opened.model(), x.data(), c.d, scratch.data(), c.bytes, out, 3) == Status::kOk);
+      CHECK(rfk::Predict(opened.model(), x.data(), c.d, scratch.data(), c.bytes - 16, out, 3) ==
             Status::kScratchTooSmall);
     }
   }
+}
+
+TEST_CASE("A standardised model's outputs are its unstandardised twin's on the standardised input, bit for bit") {
+  // Dense maps standardise x into a copy, Fastfood maps into each block's transform buffer: both
+  // must give the bits of standardising first (StandardizeRef's operations) and predicting after.
+  REQUIRE(rfk::SelectKernels("scalar"));
+  for (f::MapKind map : {f::MapKind::kFourier, f::MapKind::kFourierPhase, f::MapKind::kFastfood, f::MapKind::kFastfoodPhase}) {
+    CAPTURE(static_cast<int>(map));
+    const std::uint32_t d = 20, F = 300, K = 3;
+    const rfk::host::OpenedModel with(Model(map, F, d, K, f::Storage::kF32, true), "standardised");
+    const rfk::host::OpenedModel without(Model(map, F, d, K, f::Storage::kF32, false), "plain");
+    const rfk::Model& a = with.model();
+    rfk::host::AlignedBytes sa(rfk::ScratchBytes(a)), sb(rfk::ScratchBytes(without.model()));
+    for (std::uint32_t i = 0; i < 5; ++i) {
+      const std::vector<float> x = Input(d, i);
+      std::vector<float> xs(d), oa(K), ob(K);
+      rfk::StandardizeRef(x.data(), a.mean, a.inv_scale, d, xs.data());
+      REQUIRE(rfk::Predict(a, x.data(), d, sa.data(), sa.size(), oa.data(), K) == Status::kOk);
+      REQUIRE(rfk::Predict(without.model(), xs.data(), d, sb.data(), sb.size(), ob.data(), K) == Status::kOk);
+      CHECK(std::memcmp(oa.data(), ob.data(), K * sizeof(float)) == 0);
+    }
+  }
+  REQUIRE(rfk::SelectKernels(rfk::KernelTableAt(0)->target));
 }
