@@ -41,8 +41,9 @@ bool ImputeInput(const Model& m, const float* x, float* xs) {
 }
 
 // xs = x standardised through kt with the vectors as the model stores them (f32, or f16 widened
-// as read); x may be xs. Only for standardised models (IsStandardized).
-void StandardizeInput(const Model& m, const KernelTable& kt, const float* x, float* xs) {
+// as read); x may be xs. Only for standardised models (IsStandardized). Not inlined: one copy for
+// Prepare and Fastfood's blocks (flash).
+[[gnu::noinline]] void StandardizeInput(const Model& m, const KernelTable& kt, const float* x, float* xs) {
   if (const std::uint16_t* h = StandardizeF16Values(m); core::kFloatQuant && h != nullptr)
     kt.StandardizeF16(x, h, h + m.input_dim, m.input_dim, xs);
   else
@@ -85,8 +86,8 @@ ScratchLayout Layout(const Model& m, std::uint32_t feature_block = core::kFeatur
   const std::uint32_t F = m.num_frequencies, B = BlockFrequencies(m, feature_block), block = F < B ? F : B;
   const std::size_t block_floats = m.fourier_features == F ? block : 2 * std::size_t{block};  // F = 0: 0
   const std::size_t dp = m.fastfood.dp, ff_floats = dp == 0 ? 0 : dp + (dp > B ? dp : B);
-  const bool x_copy = m.impute != nullptr || (IsStandardized(m) && !StandardizeInBlocks(m));
-  const bool z_in_t = dp != 0 && block_floats <= dp;
+  const bool x_copy = (core::kReadImpute && m.impute != nullptr) || (IsStandardized(m) && !StandardizeInBlocks(m));
+  const bool z_in_t = core::kFloatFastfood && dp != 0 && block_floats <= dp;
   ScratchLayout l;
   l.z = x_copy ? RoundUp(std::size_t{m.input_dim} * sizeof(float), kScratchAlignment) : 0;
   l.ff = l.z + (z_in_t ? 0 : RoundUp(block_floats * sizeof(float), kScratchAlignment));

@@ -50,8 +50,10 @@ set(RFK_PINNED_FIXED_FLASH_BUDGET_rv32imc 2520)
 # figures), `ctest -R footprint -V`: whole core 23,488 B (+592), float-only 19,888 B, dense f32
 # configured 11,496 B, pinned f32 8,184 B. Budgets: measured plus about 100 B.
 # 2026-11-30, the head in one order that knows no blocks (targets/cortex-m/budgets.cmake): whole
-# core 23,680 B (+320), float-only 20,064 B; dense and pinned unchanged (11,368 B, 8,088 B).
-set(RFK_FLASH_BUDGET_rv32imc 23780)
-set(RFK_FLOAT_FLASH_BUDGET_rv32imc 20160)
+# core 23,680 B (+320), float-only 20,064 B; dense and pinned unchanged (11,368 B, 8,088 B). Then
+# Fastfood standardising into its transform's buffer: whole 23,888 B, float-only 20,272 B, dense
+# 11,384 B, pinned 8,104 B.
+set(RFK_FLASH_BUDGET_rv32imc 23990)
+set(RFK_FLOAT_FLASH_BUDGET_rv32imc 20370)
 set(RFK_DENSE_FLASH_BUDGET_rv32imc 11600)
 set(RFK_PINNED_FLASH_BUDGET_rv32imc 8290)
