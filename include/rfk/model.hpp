@@ -163,8 +163,8 @@ inline std::uint32_t BlockFrequencies(const Model& model, std::uint32_t feature_
 
 /// Bytes of scratch memory Predict needs for this model in this build of the core (a multiple of
 /// kScratchAlignment): the input imputed and standardised (d floats; not for a model without
-/// either, nor for a Fastfood map without binning or impute, which standardises into its
-/// transform's buffer), one block of features (the core's block, kFeatureBlock unless
+/// either, nor, in a core with blocks below kFeatureBlock, for a Fastfood map without binning or
+/// impute, which then standardises into its transform's buffer), one block of features (the core's block, kFeatureBlock unless
 /// RFK_FEATURE_BLOCK says otherwise; none for a Fastfood map whose d' floats hold it), Fastfood's
 /// buffers (d' + max(d', BlockFrequencies) floats) and 12 bytes per binning grid, each part
 /// rounded up to kScratchAlignment. It does not grow with the number of features.

@@ -62,18 +62,20 @@ namespace {
 
 // Whether a Fastfood map standardises x into each Fastfood block's work buffer t, where its
 // transform starts anyway, rather than into a copy of x: the same operations (the same bits), d
-// floats less scratch, one Standardize per Fastfood block more (Cortex-M4F, the (54, 1024) pair
-// model: 3 % more instructions, 122,402 -> 126,047). Not with binning (its grids read the standardised x) or an impute section (the NaN
+// floats less scratch, one Standardize per Fastfood block more (Cortex-M4F, (54, 1024) models: 4 %
+// more instructions with f32 vectors, 13 % with f16 ones). So only in a core built for RAM, with
+// blocks smaller than the generic core's (RFK_FEATURE_BLOCK, as `rfk export --config-header`
+// writes it); not with binning (its grids read the standardised x) or an impute section (the NaN
 // substitution needs the copy).
-bool StandardizeInBlocks(const Model& m) {
-  return core::kFloatFastfood && m.fastfood.dp != 0 && m.num_grids == 0 && m.impute == nullptr &&
-         IsStandardized(m);
+bool StandardizeInBlocks(const Model& m, std::uint32_t feature_block = core::kFeatureBlock) {
+  return feature_block < kFeatureBlock && core::kFloatFastfood && m.fastfood.dp != 0 && m.num_grids == 0 &&
+         m.impute == nullptr && IsStandardized(m);
 }
 
 }  // namespace
 
 // Scratch layout: x imputed and standardised (d floats; only where Prepare writes it: an impute
-// section, or a standardisation not done in Fastfood's blocks) | one block of Fourier features (up
+// section, or a standardisation not done in Fastfood's blocks, StandardizeInBlocks) | one block of Fourier features (up
 // to the core's block, core::kFeatureBlock, floats; in Fastfood's t where it fits there: t is free
 // once a span's transforms are done) | Fastfood's buffers (t: d' floats, u: max(d',
 // BlockFrequencies) floats; Fastfood maps only) | bin keys (P u64) | bin columns (P u32), each part
@@ -86,7 +88,8 @@ ScratchLayout Layout(const Model& m, std::uint32_t feature_block = core::kFeatur
   const std::uint32_t F = m.num_frequencies, B = BlockFrequencies(m, feature_block), block = F < B ? F : B;
   const std::size_t block_floats = m.fourier_features == F ? block : 2 * std::size_t{block};  // F = 0: 0
   const std::size_t dp = m.fastfood.dp, ff_floats = dp == 0 ? 0 : dp + (dp > B ? dp : B);
-  const bool x_copy = (core::kReadImpute && m.impute != nullptr) || (IsStandardized(m) && !StandardizeInBlocks(m));
+  const bool x_copy =
+      (core::kReadImpute && m.impute != nullptr) || (IsStandardized(m) && !StandardizeInBlocks(m, feature_block));
   const bool z_in_t = core::kFloatFastfood && dp != 0 && block_floats <= dp;
   ScratchLayout l;
   l.z = x_copy ? RoundUp(std::size_t{m.input_dim} * sizeof(float), kScratchAlignment) : 0;

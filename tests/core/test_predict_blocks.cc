@@ -135,10 +135,10 @@ TEST_CASE("Predict adds the head block by block: the scalar kernels give a block
 }
 
 TEST_CASE("Predict's scratch does not grow with the number of features, and holds only what it uses") {
-  // One block of features (128: 64 pairs or 128 phases, 512 B; 32: 128 B), d = 5 floats (32 B) of
-  // standardised input where the core copies x (a standardised dense model; a Fastfood map
-  // standardises into its transform's buffer), and for Fastfood its buffers of d' and max(d',
-  // frequencies per block) floats, the block itself inside the first where it fits (d' = 32).
+  // One block of features (128: 64 pairs or 128 phases, 512 B; 32: 128 B), d floats of standardised
+  // input where the core copies x (standardised models; with 32-feature blocks a Fastfood map
+  // standardises into its transform's buffer instead), and for Fastfood its buffers of d' and
+  // max(d', frequencies per block) floats, the block itself inside the first where it fits (d' = 32).
   const struct {
     f::MapKind map;
     std::uint32_t d;
@@ -149,9 +149,9 @@ TEST_CASE("Predict's scratch does not grow with the number of features, and hold
                {f::MapKind::kFourier, 5, true, 32 + 512, 32 + 128},
                {f::MapKind::kFastfood, 5, false, 512 + 288, 128 + 96},
                {f::MapKind::kFastfoodPhase, 5, false, 512 + 544, 128 + 160},
-               {f::MapKind::kFastfood, 5, true, 512 + 288, 128 + 96},
-               {f::MapKind::kFastfood, 20, true, 512 + 384, 256},
-               {f::MapKind::kFastfoodPhase, 20, true, 512 + 640, 256}};
+               {f::MapKind::kFastfood, 5, true, 32 + 512 + 288, 128 + 96},
+               {f::MapKind::kFastfood, 20, true, 80 + 512 + 384, 256},
+               {f::MapKind::kFastfoodPhase, 20, true, 80 + 512 + 640, 256}};
   for (const auto& c : cases) {
     for (std::uint32_t F : {128u, 1000u, 4096u}) {
       const rfk::host::OpenedModel opened(Model(c.map, F, c.d, 3, f::Storage::kF32, c.standardized), "test model");
@@ -174,8 +174,9 @@ TEST_CASE("Predict's scratch does not grow with the number of features, and hold
 }
 
 TEST_CASE("A standardised model's outputs are its unstandardised twin's on the standardised input, bit for bit") {
-  // Dense maps standardise x into a copy, Fastfood maps into each block's transform buffer: both
-  // must give the bits of standardising first (StandardizeRef's operations) and predicting after.
+  // x is standardised into a copy (or, in a core with 32-feature blocks, a Fastfood map's into each
+  // block's transform buffer: the selfcheck_block32 test) with StandardizeRef's operations, so the
+  // bits of standardising first and predicting after.
   REQUIRE(rfk::SelectKernels("scalar"));
   for (f::MapKind map : {f::MapKind::kFourier, f::MapKind::kFourierPhase, f::MapKind::kFastfood, f::MapKind::kFastfoodPhase}) {
     CAPTURE(static_cast<int>(map));
