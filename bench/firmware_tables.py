@@ -65,8 +65,8 @@ def footprint(lines):
 
 
 def costs(test, lines):
-    """[(row label, instructions, stack peak, scratch bytes)] of one cost test, labelled by fixture,
-    test and (other than the scalar one, which every board runs) kernel table."""
+    """[(row label, instructions, stack peak, scratch bytes, integer path?)] of one cost test,
+    labelled by fixture, test and (other than the scalar one, which every board runs) kernel table."""
     rows, table = [], None
     for line in lines:
         m = re.match(r"cost: kernel table (\S+)", line)
@@ -81,7 +81,7 @@ def costs(test, lines):
                 label += f", `{test}`"
             if table not in (None, "scalar-scalar") and m.group(4) is not None:  # the float path's other tables
                 label += f", {table} table"
-            rows.append((label, int(m.group(5)), int(m.group(6)), int(m.group(7))))
+            rows.append((label, int(m.group(5)), int(m.group(6)), int(m.group(7)), m.group(4) is None))
     return rows
 
 
@@ -115,7 +115,7 @@ def fixture_of(label):
     return label.split(" ", 1)[0]
 
 
-def derived(rows, presets, cols):
+def derived(rows, presets, cols, fixed):
     """The ratios the docs quote, from the cost rows: each Helium row against the same build's
     scalar table, and the integer path's DSP and scalar loops against the f32 model they were
     converted from."""
@@ -130,7 +130,7 @@ def derived(rows, presets, cols):
                     h = by["cortex-m55"]
                     md.append(f"| {label[: -len(', helium-MVE table')]} | {scalar:,} | {h:,} | {scalar / h:.2f} |")
     block32 = [(label[: -len(", `cost_block32`")], by) for label, by in rows.items()
-               if label.endswith(", `cost_block32`") and "fix" not in label]
+               if label.endswith(", `cost_block32`") and label not in fixed]
     if block32:
         md += ["", "## 32-feature blocks against 128 (`cost_block32` / `cost`, the same build)", "",
                "What `rfk export --config-header` configures (`RFK_FEATURE_BLOCK 32`: a quarter of the "
@@ -218,15 +218,17 @@ def main():
         md.append(f"| `{test}`: {what} | " + " | ".join(cells) + " |")
     md += ["", "## Instructions per prediction (`ctest -R '^cost' -V`)", "",
            "| fixture | " + " | ".join(cols) + " |", "|---|" + "---|" * len(cols)]
-    rows, order, ram = {}, [], {}
+    rows, order, ram, fixed = {}, [], {}, set()  # fixed: the integer path's rows
     for p in presets:
         for test in sorted(t for t in results[p] if t.startswith("cost")):
-            for label, n, stack, scratch in costs(test, results[p][test]):
+            for label, n, stack, scratch, integer in costs(test, results[p][test]):
                 if label not in rows:
                     rows[label] = {}
                     order.append(label)
                 rows[label][p] = n
-                block32_fixed = test == "cost_block32" and "fix" in label  # the integer path has no blocks
+                if integer:
+                    fixed.add(label)
+                block32_fixed = test == "cost_block32" and integer  # the integer path has no blocks
                 if test in ("cost", "cost_fixed", "cost_covtype", "cost_block32") and "table" not in label \
                         and not block32_fixed:
                     key = label if test == "cost_block32" else label.replace(f", `{test}`", "")
@@ -234,7 +236,7 @@ def main():
     for label in order:
         md.append(f"| {label} | " + " | ".join(f"{rows[label][p]:,}" if p in rows[label] else "—"
                                                for p in presets) + " |")
-    md += derived(rows, presets, cols)
+    md += derived(rows, presets, cols, fixed)
     md += ram_table(ram, presets, cols)
     text = "\n".join(md) + "\n"
     if a.out == "-":
