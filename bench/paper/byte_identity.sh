@@ -42,4 +42,17 @@ run adult-binning train --train "$a9a/a9a.gz" --map binning -P 30
 run adult-orf train --train "$a9a/a9a.gz" --map orf -D 500
 run adult-fastfood train --train "$a9a/a9a.gz" --map fastfood -D 500
 run kdd-fourier train --train "$d/kdd.train.svm.gz" -D 50 --standardize
+# Quantized storages, written at training and by conversion (issue 47's one writer): the head
+# GPTQ-rounded, an f16 head, f16 standardisation beside an int8 W, Fastfood's int8 diagonals, and
+# the drawn and calibrated int8 refits of convert.
+run a9a-int8 train --train "$a9a/a9a.gz" -D 500 --storage int8
+run a9a-f16 train --train "$a9a/a9a.gz" -D 500 --storage f16 --head-storage f16
+run kdd-int8-standardized train --train "$d/kdd.train.svm.gz" -D 50 --standardize --storage int8
+run cpu-fastfood-int8 train --train "$d/cpu.train.csv.gz" -D 300 --map fastfood --storage int8 --task regression
+run adult-binning-int8 train --train "$a9a/a9a.gz" --map binning -P 30 --storage int8
+run readme-a9a-f16 convert -m "$work/readme-a9a.{}.rfk" --storage f16
+run readme-a9a-int8-calibrated convert -m "$work/readme-a9a.{}.rfk" --storage int8 --calibrate "$a9a/a9a.gz"
+run census-int8 convert -m "$work/census-fourier.{}.rfk" --storage int8
+run readme-a9a-fixed convert -m "$work/readme-a9a.{}.rfk" --fixed --calibrate "$a9a/a9a.gz"
+run cpu-fastfood-int8-again convert -m "$work/cpu-fastfood-int8.{}.rfk" --head-storage int8 --storage int8
 exit $status

@@ -43,9 +43,8 @@ std::vector<std::uint8_t> Model(f::MapKind map, std::uint32_t F, std::uint32_t d
   for (std::size_t j = 0; j < spec.head_weights.size(); ++j)
     spec.head_weights[j] = 0.03f * float(j % 17) - 0.2501f;
   spec.head_bias.assign(K, 0.125f);
-  const auto blob = rfk::host::SerializeModel(spec);
-  if (storage == f::Storage::kF32) return blob;
-  return rfk::host::StoreQuantized(blob, storage, storage == f::Storage::kF16 ? f::Storage::kF16 : storage);
+  spec.map_storage = spec.head_storage = storage;
+  return rfk::host::SerializeModel(spec);
 }
 
 // An input of d values, different for each i.

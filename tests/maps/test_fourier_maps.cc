@@ -95,10 +95,12 @@ class ScalarKernels {
 };
 
 // z(x) of every data row through the core's ComputeFeatures on `spec`'s model, with W re-stored
-// in `w_storage` by the model writer (RequantizeModel) as `rfk train --storage` stores it.
+// in `w_storage` by the model writer as `rfk train --storage` stores it.
 std::vector<float> CoreFeatures(const rfk::host::ModelSpec& spec, const rfk::host::Dataset& data,
                                 f::Storage w_storage = f::Storage::kF32) {
-  rfk_test::Blob blob(rfk::host::StoreQuantized(rfk::host::SerializeModel(spec), w_storage, f::Storage::kF32));
+  rfk::host::ModelSpec stored = spec;
+  stored.map_storage = w_storage;
+  rfk_test::Blob blob(rfk::host::SerializeModel(stored));
   rfk::Model m;
   REQUIRE(blob.Open(&m) == rfk::Status::kOk);
   rfk::host::AlignedBytes scratch(rfk::ScratchBytes(m));

@@ -148,7 +148,7 @@ TEST_CASE("rfk train --storage int8: W is the plain rounding of the same draws, 
     const std::vector<std::uint8_t> f32 = rfk::host::Train(ds, o).model;
     o.w_storage = o.head_storage = f::Storage::kInt8;
     rfk_test::Blob q8(rfk::host::Train(ds, o).model);
-    rfk_test::Blob plain(rfk::host::StoreQuantized(f32, f::Storage::kInt8, f::Storage::kInt8));
+    rfk_test::Blob plain(rfk_test::Requantized(f32, f::Storage::kInt8, f::Storage::kInt8));
     rfk::Model mq, mp;
     REQUIRE(q8.Open(&mq) == Status::kOk);
     REQUIRE(plain.Open(&mp) == Status::kOk);

@@ -19,8 +19,12 @@ class IoError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// Everything a model blob holds, in host containers. Serialize validates the counts.
-/// The Fourier map is present when num_frequencies > 0, the binning map when num_grids > 0.
+/// Everything a model blob holds, in host containers, and how its weights are stored: the one
+/// description SerializeModel encodes (training writes it; RequantizeModel reads a model into one
+/// with SpecFromModel, changes the storages and encodes the sections they touch). Serialize
+/// validates the counts. The Fourier map is present when num_frequencies > 0, the binning map
+/// when num_grids > 0. Weights are given as floats and rounded to their storage by the writer
+/// (EncodeMatrix: StoredRow gives the values a storage keeps).
 struct ModelSpec {
   format::MapKind map = format::MapKind::kFourier;    ///< the Fourier-type map's kind
   format::Kernel kernel = format::Kernel::kGaussian;  ///< the kernel it approximates
@@ -72,6 +76,23 @@ struct ModelSpec {
   std::vector<float> input_mean;
   std::vector<float> input_sd;  ///< (see input_mean)
 
+  /// How W (or Fastfood's G and S) is stored: f32, f16 or int8 (one scale per row of W, per block
+  /// of G and S). Ignored without a Fourier map. Not f32: a Fourier-type map without binning stores
+  /// its standardisation in f16 where StandardizationStorage allows (mean and inv_scale already
+  /// rounded to f16 then, as training leaves them).
+  format::Storage map_storage = format::Storage::kF32;
+  /// How the head is stored: f32, f16 (f16-scaled instead when a weight is beyond f16's range,
+  /// |w| >= 65520), f16-scaled or int8 (one scale per output).
+  format::Storage head_storage = format::Storage::kF32;
+  /// The row scales of int8 and f16-scaled matrices, when given: W's per stored row
+  /// (StoredFrequencies), Fastfood's per block (G's blocks, then S's), the head's per output. Each
+  /// weight is then stored as w / scale rounded, so weights that are q x scale (SpecFromModel's, a
+  /// GPTQ-rounded head's) keep exactly their q. Empty: computed from the weights (Int8Scale,
+  /// F16Scale). They belong to the storage the weights have; whoever changes a storage clears them.
+  std::vector<float> projection_scales;
+  std::vector<float> fastfood_scales;  ///< (see projection_scales)
+  std::vector<float> head_scales;      ///< (see projection_scales)
+
   /// D_F: 2F for the pair form, F for the phase form.
   std::uint32_t FourierFeatures() const {
     return format::IsPhaseForm(map) ? num_frequencies : 2 * num_frequencies;
@@ -86,8 +107,15 @@ struct ModelSpec {
 };
 
 /// Lays the model out in format version 1 (sections 16-byte aligned, CRC filled in).
-/// Throws std::invalid_argument if the spec's vectors disagree with its counts.
+/// Throws std::invalid_argument if the spec's vectors disagree with its counts, QuantizeError
+/// (rfk/host/quantize.hpp) if a weight does not fit its storage (naming the section and what to do).
 std::vector<std::uint8_t> SerializeModel(const ModelSpec& spec);
+
+/// An opened model as a spec: every section SerializeModel writes, its weights widened to floats
+/// (as the core reads them), their storages and row scales; SerializeModel(SpecFromModel(m)) gives
+/// m's bytes back for a model rfk wrote (sections in SerializeModel's order, none it does not
+/// know). Allocates.
+ModelSpec SpecFromModel(const rfk::Model& m);
 
 /// One section of a blob being assembled: its table entry's type and flags, and its bytes.
 struct RawSection {
@@ -103,6 +131,10 @@ std::vector<std::uint8_t> AssembleModel(const std::vector<RawSection>& sections)
 
 /// An opened model's sections in table order: each entry's type, flags and storage word, and its bytes.
 std::vector<RawSection> SectionsOf(const rfk::Model& m);
+/// Section `type` of `spec` as SerializeModel writes it: its payload and entry storage word into
+/// *out (type and flags left alone), or false when the spec has no such section (or rfk writes
+/// none of that type).
+bool EncodeSection(const ModelSpec& spec, std::uint16_t type, RawSection* out);
 /// An opened model laid out again without its section of type `type` (every other section, its
 /// entry's flags and storage word included, copied as it is, in the same order); the model as it is
 /// when it has none. For optional sections (`rfk convert --no-metadata`): dropping a required one

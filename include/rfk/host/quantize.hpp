@@ -10,6 +10,7 @@
 
 #include "rfk/format.hpp"
 #include "rfk/host/data.hpp"
+#include "rfk/host/model_writer.hpp"
 #include "rfk/model.hpp"
 
 namespace rfk::host {
@@ -38,10 +39,12 @@ std::int8_t Int8Quantize(float w, float scale);
 
 /// The stored bytes (format::QuantMatrixBytes) of a rows x cols matrix given row-major in `w`, its
 /// element (j, c) placed at index(j, c) of the stored element order (W's panels; identity for the
-/// head), int8 and f16-scaled scales per row j (Int8Scale, F16Scale). f32 stores the floats unchanged.
+/// head), int8 and f16-scaled scales per row j: scales[j] when given (rows of them; f16-scaled
+/// ones powers of two), else Int8Scale, F16Scale. f32 stores the floats unchanged.
 std::vector<std::uint8_t> EncodeMatrix(format::Storage storage, const std::vector<float>& w, std::uint64_t rows,
-                                       std::uint64_t cols, std::uint64_t (*index)(std::uint64_t j, std::uint64_t c,
-                                                                                  std::uint64_t cols));
+                                       std::uint64_t cols,
+                                       std::uint64_t (*index)(std::uint64_t j, std::uint64_t c, std::uint64_t cols),
+                                       const float* scales = nullptr);
 
 /// An int8 head given exactly (K x D row-major q, a scale and a bias per output), for
 /// RequantizeModel to store as it is instead of rounding the model's head (GptqInt8Head in
@@ -73,25 +76,24 @@ void RoundInt8Gptq(const std::vector<double>& w, std::uint32_t rows, std::uint32
                    unsigned threads, std::vector<std::int8_t>* q, std::vector<float>* scale,
                    std::vector<double>* err = nullptr);
 
-/// A copy of an opened model whose map weights -- W (projection) of a dense Fourier map, or G and S
-/// of a Fastfood map (one int8 scale per block of d') -- are stored in `w_storage`, whose
-/// standardisation is stored as StandardizationStorage decides (an f16 one is kept as it is), and
-/// whose head is stored in `head_storage` (f16: f16-scaled instead when a weight of the head is
-/// beyond f16's range, |w| >= 65520; any other f16 head stays plain f16, byte for byte as before
-/// f16-scaled existed); every other section is copied byte for byte (unknown
-/// optional ones too, with their entries' storage word), in the same order. The weights are widened from the source's storage and quantized again.
+/// A copy of an opened model with its map weights -- W (projection) of a dense Fourier map, or G
+/// and S of a Fastfood map -- stored in `w_storage` and its head in `head_storage`, as
+/// ModelSpec::map_storage and head_storage say (the standardisation in f16 where that allows;
+/// an f16 one stays). The model is read with SpecFromModel (weights widened from their storage)
+/// and the sections those storages touch -- map_params, projection, fastfood, standardize, head --
+/// are encoded again by SerializeModel's writers; every other section is copied byte for byte
+/// (unknown optional ones too, with their entries' storage word), all in the source's order.
 /// Throws QuantizeError when a target storage is wider than the source's (precision lost earlier is
 /// not restored: convert from the f32 model instead), or a value does not fit. A model without a
 /// Fourier map ignores w_storage.
-/// With `head` (head_storage must be int8, its sizes K x D): the head stored is `head`, not a
-/// rounding of the model's.
+/// With `head` (head_storage int8, its sizes K x D): the head stored is `head` (SetInt8Head), not a
+/// rounding of the model's. Weights whose storage stays keep their row scales, hence their bytes.
 std::vector<std::uint8_t> RequantizeModel(const Model& m, format::Storage w_storage, format::Storage head_storage,
                                           const Int8Head* head = nullptr);
 
-/// `blob` (a model as SerializeModel writes it) re-stored with RequantizeModel, or returned as it
-/// is when both storages are f32 and no head is given. Throws QuantizeError as RequantizeModel.
-std::vector<std::uint8_t> StoreQuantized(const std::vector<std::uint8_t>& blob, format::Storage w_storage,
-                                         format::Storage head_storage, const Int8Head* head = nullptr);
+/// spec's head replaced by `head` (K x D, as the spec's counts), stored int8 with exactly its q,
+/// scales and biases (ModelSpec::head_scales). Throws std::logic_error for other sizes.
+void SetInt8Head(const Int8Head& head, ModelSpec* spec);
 
 /// Row j of a W that a map stores in `storage`, as the device core reads it, for a host that must
 /// compute the device's features (quantization-aware training): f16: each w_c replaced by its

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "rfk/host/opened_model.hpp"
+#include "rfk/host/quantize.hpp"
 #include "rfk/model.hpp"
 
 namespace rfk::host {
@@ -73,6 +74,11 @@ AssembledModel AssembleModel(const Design& design, const Head& head, const Train
   }
   spec.calibration_method = ctx.report->calibration_method;
   spec.calibration_params = ctx.report->calibration_params;
+  // The storages of --storage / --head-storage (training already rounded the standardisation to
+  // f16 where the writer will store it so, and the design's features used W as stored).
+  spec.map_storage = ctx.opt.w_storage;
+  spec.head_storage = ctx.opt.head_storage;
+  if (const Int8Head* rounded = design.RoundedHead()) SetInt8Head(*rounded, &spec);
   out.blob = SerializeModel(spec);
   CheckModelOpens(out.blob);
   return out;

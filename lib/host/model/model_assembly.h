@@ -1,6 +1,6 @@
 // Model assembly: a fitted design and its head become a model blob -- the ModelSpec (the
-// design's maps, standardisation, the head rounded to float, labels, metadata), serialised and
-// opened once more by the device core.
+// design's maps, standardisation, the head rounded to float, labels, metadata, the storages of
+// --storage and --head-storage), serialised once and opened once more by the device core.
 #pragma once
 
 #include <cstdint>

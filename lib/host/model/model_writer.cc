@@ -6,9 +6,12 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 
+#include "rfk/host/quantize.hpp"
+#include "rfk/kernels.hpp"
 #include "rfk/model.hpp"
 
 namespace rfk::host {
@@ -28,6 +31,32 @@ void PutAt(Payload* out, std::uint32_t at, T v) { std::memcpy(out->data() + at, 
 
 void Require(bool ok, const char* what) {
   if (!ok) throw std::invalid_argument(std::string("SerializeModel: ") + what);
+}
+
+std::uint64_t RowMajorIndex(std::uint64_t j, std::uint64_t c, std::uint64_t cols) { return j * cols + c; }
+std::uint64_t PanelIndex(std::uint64_t j, std::uint64_t c, std::uint64_t cols) {
+  return (j / f::kPanelWidth) * f::kPanelWidth * cols + c * f::kPanelWidth + j % f::kPanelWidth;
+}
+
+// EncodeMatrix, its QuantizeError naming the matrix and what to store it as instead.
+// `scales`: the rows' given scales (ModelSpec::projection_scales etc.), or null.
+Payload Encode(const char* what, const char* advice, f::Storage storage, const std::vector<float>& w,
+               std::uint64_t rows, std::uint64_t cols, std::uint64_t (*index)(std::uint64_t, std::uint64_t, std::uint64_t),
+               const float* scales) {
+  try {
+    return EncodeMatrix(storage, w, rows, cols, index, scales);
+  } catch (const QuantizeError& e) {
+    throw QuantizeError(std::string(what) + ": " + e.what() + "; " + advice);
+  }
+}
+
+const float* Given(const std::vector<float>& scales) { return scales.empty() ? nullptr : scales.data(); }
+
+// Whether every weight rounds to a finite binary16 (|w| < 65520; FloatToHalf's range).
+bool FitsF16(const std::vector<float>& w) {
+  for (float v : w)
+    if (!(std::fabs(v) < 65520.0f)) return false;
+  return true;
 }
 
 // The spec's vectors agree with its counts.
@@ -59,6 +88,11 @@ void CheckSpec(const ModelSpec& s) {
   Require(s.input_mean.size() == s.input_sd.size() && (s.input_mean.empty() || s.input_mean.size() == d),
           "input_stats sizes != d");
   Require(s.calibration_method == 0 || s.task != f::Task::kRegression, "calibration for regression");
+  const std::uint64_t blocks = f::IsFastfood(s.map) && s.fastfood_dim > 0 ? (F + s.fastfood_dim - 1) / s.fastfood_dim : 0;
+  Require(s.projection_scales.empty() || s.projection_scales.size() == f::StoredFrequencies(s.layout, s.num_frequencies),
+          "W's row scales != its stored rows");
+  Require(s.fastfood_scales.empty() || s.fastfood_scales.size() == 2 * blocks, "Fastfood's scales != 2 x blocks");
+  Require(s.head_scales.empty() || s.head_scales.size() == K, "the head's scales != K");
   Require(s.calibration_method == 0 ||
               8 + 4 * std::uint64_t{s.calibration_params.size()} == f::calibration::Bytes(s.calibration_method, s.num_outputs),
           "calibration parameters for the method and K");
@@ -80,18 +114,20 @@ void AppendStrings(const std::vector<std::string>& strings, Payload* p) {
   for (const std::string& l : strings) p->insert(p->end(), l.c_str(), l.c_str() + l.size() + 1);
 }
 
-// One writer per section: fills the section's payload from the spec and returns true, or returns
-// false when this spec has no such section. Fixed-size sections start as the table's size in zeros.
-bool MapParams(const ModelSpec& s, Payload* p) {
+// One writer per section: fills the section's payload (and its entry's storage word, 0 unless
+// said) from the spec and returns true, or returns false when this spec has no such section.
+// Fixed-size sections start as the table's size in zeros.
+bool MapParams(const ModelSpec& s, RawSection* out) {
   if (s.num_frequencies == 0) return false;
   namespace mp = f::map_params;
+  Payload* const p = &out->payload;
   p->assign(mp::kBytes, 0);
   PutAt(p, mp::kMapKind, static_cast<std::uint32_t>(s.map));
   PutAt(p, mp::kKernel, static_cast<std::uint32_t>(s.kernel));
   PutAt(p, mp::kInputDim, s.input_dim);
   PutAt(p, mp::kFourierFeatures, s.FourierFeatures());
   PutAt(p, mp::kNumFrequencies, s.num_frequencies);
-  PutAt(p, mp::kStorage, static_cast<std::uint32_t>(f::Storage::kF32));
+  PutAt(p, mp::kStorage, static_cast<std::uint32_t>(s.map_storage));
   PutAt(p, mp::kLayout, static_cast<std::uint32_t>(s.layout));
   PutAt(p, mp::kPanelWidthField, s.layout == f::Layout::kPanels ? f::kPanelWidth : 0u);
   PutAt(p, mp::kGamma, s.gamma);
@@ -100,41 +136,49 @@ bool MapParams(const ModelSpec& s, Payload* p) {
   return true;
 }
 
-bool Projection(const ModelSpec& s, Payload* p) {
+// W in its layout (panel q holds frequencies [16q, 16q + 16) as d rows of 16, zero rows padding
+// the last one) and storage (int8: one scale per stored row, padding rows included).
+bool Projection(const ModelSpec& s, RawSection* out) {
   if (s.num_frequencies == 0 || f::IsFastfood(s.map)) return false;
-  if (s.layout != f::Layout::kPanels) {
-    AppendPod(p, s.projection.data(), s.projection.size());
-    return true;
-  }
-  // Panel q holds frequencies [16q, 16q + 16) as d rows of 16 (zero rows pad the last one).
-  const std::uint64_t d = s.input_dim, F = s.num_frequencies, pw = f::kPanelWidth;
-  std::vector<float> packed(std::uint64_t{f::StoredFrequencies(s.layout, s.num_frequencies)} * d, 0.0f);
-  for (std::uint64_t j = 0; j < F; ++j)
-    for (std::uint64_t c = 0; c < d; ++c) packed[(j / pw) * pw * d + c * pw + j % pw] = s.projection[j * d + c];
-  AppendPod(p, packed.data(), packed.size());
+  const std::uint64_t d = s.input_dim, rows = f::StoredFrequencies(s.layout, s.num_frequencies);
+  std::vector<float> w(s.projection);
+  w.resize(rows * d, 0.0f);
+  out->payload = Encode("W (projection)", "store W as int8 or f32", s.map_storage, w, rows, d,
+                        s.layout == f::Layout::kPanels ? PanelIndex : RowMajorIndex, Given(s.projection_scales));
   return true;
 }
 
-bool Fastfood(const ModelSpec& s, Payload* p) {
+// The header, G and S as blocks x d' matrices in the map's storage (int8: one scale per block),
+// the permutations and the signs.
+bool Fastfood(const ModelSpec& s, RawSection* out) {
   if (s.num_frequencies == 0 || !f::IsFastfood(s.map)) return false;
   namespace ff = f::fastfood;
+  Payload* const p = &out->payload;
+  const std::uint32_t blocks = (s.num_frequencies - 1) / s.fastfood_dim + 1;
   p->assign(ff::kHeaderBytes, 0);
   PutAt(p, ff::kPaddedDim, s.fastfood_dim);
-  PutAt(p, ff::kNumBlocks, (s.num_frequencies - 1) / s.fastfood_dim + 1);
+  PutAt(p, ff::kNumBlocks, blocks);
   PutAt(p, ff::kIndexBits, ff::IndexBits(s.fastfood_dim));
-  AppendPod(p, s.fastfood_g.data(), s.fastfood_g.size());
-  AppendPod(p, s.fastfood_s.data(), s.fastfood_s.size());
+  for (const std::vector<float>* diag : {&s.fastfood_g, &s.fastfood_s}) {
+    const bool g = diag == &s.fastfood_g;
+    const float* scales = s.fastfood_scales.empty() ? nullptr : s.fastfood_scales.data() + (g ? 0 : blocks);
+    const Payload enc = Encode(g ? "Fastfood's G" : "Fastfood's S", "store the map as int8 or f32", s.map_storage,
+                               *diag, blocks, s.fastfood_dim, RowMajorIndex, scales);
+    p->insert(p->end(), enc.begin(), enc.end());
+  }
   AppendPod(p, s.fastfood_perm.data(), s.fastfood_perm.size());
   AppendPod(p, s.fastfood_signs.data(), s.fastfood_signs.size());
   return true;
 }
 
-bool Phase(const ModelSpec& s, Payload* p) {
+bool Phase(const ModelSpec& s, RawSection* out) {
+  Payload* const p = &out->payload;
   AppendPod(p, s.phase.data(), s.phase.size());
   return !s.phase.empty();
 }
 
-bool BinningParams(const ModelSpec& s, Payload* p) {
+bool BinningParams(const ModelSpec& s, RawSection* out) {
+  Payload* const p = &out->payload;
   if (s.num_grids == 0) return false;
   namespace bp = f::binning_params;
   p->assign(bp::kBytes, 0);
@@ -150,13 +194,15 @@ bool BinningParams(const ModelSpec& s, Payload* p) {
   return true;
 }
 
-bool BinGrids(const ModelSpec& s, Payload* p) {
+bool BinGrids(const ModelSpec& s, RawSection* out) {
+  Payload* const p = &out->payload;
   AppendPod(p, s.bin_inv_width.data(), s.bin_inv_width.size());
   AppendPod(p, s.bin_offset.data(), s.bin_offset.size());
   return s.num_grids > 0;
 }
 
-bool BinKeys(const ModelSpec& s, Payload* p) {
+bool BinKeys(const ModelSpec& s, RawSection* out) {
+  Payload* const p = &out->payload;
   if (s.num_grids == 0 || s.bin_mode != f::BinMode::kExact) return false;
   AppendPod(p, s.bin_grid_start.data(), s.bin_grid_start.size());
   p->resize(f::bin_keys::KeysOffset(s.num_grids), 0);
@@ -164,34 +210,56 @@ bool BinKeys(const ModelSpec& s, Payload* p) {
   return true;
 }
 
-bool Standardize(const ModelSpec& s, Payload* p) {
-  AppendPod(p, s.mean.data(), s.mean.size());
-  AppendPod(p, s.inv_scale.data(), s.inv_scale.size());
-  return !s.mean.empty();
-}
-
-bool Head(const ModelSpec& s, Payload* p) {
-  AppendU32(p, static_cast<std::uint32_t>(s.task));
-  AppendU32(p, s.num_outputs);
-  AppendU32(p, s.NumFeatures());
-  AppendU32(p, 0);
-  AppendPod(p, s.head_weights.data(), s.head_weights.size());
-  AppendPod(p, s.head_bias.data(), s.head_bias.size());
+// f16 (two rows of d, entry storage f16) where StandardizationStorage allows it for the map's
+// storage, else mean and inv_scale in f32.
+bool Standardize(const ModelSpec& s, RawSection* out) {
+  if (s.mean.empty()) return false;
+  std::vector<float> mean(s.mean), inv(s.inv_scale);
+  if (StandardizationStorage(s.map_storage, s.num_frequencies > 0 && s.num_grids == 0, &mean, &inv) ==
+      f::Storage::kF16) {
+    mean.insert(mean.end(), inv.begin(), inv.end());
+    out->payload = EncodeMatrix(f::Storage::kF16, mean, 2, s.input_dim, RowMajorIndex);
+    out->storage = static_cast<std::uint32_t>(f::Storage::kF16);
+    return true;
+  }
+  AppendPod(&out->payload, s.mean.data(), s.mean.size());
+  AppendPod(&out->payload, s.inv_scale.data(), s.inv_scale.size());
   return true;
 }
 
-bool Labels(const ModelSpec& s, Payload* p) {
+// The header (its storage field 0 for f32, as rfk has always written it), the weights in
+// head_storage, the biases.
+bool Head(const ModelSpec& s, RawSection* out) {
+  Payload* const p = &out->payload;
+  const std::uint64_t K = s.num_outputs, D = s.NumFeatures();
+  f::Storage storage = s.head_storage;
+  if (storage == f::Storage::kF16 && !FitsF16(s.head_weights)) storage = f::Storage::kF16Scaled;
+  AppendU32(p, static_cast<std::uint32_t>(s.task));
+  AppendU32(p, s.num_outputs);
+  AppendU32(p, s.NumFeatures());
+  AppendU32(p, storage == f::Storage::kF32 ? 0u : static_cast<std::uint32_t>(storage));
+  const Payload enc = Encode("the head", "store the head as int8 or f32 (--head-storage)", storage, s.head_weights,
+                             K, D, RowMajorIndex, storage == s.head_storage ? Given(s.head_scales) : nullptr);
+  p->insert(p->end(), enc.begin(), enc.end());
+  AppendPod(p, s.head_bias.data(), K);
+  return true;
+}
+
+bool Labels(const ModelSpec& s, RawSection* out) {
+  Payload* const p = &out->payload;
   if (s.labels.empty()) return false;
   AppendStrings(s.labels, p);
   return true;
 }
 
-bool Metadata(const ModelSpec& s, Payload* p) {
+bool Metadata(const ModelSpec& s, RawSection* out) {
+  Payload* const p = &out->payload;
   p->assign(s.metadata.begin(), s.metadata.end());
   return !s.metadata.empty();
 }
 
-bool Impute(const ModelSpec& s, Payload* p) {
+bool Impute(const ModelSpec& s, RawSection* out) {
+  Payload* const p = &out->payload;
   if (s.impute.empty()) return false;
   AppendU32(p, static_cast<std::uint32_t>(s.impute_method));
   AppendU32(p, s.input_dim);
@@ -201,7 +269,8 @@ bool Impute(const ModelSpec& s, Payload* p) {
   return true;
 }
 
-bool FeatureNames(const ModelSpec& s, Payload* p) {
+bool FeatureNames(const ModelSpec& s, RawSection* out) {
+  Payload* const p = &out->payload;
   if (s.feature_names.empty()) return false;
   std::vector<std::string> names = s.feature_names;
   names.push_back(s.target_name);
@@ -209,7 +278,8 @@ bool FeatureNames(const ModelSpec& s, Payload* p) {
   return true;
 }
 
-bool Calibration(const ModelSpec& s, Payload* p) {
+bool Calibration(const ModelSpec& s, RawSection* out) {
+  Payload* const p = &out->payload;
   if (s.calibration_method == 0) return false;
   AppendU32(p, s.calibration_method);
   AppendU32(p, s.num_outputs);
@@ -217,7 +287,8 @@ bool Calibration(const ModelSpec& s, Payload* p) {
   return true;
 }
 
-bool InputStats(const ModelSpec& s, Payload* p) {
+bool InputStats(const ModelSpec& s, RawSection* out) {
+  Payload* const p = &out->payload;
   if (s.input_mean.empty()) return false;
   AppendU32(p, s.input_dim);
   for (int i = 0; i < 3; ++i) AppendU32(p, 0);
@@ -228,7 +299,7 @@ bool InputStats(const ModelSpec& s, Payload* p) {
 
 struct SectionWriter {
   std::uint16_t type;
-  bool (*write)(const ModelSpec&, Payload*);
+  bool (*write)(const ModelSpec&, RawSection*);
 };
 constexpr std::uint16_t T(f::SectionType t) { return static_cast<std::uint16_t>(t); }
 // The sections in the order they are laid out in the blob. Readers accept any order, but this one
@@ -314,14 +385,29 @@ std::vector<std::uint8_t> SerializeModel(const ModelSpec& s) {
   CheckSpec(s);
   std::vector<RawSection> sections;  // flags from the format's table
   for (const SectionWriter& w : kSectionWriters) {
-    Payload p;
-    if (!w.write(s, &p)) continue;
+    RawSection section;
+    if (!w.write(s, &section)) continue;
     const f::SectionInfo* info = f::FindSection(w.type);  // null: input_stats, optional and variable
-    Require(!info || info->fixed_bytes == f::kVariable || p.size() == info->fixed_bytes,
+    Require(!info || info->fixed_bytes == f::kVariable || section.payload.size() == info->fixed_bytes,
             "a fixed-size section has another size");
-    sections.push_back({w.type, static_cast<std::uint16_t>(info ? info->writer_flag : f::kOptional), std::move(p)});
+    section.type = w.type;
+    section.flags = static_cast<std::uint16_t>(info ? info->writer_flag : f::kOptional);
+    sections.push_back(std::move(section));
   }
   return AssembleModel(sections);
+}
+
+bool EncodeSection(const ModelSpec& s, std::uint16_t type, RawSection* out) {
+  CheckSpec(s);
+  for (const SectionWriter& w : kSectionWriters) {
+    if (w.type != type) continue;
+    RawSection section;
+    if (!w.write(s, &section)) return false;
+    out->payload = std::move(section.payload);
+    out->storage = section.storage;
+    return true;
+  }
+  return false;
 }
 
 void WriteFileAtomic(const std::string& path, const std::vector<std::uint8_t>& bytes,

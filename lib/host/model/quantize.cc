@@ -7,29 +7,12 @@
 #include <iterator>
 
 #include "rfk/host/model_writer.hpp"
-#include "rfk/host/opened_model.hpp"
 #include "rfk/kernels.hpp"
 
 namespace rfk::host {
 namespace {
 
 namespace f = format;
-
-std::uint32_t Load32(const std::uint8_t* p) {
-  std::uint32_t v;
-  std::memcpy(&v, p, 4);
-  return v;
-}
-std::uint16_t Load16(const std::uint8_t* p) {
-  std::uint16_t v;
-  std::memcpy(&v, p, 2);
-  return v;
-}
-
-std::uint64_t RowMajorIndex(std::uint64_t j, std::uint64_t c, std::uint64_t cols) { return j * cols + c; }
-std::uint64_t PanelIndex(std::uint64_t j, std::uint64_t c, std::uint64_t cols) {
-  return (j / f::kPanelWidth) * f::kPanelWidth * cols + c * f::kPanelWidth + j % f::kPanelWidth;
-}
 
 std::string Name(f::Storage s) { return f::NameOf(s); }
 
@@ -39,122 +22,12 @@ void RefuseWidening(const char* what, f::Storage from, f::Storage to) {
                         " would not restore the precision it lost (convert from the f32 model instead)");
 }
 
-// The map_params payload with its storage field set to `storage`.
-std::vector<std::uint8_t> MapParams(const std::uint8_t* p, std::uint32_t size, f::Storage storage) {
-  std::vector<std::uint8_t> out(p, p + size);
-  const auto v = static_cast<std::uint32_t>(storage);
-  std::memcpy(out.data() + f::map_params::kStorage, &v, 4);
-  return out;
-}
-
-// W widened to row-major StoredFrequencies x d (the padding rows of panels stay zero), re-encoded.
-std::vector<std::uint8_t> Projection(const Model& m, f::Storage storage) {
-  const bool panels = m.layout == f::Layout::kPanels;
-  const std::uint64_t d = m.input_dim, rows = f::StoredFrequencies(m.layout, m.num_frequencies);
-  std::vector<float> w(rows * d, 0.0f);
-  for (std::uint64_t j = 0; j < m.num_frequencies; ++j)
-    for (std::uint64_t c = 0; c < d; ++c)
-      w[j * d + c] = WeightAt(m.projection_weights, panels ? PanelIndex(j, c, d) : RowMajorIndex(j, c, d), j);
-  try {
-    return EncodeMatrix(storage, w, rows, d, panels ? PanelIndex : RowMajorIndex);
-  } catch (const QuantizeError& e) {
-    throw QuantizeError(std::string("W (projection): ") + e.what() + "; store W as int8 or f32");
-  }
-}
-
-// The fastfood section with G and S re-encoded as blocks x d' matrices (int8: one scale per
-// block), the header, the permutations and the signs copied.
-std::vector<std::uint8_t> FastfoodSection(const Model& m, const std::uint8_t* p, f::Storage storage) {
-  const FastfoodArrays& a = m.fastfood;
-  const std::uint64_t N = std::uint64_t{a.dp} * a.blocks;
-  std::vector<std::uint8_t> out(p, p + f::fastfood::kHeaderBytes);
-  for (const void* diag : {a.G, a.S}) {
-    const WeightsView w = FastfoodDiagonal(a, diag);
-    std::vector<float> v(N);
-    for (std::uint64_t k = 0; k < N; ++k) v[k] = WeightAt(w, k, k / a.dp);
-    std::vector<std::uint8_t> enc;
-    try {
-      enc = EncodeMatrix(storage, v, a.blocks, a.dp, RowMajorIndex);
-    } catch (const QuantizeError& e) {
-      throw QuantizeError(std::string("Fastfood's ") + (diag == a.G ? "G" : "S") + ": " + e.what() +
-                          "; store the map as int8 or f32");
-    }
-    out.insert(out.end(), enc.begin(), enc.end());
-  }
-  out.insert(out.end(), a.perm, a.perm + f::fastfood::PermBytes(a.dp, static_cast<std::uint32_t>(N)));
-  out.insert(out.end(), a.signs, a.signs + (N + 7) / 8);
-  return out;
-}
-
-// `head`'s int8 weights as the format stores them (format::QuantMatrixBytes).
-std::vector<std::uint8_t> EncodeInt8Head(const Int8Head& head, std::uint64_t K, std::uint64_t D) {
-  if (head.q.size() != K * D || head.scale.size() != K || head.bias.size() != K)
-    throw std::logic_error("an int8 head of the wrong size for the model");
-  std::vector<std::uint8_t> out(f::QuantMatrixBytes(f::Storage::kInt8, K, D), 0);
-  std::memcpy(out.data(), head.q.data(), K * D);
-  std::memcpy(out.data() + f::QuantValuesBytes(f::Storage::kInt8, K, D), head.scale.data(), 4 * K);
-  return out;
-}
-
-// Whether every weight rounds to a finite binary16 (|w| < 65520; FloatToHalf's range).
-bool FitsF16(const std::vector<float>& w) {
-  for (float v : w)
-    if (!(std::fabs(v) < 65520.0f)) return false;
-  return true;
-}
-
-// The head: its header with the storage field (0 for f32, as rfk has always written it), the
-// weights re-encoded (or `given`'s, with its biases), the biases unchanged. An f16 head with a
-// weight beyond f16's range is stored f16-scaled (one power-of-two scale per output, F16Scale).
-std::vector<std::uint8_t> Head(const Model& m, const std::uint8_t* p, f::Storage storage, const Int8Head* given) {
-  const std::uint64_t K = m.num_outputs, D = m.num_features;
-  std::vector<std::uint8_t> out(p, p + f::head::kHeaderBytes);
-  const std::uint32_t v = storage == f::Storage::kF32 ? 0u : static_cast<std::uint32_t>(storage);
-  std::memcpy(out.data() + f::head::kStorage, &v, 4);
-  if (given != nullptr) {
-    if (storage != f::Storage::kInt8) throw std::logic_error("an int8 head given for another storage");
-    const std::vector<std::uint8_t> enc = EncodeInt8Head(*given, K, D);
-    out.insert(out.end(), enc.begin(), enc.end());
-    const auto* bias = reinterpret_cast<const std::uint8_t*>(given->bias.data());
-    out.insert(out.end(), bias, bias + 4 * K);
-    return out;
-  }
-  std::vector<float> w(K * D);
-  for (std::uint64_t k = 0; k < K; ++k)
-    for (std::uint64_t j = 0; j < D; ++j) w[k * D + j] = WeightAt(m.head, k * D + j, k);
-  if (storage == f::Storage::kF16 && !FitsF16(w)) {
-    storage = f::Storage::kF16Scaled;
-    const auto scaled = static_cast<std::uint32_t>(storage);
-    std::memcpy(out.data() + f::head::kStorage, &scaled, 4);
-  }
-  std::vector<std::uint8_t> enc;
-  try {
-    enc = EncodeMatrix(storage, w, K, D, RowMajorIndex);
-  } catch (const QuantizeError& e) {
-    throw QuantizeError(std::string("the head: ") + e.what() + "; store the head as int8 or f32 (--head-storage)");
-  }
-  out.insert(out.end(), enc.begin(), enc.end());
-  const auto* bias = reinterpret_cast<const std::uint8_t*>(m.head_bias);
-  out.insert(out.end(), bias, bias + 4 * K);
-  return out;
-}
-
-// The standardize section for a model whose map weights go to `w_storage`: f16 (and *storage set)
-// when StandardizationStorage chooses it for an f32 section, else the section as it is (an f16
-// one included).
-std::vector<std::uint8_t> StandardizeSection(const Model& m, const std::uint8_t* p, std::uint32_t size,
-                                             f::Storage w_storage, std::uint32_t* storage) {
-  const std::uint32_t d = m.input_dim;
-  const bool fourier_only = (m.projection_weights.data != nullptr || m.fastfood.dp != 0) && m.num_grids == 0;
-  if (m.mean != nullptr) {
-    std::vector<float> mean(m.mean, m.mean + d), inv(m.inv_scale, m.inv_scale + d);
-    if (StandardizationStorage(w_storage, fourier_only, &mean, &inv) == f::Storage::kF16) {
-      mean.insert(mean.end(), inv.begin(), inv.end());
-      *storage = static_cast<std::uint32_t>(f::Storage::kF16);
-      return EncodeMatrix(f::Storage::kF16, mean, 2, d, RowMajorIndex);
-    }
-  }
-  return std::vector<std::uint8_t>(p, p + size);
+// The sections whose bytes a map or head storage changes.
+bool StorageSection(std::uint16_t type) {
+  for (const f::SectionType t : {f::SectionType::kMapParams, f::SectionType::kProjection, f::SectionType::kFastfood,
+                                 f::SectionType::kStandardize, f::SectionType::kHead})
+    if (type == static_cast<std::uint16_t>(t)) return true;
+  return false;
 }
 
 }  // namespace
@@ -235,15 +108,16 @@ void StoredRow(f::Storage storage, float* w, std::size_t n, float* scale) {
 
 std::vector<std::uint8_t> EncodeMatrix(f::Storage storage, const std::vector<float>& w, std::uint64_t rows,
                                        std::uint64_t cols,
-                                       std::uint64_t (*index)(std::uint64_t, std::uint64_t, std::uint64_t)) {
+                                       std::uint64_t (*index)(std::uint64_t, std::uint64_t, std::uint64_t),
+                                       const float* given) {
   const std::uint32_t eb = f::ElementBytes(storage);
   if (eb == 0) throw QuantizeError("storage " + Name(storage) + " cannot be written");
   std::vector<std::uint8_t> out(f::QuantMatrixBytes(storage, rows, cols), 0);
   std::vector<float> scales(f::HasRowScales(storage) ? rows : 0);
   for (std::uint64_t j = 0; j < rows; ++j) {
     const float* row = w.data() + j * cols;
-    if (storage == f::Storage::kInt8) scales[j] = Int8Scale(row, cols);
-    if (storage == f::Storage::kF16Scaled) scales[j] = F16Scale(row, cols);
+    if (storage == f::Storage::kInt8) scales[j] = given != nullptr ? given[j] : Int8Scale(row, cols);
+    if (storage == f::Storage::kF16Scaled) scales[j] = given != nullptr ? given[j] : F16Scale(row, cols);
     for (std::uint64_t c = 0; c < cols; ++c) {
       std::uint8_t* at = out.data() + index(j, c, cols) * eb;
       if (storage == f::Storage::kF32) {
@@ -265,42 +139,39 @@ std::vector<std::uint8_t> EncodeMatrix(f::Storage storage, const std::vector<flo
 
 std::vector<std::uint8_t> RequantizeModel(const Model& m, f::Storage w_storage, f::Storage head_storage,
                                           const Int8Head* head) {
-  const bool has_w = m.projection_weights.data != nullptr, has_ff = m.fastfood.dp != 0;
-  if (has_w) RefuseWidening("W (projection)", m.projection_storage, w_storage);
-  if (has_ff) RefuseWidening("Fastfood's G and S", m.projection_storage, w_storage);
+  const bool has_map = m.num_frequencies > 0;
+  if (m.projection_weights.data != nullptr) RefuseWidening("W (projection)", m.projection_storage, w_storage);
+  if (m.fastfood.dp != 0) RefuseWidening("Fastfood's G and S", m.projection_storage, w_storage);
   RefuseWidening("the head", m.head_storage, head_storage);
-  const std::uint8_t* b = m.bytes;
-  const std::uint32_t count = Load32(b + f::kOffSectionCount), table = Load32(b + f::kOffSectionTable);
-  std::vector<RawSection> sections;
-  for (std::uint32_t i = 0; i < count; ++i) {
-    const std::uint8_t* e = b + table + i * f::kSectionEntryBytes;
-    RawSection s;
-    s.type = Load16(e + f::entry::kType);
-    s.flags = Load16(e + f::entry::kFlags);
-    s.storage = Load32(e + f::entry::kStorage);
-    const std::uint8_t* p = b + Load32(e + f::entry::kOffset);
-    const std::uint32_t size = Load32(e + f::entry::kSize);
-    if ((has_w || has_ff) && s.type == static_cast<std::uint16_t>(f::SectionType::kMapParams))
-      s.payload = MapParams(p, size, w_storage);
-    else if (has_w && s.type == static_cast<std::uint16_t>(f::SectionType::kProjection))
-      s.payload = Projection(m, w_storage);
-    else if (has_ff && s.type == static_cast<std::uint16_t>(f::SectionType::kFastfood))
-      s.payload = FastfoodSection(m, p, w_storage);
-    else if (s.type == static_cast<std::uint16_t>(f::SectionType::kHead))
-      s.payload = Head(m, p, head_storage, head);
-    else if (s.type == static_cast<std::uint16_t>(f::SectionType::kStandardize))
-      s.payload = StandardizeSection(m, p, size, w_storage, &s.storage);
-    else
-      s.payload.assign(p, p + size);
-    sections.push_back(std::move(s));
+  ModelSpec spec = SpecFromModel(m);
+  if (has_map && w_storage != spec.map_storage) {
+    spec.map_storage = w_storage;
+    spec.projection_scales.clear();
+    spec.fastfood_scales.clear();
   }
+  if (head_storage != spec.head_storage) {
+    spec.head_storage = head_storage;
+    spec.head_scales.clear();
+  }
+  if (head != nullptr) SetInt8Head(*head, &spec);
+  std::vector<RawSection> sections = SectionsOf(m);
+  for (RawSection& section : sections)
+    if (StorageSection(section.type) && !EncodeSection(spec, section.type, &section))
+      throw std::logic_error("RequantizeModel: the model's section " + std::to_string(section.type) + " has no writer");
   return AssembleModel(sections);
 }
 
-std::vector<std::uint8_t> StoreQuantized(const std::vector<std::uint8_t>& blob, f::Storage w_storage,
-                                         f::Storage head_storage, const Int8Head* head) {
-  if (w_storage == f::Storage::kF32 && head_storage == f::Storage::kF32 && head == nullptr) return blob;
-  return RequantizeModel(OpenedModel(blob, "the trained model").model(), w_storage, head_storage, head);
+void SetInt8Head(const Int8Head& head, ModelSpec* spec) {
+  const std::uint64_t K = spec->num_outputs, D = spec->NumFeatures();
+  if (head.q.size() != K * D || head.scale.size() != K || head.bias.size() != K)
+    throw std::logic_error("an int8 head of the wrong size for the model");
+  spec->head_storage = f::Storage::kInt8;
+  spec->head_weights.resize(K * D);
+  for (std::uint64_t k = 0; k < K; ++k)
+    for (std::uint64_t j = 0; j < D; ++j)  // as the core widens it (WeightAt)
+      spec->head_weights[k * D + j] = head.scale[k] * static_cast<float>(head.q[k * D + j]);
+  spec->head_scales = head.scale;
+  spec->head_bias = head.bias;
 }
 
 std::string StorageNames() {

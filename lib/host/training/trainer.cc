@@ -254,7 +254,7 @@ TrainResult Train(RowSource& source, const TrainOptions& options) {
   const Head head = design->Fit(choice.factor, rep.lambda, calibrate ? &calibration : nullptr);
   if (calibrate) Calibrate(*design, choice.factor, rep.lambda, calibration, ctx);
   AssembledModel model = AssembleModel(*design, head, ctx);
-  result.model = StoreQuantized(model.blob, opt.w_storage, opt.head_storage, design->RoundedHead());
+  result.model = std::move(model.blob);
   // The training error of the stored model's decision: by its calibration where it has one.
   targets.decision.method = rep.calibration_method;
   targets.decision.params.assign(rep.calibration_params.begin(), rep.calibration_params.end());
