@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "normal_rows.h"
+#include "rfk/host/fixed.hpp"
 #include "rfk/host/model_writer.hpp"
 #include "rfk/host/quantize.hpp"
 #include "rfk/host/train.hpp"
@@ -166,4 +167,28 @@ TEST_CASE("RequantizeModel: storage sections through the writers, the others cop
   CHECK(mq.head_storage == f::Storage::kInt8);
   // f32 to f32 changes nothing, the unknown section included.
   CHECK(rfk::host::RequantizeModel(m, f::Storage::kF32, f::Storage::kF32) == with_unknown);
+}
+
+TEST_CASE("RequantizeModel: a fixed-only model (no float arrays) re-stored as it is, int8 head and all") {
+  const rfk::host::Dataset ds = Circle();
+  for (const bool fastfood : {false, true}) {
+    CAPTURE(fastfood);
+    TrainOptions o;
+    o.features = 32;
+    o.gamma = 0.5;
+    o.lambda = 1e-4;
+    o.threads = 2;
+    if (fastfood) o.map = f::MapKind::kFastfood;
+    rfk_test::Blob trained(rfk::host::Train(ds, o).model);
+    rfk::Model m;
+    REQUIRE(trained.Open(&m) == rfk::Status::kOk);
+    rfk::host::FixedReport rep;
+    const std::vector<std::uint8_t> fixed_only = rfk::host::FixedModel(m, ds, &rep, true);
+    rfk_test::Blob blob(fixed_only);
+    REQUIRE(blob.Open(&m) == rfk::Status::kOk);
+    REQUIRE(m.projection_weights.data == nullptr);
+    CHECK_FALSE(rfk::host::SpecFromModel(m).float_arrays);
+    CHECK(rfk::host::RequantizeModel(m, f::Storage::kInt8, f::Storage::kInt8) == fixed_only);
+    CHECK_THROWS_AS(rfk::host::RequantizeModel(m, f::Storage::kInt8, f::Storage::kF16), rfk::host::QuantizeError);
+  }
 }

@@ -76,6 +76,10 @@ struct ModelSpec {
   std::vector<float> input_mean;
   std::vector<float> input_sd;  ///< (see input_mean)
 
+  /// false: the float path's arrays -- W, the phases, Fastfood's arrays, the bin grids and the
+  /// standardisation -- are left out (their vectors empty), as `rfk convert --fixed-only` leaves
+  /// them: the integer path's fixed section, which SerializeModel does not write, predicts.
+  bool float_arrays = true;
   /// How W (or Fastfood's G and S) is stored: f32, f16 or int8 (one scale per row of W, per block
   /// of G and S). Ignored without a Fourier map. Not f32: a Fourier-type map without binning stores
   /// its standardisation in f16 where StandardizationStorage allows (mean and inv_scale already

@@ -69,8 +69,10 @@ void BinningMap(const Model& m, ModelSpec* s) {
   s->bin_gamma = m.bin_gamma;
   s->bin_scale = m.bin_scale;
   s->bin_seed = m.bin_seed;
-  s->bin_inv_width = Floats(m.bin_inv_width, P * d);
-  s->bin_offset = Floats(m.bin_offset, P * d);
+  if (m.bin_inv_width != nullptr) {
+    s->bin_inv_width = Floats(m.bin_inv_width, P * d);
+    s->bin_offset = Floats(m.bin_offset, P * d);
+  }
   if (m.bin_mode != f::BinMode::kExact) return;
   for (std::uint64_t g = 0; g <= P; ++g) s->bin_grid_start.push_back(Load32(m.bin_grid_start + 4 * g));
   s->bin_keys.resize(m.bin_features);
@@ -127,6 +129,9 @@ void Annotations(const Model& m, ModelSpec* s) {
 ModelSpec SpecFromModel(const Model& m) {
   ModelSpec s;
   s.input_dim = m.input_dim;
+  // A fixed-only model keeps the maps' parameters but not their float arrays.
+  s.float_arrays = !(m.num_frequencies > 0 && m.projection_weights.data == nullptr && m.fastfood.dp == 0) &&
+                   !(m.num_grids > 0 && m.bin_inv_width == nullptr);
   if (m.num_frequencies > 0) FourierMap(m, &s);
   if (m.num_grids > 0) BinningMap(m, &s);
   HeadOf(m, &s);

@@ -64,7 +64,12 @@ void CheckSpec(const ModelSpec& s) {
   const std::uint64_t d = s.input_dim, F = s.num_frequencies, D = s.NumFeatures(), K = s.num_outputs;
   const std::uint64_t P = s.num_grids;
   Require(d > 0 && (F > 0 || P > 0) && K > 0, "empty dimensions");
-  if (f::IsFastfood(s.map)) {
+  if (!s.float_arrays) {
+    Require(s.projection.empty() && s.phase.empty() && s.fastfood_g.empty() && s.fastfood_s.empty() &&
+                s.fastfood_perm.empty() && s.fastfood_signs.empty() && s.bin_inv_width.empty() &&
+                s.bin_offset.empty() && s.mean.empty(),
+            "float arrays given with float_arrays false");
+  } else if (f::IsFastfood(s.map)) {
     const std::uint64_t dp = s.fastfood_dim, N = dp == 0 ? 0 : (F + dp - 1) / dp * dp;
     Require(s.projection.empty() && dp == f::fastfood::PaddedDim(s.input_dim), "fastfood: W given, or d' != PaddedDim(d)");
     Require(s.fastfood_g.size() == N && s.fastfood_s.size() == N &&
@@ -74,11 +79,11 @@ void CheckSpec(const ModelSpec& s) {
   } else {
     Require(s.projection.size() == F * d, "projection size != F*d");
   }
-  Require(s.bin_inv_width.size() == P * d && s.bin_offset.size() == P * d, "bin grids != P*d");
+  Require(!s.float_arrays || (s.bin_inv_width.size() == P * d && s.bin_offset.size() == P * d), "bin grids != P*d");
   Require(P == 0 || s.bin_mode == f::BinMode::kHashed ? s.bin_grid_start.empty() && s.bin_keys.empty()
                                                       : s.bin_grid_start.size() == P + 1,
           "bin keys given for hashed mode, or grid starts != P + 1");
-  Require(!f::IsPhaseForm(s.map) || s.phase.size() == F, "phase size != F");
+  Require(!s.float_arrays || !f::IsPhaseForm(s.map) || s.phase.size() == F, "phase size != F");
   Require(f::IsPhaseForm(s.map) || s.phase.empty(), "phase given for pair form");
   Require(s.mean.size() == s.inv_scale.size() && (s.mean.empty() || s.mean.size() == d),
           "standardisation size != d");
@@ -139,7 +144,7 @@ bool MapParams(const ModelSpec& s, RawSection* out) {
 // W in its layout (panel q holds frequencies [16q, 16q + 16) as d rows of 16, zero rows padding
 // the last one) and storage (int8: one scale per stored row, padding rows included).
 bool Projection(const ModelSpec& s, RawSection* out) {
-  if (s.num_frequencies == 0 || f::IsFastfood(s.map)) return false;
+  if (s.num_frequencies == 0 || f::IsFastfood(s.map) || !s.float_arrays) return false;
   const std::uint64_t d = s.input_dim, rows = f::StoredFrequencies(s.layout, s.num_frequencies);
   std::vector<float> w(s.projection);
   w.resize(rows * d, 0.0f);
@@ -151,7 +156,7 @@ bool Projection(const ModelSpec& s, RawSection* out) {
 // The header, G and S as blocks x d' matrices in the map's storage (int8: one scale per block),
 // the permutations and the signs.
 bool Fastfood(const ModelSpec& s, RawSection* out) {
-  if (s.num_frequencies == 0 || !f::IsFastfood(s.map)) return false;
+  if (s.num_frequencies == 0 || !f::IsFastfood(s.map) || !s.float_arrays) return false;
   namespace ff = f::fastfood;
   Payload* const p = &out->payload;
   const std::uint32_t blocks = (s.num_frequencies - 1) / s.fastfood_dim + 1;
@@ -198,7 +203,7 @@ bool BinGrids(const ModelSpec& s, RawSection* out) {
   Payload* const p = &out->payload;
   AppendPod(p, s.bin_inv_width.data(), s.bin_inv_width.size());
   AppendPod(p, s.bin_offset.data(), s.bin_offset.size());
-  return s.num_grids > 0;
+  return s.num_grids > 0 && s.float_arrays;
 }
 
 bool BinKeys(const ModelSpec& s, RawSection* out) {

@@ -139,7 +139,7 @@ std::vector<std::uint8_t> EncodeMatrix(f::Storage storage, const std::vector<flo
 
 std::vector<std::uint8_t> RequantizeModel(const Model& m, f::Storage w_storage, f::Storage head_storage,
                                           const Int8Head* head) {
-  const bool has_map = m.num_frequencies > 0;
+  const bool has_map = m.projection_weights.data != nullptr || m.fastfood.dp != 0;  // float arrays to re-store
   if (m.projection_weights.data != nullptr) RefuseWidening("W (projection)", m.projection_storage, w_storage);
   if (m.fastfood.dp != 0) RefuseWidening("Fastfood's G and S", m.projection_storage, w_storage);
   RefuseWidening("the head", m.head_storage, head_storage);
@@ -155,9 +155,13 @@ std::vector<std::uint8_t> RequantizeModel(const Model& m, f::Storage w_storage, 
   }
   if (head != nullptr) SetInt8Head(*head, &spec);
   std::vector<RawSection> sections = SectionsOf(m);
-  for (RawSection& section : sections)
-    if (StorageSection(section.type) && !EncodeSection(spec, section.type, &section))
-      throw std::logic_error("RequantizeModel: the model's section " + std::to_string(section.type) + " has no writer");
+  try {
+    for (RawSection& section : sections)
+      if (StorageSection(section.type) && !EncodeSection(spec, section.type, &section))
+        throw std::invalid_argument("its section " + std::to_string(section.type) + " has no writer");
+  } catch (const std::invalid_argument& e) {  // a model OpenModel accepts but rfk does not write
+    throw QuantizeError(std::string("this model's sections cannot be re-stored (") + e.what() + ")");
+  }
   return AssembleModel(sections);
 }
 
