@@ -46,16 +46,4 @@ std::vector<double> OrthogonalUnitRows(std::uint32_t F, std::uint32_t d, std::ui
 std::unique_ptr<FourierDraws> DrawOrthogonal(const FourierMapParams& params);
 double OrthogonalMapBytes(double F, double d);
 
-// Quasi-Monte-Carlo features (qmc_map.cc), Gaussian kernel only. ScrambledSobol: points i < n of
-// rfk's Sobol sequence in `dims` coordinates, each Owen-scrambled under `seed` (n x dims, row-major;
-// coordinate x stands for (x + 1/2) / 2^32). Every point is uniform on the cube, and for n = 2^m
-// the points are a (t, m, dims)-net: each coordinate alone has exactly one point in every
-// [k / n, (k + 1) / n). A pure function of (n, dims, seed), never of `threads`. DrawQmc: the
-// unit-scale W's row j is Phi^-1 of point j's first d coordinates, and the phase form's phase j is
-// 2 pi times its coordinate d; the registry's draw and memory_bytes.
-std::vector<std::uint32_t> ScrambledSobol(std::uint32_t n, std::uint32_t dims, std::uint64_t seed,
-                                          unsigned threads);
-std::unique_ptr<FourierDraws> DrawQmc(const FourierMapParams& params);
-double QmcMapBytes(double F, double d);
-
 }  // namespace rfk::host

@@ -12,10 +12,16 @@
 
 namespace rfk::host {
 
+// Quasi-Monte-Carlo features (qmc_map.cc), Gaussian kernel only: the unit-scale W's row j is Phi^-1
+// of point j's first d coordinates of ScrambledSobol (maps/sobol.h), and the phase form's phase j
+// is 2 pi times its coordinate d.
+std::unique_ptr<FourierDraws> DrawQmc(const FourierMapParams& params);
+double QmcMapBytes(double F, double d);
+
 namespace {
 
 // The registry: every Fourier-type map training can draw. A new map is a file defining its draw
-// function (and its memory_bytes), declared in its header or here, and a row below.
+// function (and its memory_bytes), declared in its header or above, and a row below.
 const FourierMapType kFourierMaps[] = {
     {format::MapKind::kFourier, true, DrawRandomFourier, DenseMapBytes,
      "the random frequencies, features x inputs"},

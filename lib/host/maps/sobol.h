@@ -24,6 +24,14 @@ std::vector<std::uint32_t> SobolDirections(std::uint32_t dims);
 // sequence SearchSobolChoices's output defines (choices[c] < kSobolCandidates).
 std::vector<std::uint32_t> SobolDirections(std::uint32_t dims, const std::vector<std::uint8_t>& choices);
 
+// Points i < n of the sequence in `dims` coordinates, each coordinate Owen-scrambled under `seed`
+// (qmc_map.cc; n x dims, row-major; coordinate x stands for (x + 1/2) / 2^32). Every point is
+// uniform on the cube, and for n = 2^m the points are a (t, m, dims)-net: each coordinate alone has
+// exactly one point in every [k / n, (k + 1) / n). A pure function of (n, dims, seed), never of
+// `threads`.
+std::vector<std::uint32_t> ScrambledSobol(std::uint32_t n, std::uint32_t dims, std::uint64_t seed,
+                                          unsigned threads);
+
 // The search that chose sobol_choices.inc, greedily coordinate by coordinate: for c in [1, dims),
 // the draw whose two-dimensional projections with every coordinate before it are the best
 // nets over the first 2^M points, M = 5 .. 10 (32 to 1024 points): the smallest sum of 8^t over
