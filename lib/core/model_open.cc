@@ -15,11 +15,7 @@
 namespace rfk {
 namespace open {
 
-using core::IsFinite;
-using core::LoadF32;
-using core::LoadU16;
-using core::LoadU32;
-using core::LoadU64;
+using core::IsFinite, core::LoadF32, core::LoadU16, core::LoadU32, core::LoadU64;
 using f::SectionType;
 
 namespace {
