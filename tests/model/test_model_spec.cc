@@ -33,6 +33,16 @@ rfk::host::Dataset Circle() {
   return ds;
 }
 
+// Small, fixed-gamma models (no selection): quick to train.
+TrainOptions Small() {
+  TrainOptions o;
+  o.features = 32;
+  o.gamma = 0.5;
+  o.lambda = 1e-4;
+  o.threads = 2;
+  return o;
+}
+
 std::vector<std::uint8_t> Rewritten(const std::vector<std::uint8_t>& bytes) {
   rfk_test::Blob blob(bytes);
   rfk::Model m;
@@ -82,11 +92,7 @@ TEST_CASE("SpecFromModel: every trained model written again from its spec is the
   for (const Case& c : cases) {
     const std::string name = c.name;
     CAPTURE(name);
-    TrainOptions o;
-    o.features = 32;
-    o.gamma = 0.5;
-    o.lambda = 1e-4;
-    o.threads = 2;
+    TrainOptions o = Small();
     c.set(&o);
     const std::vector<std::uint8_t> bytes = rfk::host::Train(ds, o).model;
     {
@@ -119,11 +125,7 @@ TEST_CASE("SpecFromModel: every trained model written again from its spec is the
 }
 
 TEST_CASE("RequantizeModel: storage sections through the writers, the others copied, an unknown one kept in place") {
-  TrainOptions o;
-  o.features = 32;
-  o.gamma = 0.5;
-  o.lambda = 1e-4;
-  o.threads = 2;
+  const TrainOptions o = Small();
   const std::vector<std::uint8_t> f32 = rfk::host::Train(Circle(), o).model;
   rfk_test::Blob source(f32);
   rfk::Model m;
@@ -173,11 +175,7 @@ TEST_CASE("RequantizeModel: a fixed-only model (no float arrays) re-stored as it
   const rfk::host::Dataset ds = Circle();
   for (const bool fastfood : {false, true}) {
     CAPTURE(fastfood);
-    TrainOptions o;
-    o.features = 32;
-    o.gamma = 0.5;
-    o.lambda = 1e-4;
-    o.threads = 2;
+    TrainOptions o = Small();
     if (fastfood) o.map = f::MapKind::kFastfood;
     rfk_test::Blob trained(rfk::host::Train(ds, o).model);
     rfk::Model m;
