@@ -9,9 +9,6 @@
 #include <vector>
 
 #include <unistd.h>
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
 
 #include <CLI/CLI.hpp>
 
@@ -58,24 +55,11 @@ void RestartWithBetterBlas(int argc, char** argv) {
   unsetenv("OPENBLAS_CORETYPE");
 }
 
-// Freed blocks of up to 64 MiB stay in the heap for reuse instead of going back to the kernel:
-// training allocates and frees arrays of a few MiB per cross-validation point (features, kernel
-// matrices, fold systems), and glibc's default returns each to the kernel, so the next one is paid
-// again in page faults and zeroing -- about 0.3 s of a 1.3 s default `rfk train` on 1,000 rows
-// (perf, 2-core AMD EPYC). Larger blocks are still mapped and unmapped on their own. glibc only.
-void KeepFreedBlocks() {
-#if defined(__GLIBC__)
-  mallopt(M_MMAP_THRESHOLD, 64 << 20);
-  mallopt(M_TRIM_THRESHOLD, 256 << 20);
-#endif
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   namespace cli = rfk::cli;
   RestartWithBetterBlas(argc, argv);
-  KeepFreedBlocks();
   CLI::App app{"rfk: random-feature kernel machines (Rahimi & Recht 2007), trained here, run anywhere"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "rfk " RFK_VERSION);

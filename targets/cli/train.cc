@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli.hpp"
+#include "heap.h"
 #include "rfk/host/quantize.hpp"
 #include "rfk/host/train.hpp"
 
@@ -105,7 +106,12 @@ int RunTrain(const TrainArgs& a, host::Ranks* ranks) {
   if (!ParseMemoryLimit(a.chunk, &chunk) || chunk == 0)
     throw CliError("--chunk must be a size such as 4M or 512K; got '" + a.chunk + "'");
   const bool stream = ChooseStreaming(a, ro, opt);
+  // heap.h: the reader on glibc's defaults (its grown-out arrays go back to the kernel); then
+  // training keeps its freed blocks, unless memory is what the run is about (fixed small
+  // thresholds then: the peak stays at the guard's estimate).
+  if (stream || opt.memory_limit != 0) BoundHeap();
   host::Dataset data = stream ? host::Dataset() : host::ReadDataset(a.train, ro);
+  if (!stream && opt.memory_limit == 0) KeepFreedBlocks();
   if (!stream) PrintNotes(data, quiet);
   if (!stream) opt.sample_weight = data.weights;
   const std::uint64_t imputed = stream ? 0 : ApplyMissing(a, &data, &opt);
