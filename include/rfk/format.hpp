@@ -471,6 +471,12 @@ constexpr std::uint32_t SectionBytes(Storage s, std::uint32_t dp, std::uint32_t 
 constexpr std::uint32_t StoredFrequencies(Layout layout, std::uint32_t F) {
   return layout == Layout::kPanels ? (F + kPanelWidth - 1) / kPanelWidth * kPanelWidth : F;
 }
+/// Where W's element (frequency j, input c) of d inputs lies among the stored elements: j d + c
+/// row-major, (j / 16) 16 d + c 16 + j % 16 in panels (Layout's comment).
+constexpr std::uint64_t WeightIndex(Layout layout, std::uint64_t j, std::uint64_t c, std::uint64_t d) {
+  return layout == Layout::kPanels ? (j / kPanelWidth) * kPanelWidth * d + c * kPanelWidth + j % kPanelWidth
+                                   : j * d + c;
+}
 
 /// kFixed section layout (the integer prediction path, rfk/fixed.hpp; docs/FORMAT.md "fixed"): a
 /// 32-byte header, then per input column offset[d] f32 and scale[d] f32 (the host's float -> int16

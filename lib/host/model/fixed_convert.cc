@@ -65,15 +65,12 @@ void InputQuantization(const Model& m, const Dataset& data, std::vector<float>* 
 void FoldMap(const Model& m, const std::vector<float>& offset, const std::vector<float>& scale, const fp::Layout& l,
              std::vector<std::uint8_t>& out, FixedReport* rep) {
   const std::uint64_t d = m.input_dim, F = m.num_frequencies;
-  const bool panels = m.layout == f::Layout::kPanels;
   std::vector<double> a(d), mean, inv;
   WidenedStandardization(m, &mean, &inv);
   for (std::uint64_t j = 0; j < F; ++j) {
     double amax = 0, bias = m.phase != nullptr ? double(m.phase[j]) : 0.0;
     for (std::uint64_t c = 0; c < d; ++c) {
-      const std::uint64_t i = panels ? (j / f::kPanelWidth) * f::kPanelWidth * d + c * f::kPanelWidth + j % f::kPanelWidth
-                                     : j * d + c;
-      const double w = WeightAt(m.projection_weights, i, j);
+      const double w = WeightAt(m.projection_weights, f::WeightIndex(m.layout, j, c, d), j);
       a[c] = w * inv[c] / double(scale[c]) * kTurnsPerRadian;  // turns per input unit
       bias += w * inv[c] * (double(offset[c]) - mean[c]);
       amax = std::max(amax, std::fabs(a[c]));

@@ -35,16 +35,14 @@ void FourierMap(const Model& m, ModelSpec* s) {
   s->layout = m.layout;
   s->map_storage = m.projection_storage;
   if (m.phase != nullptr) s->phase = Floats(m.phase, m.num_frequencies);
-  const std::uint64_t d = m.input_dim, pw = f::kPanelWidth;
+  const std::uint64_t d = m.input_dim;
   if (m.projection_weights.data != nullptr) {
-    const bool panels = m.layout == f::Layout::kPanels;
     if (m.projection_weights.scale != nullptr)
       s->projection_scales = Floats(m.projection_weights.scale, f::StoredFrequencies(m.layout, m.num_frequencies));
     s->projection.resize(m.num_frequencies * d);
     for (std::uint64_t j = 0; j < m.num_frequencies; ++j)
       for (std::uint64_t c = 0; c < d; ++c)
-        s->projection[j * d + c] =
-            WeightAt(m.projection_weights, panels ? (j / pw) * pw * d + c * pw + j % pw : j * d + c, j);
+        s->projection[j * d + c] = WeightAt(m.projection_weights, f::WeightIndex(m.layout, j, c, d), j);
   }
   const FastfoodArrays& a = m.fastfood;
   if (a.dp == 0) return;

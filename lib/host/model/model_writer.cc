@@ -33,9 +33,10 @@ void Require(bool ok, const char* what) {
   if (!ok) throw std::invalid_argument(std::string("SerializeModel: ") + what);
 }
 
+// EncodeMatrix's element orders: row-major, and W's panels (format::WeightIndex).
 std::uint64_t RowMajorIndex(std::uint64_t j, std::uint64_t c, std::uint64_t cols) { return j * cols + c; }
 std::uint64_t PanelIndex(std::uint64_t j, std::uint64_t c, std::uint64_t cols) {
-  return (j / f::kPanelWidth) * f::kPanelWidth * cols + c * f::kPanelWidth + j % f::kPanelWidth;
+  return f::WeightIndex(f::Layout::kPanels, j, c, cols);
 }
 
 // EncodeMatrix, its QuantizeError naming the matrix and what to store it as instead.
