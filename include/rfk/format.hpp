@@ -105,13 +105,21 @@ inline constexpr std::uint16_t kSectionRequired = 0x0001;  ///< flag: unknown =>
   X(kLaplacian, 2, "laplacian", kSupported) /* exp(-gamma ||x-y||_1), W ~ Cauchy(0, gamma) */      \
   X(kCauchy, 3, "cauchy", kSupported)       /* prod 1/(1 + gamma^2 (x_i-y_i)^2), W ~ Laplace */
 
-/// The storages of a weight matrix (Storage), "Quantized storage" below.
-#define RFK_FORMAT_STORAGES(X)             \
-  X(kF32, 1, "f32", kSupported)            \
-  X(kF16, 2, "f16", kSupported)  /* IEEE binary16, round to nearest even */ \
-  X(kInt8, 3, "int8", kSupported) /* symmetric: real = scale q, q in [-127, 127], f32 scales */ \
-  X(kSeed, 4, "seed", kReserved) /* W regenerated from the seed on device */ \
-  X(kF16Scaled, 5, "f16-scaled", kSupported) /* head only: real = scale h, h binary16, f32 scales */
+/// The storages of a weight matrix (Storage), "Quantized storage" below, with their traits:
+/// X(enumerator, number, name, support, element bytes, row scales, uses). Row scales: the elements
+/// are followed by one f32 scale per row (real = scale[row] x element). Uses: which matrices a model
+/// may hold in it (kForW: W and Fastfood's G and S; kForHead; kForStandardize) and kForUser: the
+/// `--storage` options offer it (the others are a writer's choice). Everything that asks what a
+/// storage is (ElementBytes, HasRowScales, StorageFor, the host's UserStorages) reads these columns.
+#define RFK_FORMAT_STORAGES(X)                                                                     \
+  X(kF32, 1, "f32", kSupported, 4, false, kForW | kForHead | kForStandardize | kForUser)           \
+  X(kF16, 2, "f16", kSupported, 2, false, kForW | kForHead | kForStandardize | kForUser)           \
+  X(kInt8, 3, "int8", kSupported, 1, true, kForW | kForHead | kForUser)                            \
+  X(kSeed, 4, "seed", kReserved, 0, false, 0)                                                      \
+  X(kF16Scaled, 5, "f16-scaled", kSupported, 2, true, kForHead)
+// f16: IEEE binary16, rounded to nearest even. int8: symmetric, real = scale q, q in [-127, 127].
+// seed: W regenerated from the seed on device (reserved). f16-scaled: real = scale h, h binary16:
+// heads whose weights pass f16's range.
 
 /// kPanels: panels of kPanelWidth frequencies, W[j][c] at (j/16)*16*d + c*16 + j%16, rows padded
 /// with zeros to a multiple of 16: any SIMD vector of <= 16 lanes loads contiguously, and W streams
@@ -172,12 +180,14 @@ struct SectionInfo {
 /// The number of bits set in v (the generators' check that no two values share a number).
 constexpr unsigned BitCount(std::uint32_t v) { return v ? (v & 1u) + BitCount(v >> 1) : 0u; }
 
-/// The generators (a number of 32 or more fails to compile: the masks have 32 bits).
+/// The generators (a number of 32 or more fails to compile: the masks have 32 bits). A list's rows
+/// may carry columns after `support` (the storages' traits); FIRST_ picks `support` out of them.
+#define RFK_FORMAT_FIRST_(first, ...) first
 #define RFK_FORMAT_ENUMERATOR_(e, n, ...) e = n,
-#define RFK_FORMAT_VALUE_(e, n, name, support) EnumValue{n, name, Support::support},
+#define RFK_FORMAT_VALUE_(e, n, name, ...) EnumValue{n, name, Support::RFK_FORMAT_FIRST_(__VA_ARGS__, 0)},
 #define RFK_FORMAT_KNOWN_BIT_(e, n, ...) | (std::uint32_t{1} << (n))
-#define RFK_FORMAT_SUPPORTED_BIT_(e, n, name, support) \
-  | (Support::support == Support::kSupported ? std::uint32_t{1} << (n) : 0u)
+#define RFK_FORMAT_SUPPORTED_BIT_(e, n, name, ...) \
+  | (Support::RFK_FORMAT_FIRST_(__VA_ARGS__, 0) == Support::kSupported ? std::uint32_t{1} << (n) : 0u)
 #define RFK_FORMAT_DEFINE_ENUM_(Type, LIST)                                    \
   enum class Type : std::uint32_t { LIST(RFK_FORMAT_ENUMERATOR_) };            \
   template <>                                                                  \
@@ -427,21 +437,39 @@ inline constexpr std::uint32_t kMaxOutputs = 1u << 16;   ///< K at most
 inline constexpr std::uint32_t kMaxGrids = 1u << 16;     ///< P at most
 inline constexpr std::uint32_t kPanelWidth = 16;  ///< frequencies per panel (Layout::kPanels)
 
-/// Quantized storage (Storage::kF16, kInt8, kF16Scaled) of a matrix of `rows` x `cols` weights, as W
-/// (rows = StoredFrequencies, one int8 scale per stored row) and the head's weights (rows = K) are
-/// stored: the elements in the matrix's element order (f32 and f16: 4 and 2 bytes each,
-/// little-endian; int8: one signed byte, -128 is invalid), zero padding to a multiple of 4 bytes,
-/// then for int8 and f16-scaled (the head only) the f32 scales, one per row (real value =
-/// scale[row] * element; finite and > 0).
-/// ElementBytes is 0 for a storage that is not supported.
+/// What RFK_FORMAT_STORAGES' `uses` column says a storage holds (a bit mask).
+enum StorageUse : std::uint8_t { kForW = 1, kForHead = 2, kForStandardize = 4, kForUser = 8 };
+#define RFK_FORMAT_STORAGE_BYTES_(e, n, name, support, bytes, ...) case Storage::e: return bytes;
+#define RFK_FORMAT_STORAGE_SCALES_IS_(e, n, name, support, bytes, scales, ...) || ((scales) && s == Storage::e)
+#define RFK_FORMAT_STORAGE_USE_IS_(e, n, name, support, bytes, scales, uses) \
+  || (((uses) & use) != 0 && s == Storage::e)
+#define RFK_FORMAT_STORAGE_USE_BIT_(e, n, name, support, bytes, scales, uses) \
+  | (((uses) & use) != 0 ? std::uint32_t{1} << (n) : 0u)
+/// Bytes of one element in storage s; 0 for a number that is not a storage with elements (seed,
+/// or none of RFK_FORMAT_STORAGES).
 constexpr std::uint32_t ElementBytes(Storage s) {
-  return s == Storage::kF32 ? 4u
-         : s == Storage::kF16 || s == Storage::kF16Scaled ? 2u
-         : s == Storage::kInt8 ? 1u
-                               : 0u;
+  switch (s) { RFK_FORMAT_STORAGES(RFK_FORMAT_STORAGE_BYTES_) }
+  return 0;
 }
+// HasRowScales and StorageFor are chains of comparisons (s == kInt8 || s == kF16Scaled) that the
+// compiler folds from the table: as small as hand-written ones in the device core (a switch or a
+// bit test cost the Cortex-M0's fixed-only image 12-28 bytes).
 /// Whether a matrix in storage `s` ends in one f32 scale per row.
-constexpr bool HasRowScales(Storage s) { return s == Storage::kInt8 || s == Storage::kF16Scaled; }
+constexpr bool HasRowScales(Storage s) { return false RFK_FORMAT_STORAGES(RFK_FORMAT_STORAGE_SCALES_IS_); }
+/// Whether storage `s` may hold the matrices of `use` (kForW, kForHead, kForStandardize; kForUser:
+/// offered to users).
+constexpr bool StorageFor(Storage s, StorageUse use) { return false RFK_FORMAT_STORAGES(RFK_FORMAT_STORAGE_USE_IS_); }
+/// The storages that may hold the matrices of `use`, as a mask (bit n: storage number n): what the
+/// code that reads or writes those matrices static_asserts it knows.
+constexpr std::uint32_t StoragesFor(StorageUse use) { return 0u RFK_FORMAT_STORAGES(RFK_FORMAT_STORAGE_USE_BIT_); }
+
+// Quantized storage (Storage::kF16, kInt8, kF16Scaled) of a matrix of `rows` x `cols` weights, as W
+// (rows = StoredFrequencies, one int8 scale per stored row) and the head's weights (rows = K) are
+// stored: the elements in the matrix's element order (f32 and f16: 4 and 2 bytes each,
+// little-endian; int8: one signed byte, -128 is invalid), zero padding to a multiple of 4 bytes,
+// then for int8 and f16-scaled (the head only) the f32 scales, one per row (real value =
+// scale[row] * element; finite and > 0). Which storage does what: RFK_FORMAT_STORAGES' columns.
+
 /// n rounded up to a multiple of 4 (the padding after a matrix's elements).
 constexpr std::uint64_t Round4(std::uint64_t n) { return (n + 3) / 4 * 4; }
 /// Bytes of the elements and their padding: where an int8 matrix's scales start.
@@ -457,7 +485,7 @@ namespace fastfood {
 /// Bytes of one diagonal (G or S) of `blocks` blocks of d' entries in storage `s`: a blocks x d'
 /// matrix, QuantMatrixBytes(s, blocks, d') (int8: one scale per block). In 32 bits, as SectionBytes.
 constexpr std::uint32_t DiagonalBytes(Storage s, std::uint32_t dp, std::uint32_t blocks) {
-  return (dp * blocks * ElementBytes(s) + 3) / 4 * 4 + (s == Storage::kInt8 ? 4 * blocks : 0);
+  return (dp * blocks * ElementBytes(s) + 3) / 4 * 4 + (HasRowScales(s) ? 4 * blocks : 0);
 }
 /// The section's size (f32: 16 + 8 N + ceil(N w / 8) + ceil(N / 8)); in 32 bits for d' <=
 /// kMaxPaddedDim and blocks = ceil(F / d'), F <= 2^24 (N <= 2^24 + 2^16), which a reader checks first.

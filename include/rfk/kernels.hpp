@@ -12,6 +12,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "rfk/format.hpp"
+
 namespace rfk {
 
 /// |x| up to kSinCosFastRange is reduced in float with a 4-part Cody-Waite split of pi/2 (every
@@ -49,11 +51,12 @@ void FourierPairRef(const float* W, const float* x, std::uint32_t F, std::uint32
 void FwhtRef(float* x, std::uint32_t n) noexcept;
 
 // ---------------------------------------------------------------- quantized weights
-/// A weight matrix as the model stores it (format::ElementBytes, QuantMatrixBytes): f32, IEEE
-/// binary16 bits, int8 with one f32 scale per row (real = scale[row] * q), or binary16 bits with one
-/// f32 scale per row (kF16Scaled, real = scale[row] * h: heads whose weights pass f16's range). The
-/// reference kernels below widen each weight as they read it; no float copy of the matrix is made.
-enum class WeightType : std::uint8_t { kF32, kF16, kInt8, kF16Scaled };
+/// A weight matrix as the model stores it (format::ElementBytes, QuantMatrixBytes): the model's own
+/// storage numbers (RFK_FORMAT_STORAGES), of which the kernels read f32, IEEE binary16 bits, int8
+/// with one f32 scale per row (real = scale[row] * q), and binary16 bits with one f32 scale per row
+/// (kF16Scaled, real = scale[row] * h: heads whose weights pass f16's range). The reference kernels
+/// below widen each weight as they read it; no float copy of the matrix is made.
+using WeightType = format::Storage;
 /// A weight matrix where the model stores it, in its WeightType; rows are read with WeightAt.
 struct WeightsView {
   WeightType type = WeightType::kF32;  ///< how the elements are stored
@@ -96,6 +99,9 @@ RFK_WIDEN_INLINE_ float HalfToFloat(std::uint16_t h) noexcept {
   return f;
 }
 
+static_assert(format::EnumList<format::Storage>::kSupported == (1u << 1 | 1u << 2 | 1u << 3 | 1u << 5),
+              "WeightAt, the scalar kernels (kernels_scalar.cc QuantDot, HeadRowQuant) and CheckWeights "
+              "(model_open_arrays.cc) know f32, f16, int8 and f16-scaled: a new storage needs its case there");
 /// Element i of row `row` of w, widened: f32 as is, f16 exactly, int8 as scale[row] * q, f16-scaled
 /// as scale[row] * h.
 inline float WeightAt(const WeightsView& w, std::uint64_t i, std::uint64_t row) noexcept {
@@ -125,7 +131,7 @@ struct FastfoodArrays {
 /// WeightAt(view, k, b) (f32 as stored, f16 widened exactly, int8 as scale_b * q).
 inline WeightsView FastfoodDiagonal(const FastfoodArrays& a, const void* data) noexcept {
   WeightsView w{a.storage, data, nullptr};
-  if (a.storage == WeightType::kInt8)
+  if (format::HasRowScales(a.storage))
     w.scale = reinterpret_cast<const float*>(static_cast<const std::uint8_t*>(data) +
                                              ((std::size_t{a.dp} * a.blocks + 3) / 4 * 4));
   return w;

@@ -116,8 +116,9 @@ struct Model {
   X(metadata) X(metadata_bytes) X(impute) X(impute_method) X(num_names) X(name_offsets) X(name_pool)           \
   X(calibration_method) X(fixed_offset) X(calibration_params)
 /// The version of RFK_MODEL_FIELDS and of RFK_PIN_MODEL's form a pinned configuration was written
-/// for (RFK_PIN_FIELDS_VERSION; 2: the array's name, entries in declaration order, nested views grouped).
-inline constexpr int kPinFieldsVersion = 2;
+/// for (RFK_PIN_FIELDS_VERSION; 2: the array's name, entries in declaration order, nested views grouped;
+/// 3: a WeightType is its storage's number, RFK_FORMAT_STORAGES').
+inline constexpr int kPinFieldsVersion = 3;
 
 /// The binary16 bits of an f16 standardisation, mean[d] then inv_scale[d]; null when it is f32 or absent.
 inline const std::uint16_t* StandardizeF16Values(const Model& m) noexcept {

@@ -95,7 +95,7 @@ bool CheckMapKinds(Reader& r, std::uint32_t at) {
     return false;
   r.m.layout = static_cast<f::Layout>(layout);
   r.m.projection_storage = static_cast<f::Storage>(LoadU32(p + mp::kStorage));  // W's, or G and S's
-  if (r.m.projection_storage == f::Storage::kF16Scaled)  // a head's storage only
+  if (!f::StorageFor(r.m.projection_storage, f::kForW))  // f16-scaled: a head's storage only
     return r.Fail(Status::kUnsupportedStorage, "map_params.storage", at + mp::kStorage);
   if (LoadU32(p + mp::kPanelWidthField) != (r.m.layout == f::Layout::kPanels ? f::kPanelWidth : 0u))
     return r.Fail(Status::kBadValue, "map_params.panel_width", at + mp::kPanelWidthField);
@@ -200,9 +200,9 @@ bool CheckProjection(Reader& r) {
   if (s.size != f::QuantMatrixBytes(st, rows, r.m.input_dim))
     return r.Fail(Status::kBadSectionSize, "projection.size", s.size_at());
   WeightsView& w = r.m.projection_weights;
-  w.type = TypeOf(st);
+  w.type = st;
   w.data = r.Data(s);
-  if (st == f::Storage::kInt8)
+  if (f::HasRowScales(st))
     w.scale = reinterpret_cast<const float*>(r.Data(s) + f::QuantValuesBytes(st, rows, r.m.input_dim));
   if (st == f::Storage::kF32) r.m.projection = reinterpret_cast<const float*>(r.Data(s));
   return true;
@@ -271,7 +271,7 @@ bool CheckFastfood(Reader& r) {
   a.dp = dp;
   a.blocks = blocks;
   a.index_bits = ff::IndexBits(dp);
-  a.storage = TypeOf(st);
+  a.storage = st;
   a.G = p + ff::kHeaderBytes;
   a.S = p + ff::kHeaderBytes + diag;
   a.perm = p + ff::kHeaderBytes + 2 * diag;
@@ -434,7 +434,7 @@ bool CheckHead(Reader& r) {
   if (s.size != hf::kHeaderBytes + f::QuantMatrixBytes(st, K, D) + 4 * K)
     return r.Fail(Status::kBadSectionSize, "head.size", s.size_at());
   m.head_storage = st;
-  m.head.type = TypeOf(st);
+  m.head.type = st;
   m.head.data = p + hf::kHeaderBytes;
   if (f::HasRowScales(st))
     m.head.scale = reinterpret_cast<const float*>(p + hf::kHeaderBytes + f::QuantValuesBytes(st, K, D));

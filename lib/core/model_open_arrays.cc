@@ -78,6 +78,8 @@ bool CheckStrings(Reader& r, const Section& s, std::uint32_t want, const StringF
 // (entry.storage: 0 or f32, f16; int8 and any other supported storage are kUnsupportedStorage for
 // this section, an unknown number kBadValue): QuantMatrixBytes(storage, 2, d) bytes. f16 where the
 // float path runs the model needs kFloatQuant (core_config.h), else kUnsupportedStorage.
+static_assert(f::StoragesFor(f::kForStandardize) == (1u << 1 | 1u << 2),
+              "CheckStandardize and Model read a standardize section in f32 or f16 only");
 bool CheckStandardize(Reader& r) {
   const Section& s = r[SectionType::kStandardize];
   if (!s.present()) return true;

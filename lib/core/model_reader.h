@@ -55,13 +55,6 @@ struct Reader {
   }
 };
 
-constexpr WeightType TypeOf(f::Storage s) {
-  return s == f::Storage::kF16         ? WeightType::kF16
-         : s == f::Storage::kInt8      ? WeightType::kInt8
-         : s == f::Storage::kF16Scaled ? WeightType::kF16Scaled
-                                       : WeightType::kF32;
-}
-
 // An enum field: `unknown` (kBadValue for most fields) for a number the format does not define,
 // `reserved` for a value it defines but this reader does not support.
 bool CheckValue(Reader& r, f::Support s, const char* field, std::uint32_t at, Status reserved,

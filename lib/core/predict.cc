@@ -149,11 +149,6 @@ const std::uint32_t* Bins(const Model& m, const KernelTable& kt, const float* in
   return cols;
 }
 
-// Bytes per element of a weight matrix stored as t.
-constexpr std::size_t ElementBytes(WeightType t) {
-  return t == WeightType::kF32 ? 4 : t == WeightType::kInt8 ? 1 : 2;
-}
-
 // Frequencies [j0, j0 + n) of a dense map into z (pair form: n cosines, then n sines): the
 // kernels on W's rows from j0 (j0 a multiple of the panel width, so the rows start a panel in
 // either layout) and the phases from j0. The maps and storages a build leaves out
@@ -166,7 +161,7 @@ constexpr std::size_t ElementBytes(WeightType t) {
   const float* b = phase ? m.phase + j0 : nullptr;
   if (core::kFloatQuant && m.projection_storage != format::Storage::kF32) {  // f16, int8: widened as read
     WeightsView w = m.projection_weights;
-    w.data = static_cast<const std::uint8_t*>(w.data) + at * ElementBytes(w.type);
+    w.data = static_cast<const std::uint8_t*>(w.data) + at * format::ElementBytes(w.type);
     if (w.scale != nullptr) w.scale += j0;  // one per row
     kt.FourierQuant(w, m.layout == format::Layout::kPanels, b, input, n, d, m.feature_scale, z);
   } else if (!core::kLayoutRows || m.layout == format::Layout::kPanels) {
@@ -338,7 +333,7 @@ void FourierBlocks(const Model& m, const KernelTable& kt, const float* input, st
     kt.LinearHead(m.head_weights + col, m.num_features, pair, bias, z, m.num_outputs, n, out);
   } else {
     WeightsView h = m.head;
-    h.data = static_cast<const std::uint8_t*>(h.data) + std::size_t{col} * ElementBytes(h.type);
+    h.data = static_cast<const std::uint8_t*>(h.data) + std::size_t{col} * format::ElementBytes(h.type);
     kt.LinearHeadQuant(h, m.num_features, pair, bias, z, m.num_outputs, n, out);
   }
 }

@@ -1,5 +1,5 @@
 // rfk convert: the same model with its map weights (W, or Fastfood's G and S) and the head stored
-// in another storage (host::kUserStorages),
+// in another storage (host::UserStorages),
 // re-quantized from the stored weights without retraining; every other section is copied as is.
 // With --calibrate FILE (an int8 head): the head is refitted on FILE's rows to reproduce the
 // source model's outputs from the stored W's features, then rounded for its outputs. Without it,

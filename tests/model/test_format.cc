@@ -137,6 +137,30 @@ TEST_CASE("FORMAT.md lists every enum value of the tables with its number and na
   CheckEnumRow<f::CalibrationMethod>(DocRow(doc.substr(cal), Row(f::calibration::kMethod, "u32", "method")));
 }
 
+TEST_CASE("FORMAT.md's quantized storage table: each storage's matrices, element bytes and row scales") {
+  const std::string doc = Source("docs/FORMAT.md");
+  const std::size_t at = doc.find("### Quantized storage");
+  REQUIRE(at != std::string::npos);
+  unsigned rows = 0;
+  for (const f::EnumValue& v : f::EnumList<f::Storage>::kValues) {
+    if (v.support != f::Support::kSupported) continue;
+    CAPTURE(v.name);
+    const auto s = static_cast<f::Storage>(v.number);
+    const auto cells = Cells(DocRow(doc.substr(at), std::string("| `") + v.name + "` |"));
+    REQUIRE(cells.size() == 5);
+    ++rows;
+    std::string holds;
+    const std::pair<f::StorageUse, const char*> uses[] = {
+        {f::kForW, "W"}, {f::kForHead, "head"}, {f::kForStandardize, "standardize"}};
+    for (const auto& [use, name] : uses)
+      if (f::StorageFor(s, use)) holds += std::string(holds.empty() ? "" : ", ") + name;
+    CHECK(cells[1] == holds);
+    CHECK(cells[3] == std::to_string(f::ElementBytes(s)));
+    CHECK((cells[4].find("`scale[rows]`") != std::string::npos) == f::HasRowScales(s));
+  }
+  CHECK(rows == f::BitCount(f::EnumList<f::Storage>::kSupported));
+}
+
 TEST_CASE("FORMAT.md names OpenModel's validators in the order it runs them") {
   const std::string code = Source("lib/core/model_open.cc"), doc = Source("docs/FORMAT.md");
   const std::size_t open = code.find("const bool ok = "), end = code.find(';', open);
@@ -231,7 +255,8 @@ TEST_CASE("every enum value of map_params gets the status its table row gives it
       CAPTURE(fd.name);
       CAPTURE(n);
       const rfk::ModelError err = WithMapField(bytes, fd.at, n);
-      if (fd.at == mp::kStorage && n == static_cast<std::uint32_t>(f::Storage::kF16Scaled)) {  // a head's only
+      if (fd.at == mp::kStorage && fd.support(n) == f::Support::kSupported &&
+          !f::StorageFor(static_cast<f::Storage>(n), f::kForW)) {  // f16-scaled: a head's only
         CHECK(err.status == Status::kUnsupportedStorage);
         CHECK(std::string(err.field) == fd.name);
         CHECK(err.offset == section + fd.at);

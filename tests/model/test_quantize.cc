@@ -116,6 +116,65 @@ TEST_CASE("int8: scale = max|w| / 127, q rounded half away from zero") {
   CHECK(rfk::host::Int8Scale(zeros, 2) == 1.0f);  // an all-zero row: scale 1, q = 0
 }
 
+// The most a weight w (of a row whose largest |w| is `largest`) may move when stored in s: half a
+// unit in the last place of its element (f16: 11 significant bits; int8: half a step of max/127).
+// A new storage's bound goes here; without one the table-driven test below fails.
+float StoredErrorBound(f::Storage s, float w, float largest) {
+  const float half_ulp_f16 = std::ldexp(std::fabs(w), -11) + std::ldexp(1.0f, -25);  // subnormal halves: 2^-25
+  switch (s) {
+    case f::Storage::kF32: return 0.0f;
+    case f::Storage::kF16: return half_ulp_f16;
+    case f::Storage::kF16Scaled: return half_ulp_f16 * 1.0001f;  // h = w / 2^k exactly, then rounded
+    case f::Storage::kInt8: return largest / 254.0f * 1.0001f;
+    default: FAIL("no error bound for storage " << f::NameOf(s)); return 0.0f;
+  }
+}
+
+TEST_CASE("every storage of the format's table: EncodeMatrix's bytes read back through WeightAt as StoredRow's") {
+  // Table-driven: a storage added to RFK_FORMAT_STORAGES is checked here with no new case (its
+  // codec in quantize.cc and its widening in WeightAt must agree, element by element, bit for bit).
+  const std::uint64_t rows = 4, cols = 37;  // 37: element bytes not a multiple of 4 (padding)
+  std::vector<float> w(rows * cols);
+  for (std::uint64_t i = 0; i < w.size(); ++i)
+    w[i] = i < cols ? 0.0f : std::sin(0.7f * static_cast<float>(i)) * static_cast<float>(i / cols) * 3.0f;
+  const auto row_major = [](std::uint64_t j, std::uint64_t c, std::uint64_t n) { return j * n + c; };
+  unsigned checked = 0;
+  for (const f::EnumValue& v : f::EnumList<f::Storage>::kValues) {
+    if (v.support != f::Support::kSupported) continue;
+    CAPTURE(v.name);
+    const auto s = static_cast<f::Storage>(v.number);
+    const std::vector<std::uint8_t> bytes = rfk::host::EncodeMatrix(s, w, rows, cols, row_major);
+    REQUIRE(bytes.size() == f::QuantMatrixBytes(s, rows, cols));
+    const auto* scales = reinterpret_cast<const float*>(bytes.data() + f::QuantValuesBytes(s, rows, cols));
+    const rfk::WeightsView view{s, bytes.data(), f::HasRowScales(s) ? scales : nullptr};
+    for (std::uint64_t j = 0; j < rows; ++j) {
+      std::vector<float> row(w.begin() + j * cols, w.begin() + (j + 1) * cols);
+      float scale = 1.0f;
+      rfk::host::StoredRow(s, row.data(), cols, &scale);
+      float largest = 0.0f;
+      for (std::uint64_t c = 0; c < cols; ++c) largest = std::max(largest, std::fabs(w[j * cols + c]));
+      for (std::uint64_t c = 0; c < cols; ++c) {
+        const float read = rfk::WeightAt(view, j * cols + c, j);
+        CHECK(read == (f::HasRowScales(s) ? scale * row[c] : row[c]));
+        CHECK(std::fabs(read - w[j * cols + c]) <= StoredErrorBound(s, w[j * cols + c], largest));
+      }
+    }
+    ++checked;
+  }
+  CHECK(checked == f::BitCount(f::EnumList<f::Storage>::kSupported));
+}
+
+TEST_CASE("the storages a user may name are the table's kForUser rows") {
+  for (const f::EnumValue& v : f::EnumList<f::Storage>::kValues) {
+    CAPTURE(v.name);
+    const auto s = static_cast<f::Storage>(v.number);
+    const bool offered = v.support == f::Support::kSupported && f::StorageFor(s, f::kForUser);
+    if (offered) CHECK(rfk::host::ParseStorage(v.name) == s);
+    else CHECK_THROWS_AS(rfk::host::ParseStorage(v.name), std::invalid_argument);
+  }
+  CHECK(rfk::host::StorageNames() == "f32, f16 or int8");
+}
+
 TEST_CASE("re-storing as f32 gives the same bytes, every storage opens and reports its storage") {
   const auto bytes = Trained(f::MapKind::kFourier);
   CHECK(Requantized(bytes, f::Storage::kF32, f::Storage::kF32) == bytes);

@@ -96,11 +96,12 @@ std::vector<std::uint8_t> RequantizeModel(const Model& m, format::Storage w_stor
 void SetInt8Head(const Int8Head& head, ModelSpec* spec);
 
 /// Row j of a W that a map stores in `storage`, as the device core reads it, for a host that must
-/// compute the device's features (quantization-aware training): f16: each w_c replaced by its
-/// widened half (a weight beyond f16's range is left as it is: the model's writer refuses it);
-/// int8: w_c replaced by float(q_c) and *scale set (the row's real weights are *scale * w_c,
-/// and the core computes the dot product as *scale * sum_c float(q_c) x_c); f32: unchanged.
-/// The same rounding EncodeMatrix applies, so the stored W is this one exactly.
+/// compute the device's features (quantization-aware training): each w_c replaced by its stored
+/// element as the core widens it (f16: the half; a weight beyond f16's range is left as it is: the
+/// model's writer refuses it), and for a storage with row scales (format::HasRowScales) *scale set:
+/// the row's real weights are then *scale * w_c (int8: w_c = float(q_c), and the core computes the
+/// dot product as *scale * sum_c float(q_c) x_c). f32: unchanged. The same rounding EncodeMatrix
+/// applies (one codec per storage, lib/host/model/quantize.cc), so the stored W is this one exactly.
 void StoredRow(format::Storage storage, float* w, std::size_t n, float* scale);
 
 /// The most features CalibratedInt8Model refits (its D x D systems).
@@ -229,13 +230,13 @@ inline constexpr float kStandardizeF16MaxOffset = 8.0f;
 format::Storage StandardizationStorage(format::Storage w_storage, bool fourier_only, std::vector<float>* mean,
                                        std::vector<float>* inv_scale);
 
-/// The storages a user may ask for (--storage, storage=), in the order help texts list them; their
-/// names are the format's (format::NameOf). f16-scaled is chosen by the writer, not asked for.
-inline constexpr format::Storage kUserStorages[] = {format::Storage::kF32, format::Storage::kF16,
-                                                    format::Storage::kInt8};
-/// kUserStorages' names as a list for messages and help: "f32, f16 or int8".
+/// The storages a user may ask for (--storage, storage=): RFK_FORMAT_STORAGES' rows marked kForUser,
+/// in the table's order, named as the format names them (format::NameOf). f16-scaled is chosen by
+/// the writer, not asked for.
+std::vector<format::Storage> UserStorages();
+/// UserStorages' names as a list for messages and help: "f32, f16 or int8".
 std::string StorageNames();
-/// A name of kUserStorages -> the storage; throws std::invalid_argument naming the choices otherwise.
+/// A name of UserStorages -> the storage; throws std::invalid_argument naming the choices otherwise.
 format::Storage ParseStorage(const std::string& name);
 
 }  // namespace rfk::host

@@ -48,7 +48,7 @@ DenseMap::DenseMap(const FourierMapParams& p, const DenseUnitDraws& unit, double
                                                       : static_cast<double>(g);
   scale_ = p.pairs ? static_cast<float>(1.0 / std::sqrt(static_cast<double>(F)))
                    : static_cast<float>(std::sqrt(2.0 / features()));
-  if (p.w_storage == format::Storage::kInt8) wscale_.resize(F);
+  if (format::HasRowScales(p.w_storage)) wscale_.resize(F);
   std::vector<float> row(d);
   for (std::uint32_t j = 0; j < F; ++j) {
     for (std::uint32_t c = 0; c < d; ++c) row[c] = W_[std::size_t{j} * d + c] =

@@ -81,7 +81,7 @@ std::vector<float> AsStored(format::Storage storage, std::vector<float> v, std::
   for (std::size_t o = 0; o < v.size(); o += dp) {
     float scale = 1.0f;
     StoredRow(storage, v.data() + o, dp, &scale);
-    if (storage == format::Storage::kInt8)
+    if (format::HasRowScales(storage))
       for (std::size_t k = o; k < o + dp; ++k) v[k] = scale * v[k];
   }
   return v;

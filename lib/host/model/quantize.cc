@@ -92,17 +92,81 @@ std::int8_t Int8Quantize(float w, float scale) {
   return static_cast<std::int8_t>(q > 127.0f ? 127.0f : q < -127.0f ? -127.0f : q);
 }
 
+namespace {
+
+// One storage's elements, as the host writes them and the core reads them back (WeightAt without
+// the row's scale): its row scale from the row's values (null: the storage has none), a value ->
+// its element's bytes at `at` (divided by `scale` first where the storage has one; may throw
+// QuantizeError for a value it cannot hold), and the element's bytes -> the element as a float.
+struct Codec {
+  f::Storage storage;
+  float (*row_scale)(const float* row, std::size_t n);
+  void (*put)(float v, float scale, std::uint8_t* at);
+  float (*get)(const std::uint8_t* at);
+};
+void PutF32(float v, float, std::uint8_t* at) { std::memcpy(at, &v, 4); }
+float GetF32(const std::uint8_t* at) {
+  float v;
+  std::memcpy(&v, at, 4);
+  return v;
+}
+void PutF16(float v, float, std::uint8_t* at) {
+  const std::uint16_t h = FloatToHalf(v);
+  std::memcpy(at, &h, 2);
+}
+// A power-of-two scale (F16Scale) divides exactly (but for f32 subnormals, below f16's reach).
+void PutF16Scaled(float v, float scale, std::uint8_t* at) { PutF16(v / scale, 1.0f, at); }
+float GetF16(const std::uint8_t* at) {
+  std::uint16_t h;
+  std::memcpy(&h, at, 2);
+  return HalfToFloat(h);
+}
+void PutInt8(float v, float scale, std::uint8_t* at) {
+  const std::int8_t q = Int8Quantize(v, scale);
+  std::memcpy(at, &q, 1);
+}
+float GetInt8(const std::uint8_t* at) {
+  std::int8_t q;
+  std::memcpy(&q, at, 1);
+  return static_cast<float>(q);
+}
+
+// Every storage the format supports, in RFK_FORMAT_STORAGES' order: the one place the host knows
+// how each is written (a new storage's row goes here; the assertions below fail until it does).
+constexpr Codec kCodecs[] = {{f::Storage::kF32, nullptr, PutF32, GetF32},
+                             {f::Storage::kF16, nullptr, PutF16, GetF16},
+                             {f::Storage::kInt8, Int8Scale, PutInt8, GetInt8},
+                             {f::Storage::kF16Scaled, F16Scale, PutF16Scaled, GetF16}};
+constexpr bool CodecsMatchTable() {
+  std::uint32_t seen = 0;
+  for (const Codec& c : kCodecs) {
+    if (f::ElementBytes(c.storage) == 0 || f::HasRowScales(c.storage) != (c.row_scale != nullptr)) return false;
+    seen |= std::uint32_t{1} << static_cast<std::uint32_t>(c.storage);
+  }
+  return seen == f::EnumList<f::Storage>::kSupported;
+}
+static_assert(CodecsMatchTable(), "kCodecs: one row per supported storage, with a row scale where the table says so");
+
+const Codec& CodecOf(f::Storage storage) {
+  for (const Codec& c : kCodecs)
+    if (c.storage == storage) return c;
+  throw QuantizeError("storage " + Name(storage) + " cannot be written");
+}
+
+}  // namespace
+
 void StoredRow(f::Storage storage, float* w, std::size_t n, float* scale) {
-  if (storage == f::Storage::kF16) {
-    for (std::size_t c = 0; c < n; ++c) {
-      try {
-        w[c] = HalfToFloat(FloatToHalf(w[c]));
-      } catch (const QuantizeError&) {  // left as it is: the writer refuses the model
-      }
+  if (storage == f::Storage::kF32) return;  // stored as it is
+  const Codec& codec = CodecOf(storage);
+  const float s = codec.row_scale != nullptr ? codec.row_scale(w, n) : 1.0f;
+  if (codec.row_scale != nullptr) *scale = s;
+  for (std::size_t c = 0; c < n; ++c) {
+    std::uint8_t element[4];
+    try {
+      codec.put(w[c], s, element);
+      w[c] = codec.get(element);
+    } catch (const QuantizeError&) {  // left as it is: the writer refuses the model
     }
-  } else if (storage == f::Storage::kInt8) {
-    *scale = Int8Scale(w, n);
-    for (std::size_t c = 0; c < n; ++c) w[c] = static_cast<float>(Int8Quantize(w[c], *scale));
   }
 }
 
@@ -110,27 +174,15 @@ std::vector<std::uint8_t> EncodeMatrix(f::Storage storage, const std::vector<flo
                                        std::uint64_t cols,
                                        std::uint64_t (*index)(std::uint64_t, std::uint64_t, std::uint64_t),
                                        const float* given) {
+  const Codec& codec = CodecOf(storage);
   const std::uint32_t eb = f::ElementBytes(storage);
-  if (eb == 0) throw QuantizeError("storage " + Name(storage) + " cannot be written");
   std::vector<std::uint8_t> out(f::QuantMatrixBytes(storage, rows, cols), 0);
   std::vector<float> scales(f::HasRowScales(storage) ? rows : 0);
   for (std::uint64_t j = 0; j < rows; ++j) {
     const float* row = w.data() + j * cols;
-    if (storage == f::Storage::kInt8) scales[j] = given != nullptr ? given[j] : Int8Scale(row, cols);
-    if (storage == f::Storage::kF16Scaled) scales[j] = given != nullptr ? given[j] : F16Scale(row, cols);
-    for (std::uint64_t c = 0; c < cols; ++c) {
-      std::uint8_t* at = out.data() + index(j, c, cols) * eb;
-      if (storage == f::Storage::kF32) {
-        std::memcpy(at, &row[c], 4);
-      } else if (storage == f::Storage::kF16 || storage == f::Storage::kF16Scaled) {
-        // A power-of-two scale divides exactly (but for f32 subnormals, below f16's reach).
-        const std::uint16_t h = FloatToHalf(storage == f::Storage::kF16 ? row[c] : row[c] / scales[j]);
-        std::memcpy(at, &h, 2);
-      } else {
-        const std::int8_t q = Int8Quantize(row[c], scales[j]);
-        std::memcpy(at, &q, 1);
-      }
-    }
+    if (!scales.empty()) scales[j] = given != nullptr ? given[j] : codec.row_scale(row, cols);
+    const float s = scales.empty() ? 1.0f : scales[j];
+    for (std::uint64_t c = 0; c < cols; ++c) codec.put(row[c], s, out.data() + index(j, c, cols) * eb);
   }
   if (!scales.empty())
     std::memcpy(out.data() + f::QuantValuesBytes(storage, rows, cols), scales.data(), 4 * rows);
@@ -178,16 +230,24 @@ void SetInt8Head(const Int8Head& head, ModelSpec* spec) {
   spec->head_bias = head.bias;
 }
 
+std::vector<f::Storage> UserStorages() {
+  std::vector<f::Storage> out;
+  for (const f::EnumValue& v : f::EnumList<f::Storage>::kValues)
+    if (v.support == f::Support::kSupported && f::StorageFor(static_cast<f::Storage>(v.number), f::kForUser))
+      out.push_back(static_cast<f::Storage>(v.number));
+  return out;
+}
+
 std::string StorageNames() {
+  const std::vector<f::Storage> all = UserStorages();
   std::string list;
-  const std::size_t n = std::size(kUserStorages);
-  for (std::size_t i = 0; i < n; ++i)
-    list += std::string(i == 0 ? "" : i + 1 == n ? " or " : ", ") + f::NameOf(kUserStorages[i]);
+  for (std::size_t i = 0; i < all.size(); ++i)
+    list += std::string(i == 0 ? "" : i + 1 == all.size() ? " or " : ", ") + f::NameOf(all[i]);
   return list;
 }
 
 f::Storage ParseStorage(const std::string& name) {
-  for (const f::Storage s : kUserStorages)
+  for (const f::Storage s : UserStorages())
     if (name == f::NameOf(s)) return s;
   throw std::invalid_argument("storage must be " + StorageNames() + "; got '" + name + "'");
 }

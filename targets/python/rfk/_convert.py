@@ -30,7 +30,7 @@ def convert(model, *, storage=None, head_storage=None, calibrate=None, fixed=Fal
             metadata=True, refit=True, memory_limit=None, n_jobs=None):
     """The model converted as ``rfk convert`` converts it, as a new fitted estimator.
 
-    model: a fitted estimator, a model file's bytes or its path. storage ('f32', 'f16' or 'int8'):
+    model: a fitted estimator, a model file's bytes or its path. storage ({storages}):
     W's (or Fastfood's G and S) and the head's storage; head_storage: the head's alone; neither
     wider than the source's. calibrate: representative rows (2-D array-like, e.g. the training
     X; at least as many rows as the head has features) on which an int8 head is refitted to
@@ -79,6 +79,9 @@ def convert(model, *, storage=None, head_storage=None, calibrate=None, fixed=Fal
         result.model_ = _rfk.Model(blob)
     result.conversion_notes_ = [text for is_warning, text in messages if not is_warning]
     return result
+
+
+convert.__doc__ = convert.__doc__.replace("{storages}", _rfk.storage_names())
 
 
 def export(model, header, *, name="model", source=None, config_header=None, pin=False):

@@ -400,3 +400,18 @@ def test_map_names_from_the_library(rfk_cli):
     X = np.random.default_rng(0).standard_normal((20, 3))
     for name in names.split(", "):
         assert rfk.RandomFeatures(map=name, n_features=8).fit(X).transform(X).shape == (20, 8)
+
+
+def test_storage_names_from_the_format_table(rfk_cli):
+    """The storage names in the estimators' and convert's docstrings and the CLI's help are the format
+    table's user storages (RFK_FORMAT_STORAGES, kForUser), every one of which trains."""
+    names = rfk._rfk.storage_names()
+    assert names == "f32, f16 or int8"
+    for doc in (rfk.RandomFeatureClassifier.__doc__, rfk.RandomFeatureRegressor.__doc__, rfk.convert.__doc__):
+        assert "{storages}" not in doc and names in " ".join(doc.split())
+    for command in ("train", "convert"):
+        assert names in " ".join(_cli(rfk_cli, command, "--help").split())
+    X = np.random.default_rng(0).standard_normal((40, 3))
+    y = (X[:, 0] > 0).astype(int)
+    for name in names.replace(" or ", ", ").split(", "):
+        assert rfk.RandomFeatureClassifier(n_features=16, storage=name).fit(X, y).score(X, y) > 0.5
