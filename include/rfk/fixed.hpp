@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "rfk/format_fixed.hpp"
 #include "rfk/model.hpp"
 
 namespace rfk::fixed {

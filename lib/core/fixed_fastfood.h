@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "rfk/format.hpp"
+#include "rfk/format_fixed.hpp"
 #include "rfk/model.hpp"
 
 namespace rfk::core {

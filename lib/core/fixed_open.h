@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "bytes.h"
+#include "rfk/format_fixed.hpp"
 #include "rfk/model.hpp"
 
 namespace rfk::core {

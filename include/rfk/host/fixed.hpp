@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "rfk/format_fixed.hpp"
 #include "rfk/host/data.hpp"
 #include "rfk/model.hpp"
 #include "rfk/rfk.h"
