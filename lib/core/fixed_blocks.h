@@ -16,24 +16,27 @@
 
 namespace rfk::core::blocks {
 
-// The features of up to kBlock frequencies, in HeadDot's quad order: cosines and, pair form, sines
-// (128 B, on the caller's stack). Each output's dot product with a block is an exact int32 (n <=
-// kBlock <= kHeadDotMax per run, two runs: |sum| < 2 * 32 * 2^22 = 2^28), added to its int64
-// accumulator.
-inline constexpr std::uint32_t kBlock = 32;
-static_assert(kBlock <= fixed::kHeadDotMax && kBlock % 4 == 0, "a block is whole HeadDot quads");
+// The features of up to N frequencies, in HeadDot's quad order: cosines and, pair form, sines
+// (4 N bytes, on the caller's stack). Each output's dot product with a block is an exact int32 (n <=
+// N <= kHeadDotMax per run, two runs: |sum| < 2 * 32 * 2^22 = 2^28), added to its int64
+// accumulator. The dense path takes kBlock = 32 features at a time; the Fastfood path, whose
+// deepest frames sit under this one, kTurnsBlock = 16 (64 B less stack: the integer Fastfood's RAM
+// on the Cortex-M4F, scratch included, under 1 KB for d <= 64, D = 1024).
+inline constexpr std::uint32_t kBlock = 32, kTurnsBlock = 16;
+template <std::uint32_t N>
 struct FeatureBlock {
-  std::int16_t cos[kBlock], sin[kBlock];
+  static_assert(N <= fixed::kHeadDotMax && N % 4 == 0, "a block is whole HeadDot quads");
+  std::int16_t cos[N], sin[N];
 };
 
 // acc[k] += q[k][j0 .. j0 + n) . cos + (pairs) q[k][F + j0 .. F + j0 + n) . sin, for every output
 // k (q: the K x D int8 head, row-major).
 [[gnu::noinline]] inline void AddBlock(std::int64_t* acc, const std::int8_t* q, std::uint32_t K, std::uint32_t D,
-                                       std::uint32_t F, std::uint32_t j0, std::uint32_t n, const FeatureBlock& z,
-                                       bool pairs) {
+                                       std::uint32_t F, std::uint32_t j0, std::uint32_t n, const std::int16_t* cos,
+                                       const std::int16_t* sin, bool pairs) {
   for (std::uint32_t k = 0; k < K; ++k, q += D) {
-    std::int32_t sum = fixed::kernels::HeadDot(q + j0, z.cos, n);
-    if (pairs) sum += fixed::kernels::HeadDot(q + F + j0, z.sin, n);
+    std::int32_t sum = fixed::kernels::HeadDot(q + j0, cos, n);
+    if (pairs) sum += fixed::kernels::HeadDot(q + F + j0, sin, n);
     acc[k] += sum;
   }
 }
@@ -48,25 +51,25 @@ struct FeatureBlock {
   const auto* w = reinterpret_cast<const std::int16_t*>(sec + l.w);  // 4-aligned in the blob
   const std::uint8_t* shift = sec + l.shift;
   const std::uint8_t* phase = sec + l.phase;
-  FeatureBlock z;
+  FeatureBlock<kBlock> z;
   std::uint32_t t[kBlock];
   for (std::uint32_t j0 = 0; j0 < F; j0 += kBlock) {
     const std::uint32_t n = F - j0 < kBlock ? F - j0 : kBlock;
     fixed::kernels::Phases(w, d, x, n, phase, shift, t);
     w += n * d, phase += 4 * n, shift += n;
     fixed::kernels::Features(t, n, pairs, z.cos, z.sin);
-    AddBlock(acc, q, K, D, F, j0, n, z, pairs);
+    AddBlock(acc, q, K, D, F, j0, n, z.cos, z.sin, pairs);
   }
 }
 
 // The features of one Fastfood block: frequencies j0 .. j0 + end at phases turns[0 .. end).
 inline void AccumulateTurns(const std::uint32_t* turns, std::uint32_t end, const std::int8_t* q, std::uint32_t K,
                             std::uint32_t D, std::uint32_t F, std::uint32_t j0, bool pairs, std::int64_t* acc) {
-  FeatureBlock z;
-  for (std::uint32_t i0 = 0; i0 < end; i0 += kBlock) {
-    const std::uint32_t n = end - i0 < kBlock ? end - i0 : kBlock;
+  FeatureBlock<kTurnsBlock> z;
+  for (std::uint32_t i0 = 0; i0 < end; i0 += kTurnsBlock) {
+    const std::uint32_t n = end - i0 < kTurnsBlock ? end - i0 : kTurnsBlock;
     fixed::kernels::Features(turns + i0, n, pairs, z.cos, z.sin);
-    AddBlock(acc, q, K, D, F, j0 + i0, n, z, pairs);
+    AddBlock(acc, q, K, D, F, j0 + i0, n, z.cos, z.sin, pairs);
   }
 }
 

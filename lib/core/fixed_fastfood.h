@@ -42,12 +42,12 @@ void FwhtI32(std::int32_t* t, std::uint32_t n) noexcept;
 void FixedFastfoodTurns(const FixedFastfoodView& a, const std::int16_t* x, std::uint32_t b, std::int32_t* t,
                         std::uint32_t* turns) noexcept;
 
-// One block of a fixed section `sec` (its Fastfood tail at `tail_at` = LayoutOf(..., false).bytes,
-// its phases at `phase_at`): FixedFastfoodTurns on the view FastfoodTailOf gives. PredictFixed's
-// entry, so that the tail's 64-bit layout arithmetic stays in this translation unit.
-void FixedFastfoodBlock(const std::uint8_t* sec, std::uint32_t tail_at, std::uint32_t phase_at, std::uint32_t d,
-                        std::uint32_t F, const std::int16_t* x, std::uint32_t b, std::int32_t* t,
-                        std::uint32_t* turns) noexcept;
+// The view of a fixed section `sec` whose Fastfood tail is at `tail_at` = LayoutOf(..., false).bytes
+// and its phases at `phase_at`, for FixedFastfoodTurns. PredictFixed's entry, once per prediction
+// (the view then lives in its caller's frame, not in one more frame under every block's), so that
+// the tail's 64-bit layout arithmetic stays in this translation unit.
+FixedFastfoodView FixedFastfoodViewAt(const std::uint8_t* sec, std::uint32_t tail_at, std::uint32_t phase_at,
+                                      std::uint32_t d, std::uint32_t F) noexcept;
 
 // format::fixed_params::FastfoodTailOf, out of line (its 64-bit arithmetic is library calls on
 // 32-bit cores: one copy for the validator and PredictFixed).

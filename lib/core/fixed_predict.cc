@@ -60,16 +60,16 @@ inline void AddFrequency(std::int64_t* acc, const std::int8_t* q, std::uint32_t 
   if (pairs) Accumulate(acc, q, K, D, F + j, fixed::SinTurns(t));
 }
 
-// A Fastfood map's features, block by block (t and turns: d' int32 each of scratch). Out of line,
-// so that its frame is not on the dense path's stack.
-[[gnu::noinline]] void AccumulateFastfood(const std::uint8_t* sec, const format::fixed_params::Layout& l,
-                                          const std::int16_t* x, std::uint32_t d, std::uint32_t F, std::uint32_t K,
-                                          std::uint32_t D, bool pairs, std::int64_t* acc, std::int32_t* t) {
-  const auto* q = reinterpret_cast<const std::int8_t*>(sec + l.head);
-  const std::uint32_t dp = format::fastfood::PaddedDim(d);
+// A Fastfood map's features, block by block (t and turns: d' int32 each of scratch), from its view
+// (FixedFastfoodViewAt, which the caller computes first: that chain of frames then is not under
+// this one's). Out of line, so that its frame is not on the dense path's stack.
+[[gnu::noinline]] void AccumulateFastfood(const core::FixedFastfoodView& view, const std::int8_t* q,
+                                          const std::int16_t* x, std::uint32_t K, std::uint32_t D, bool pairs,
+                                          std::int64_t* acc, std::int32_t* t) {
+  const std::uint32_t F = view.F, dp = view.dp;
   auto* turns = reinterpret_cast<std::uint32_t*>(t + dp);
   for (std::uint32_t b = 0, j0 = 0; j0 < F; ++b, j0 += dp) {  // block b: frequencies [j0, j0 + d')
-    core::FixedFastfoodBlock(sec, static_cast<std::uint32_t>(l.bytes), l.phase, d, F, x, b, t, turns);
+    core::FixedFastfoodTurns(view, x, b, t, turns);
     if constexpr (RFK_FIXED_DSP) {
       core::blocks::AccumulateTurns(turns, F - j0 < dp ? F - j0 : dp, q, K, D, F, j0, pairs, acc);
     } else {
@@ -103,7 +103,9 @@ Status PredictFixed(const Model& m, const std::int16_t* x, std::size_t x_len, vo
   if constexpr (core::kFixedFastfood) {  // compiled out, OpenModel refuses Fastfood fixed models
     if (format::IsFastfood(m.map)) {
       done = true;
-      AccumulateFastfood(sec, l, x, d, F, K, D, pairs, acc,
+      const core::FixedFastfoodView view =
+          core::FixedFastfoodViewAt(sec, static_cast<std::uint32_t>(l.bytes), l.phase, d, F);
+      AccumulateFastfood(view, q, x, K, D, pairs, acc,
                          reinterpret_cast<std::int32_t*>(static_cast<std::uint8_t*>(scratch) +
                                                          core::RoundUp(std::size_t{8} * (K > 0 ? K : 1), kScratchAlignment)));
     }

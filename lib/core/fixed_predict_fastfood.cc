@@ -92,12 +92,11 @@ format::fixed_params::FastfoodTail FixedFastfoodTail(std::uint64_t tail_at, std:
   return format::fixed_params::FastfoodTailOf(tail_at, d, F);
 }
 
-void FixedFastfoodBlock(const std::uint8_t* sec, std::uint32_t tail_at, std::uint32_t phase_at, std::uint32_t d,
-                        std::uint32_t F, const std::int16_t* x, std::uint32_t b, std::int32_t* t,
-                        std::uint32_t* turns) noexcept {
+FixedFastfoodView FixedFastfoodViewAt(const std::uint8_t* sec, std::uint32_t tail_at, std::uint32_t phase_at,
+                                      std::uint32_t d, std::uint32_t F) noexcept {
   format::fixed_params::Layout l{};
   l.phase = phase_at;
-  FixedFastfoodTurns(FixedFastfoodOf(sec, l, FixedFastfoodTail(tail_at, d, F), d, F), x, b, t, turns);
+  return FixedFastfoodOf(sec, l, FixedFastfoodTail(tail_at, d, F), d, F);
 }
 
 std::uint64_t FixedFastfoodBytes(std::uint64_t tail_at, std::uint32_t d, std::uint32_t F) noexcept {
