@@ -89,13 +89,17 @@ struct FastfoodTail {
   std::uint32_t signs;    ///< B's sign bits
   std::uint64_t bytes;    ///< where the tail ends
 };
-/// The FastfoodTail starting at `at` for d inputs and F frequencies (above).
-constexpr FastfoodTail FastfoodTailOf(std::uint64_t at, std::uint32_t d, std::uint32_t F) {
+/// The FastfoodTail starting at `at` for d inputs and F frequencies (above), computed in U: 64 bits
+/// for a section not yet checked (the validator, the host); 32 bits (cheaper on 32-bit cores) only
+/// for a section the validator accepted, whose every offset is below 2^32.
+template <class U = std::uint64_t>
+constexpr FastfoodTail FastfoodTailOf(U at, std::uint32_t d, std::uint32_t F) {
+  const auto round4 = [](U n) { return (n + 3) / 4 * 4; };
   const std::uint32_t dp = fastfood::PaddedDim(d), blocks = F == 0 ? 0 : (F - 1) / dp + 1;
-  const std::uint64_t N = std::uint64_t{dp} * blocks;
-  const std::uint64_t s_mult = at + Round4(2 * N), s_shift = s_mult + 4 * std::uint64_t{F},
-                      g_shift = s_shift + Round4(F), perm = g_shift + Round4(blocks),
-                      signs = perm + (N * fastfood::IndexBits(dp) + 7) / 8, end = Round4(signs + (N + 7) / 8);
+  const U N = U{dp} * blocks;
+  const U s_mult = at + round4(2 * N), s_shift = s_mult + 4 * U{F}, g_shift = s_shift + round4(F),
+          perm = g_shift + round4(blocks), signs = perm + (N * fastfood::IndexBits(dp) + 7) / 8,
+          end = round4(signs + (N + 7) / 8);
   return FastfoodTail{dp, blocks, static_cast<std::uint32_t>(at), static_cast<std::uint32_t>(s_mult),
                       static_cast<std::uint32_t>(s_shift), static_cast<std::uint32_t>(g_shift),
                       static_cast<std::uint32_t>(perm), static_cast<std::uint32_t>(signs), end};

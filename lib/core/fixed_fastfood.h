@@ -26,7 +26,7 @@ struct FixedFastfoodView {
   std::uint32_t d, F, dp, index_bits;
 };
 
-FixedFastfoodView FixedFastfoodOf(const std::uint8_t* section, const format::fixed_params::Layout& l,
+FixedFastfoodView FixedFastfoodOf(const std::uint8_t* section, std::uint32_t phase_at,
                                   const format::fixed_params::FastfoodTail& ff, std::uint32_t d, std::uint32_t F);
 
 // t <- H t in place (the unnormalised Walsh-Hadamard transform of FwhtRef, same order of

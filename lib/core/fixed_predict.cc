@@ -60,10 +60,10 @@ inline void AddFrequency(std::int64_t* acc, const std::int8_t* q, std::uint32_t 
   if (pairs) Accumulate(acc, q, K, D, F + j, fixed::SinTurns(t));
 }
 
-// A Fastfood map's features, block by block (t and turns: d' int32 each of scratch), from its view
-// (FixedFastfoodViewAt, which the caller computes first: that chain of frames then is not under
-// this one's). Out of line, so that its frame is not on the dense path's stack.
-[[gnu::noinline]] void AccumulateFastfood(const core::FixedFastfoodView& view, const std::int8_t* q,
+// A Fastfood map's features, block by block (t and turns: d' int32 each of scratch), from its view.
+// Inlined into FastfoodFixed: one frame, under which the view's computation (shallower than a
+// block's FixedFastfoodTurns) and the blocks run in turn.
+[[gnu::always_inline]] inline void AccumulateFastfood(const core::FixedFastfoodView& view, const std::int8_t* q,
                                           const std::int16_t* x, std::uint32_t K, std::uint32_t D, bool pairs,
                                           std::int64_t* acc, std::int32_t* t) {
   const std::uint32_t F = view.F, dp = view.dp;
@@ -76,6 +76,17 @@ inline void AddFrequency(std::int64_t* acc, const std::int8_t* q, std::uint32_t 
       for (std::uint32_t j = j0; j < F && j - j0 < dp; ++j) AddFrequency(acc, q, K, D, F, j, turns[j - j0], pairs);
     }
   }
+}
+
+// A Fastfood map's features: its view once per prediction (FixedFastfoodViewAt: the tail's
+// layout, a chain of frames as deep as a block's), then the blocks. Out of line, so that neither
+// the view nor those frames are on the dense path's stack.
+[[gnu::noinline]] void FastfoodFixed(const std::uint8_t* sec, const format::fixed_params::Layout& l,
+                                     const std::int16_t* x, std::uint32_t d, std::uint32_t F, std::uint32_t K,
+                                     std::uint32_t D, bool pairs, std::int64_t* acc, std::int32_t* t) {
+  const core::FixedFastfoodView view =
+      core::FixedFastfoodViewAt(sec, static_cast<std::uint32_t>(l.bytes), l.phase, d, F);
+  AccumulateFastfood(view, reinterpret_cast<const std::int8_t*>(sec + l.head), x, K, D, pairs, acc, t);
 }
 
 }  // namespace
@@ -103,11 +114,9 @@ Status PredictFixed(const Model& m, const std::int16_t* x, std::size_t x_len, vo
   if constexpr (core::kFixedFastfood) {  // compiled out, OpenModel refuses Fastfood fixed models
     if (format::IsFastfood(m.map)) {
       done = true;
-      const core::FixedFastfoodView view =
-          core::FixedFastfoodViewAt(sec, static_cast<std::uint32_t>(l.bytes), l.phase, d, F);
-      AccumulateFastfood(view, q, x, K, D, pairs, acc,
-                         reinterpret_cast<std::int32_t*>(static_cast<std::uint8_t*>(scratch) +
-                                                         core::RoundUp(std::size_t{8} * (K > 0 ? K : 1), kScratchAlignment)));
+      FastfoodFixed(sec, l, x, d, F, K, D, pairs, acc,
+                    reinterpret_cast<std::int32_t*>(static_cast<std::uint8_t*>(scratch) +
+                                                    core::RoundUp(std::size_t{8} * (K > 0 ? K : 1), kScratchAlignment)));
     }
   }
   if (RFK_FIXED_DSP && !done) {

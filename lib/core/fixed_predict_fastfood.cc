@@ -21,7 +21,7 @@
 
 namespace rfk::core {
 
-FixedFastfoodView FixedFastfoodOf(const std::uint8_t* sec, const format::fixed_params::Layout& l,
+FixedFastfoodView FixedFastfoodOf(const std::uint8_t* sec, std::uint32_t phase_at,
                                   const format::fixed_params::FastfoodTail& ff, std::uint32_t d, std::uint32_t F) {
   return FixedFastfoodView{reinterpret_cast<const std::int16_t*>(sec + ff.g),
                            reinterpret_cast<const std::int32_t*>(sec + ff.s_mult),
@@ -29,7 +29,7 @@ FixedFastfoodView FixedFastfoodOf(const std::uint8_t* sec, const format::fixed_p
                            sec + ff.g_shift,
                            sec + ff.perm,
                            sec + ff.signs,
-                           sec + l.phase,
+                           sec + phase_at,
                            d,
                            F,
                            ff.dp,
@@ -94,9 +94,8 @@ format::fixed_params::FastfoodTail FixedFastfoodTail(std::uint64_t tail_at, std:
 
 FixedFastfoodView FixedFastfoodViewAt(const std::uint8_t* sec, std::uint32_t tail_at, std::uint32_t phase_at,
                                       std::uint32_t d, std::uint32_t F) noexcept {
-  format::fixed_params::Layout l{};
-  l.phase = phase_at;
-  return FixedFastfoodOf(sec, l, FixedFastfoodTail(tail_at, d, F), d, F);
+  // An accepted section: its offsets fit 32 bits (no 64-bit library calls on 32-bit cores).
+  return FixedFastfoodOf(sec, phase_at, format::fixed_params::FastfoodTailOf<std::uint32_t>(tail_at, d, F), d, F);
 }
 
 std::uint64_t FixedFastfoodBytes(std::uint64_t tail_at, std::uint32_t d, std::uint32_t F) noexcept {

@@ -57,7 +57,7 @@ struct Fx : fixed_util::Fx {
     REQUIRE(b.U32(entry + f::entry::kSize) == t.bytes);
   }
   rfk::core::FixedFastfoodView View() const {
-    return rfk::core::FixedFastfoodOf(b.storage.data() + at, l, t, m.input_dim, m.num_frequencies);
+    return rfk::core::FixedFastfoodOf(b.storage.data() + at, l.phase, t, m.input_dim, m.num_frequencies);
   }
   std::uint32_t Perm(std::uint64_t k) const {  // bit by bit, LSB first
     const std::uint32_t w = f::fastfood::IndexBits(t.dp);

@@ -287,7 +287,7 @@ Head8 GptqHead(const Model& m, const Model& fixed, const Dataset& data) {
   const fp::Layout l = fp::LayoutOf(d, F, K, D, dense);
   const std::uint8_t* sec = FixedSection(fixed);
   const fp::FastfoodTail tail = fp::FastfoodTailOf(l.bytes, d, F);
-  const core::FixedFastfoodView ffv = core::FixedFastfoodOf(sec, l, tail, d, F);
+  const core::FixedFastfoodView ffv = core::FixedFastfoodOf(sec, l.phase, tail, d, F);
   std::vector<std::int32_t> t(tail.dp);
   std::vector<std::uint32_t> turns(dense ? F : std::uint64_t{tail.dp} * tail.blocks);
   const std::size_t stride = std::max<std::size_t>(1, data.rows / kGptqRows);
