@@ -101,7 +101,7 @@ RFK_WIDEN_INLINE_ float HalfToFloat(std::uint16_t h) noexcept {
 
 static_assert(format::EnumList<format::Storage>::kSupported == (1u << 1 | 1u << 2 | 1u << 3 | 1u << 5),
               "WeightAt, the scalar kernels (kernels_scalar.cc QuantDot, HeadRowQuant) and CheckWeights "
-              "(model_open_arrays.cc) know f32, f16, int8 and f16-scaled: a new storage needs its case there");
+              "(model_open_arrays.cc) know f32, f16, int8 and f16-scaled: another storage needs its case there");
 /// Element i of row `row` of w, widened: f32 as is, f16 exactly, int8 as scale[row] * q, f16-scaled
 /// as scale[row] * h.
 inline float WeightAt(const WeightsView& w, std::uint64_t i, std::uint64_t row) noexcept {

@@ -43,14 +43,14 @@ void FixedFastfoodTurns(const FixedFastfoodView& a, const std::int16_t* x, std::
                         std::uint32_t* turns) noexcept;
 
 // The view of a fixed section `sec` whose Fastfood tail is at `tail_at` = LayoutOf(..., false).bytes
-// and its phases at `phase_at`, for FixedFastfoodTurns. PredictFixed's entry, once per prediction
-// (the view then lives in its caller's frame, not in one more frame under every block's), so that
-// the tail's 64-bit layout arithmetic stays in this translation unit.
+// and its phases at `phase_at`, for FixedFastfoodTurns: PredictFixed's, once per prediction. For a
+// section the validator accepted only: the tail's layout is computed in 32 bits (FastfoodTailOf<
+// uint32_t>), no 64-bit library calls on 32-bit cores.
 FixedFastfoodView FixedFastfoodViewAt(const std::uint8_t* sec, std::uint32_t tail_at, std::uint32_t phase_at,
                                       std::uint32_t d, std::uint32_t F) noexcept;
 
-// format::fixed_params::FastfoodTailOf, out of line (its 64-bit arithmetic is library calls on
-// 32-bit cores: one copy for the validator and PredictFixed).
+// format::fixed_params::FastfoodTailOf in 64 bits, out of line (its arithmetic is library calls on
+// 32-bit cores: one copy for the validator and FixedFastfoodBytes).
 format::fixed_params::FastfoodTail FixedFastfoodTail(std::uint64_t tail_at, std::uint32_t d, std::uint32_t F) noexcept;
 
 // The size of a fixed section whose Fastfood tail starts at `tail_at`, or 0 when d' = PaddedDim(d)

@@ -60,33 +60,27 @@ inline void AddFrequency(std::int64_t* acc, const std::int8_t* q, std::uint32_t 
   if (pairs) Accumulate(acc, q, K, D, F + j, fixed::SinTurns(t));
 }
 
-// A Fastfood map's features, block by block (t and turns: d' int32 each of scratch), from its view.
-// Inlined into FastfoodFixed: one frame, under which the view's computation (shallower than a
-// block's FixedFastfoodTurns) and the blocks run in turn.
-[[gnu::always_inline]] inline void AccumulateFastfood(const core::FixedFastfoodView& view, const std::int8_t* q,
-                                          const std::int16_t* x, std::uint32_t K, std::uint32_t D, bool pairs,
-                                          std::int64_t* acc, std::int32_t* t) {
-  const std::uint32_t F = view.F, dp = view.dp;
-  auto* turns = reinterpret_cast<std::uint32_t*>(t + dp);
-  for (std::uint32_t b = 0, j0 = 0; j0 < F; ++b, j0 += dp) {  // block b: frequencies [j0, j0 + d')
-    core::FixedFastfoodTurns(view, x, b, t, turns);
-    if constexpr (RFK_FIXED_DSP) {
-      core::blocks::AccumulateTurns(turns, F - j0 < dp ? F - j0 : dp, q, K, D, F, j0, pairs, acc);
-    } else {
-      for (std::uint32_t j = j0; j < F && j - j0 < dp; ++j) AddFrequency(acc, q, K, D, F, j, turns[j - j0], pairs);
-    }
-  }
-}
-
-// A Fastfood map's features: its view once per prediction (FixedFastfoodViewAt: the tail's
-// layout, a chain of frames as deep as a block's), then the blocks. Out of line, so that neither
-// the view nor those frames are on the dense path's stack.
+// A Fastfood map's features, block by block (t and turns: d' int32 each of scratch): its view once
+// per prediction (FixedFastfoodViewAt), then the blocks, all in this one frame, so that the view's
+// computation (shallower than a block's FixedFastfoodTurns) and the blocks run in turn under it.
+// Out of line, so that neither the view nor those frames are on the dense path's stack.
 [[gnu::noinline]] void FastfoodFixed(const std::uint8_t* sec, const format::fixed_params::Layout& l,
                                      const std::int16_t* x, std::uint32_t d, std::uint32_t F, std::uint32_t K,
                                      std::uint32_t D, bool pairs, std::int64_t* acc, std::int32_t* t) {
   const core::FixedFastfoodView view =
       core::FixedFastfoodViewAt(sec, static_cast<std::uint32_t>(l.bytes), l.phase, d, F);
-  AccumulateFastfood(view, reinterpret_cast<const std::int8_t*>(sec + l.head), x, K, D, pairs, acc, t);
+  const auto* q = reinterpret_cast<const std::int8_t*>(sec + l.head);
+  // F as the view holds it (= F): with the parameter, GCC -Os spent 0.8 % more instructions on the M0.
+  const std::uint32_t Fv = view.F, dp = view.dp;
+  auto* turns = reinterpret_cast<std::uint32_t*>(t + dp);
+  for (std::uint32_t b = 0, j0 = 0; j0 < Fv; ++b, j0 += dp) {  // block b: frequencies [j0, j0 + d')
+    core::FixedFastfoodTurns(view, x, b, t, turns);
+    if constexpr (RFK_FIXED_DSP) {
+      core::blocks::AccumulateTurns(turns, Fv - j0 < dp ? Fv - j0 : dp, q, K, D, Fv, j0, pairs, acc);
+    } else {
+      for (std::uint32_t j = j0; j < Fv && j - j0 < dp; ++j) AddFrequency(acc, q, K, D, Fv, j, turns[j - j0], pairs);
+    }
+  }
 }
 
 }  // namespace
