@@ -219,6 +219,42 @@ void LinearHeadQuant(const WeightsView& H, std::uint32_t stride, std::uint32_t p
     out[k] = bias[k] + H.scale[k] * HeadDot(q + static_cast<std::uint64_t>(k) * stride, z, D, pair);
 }
 
+void Fwht(float* x, std::uint32_t n) noexcept {
+  if (n < 16) {
+    FwhtRef(x, n);
+    return;
+  }
+  for (float* p = x, *end = x + n; p != end; p += 16) {  // stages 1 and 2
+    float32x4x4_t v = vld4q_f32(p);
+    const float32x4_t a0 = vaddq_f32(v.val[0], v.val[1]), a1 = vsubq_f32(v.val[0], v.val[1]);
+    const float32x4_t a2 = vaddq_f32(v.val[2], v.val[3]), a3 = vsubq_f32(v.val[2], v.val[3]);
+    v.val[0] = vaddq_f32(a0, a2);
+    v.val[1] = vaddq_f32(a1, a3);
+    v.val[2] = vsubq_f32(a0, a2);
+    v.val[3] = vsubq_f32(a1, a3);
+    vst4q_f32(p, v);
+  }
+  std::uint32_t h = 4;
+  for (; 4 * h <= n; h *= 4)  // stages h and 2h: positions j, j + h, j + 2h, j + 3h
+    for (std::uint32_t i = 0; i < n; i += 4 * h)
+      for (float *p = x + i, *end = x + i + h; p != end; p += 4) {
+        const float32x4_t v0 = vld1q_f32(p), v1 = vld1q_f32(p + h), v2 = vld1q_f32(p + 2 * h),
+                          v3 = vld1q_f32(p + 3 * h);
+        const float32x4_t a0 = vaddq_f32(v0, v1), a1 = vsubq_f32(v0, v1);
+        const float32x4_t a2 = vaddq_f32(v2, v3), a3 = vsubq_f32(v2, v3);
+        vst1q_f32(p, vaddq_f32(a0, a2));
+        vst1q_f32(p + h, vaddq_f32(a1, a3));
+        vst1q_f32(p + 2 * h, vsubq_f32(a0, a2));
+        vst1q_f32(p + 3 * h, vsubq_f32(a1, a3));
+      }
+  if (2 * h <= n)  // the last stage, h = n / 2
+    for (float *p = x, *end = x + h; p != end; p += 4) {
+      const float32x4_t a = vld1q_f32(p), b = vld1q_f32(p + h);
+      vst1q_f32(p, vaddq_f32(a, b));
+      vst1q_f32(p + h, vsubq_f32(a, b));
+    }
+}
+
 void LinearHead(const float* H, std::uint32_t stride, std::uint32_t pair, const float* bias, const float* z,
                 std::uint32_t K, std::uint32_t D, float* out) noexcept {
   for (std::uint32_t k = 0; k < K; ++k)

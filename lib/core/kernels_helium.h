@@ -47,5 +47,12 @@ void FourierQuant(const WeightsView& W, bool panels, const float* b, const float
 void LinearHeadQuant(const WeightsView& H, std::uint32_t stride, std::uint32_t pair, const float* bias,
                      const float* z, std::uint32_t K, std::uint32_t D, float* out) noexcept;
 
+// As FwhtRef, bit for bit: every butterfly has FwhtRef's operands and operations (low = a + b,
+// high = a - b), four lanes at a time: stages 1 and 2 together on sixteen values deinterleaved by
+// VLD4 (lane m of vector r holds x[4m + r]), then two stages per pass (h and 2h) on four vectors h
+// apart, and a last single stage where log2(n) is odd. n < 16: FwhtRef. In place; no allocation;
+// x needs float alignment only.
+void Fwht(float* x, std::uint32_t n) noexcept;
+
 }  // namespace rfk::helium
 #endif

@@ -533,8 +533,8 @@ constexpr KernelTable kScalarTable = {
 };
 
 #if RFK_HAVE_HELIUM
-// The Helium table (kernels_helium.h): the scalar kernels, but the Fourier features' and the
-// heads' own (f32, and int8 weights). Every
+// The Helium table (kernels_helium.h): the scalar kernels, but the Fourier features', the heads'
+// (f32, and int8 weights) and the Walsh-Hadamard transform's own. Every
 // kernel of RFK_KERNEL_LIST needs a line here too; an entry the build leaves out is null as above.
 #define RFK_HELIUM_Standardize ScalarStandardize
 #define RFK_HELIUM_StandardizeF16 ScalarStandardizeF16
@@ -544,7 +544,7 @@ constexpr KernelTable kScalarTable = {
 #define RFK_HELIUM_FourierPairHeadBatch ScalarFourierPairHeadBatch
 #define RFK_HELIUM_LinearHead helium::LinearHead
 #define RFK_HELIUM_BinKeys ScalarBinKeys
-#define RFK_HELIUM_Fwht ScalarFwht
+#define RFK_HELIUM_Fwht helium::Fwht
 #define RFK_HELIUM_FourierQuant helium::FourierQuant
 #define RFK_HELIUM_LinearHeadQuant helium::LinearHeadQuant
 constexpr KernelTable kHeliumTable = {
