@@ -115,6 +115,35 @@ def fixture_of(label):
     return label.split(" ", 1)[0]
 
 
+# The fixtures with stored weights and the f32 fixture of the same data, map and D each is compared
+# with (tests/embedded/fixtures.cmake trains both with the same options but --storage).
+STORED_FROM = {"house_int8": "house_pair", "house_f16": "house_pair", "covtype_int8": "covtype_phase",
+               "covtype_fastfood_int8": "covtype_fastfood_binary", "house_fastfood_f16": "house_fastfood"}
+
+
+def stored_against_f32(rows, presets, cols):
+    """Instructions of each int8 or f16 fixture over its f32 twin's, per core, the default block:
+    the scalar table's on every core, and the Helium table's against its own f32 figure."""
+    def row(name, suffix=""):
+        return next((by for lab, by in rows.items() if fixture_of(lab) == name and "`" not in lab
+                     and (lab.endswith(suffix) if suffix else "table" not in lab)), None)
+    lines = []
+    for name, source in STORED_FROM.items():
+        for suffix, tag in (("", ""), (", helium-MVE table", ", helium-MVE table")):
+            got, f32 = row(name, suffix), row(source, suffix)
+            if not got or not f32:
+                continue
+            cells = [f"{got[p] / f32[p]:.2f}" if p in got and p in f32 else "—" for p in presets]
+            if any(c != "—" for c in cells):
+                lines.append(f"| {name} / {source}{tag} | " + " | ".join(cells) + " |")
+    if not lines:
+        return []
+    return ["", "## Stored weights against f32 (instructions, `cost` / `cost`, the same build)", "",
+            "Each int8 or f16 fixture against the f32 fixture of the same data, map and D; "
+            "the scalar table's on every core, and on the Cortex-M55 the Helium table's against its own f32 figure.",
+            "", "| fixture / f32 twin | " + " | ".join(cols) + " |", "|---|" + "---|" * len(cols)] + lines
+
+
 def derived(rows, presets, cols, fixed):
     """The ratios the docs quote, from the cost rows: each Helium row against the same build's
     scalar table, and the integer path's DSP and scalar loops against the f32 model they were
@@ -141,6 +170,7 @@ def derived(rows, presets, cols, fixed):
             cells = [f"{by[p] / base[p]:.3f}" if p in by and p in base else "—" for p in presets]
             if any(c != "—" for c in cells):
                 md.append(f"| {label} | " + " | ".join(cells) + " |")
+    md += stored_against_f32(rows, presets, cols)
     sources = fixed_sources()
     lines = []
     for label, by in rows.items():

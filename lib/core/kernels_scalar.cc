@@ -6,6 +6,7 @@
 #include "core_config.h"
 #include "kernels_helium.h"
 #include "sincos_ref.h"
+#include "widen.h"
 
 #include <cstdint>
 
@@ -203,7 +204,7 @@ __attribute__((noinline)) float QuantDot(const WeightsView& W, std::uint64_t row
     // per weight, a9a_f16 320,830 -> 337,212 instructions).
     const float s = W.type == WeightType::kF16Scaled ? W.scale[row] : 1.0f;
     const auto* h = static_cast<const std::uint16_t*>(W.data) + row_start;
-    for (std::uint32_t c = 0; c < d; ++c) acc += HalfToFloat(h[c * step]) * x[c];
+    for (std::uint32_t c = 0; c < d; ++c) acc += core::WidenHalf(h[c * step]) * x[c];
     return s * acc;
   }
   const auto* w = static_cast<const float*>(W.data) + row_start;
@@ -217,31 +218,36 @@ inline float WRowDot(const WeightsView& W, bool panels, std::uint32_t j, const f
 
 namespace {
 #if !defined(RFK_CORE_PLAIN_LOOPS)
-// Eight rows of a panel of an int8 W (element c of row j at rows[c * 16 + j], j < 8): acc[j] =
-// sum_c float(q_jc) x[c], c in order from 0.0f: QuantDot's operations in its order for each row
-// (bit-identical), before the row's scale. Named accumulators, as PanelDot's, so that a core with
-// 32 float registers keeps them there: on the Cortex-M4F about 4.5 instructions per weight (load,
-// move, convert, multiply-accumulate, x and the loop shared by eight) against QuantDot's 9 on a
-// row 16 bytes apart; eight rows, not the panel's 16, for half the flash (256 B less on the
-// Cortex-M4F, 3 % more instructions). Not inlined: one copy serves both halves and forms. Cores
-// whose float operations are library calls keep QuantDot's loop.
-__attribute__((noinline)) void QuantRowsDot(const std::int8_t* rows, const float* x, std::uint32_t d, float* acc) {
+// A stored weight widened as QuantDot widens it: int8 to its float value, f16 exactly (WidenHalf:
+// W is finite in a validated model).
+[[gnu::always_inline]] inline float Widen(std::int8_t q) { return static_cast<float>(q); }
+[[gnu::always_inline]] inline float Widen(std::uint16_t h) { return core::WidenHalf(h); }
+
+// Eight rows of a panel of an int8 or f16 W (element c of row j at rows[c * 16 + j], j < 8):
+// acc[j] = sum_c widen(w_jc) x[c], c in order from 0.0f: QuantDot's operations in its order for
+// each row (bit-identical), before the row's scale. Named accumulators, as PanelDot's, so that a
+// core with 32 float registers keeps them there: on the Cortex-M4F about 4.5 instructions per
+// weight (load, move, convert -- VCVT for int8, VCVTB for f16 --, multiply-accumulate; x and the
+// loop shared by eight) against QuantDot's 9 (int8) and 16 (f16) on a row 16 elements apart;
+// eight rows, not the panel's 16, for half the flash (256 B less on the Cortex-M4F, 3 % more
+// instructions). Not inlined: one copy per storage serves both halves and forms. Cores whose
+// float operations are library calls keep QuantDot's loop.
+template <class T>
+__attribute__((noinline)) void RowsDot8(const T* rows, const float* x, std::uint32_t d, float* acc) {
   float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f, a4 = 0.0f, a5 = 0.0f, a6 = 0.0f, a7 = 0.0f;
-  const std::int8_t* q = rows;
+  const T* q = rows;
   for (const float* end = x + d; x != end; ++x, q += 16) {
     const float xc = *x;
-    a0 += static_cast<float>(q[0]) * xc; a1 += static_cast<float>(q[1]) * xc;
-    a2 += static_cast<float>(q[2]) * xc; a3 += static_cast<float>(q[3]) * xc;
-    a4 += static_cast<float>(q[4]) * xc; a5 += static_cast<float>(q[5]) * xc;
-    a6 += static_cast<float>(q[6]) * xc; a7 += static_cast<float>(q[7]) * xc;
+    a0 += Widen(q[0]) * xc; a1 += Widen(q[1]) * xc; a2 += Widen(q[2]) * xc; a3 += Widen(q[3]) * xc;
+    a4 += Widen(q[4]) * xc; a5 += Widen(q[5]) * xc; a6 += Widen(q[6]) * xc; a7 += Widen(q[7]) * xc;
   }
   acc[0] = a0; acc[1] = a1; acc[2] = a2; acc[3] = a3; acc[4] = a4; acc[5] = a5; acc[6] = a6; acc[7] = a7;
 }
 #endif
 
 // Both forms in one function (b given: phase; b null: pairs), the scalar table's FourierQuant: one
-// copy of the loop in a Cortex-M image. An int8 W in panels goes eight rows at a time (QuantRowsDot)
-// where loops are restructured; every other W, and every W on the soft-float cores, row by row.
+// copy of the loop in a Cortex-M image. A W in panels goes eight rows at a time (RowsDot8) where
+// loops are restructured; a row-major W, and every W on the soft-float cores, row by row.
 void QuantFeaturesRef(const WeightsView& W, bool panels, const float* b, const float* x, std::uint32_t F,
                       std::uint32_t d, float scale, float* z) {
 #if !defined(RFK_CORE_PLAIN_LOOPS)
@@ -250,10 +256,13 @@ void QuantFeaturesRef(const WeightsView& W, bool panels, const float* b, const f
   for (std::uint32_t j = 0; j < F; ++j) {
     float arg;
 #if !defined(RFK_CORE_PLAIN_LOOPS)
-    if (W.type == WeightType::kInt8 && panels) {  // StoredFrequencies(F) rows: the panel's 16 exist
-      if (j % 8 == 0)  // rows j .. j + 7 of panel j / 16
-        QuantRowsDot(static_cast<const std::int8_t*>(W.data) + std::size_t{j / 16 * 16} * d + j % 16, x, d, acc);
-      arg = W.scale[j] * acc[j % 8];
+    if (panels && (W.type == WeightType::kInt8 || W.type == WeightType::kF16)) {  // the panel's 16 rows exist
+      if (j % 8 == 0) {  // rows j .. j + 7 of panel j / 16
+        const std::size_t at = std::size_t{j / 16 * 16} * d + j % 16;
+        if (W.type == WeightType::kInt8) RowsDot8(static_cast<const std::int8_t*>(W.data) + at, x, d, acc);
+        else RowsDot8(static_cast<const std::uint16_t*>(W.data) + at, x, d, acc);
+      }
+      arg = W.type == WeightType::kInt8 ? W.scale[j] * acc[j % 8] : acc[j % 8];  // f16: QuantDot's 1 * acc
     } else
 #endif
     {
@@ -303,7 +312,7 @@ __attribute__((noinline)) float HeadRowQuant(const WeightsView& H, std::uint32_t
     return QuantSum(acc, s, [q](std::uint32_t c) { return static_cast<float>(q[c]); }, z, D, pair);
   }
   const auto* h = static_cast<const std::uint16_t*>(H.data) + row;
-  return QuantSum(acc, s, [h](std::uint32_t c) { return HalfToFloat(h[c]); }, z, D, pair);
+  return QuantSum(acc, s, [h](std::uint32_t c) { return core::WidenHalf(h[c]); }, z, D, pair);
 }
 }  // namespace
 
@@ -371,7 +380,7 @@ void ScalarStandardize(const float* x, const float* mean, const float* inv_scale
 
 void ScalarStandardizeF16(const float* x, const std::uint16_t* mean, const std::uint16_t* inv_scale,
                           std::uint32_t d, float* out) noexcept {
-  for (std::uint32_t c = 0; c < d; ++c) out[c] = (x[c] - HalfToFloat(mean[c])) * HalfToFloat(inv_scale[c]);
+  for (std::uint32_t c = 0; c < d; ++c) out[c] = (x[c] - core::WidenHalf(mean[c])) * core::WidenHalf(inv_scale[c]);
 }
 
 // Both Fourier forms in one function (b given: phase; b null: pair), for flash on Cortex-M.

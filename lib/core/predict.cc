@@ -7,6 +7,7 @@
 #include "core_config.h"
 #include "rfk/kernels.hpp"
 #include "rfk/model.hpp"
+#include "widen.h"
 
 namespace rfk {
 namespace {
@@ -194,7 +195,7 @@ void FastfoodScale(const FastfoodArrays& a, const void* diag, std::uint32_t j0, 
   }
   if (a.storage == WeightType::kF16) {
     const std::uint16_t* h = static_cast<const std::uint16_t*>(diag) + j0;
-    for (std::uint32_t i = 0; i < a.dp; ++i) ub[i] = HalfToFloat(h[i]) * ub[i];
+    for (std::uint32_t i = 0; i < a.dp; ++i) ub[i] = core::WidenHalf(h[i]) * ub[i];
     return;
   }
   if (a.storage == WeightType::kInt8) {

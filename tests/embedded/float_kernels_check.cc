@@ -8,14 +8,17 @@
 // head stored int8; the f32 head at widths 1..40 and 1024. The sine and cosine of each argument
 // are also checked against SinCosRef where the table computes them from the same argument (one
 // input of 1, W's entries the arguments; required of the scalar and Helium tables, whose cosine is
-// SinCosRef's operations); Fwht against FwhtRef bit for bit. Prints integers only (newlib-nano's printf has no floats); returns the
-// number of failures. Nothing is allocated.
+// SinCosRef's operations); Fwht against FwhtRef bit for bit; the core's f16 widening
+// (lib/core/widen.h) against HalfToFloat bit for bit over every half that is not a NaN. Prints
+// integers only (newlib-nano's printf has no floats); returns the number of failures. Nothing is
+// allocated.
 #include <stdio.h>
 
 #include <cstdint>
 #include <cstring>
 
 #include "rfk/kernels.hpp"
+#include "widen.h"
 
 namespace {
 
@@ -154,10 +157,28 @@ std::uint32_t FwhtMismatches(const rfk::KernelTable& t) {
   return bad;
 }
 
+// core::WidenHalf (the scalar table's widening of f16 weights; VCVTB on a core whose FPU converts
+// half precision) against HalfToFloat, bit for bit, over every finite half and both infinities
+// (subnormals included): the number that differ.
+std::uint32_t WidenMismatches() {
+  std::uint32_t bad = 0;
+  for (std::uint32_t h = 0; h < 0x10000u; ++h) {
+    const auto half = static_cast<std::uint16_t>(h);
+    if ((h & 0x7C00u) == 0x7C00u && (h & 0x3FFu) != 0) continue;  // NaN: quieted by VCVTB
+    const float a = rfk::core::WidenHalf(half), b = rfk::HalfToFloat(half);
+    bad += std::memcmp(&a, &b, sizeof a) != 0;
+  }
+  return bad;
+}
+
 }  // namespace
 
 int main() {
   int failures = 0;
+  const std::uint32_t widen_bad = WidenMismatches();
+  printf("%s f16 widening (%s): %lu of 63,490 halves differ from HalfToFloat\n", widen_bad == 0 ? "ok  " : "FAIL",
+         RFK_WIDEN_VCVTB ? "VCVTB" : "HalfToFloat", static_cast<unsigned long>(widen_bad));
+  failures += widen_bad == 0 ? 0 : 1;
   static const std::uint32_t kWidths[] = {1, 2, 3, 16, 54};
   for (std::size_t i = 0; i < rfk::KernelTableCount(); ++i) {
     const rfk::KernelTable& t = *rfk::KernelTableAt(i);
