@@ -24,7 +24,8 @@ namespace rfk::core {
 }
 #else
 #define RFK_WIDEN_VCVTB 0
-RFK_WIDEN_INLINE_ float WidenHalf(std::uint16_t h) noexcept { return HalfToFloat(h); }
+// HalfToFloat itself (a reference, not a wrapper: its callers inline it as before, one level).
+inline constexpr float (&WidenHalf)(std::uint16_t) noexcept = HalfToFloat;
 #endif
 
 }  // namespace rfk::core
