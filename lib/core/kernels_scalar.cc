@@ -383,9 +383,32 @@ void ScalarStandardizeF16(const float* x, const std::uint16_t* mean, const std::
   for (std::uint32_t c = 0; c < d; ++c) out[c] = (x[c] - core::WidenHalf(mean[c])) * core::WidenHalf(inv_scale[c]);
 }
 
-// Both Fourier forms in one function (b given: phase; b null: pair), for flash on Cortex-M.
+#if defined(RFK_CORE_PLAIN_LOOPS)
+// One row's sum over a W in panels (its elements kPw apart), from 0.0f in c order: PanelDot's
+// operations for that row. Not inlined: by pointer, in few registers (inlined into Features' loop,
+// its values spilled around every soft-float call: +10 % instructions on the Cortex-M3).
+__attribute__((noinline)) float PanelRowDot(const float* w, const float* x, std::uint32_t d) {
+  float acc = 0.0f;
+  for (const float* end = x + d; x != end; ++x, w += kPw) acc += *w * *x;
+  return acc;
+}
+#endif
+
+// Both Fourier forms in one function (b given: phase; b null: pair), for flash on Cortex-M. The
+// soft-float cores (RFK_CORE_PLAIN_LOOPS) take each row's sum by itself (PanelRowDot: the same
+// bits), without PanelDot's 16 sums on the stack: 64 B less under every cosine's soft-float calls,
+// the deepest chain of a Cortex-M0 prediction.
 __attribute__((noinline)) void Features(const float* Wp, const float* b, const float* x,
                                         std::uint32_t F, std::uint32_t d, float scale, float* z) {
+#if defined(RFK_CORE_PLAIN_LOOPS)
+  for (std::uint32_t j = 0; j < F; ++j) {
+    const float acc = PanelRowDot(Wp + static_cast<std::uint64_t>(j / kPw) * kPw * d + j % kPw, x, d);
+    float s, c;
+    SinCosRef(b != nullptr ? acc + b[j] : acc, &s, &c);
+    z[j] = scale * c;
+    if (b == nullptr) z[F + j] = scale * s;
+  }
+#else
   float acc[kPw];
   for (std::uint32_t j0 = 0; j0 < F; j0 += kPw) {
     PanelDot(Wp + static_cast<std::uint64_t>(j0) * d, x, d, acc);
@@ -397,6 +420,7 @@ __attribute__((noinline)) void Features(const float* Wp, const float* b, const f
       if (b == nullptr) z[F + j0 + j] = scale * s;
     }
   }
+#endif
 }
 
 void ScalarFourierPhase(const float* Wp, const float* b, const float* x, std::uint32_t F,

@@ -55,5 +55,5 @@ set(RFK_PINNED_FIXED_FLASH_BUDGET_rv32imc 2520)
 # 11,384 B, pinned 8,104 B.
 set(RFK_FLASH_BUDGET_rv32imc 23990)
 set(RFK_FLOAT_FLASH_BUDGET_rv32imc 20370)
-set(RFK_DENSE_FLASH_BUDGET_rv32imc 11600)
-set(RFK_PINNED_FLASH_BUDGET_rv32imc 8290)
+set(RFK_DENSE_FLASH_BUDGET_rv32imc 10960)  # Fourier features row by row (PanelRowDot): 10,856 B measured
+set(RFK_PINNED_FLASH_BUDGET_rv32imc 7760)  # the same: 7,656 B measured
