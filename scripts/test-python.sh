@@ -5,7 +5,9 @@
 # (--no-build-isolation; setup.py builds the extension with CMake: the library and the module
 # only, in build/temp.*) -- then runs the pytest suite from outside the source tree against that
 # install, with the release preset's CLI for the byte-identity tests (RFK_CLI, default
-# build/release/bin/rfk). PYTHON picks the interpreter (default /usr/bin/python3, Debian's).
+# build/release/bin/rfk). Last, docs/PYTHON.md's python blocks run as a user pastes them, with that
+# install (tests/docs/run_guide.sh, in build/docs_python). PYTHON picks the interpreter (default
+# /usr/bin/python3, Debian's).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -16,3 +18,4 @@ venv=$root/build/python-venv
 cd "$root/build"
 RFK_CLI=${RFK_CLI:-$root/build/release/bin/rfk} "$venv/bin/python" -m pytest -q -p no:cacheprovider \
   "$root/targets/python/tests"
+PYTHON="$venv/bin/python" bash "$root/tests/docs/run_guide.sh" "$root/docs/PYTHON.md" "$root/build/docs_python"

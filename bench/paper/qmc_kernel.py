@@ -71,7 +71,9 @@ def table(res, a):
            f"Mean squared kernel error (mean over {a.seeds} seeds of the mean over all pairs of {a.points} standardised "
            f"training rows, Gaussian kernel) at D = {a.features}, at the data-scale default γ and at γ/4; in "
            "parentheses the ratio to the dense map of the same form (`fourier` for pairs, `fourier-phase` for the "
-           f"phase form). Measured {res['date']} on {res['machine']}, release build, with", "", "```sh",
+           f"phase form). Measured {res['date']} on {res['machine']}, release build, with", "",
+           "<!-- not run: a benchmark over run.py's converted datasets that rewrites its block of docs/RESULTS.md -->",
+           "```sh",
            "bench/paper/qmc_kernel.py  # per dataset: rfk_kernel_approx TRAIN --points "
            f"{a.points} --seeds {a.seeds} --grids none \\",
            f"#   --features {a.features} --maps {','.join(MAPS)} [--gamma default/4]", "```", "",

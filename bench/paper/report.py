@@ -279,6 +279,8 @@ def _reproduce():
     w = L.append
     w("## Reproduce")
     w("")
+    w("<!-- not run: installs packages and reruns the whole reproduction (the header says how long it took); "
+      "ctest paper_fast_subset runs a fast subset -->")
     w("```sh")
     w("scripts/install-deps.sh --bench        # + python3-sklearn, python3-matplotlib")
     w("cmake --workflow --preset release")
