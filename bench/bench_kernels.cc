@@ -121,6 +121,17 @@ void BenchFwht(benchmark::State& s, const KernelTable& t, Inputs& in) {
   while ((1u << log2n) < n) ++log2n;
   SetFlops(s, double(n) * log2n);  // one add or subtract per element and stage
 }
+// Fastfood's diagonal over the Walsh-Hadamard input's length, f32 (its multiplies as FLOPs).
+void BenchScaleByDiagonal(benchmark::State& s, const KernelTable& t, Inputs& in) {
+  const auto n = static_cast<std::uint32_t>(in.wht.size());
+  const rfk::WeightsView D{rfk::WeightType::kF32, in.b.data(), nullptr};
+  const std::uint32_t m = n < in.F ? n : in.F;  // b has F entries
+  for (auto _ : s) {
+    t.ScaleByDiagonal(D, 0, 0, m, in.wht.data());
+    benchmark::DoNotOptimize(in.wht.data());
+  }
+  SetFlops(s, double(m));
+}
 void BenchFourierPhase(benchmark::State& s, const KernelTable& t, Inputs& in) {
   for (auto _ : s) {
     t.FourierPhase(in.Wp.data(), in.b.data(), in.X.data(), in.F, in.d, 0.1f, in.z.data());

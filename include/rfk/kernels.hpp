@@ -136,6 +136,11 @@ inline WeightsView FastfoodDiagonal(const FastfoodArrays& a, const void* data) n
                                              ((std::size_t{a.dp} * a.blocks + 3) / 4 * 4));
   return w;
 }
+/// u[i] = w_i * u[i], i < n, with w_i = WeightAt(D, first + i, row): one of Fastfood's diagonals
+/// (D = FastfoodDiagonal(a, a.G or a.S), row = the block) on a block's values; the scalar table's
+/// ScaleByDiagonal (the kernel list below), whose bits every table's gives.
+void ScaleByDiagonalRef(const WeightsView& D, std::uint32_t row, std::uint32_t first, std::uint32_t n,
+                        float* u) noexcept;
 /// Entry k of perm (k < blocks * dp <= 2^24 + 2^16): bits [k w, k w + w) of the packed stream, w =
 /// index_bits <= 16, from the (at most 3) bytes that hold them and no byte past them.
 inline std::uint32_t FastfoodIndex(const FastfoodArrays& a, std::uint32_t k) noexcept {
@@ -217,6 +222,10 @@ inline std::uint32_t HashedColumn(std::uint64_t key, std::uint32_t p, std::uint3
 ///                      weights: from the bias, in j order, each sine's term after its cosine's
 ///   BinKeys            as BinKeysRef (identical keys from every backend)
 ///   Fwht               as FwhtRef, in place (n a power of two; identical bits from every backend)
+///   ScaleByDiagonal    u[i] = w_i * u[i], i < n, w_i element first + i of row `row` of D widened as
+///                      WeightAt does (f32 as stored, f16 exactly, int8 and f16-scaled as
+///                      scale[row] * q, that product first): Fastfood's G and S. One multiply per
+///                      element after the widening, so identical bits from every backend
 ///   FourierQuant       FourierPhaseQuantRef (b given) or FourierPairQuantRef (b null): W stored
 ///                      f16 or int8 (panels or row-major), each weight widened as it is read
 ///   LinearHeadQuant    as LinearHeadQuantRef: H stored f16, int8 or f16-scaled, pairs as
@@ -224,7 +233,7 @@ inline std::uint32_t HashedColumn(std::uint64_t key, std::uint32_t p, std::uint3
 ///
 /// Accuracy against the scalar oracle: SIMD backends may fuse multiply-adds and sum in another
 /// order; features agree within 1e-5 absolute, head outputs within 1e-5 * max(1, sum_j |H_kj|),
-/// bin keys and Walsh-Hadamard transforms exactly (tests/device/test_parity.cc).
+/// bin keys, Walsh-Hadamard transforms and diagonal scalings exactly (tests/device/test_parity.cc).
 #define RFK_KERNEL_LIST(X)                                                                      \
   X(Standardize, (const float* x, const float* mean, const float* inv_scale, std::uint32_t d,  \
                   float* out))                                                                 \
@@ -245,6 +254,8 @@ inline std::uint32_t HashedColumn(std::uint64_t key, std::uint32_t p, std::uint3
   X(BinKeys, (const float* inv_width, const float* offset, const float* x, std::uint32_t P,    \
               std::uint32_t d, std::uint64_t seed, std::uint64_t* keys))                         \
   X(Fwht, (float* x, std::uint32_t n))                                                         \
+  X(ScaleByDiagonal, (const WeightsView& D, std::uint32_t row, std::uint32_t first,            \
+                      std::uint32_t n, float* u))                                              \
   X(FourierQuant, (const WeightsView& W, bool panels, const float* b, const float* x,          \
                    std::uint32_t F, std::uint32_t d, float scale, float* z))                   \
   X(LinearHeadQuant, (const WeightsView& H, std::uint32_t stride, std::uint32_t pair,          \

@@ -255,6 +255,20 @@ void Fwht(float* x, std::uint32_t n) noexcept {
     }
 }
 
+void ScaleByDiagonal(const WeightsView& D, std::uint32_t row, std::uint32_t first, std::uint32_t n,
+                     float* u) noexcept {
+  std::uint32_t i = 0;
+  if (D.type == WeightType::kF32) {
+    const float* w = static_cast<const float*>(D.data) + first;
+    for (; i + 4 <= n; i += 4) vst1q_f32(u + i, vmulq_f32(vld1q_f32(w + i), vld1q_f32(u + i)));
+  } else if (D.type == WeightType::kInt8) {
+    const std::int8_t* q = static_cast<const std::int8_t*>(D.data) + first;
+    const float s = D.scale[row];
+    for (; i + 4 <= n; i += 4) vst1q_f32(u + i, vmulq_f32(vmulq_n_f32(Load4(q + i), s), vld1q_f32(u + i)));
+  }
+  if (i < n) ScaleByDiagonalRef(D, row, first + i, n - i, u + i);  // the same products
+}
+
 void LinearHead(const float* H, std::uint32_t stride, std::uint32_t pair, const float* bias, const float* z,
                 std::uint32_t K, std::uint32_t D, float* out) noexcept {
   for (std::uint32_t k = 0; k < K; ++k)

@@ -54,5 +54,11 @@ void LinearHeadQuant(const WeightsView& H, std::uint32_t stride, std::uint32_t p
 // x needs float alignment only.
 void Fwht(float* x, std::uint32_t n) noexcept;
 
+// As the scalar ScaleByDiagonal, bit for bit (one multiply per element after the widening): f32
+// and int8 diagonals four lanes at a time (int8: the row's scale times the widened weight, then
+// times u); f16, f16-scaled and the last n % 4 entries through ScaleByDiagonalRef.
+void ScaleByDiagonal(const WeightsView& D, std::uint32_t row, std::uint32_t first, std::uint32_t n,
+                     float* u) noexcept;
+
 }  // namespace rfk::helium
 #endif

@@ -7,7 +7,6 @@
 #include "core_config.h"
 #include "rfk/kernels.hpp"
 #include "rfk/model.hpp"
-#include "widen.h"
 
 namespace rfk {
 namespace {
@@ -175,44 +174,17 @@ const std::uint32_t* Bins(const Model& m, const KernelTable& kt, const float* in
   }
 }
 
-// One of Fastfood's diagonals (diag: a.G or a.S) on the block at j0: ub[i] = D[j0 + i] * ub[i],
-// each entry widened as it is read (WeightAt: f16 exactly, int8 as scale_b * q), so a quantized
-// diagonal gives the bits an f32 one holding the widened values gives. The size-first builds take
-// WeightAt for every storage (one loop in flash); the others one loop per storage with the
-// widening inlined (Cortex-M4F: an out-of-line WeightAt per entry made the all-int8 (54, 1024)
-// binary model 44 % dearer than f32; compilers vectorise the f32 loop).
-void FastfoodScale(const FastfoodArrays& a, const void* diag, std::uint32_t j0, float* ub) {
-  if (!core::kFloatQuant) {  // f32 diagonals only (core_config.h): no widening code
-    const float* D = static_cast<const float*>(diag) + j0;
-    for (std::uint32_t i = 0; i < a.dp; ++i) ub[i] = D[i] * ub[i];
-    return;
-  }
-#if !defined(RFK_CORE_PLAIN_LOOPS)
-  if (a.storage == WeightType::kF32) {
-    const float* D = static_cast<const float*>(diag) + j0;
-    for (std::uint32_t i = 0; i < a.dp; ++i) ub[i] = D[i] * ub[i];
-    return;
-  }
-  if (a.storage == WeightType::kF16) {
-    const std::uint16_t* h = static_cast<const std::uint16_t*>(diag) + j0;
-    for (std::uint32_t i = 0; i < a.dp; ++i) ub[i] = core::WidenHalf(h[i]) * ub[i];
-    return;
-  }
-  if (a.storage == WeightType::kInt8) {
-    const std::int8_t* q = static_cast<const std::int8_t*>(diag) + j0;
-    const float scale = FastfoodDiagonal(a, diag).scale[j0 / a.dp];
-    for (std::uint32_t i = 0; i < a.dp; ++i) ub[i] = (scale * static_cast<float>(q[i])) * ub[i];
-    return;
-  }
-#endif
-  const WeightsView D = FastfoodDiagonal(a, diag);
-  for (std::uint32_t i = 0; i < a.dp; ++i) ub[i] = WeightAt(D, j0 + i, j0 / a.dp) * ub[i];
+// One of Fastfood's diagonals (diag: a.G or a.S) on the block at j0: ub[i] = D[j0 + i] * ub[i]
+// through the table's ScaleByDiagonal (each entry widened as WeightAt widens it; the same bits from
+// every table).
+void FastfoodScale(const FastfoodArrays& a, const void* diag, std::uint32_t j0, float* ub, const KernelTable& kt) {
+  kt.ScaleByDiagonal(FastfoodDiagonal(a, diag), j0 / a.dp, j0, a.dp, ub);
 }
 
 // Fastfood's G Pi for the block at j0: ub[i] = G[j0 + i] * t[perm[j0 + i]]: the gather, then G as
 // FastfoodScale applies a diagonal. The block's packed indices (FastfoodIndex's) are read as one
 // stream, LSB first, a byte at a time as the next index needs it (never a byte past the last).
-void FastfoodGather(const FastfoodArrays& a, std::uint32_t j0, const float* t, float* ub) {
+void FastfoodGather(const FastfoodArrays& a, std::uint32_t j0, const float* t, float* ub, const KernelTable& kt) {
   const std::uint32_t w = a.index_bits, mask = (1u << w) - 1u, start = j0 * w;  // < 2^31
   const std::uint8_t* p = a.perm + start / 8;
   std::uint32_t bits = 0, have = 0;  // buffered bits, the next index's at the bottom
@@ -229,7 +201,7 @@ void FastfoodGather(const FastfoodArrays& a, std::uint32_t j0, const float* t, f
     bits >>= w;
     have -= w;
   }
-  FastfoodScale(a, a.G, j0, ub);
+  FastfoodScale(a, a.G, j0, ub, kt);
 }
 
 
@@ -271,9 +243,9 @@ void FastfoodBlock(const FastfoodArrays& a, const float* x, std::uint32_t d, std
   }
 #endif
   kt.Fwht(t, dp);
-  FastfoodGather(a, j0, t, ub);
+  FastfoodGather(a, j0, t, ub, kt);
   kt.Fwht(ub, dp);
-  FastfoodScale(a, a.S, j0, ub);
+  FastfoodScale(a, a.S, j0, ub, kt);
 }
 
 // A Fastfood model's form: the phase form where the model has phases (core_config.h may fix it).

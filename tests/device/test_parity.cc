@@ -382,6 +382,46 @@ void ParityBinKeys(const KernelTable& t) {
   }
 }
 
+// Fastfood's diagonals in every storage a diagonal may have (and f16-scaled, which the contract
+// covers), at lengths around every vector width and offsets into the matrix: bit for bit the
+// scalar kernel's, and the contract's u[i] = WeightAt(D, first + i, row) * u[i].
+void ParityScaleByDiagonal(const KernelTable& t) {
+  std::uint32_t state = 12345u;
+  const auto next = [&state] { return state = state * 1664525u + 1013904223u; };
+  const std::size_t total = 2048;
+  std::vector<float> f32 = MixedMagnitudes(total, 31);
+  std::vector<std::int8_t> q(total);
+  std::vector<std::uint16_t> h(total);
+  for (std::size_t i = 0; i < total; ++i) {
+    q[i] = static_cast<std::int8_t>(static_cast<int>(next() >> 24) % 255 - 127);  // -127 .. 127
+    std::uint16_t v = static_cast<std::uint16_t>(next() >> 16);
+    if ((v & 0x7C00u) == 0x7C00u) v = static_cast<std::uint16_t>(v & 0xBBFFu);  // finite, subnormals kept
+    h[i] = v;
+  }
+  const float scales[2] = {0.0123f, 3.5f};
+  using rfk::WeightType;
+  for (const WeightType type : {WeightType::kF32, WeightType::kF16, WeightType::kInt8, WeightType::kF16Scaled}) {
+    const void* data = type == WeightType::kF32 ? static_cast<const void*>(f32.data())
+                       : type == WeightType::kInt8 ? static_cast<const void*>(q.data())
+                                                  : static_cast<const void*>(h.data());
+    const rfk::WeightsView D{type, data, scales};
+    for (std::uint32_t n : {1u, 3u, 7u, 16u, 17u, 64u, 100u, 1024u})
+      for (std::uint32_t first : {0u, 5u}) {
+        CAPTURE(static_cast<int>(type));
+        CAPTURE(n);
+        CAPTURE(first);
+        const std::uint32_t row = first == 0 ? 0 : 1;
+        const auto u0 = MixedMagnitudes(n, 32 + n);
+        std::vector<float> a = u0, b = u0, c = u0;
+        t.ScaleByDiagonal(D, row, first, n, a.data());
+        rfk::ScalarKernels().ScaleByDiagonal(D, row, first, n, b.data());
+        for (std::uint32_t i = 0; i < n; ++i) c[i] = rfk::WeightAt(D, std::uint64_t{first} + i, row) * c[i];
+        CHECK(std::memcmp(a.data(), b.data(), n * sizeof(float)) == 0);
+        CHECK(std::memcmp(b.data(), c.data(), n * sizeof(float)) == 0);
+      }
+  }
+}
+
 // n sin/cos arguments spread over (-limit, limit), the frequencies of a d = 1 map.
 std::vector<float> Arguments(std::uint32_t n, double limit, std::uint64_t seed) {
   auto w = Normal(n, 1, seed);

@@ -8,9 +8,9 @@
 // head stored int8; the f32 head at widths 1..40 and 1024. The sine and cosine of each argument
 // are also checked against SinCosRef where the table computes them from the same argument (one
 // input of 1, W's entries the arguments; required of the scalar and Helium tables, whose cosine is
-// SinCosRef's operations); Fwht against FwhtRef bit for bit; the core's f16 widening
-// (lib/core/widen.h) against HalfToFloat bit for bit over every half that is not a NaN. Prints
-// integers only (newlib-nano's printf has no floats); returns the number of failures. Nothing is
+// SinCosRef's operations); Fwht against FwhtRef and ScaleByDiagonal against the scalar table's bit
+// for bit; the core's f16 widening (lib/core/widen.h) against HalfToFloat bit for bit over every
+// half that is not a NaN. Prints integers only (newlib-nano's printf has no floats); returns the number of failures. Nothing is
 // allocated.
 #include <stdio.h>
 
@@ -157,6 +157,32 @@ std::uint32_t FwhtMismatches(const rfk::KernelTable& t) {
   return bad;
 }
 
+// The table's ScaleByDiagonal against the scalar table's, bit for bit, for f32, int8 and f16
+// diagonals of 1 to 70 entries at two offsets: the number of differing entries.
+std::uint32_t DiagonalMismatches(const rfk::KernelTable& t) {
+  static float w[80], u[80], ref[80];
+  static std::int8_t q[80];
+  static std::uint16_t h[80];
+  const float scale[2] = {0.02f, 1.5f};
+  for (std::uint32_t i = 0; i < 80; ++i) {
+    w[i] = Uniform(-3.0f, 3.0f);
+    q[i] = static_cast<std::int8_t>(Uniform(-127.0f, 127.0f));
+    h[i] = static_cast<std::uint16_t>(static_cast<std::uint32_t>(Uniform(0.0f, 30720.0f)) | (i % 2 ? 0x8000u : 0u));
+  }
+  std::uint32_t bad = 0;
+  const rfk::WeightsView views[3] = {{rfk::WeightType::kF32, w, nullptr}, {rfk::WeightType::kInt8, q, scale},
+                                     {rfk::WeightType::kF16, h, nullptr}};
+  for (const rfk::WeightsView& D : views)
+    for (std::uint32_t n = 1; n <= 70; ++n)
+      for (std::uint32_t first = 0; first <= 7; first += 7) {
+        for (std::uint32_t i = 0; i < n; ++i) u[i] = ref[i] = Uniform(-2.0f, 2.0f);
+        t.ScaleByDiagonal(D, first / 7, first, n, u);
+        rfk::ScalarKernels().ScaleByDiagonal(D, first / 7, first, n, ref);
+        for (std::uint32_t i = 0; i < n; ++i) bad += std::memcmp(&u[i], &ref[i], sizeof u[i]) != 0;
+      }
+  return bad;
+}
+
 // core::WidenHalf (the scalar table's widening of f16 weights; VCVTB on a core whose FPU converts
 // half precision) against HalfToFloat, bit for bit, over every finite half and both infinities
 // (subnormals included): the number that differ.
@@ -211,21 +237,22 @@ int main() {
     worst_head = g > worst_head ? g : worst_head;
     const std::uint32_t sincos_bad = SinCosMismatches(t, 3.0f) + SinCosMismatches(t, 2.0e5f);
     const std::uint32_t fwht_bad = t.Fwht != nullptr ? FwhtMismatches(t) : 0;
+    const std::uint32_t diag_bad = t.ScaleByDiagonal != nullptr ? DiagonalMismatches(t) : 0;
     // Far arguments: a float near 1e5 carries about 1e-2 of absolute error before any kernel, so
     // the contract's 1e-5 holds for arguments of the training range only; far ones are reported.
     // SinCosRef's bits are the scalar and Helium tables' property; the hosts' fused tables round
     // the reduction otherwise (within the contract), so theirs are reported only.
     const bool exact_sincos = std::strcmp(t.backend, "scalar") == 0 || std::strcmp(t.backend, "helium") == 0;
     const bool ok = worst_features <= 10000u && worst_quant <= 10000u && worst_head <= 10000u &&
-                    (sincos_bad == 0 || !exact_sincos) && fwht_bad == 0;
+                    (sincos_bad == 0 || !exact_sincos) && fwht_bad == 0 && diag_bad == 0;
     printf("%s %s-%s: %lu feature cases, worst feature gap %lue-9 (limit 10000e-9; arguments to 2e5: %lue-9), "
            "int8 W %lue-9, worst head gap %lue-9 of sum |H| (limit 10000e-9), sin/cos of one term %lu mismatches, "
-           "Fwht %lu\n",
+           "Fwht %lu, diagonals %lu\n",
            ok ? "ok  " : "FAIL", t.backend, t.target, static_cast<unsigned long>(cases),
            static_cast<unsigned long>(worst_features), static_cast<unsigned long>(worst_far),
            static_cast<unsigned long>(worst_quant),
            static_cast<unsigned long>(worst_head), static_cast<unsigned long>(sincos_bad),
-           static_cast<unsigned long>(fwht_bad));
+           static_cast<unsigned long>(fwht_bad), static_cast<unsigned long>(diag_bad));
     failures += ok ? 0 : 1;
   }
   return failures;

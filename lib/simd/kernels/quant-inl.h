@@ -1,4 +1,5 @@
-// FourierQuant and LinearHeadQuant: W and the head stored as f16 or int8 (the head also as
+// FourierQuant and LinearHeadQuant (and ScaleByDiagonal, Fastfood's stored diagonals, at the end):
+// W and the head stored as f16 or int8 (the head also as
 // f16-scaled: f16 elements, one scale per output applied after the sum), each weight widened in
 // a register as it is loaded (f16 -> f32 exactly; int8 -> int32 -> f32 exactly), never copied out
 // as floats. Part of the single-source kernels: see lib/simd/kernels-inl.h.
@@ -132,4 +133,37 @@ void LinearHeadQuant(const WeightsView& H, std::uint32_t stride, std::uint32_t p
   if (H.type == WeightType::kF16Scaled)
     return QuantHead<WeightType::kF16Scaled>(H, stride, pair, bias, z, K, D, out);
   LinearHeadQuantRef(H, stride, pair, bias, z, K, D, out);
+}
+
+// ScaleByDiagonal: Fastfood's G and S, u[i] = w_i * u[i] with w_i widened as WeightAt widens it
+// (int8 and f16-scaled: the row's scale times the weight first), whole vectors, then the scalar
+// kernel (ScaleByDiagonalRef) for the rest. Products only, no sums: the scalar kernel's bits.
+template <WeightType kType>
+RFK_NOINLINE void ScaleDiagonal(const WeightsView& D, std::uint32_t row, std::uint32_t first, std::uint32_t n,
+                                float* u) {
+  const DF df;
+  const auto L = static_cast<std::uint32_t>(hn::Lanes(df));
+  std::uint32_t i = 0;
+  if constexpr (kType == WeightType::kF32) {
+    const float* w = static_cast<const float*>(D.data) + first;
+    for (; i + L <= n; i += L) hn::StoreU(hn::Mul(hn::LoadU(df, w + i), hn::LoadU(df, u + i)), df, u + i);
+  } else if constexpr (kType == WeightType::kF16) {
+    for (; i + L <= n; i += L)
+      hn::StoreU(hn::Mul(LoadWidened<kType>(df, D.data, std::size_t{first} + i), hn::LoadU(df, u + i)), df, u + i);
+  } else {
+    const auto s = hn::Set(df, D.scale[row]);
+    for (; i + L <= n; i += L) {
+      const auto w = hn::Mul(s, LoadWidened<kType>(df, D.data, std::size_t{first} + i));
+      hn::StoreU(hn::Mul(w, hn::LoadU(df, u + i)), df, u + i);
+    }
+  }
+  if (i < n) ScaleByDiagonalRef(D, row, first + i, n - i, u + i);  // the same products
+}
+
+void ScaleByDiagonal(const WeightsView& D, std::uint32_t row, std::uint32_t first, std::uint32_t n,
+                     float* u) noexcept {
+  if (D.type == WeightType::kInt8) return ScaleDiagonal<WeightType::kInt8>(D, row, first, n, u);
+  if (D.type == WeightType::kF16) return ScaleDiagonal<WeightType::kF16>(D, row, first, n, u);
+  if (D.type == WeightType::kF16Scaled) return ScaleDiagonal<WeightType::kF16Scaled>(D, row, first, n, u);
+  ScaleDiagonal<WeightType::kF32>(D, row, first, n, u);
 }
