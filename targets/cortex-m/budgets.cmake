@@ -216,7 +216,7 @@ set(RFK_PINNED_FIXED_FLASH_BUDGET_cortex-m55 3280)
 # 9,400 B (-412), M3 and M33 without FPU 6,844 B (-452); pinned M0 6,232 B, M3 3,984 B; the
 # painted stack of a float prediction 80-112 B less. Then Fastfood's diagonals as a kernel
 # (ScaleByDiagonal, the Helium table's own for f32 and int8): whole core M4F 17,028 B (+68), M0
-# 21,528 B, M55 19,944 B (+244), float-only M55 17,132 B.
+# 21,528 B, M55 19,928 B (+228), float-only M55 17,116 B.
 # One line per target: the whole, float-only, dense configured and pinned cores' flash budgets.
 macro(rfk_flash_budgets mcu whole float dense pinned)
   set(RFK_FLASH_BUDGET_${mcu} ${whole})
