@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -112,6 +113,14 @@ TEST_CASE("int8: scale = max|w| / 127, q rounded half away from zero") {
   CHECK(rfk::host::Int8Quantize(2.5f, 1.0f) == 3);  // a tie goes away from zero
   CHECK(rfk::host::Int8Quantize(-2.5f, 1.0f) == -3);
   CHECK(rfk::host::Int8Quantize(500.0f, 1.0f) == 127);
+  // A weight int8 cannot hold is refused, not converted (found by fuzz_convert: a widened
+  // f16-scaled head that overflowed f32 gave an infinite row scale, inf / inf = NaN).
+  const float inf = std::numeric_limits<float>::infinity();
+  CHECK_THROWS_AS(rfk::host::Int8Quantize(inf, 1.0f), rfk::host::QuantizeError);
+  CHECK_THROWS_AS(rfk::host::Int8Quantize(NAN, 1.0f), rfk::host::QuantizeError);
+  const float wide[2] = {inf, 1.0f};
+  CHECK_THROWS_AS(rfk::host::Int8Quantize(wide[0], rfk::host::Int8Scale(wide, 2)), rfk::host::QuantizeError);
+  CHECK(rfk::host::Int8Quantize(wide[1], rfk::host::Int8Scale(wide, 2)) == 0);  // 1 / inf: a finite 0
   const float zeros[] = {0.0f, 0.0f};
   CHECK(rfk::host::Int8Scale(zeros, 2) == 1.0f);  // an all-zero row: scale 1, q = 0
 }

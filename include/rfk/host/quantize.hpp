@@ -34,7 +34,8 @@ float F16Scale(const float* w, std::size_t n);
 /// Row `row` of an int8 matrix: scale = max_c |w_c| / 127 (in f32; 1 for an all-zero row), q_c =
 /// w_c / scale rounded half away from zero, clamped to [-127, 127].
 float Int8Scale(const float* w, std::size_t n);
-/// w / scale rounded half away from zero, clamped to [-127, 127] (Int8Scale's q_c).
+/// w / scale rounded half away from zero, clamped to [-127, 127] (Int8Scale's q_c). Throws
+/// QuantizeError when w / scale is not finite (an infinite or NaN weight).
 std::int8_t Int8Quantize(float w, float scale);
 
 /// The stored bytes (format::QuantMatrixBytes) of a rows x cols matrix given row-major in `w`, its

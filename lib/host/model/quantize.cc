@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <iterator>
+#include <limits>
 
 #include "rfk/host/model_writer.hpp"
 #include "rfk/kernels.hpp"
@@ -89,6 +90,10 @@ float Int8Scale(const float* w, std::size_t n) {
 
 std::int8_t Int8Quantize(float w, float scale) {
   const float q = std::round(w / scale);
+  // Finite w over a finite positive scale is finite: a NaN here is an infinite weight (a widened
+  // f16-scaled head can overflow f32), or NaN; converting it to int8 would be undefined.
+  if (!(std::fabs(q) <= std::numeric_limits<float>::max()))
+    throw QuantizeError("the weight " + std::to_string(w) + " is not finite: int8 cannot hold it");
   return static_cast<std::int8_t>(q > 127.0f ? 127.0f : q < -127.0f ? -127.0f : q);
 }
 
