@@ -10,6 +10,7 @@
 
 #include "rfk/kernels.hpp"
 #include "sincos_ref.h"
+#include "widen.h"
 
 namespace rfk::helium {
 namespace {
@@ -135,16 +136,34 @@ __attribute__((noinline)) void Features(const float* Wp, const float* b, const f
   }
 }
 
-// Four weights as floats: f32 as stored, int8 widened (VLDRB.S32, VCVT).
+// Four weights as floats: f32 as stored, int8 widened (VLDRB.S32, VCVT), f16 bits widened exactly
+// (VLDRH.U32 puts each half in the bottom of its 32-bit lane, VCVTB.F32.F16 widens those; W and the
+// head are finite in a validated model). VCVTB is written as its encoding on a register pinned to
+// q0: binutils 2.40 (Debian 12) assembles the mnemonic's vector form with doubled register
+// numbers, another instruction or an undefined one. Not a float multiply: MVE's arithmetic
+// flushes subnormal operands (qemu does), the conversion keeps subnormal halves (FPSCR.FZ16 = 0,
+// its reset value). tests/embedded/float_kernels_check.cc holds it to HalfToFloat over every half
+// that is not a NaN.
 float32x4_t Load4(const float* w) { return vld1q_f32(w); }
 float32x4_t Load4(const std::int8_t* w) { return vcvtq_f32_s32(vldrbq_s32(w)); }
+float32x4_t Load4(const std::uint16_t* w) {
+  register uint32x4_t v asm("q0") = vldrhq_u32(w);
+  asm(".inst.w 0xfe3f0e01" : "+w"(v));  // VCVTB.F32.F16 q0, q0
+  return vreinterpretq_f32_u32(v);
+}
+// One weight as a float, the same way (the heads' tails).
+float Widen(float w) { return w; }
+float Widen(std::int8_t w) { return static_cast<float>(w); }
+float Widen(std::uint16_t w) { return core::WidenHalf(w); }
 
-// An int8 panel's 16 dot products (QuantDot's: the sum of q x, then times the row's scale): each
-// weight widened (VLDRB.S32, VCVT) into fused multiply-adds, then the 16 rows' scales.
-__attribute__((noinline)) void QuantPanelDot(const std::int8_t* panel, const float* scale, const float* x,
-                                             std::uint32_t d, float* acc) {
+// An int8 or f16 panel's 16 dot products (QuantDot's: the sum of w x, then, int8, times the row's
+// scale; `scale` null for f16): each weight widened as it is loaded into fused multiply-adds. Not
+// inlined: one copy per storage serves both forms.
+template <class T>
+__attribute__((noinline)) void QuantPanelDot(const T* panel, const float* scale, const float* x, std::uint32_t d,
+                                             float* acc) {
   float32x4_t a0 = vdupq_n_f32(0.0f), a1 = a0, a2 = a0, a3 = a0;
-  const std::int8_t* w = panel;
+  const T* w = panel;
   for (const float* end = x + d; x != end; ++x, w += kPw) {
     const float xc = *x;
     a0 = vfmaq_n_f32(a0, Load4(w), xc);
@@ -152,10 +171,16 @@ __attribute__((noinline)) void QuantPanelDot(const std::int8_t* panel, const flo
     a2 = vfmaq_n_f32(a2, Load4(w + 8), xc);
     a3 = vfmaq_n_f32(a3, Load4(w + 12), xc);
   }
-  vst1q_f32(acc, vmulq_f32(a0, vld1q_f32(scale)));
-  vst1q_f32(acc + 4, vmulq_f32(a1, vld1q_f32(scale + 4)));
-  vst1q_f32(acc + 8, vmulq_f32(a2, vld1q_f32(scale + 8)));
-  vst1q_f32(acc + 12, vmulq_f32(a3, vld1q_f32(scale + 12)));
+  if (scale != nullptr) {
+    a0 = vmulq_f32(a0, vld1q_f32(scale));
+    a1 = vmulq_f32(a1, vld1q_f32(scale + 4));
+    a2 = vmulq_f32(a2, vld1q_f32(scale + 8));
+    a3 = vmulq_f32(a3, vld1q_f32(scale + 12));
+  }
+  vst1q_f32(acc, a0);
+  vst1q_f32(acc + 4, a1);
+  vst1q_f32(acc + 8, a2);
+  vst1q_f32(acc + 12, a3);
 }
 
 // sum_j h[j] z[j] over j < D, and with pair != 0 sum_j h[pair + j] z[D + j] into the same
@@ -173,7 +198,7 @@ float HeadDot(const T* h, const float* z, std::uint32_t D, std::uint32_t pair) {
       a0 = vfmaq_f32(a0, Load4(p), vld1q_f32(q));
       a1 = vfmaq_f32(a1, Load4(p + 4), vld1q_f32(q + 4));
     }
-    for (std::uint32_t j = D & ~7u; j < D; ++j, ++p, ++q) tail += static_cast<float>(*p) * *q;
+    for (std::uint32_t j = D & ~7u; j < D; ++j, ++p, ++q) tail += Widen(*p) * *q;
   }
   // (l0 + l1) + (l2 + l3): lanes 0 and 2 of acc + acc with each pair of lanes swapped (VREV64),
   // two lane moves instead of four (Predict calls this once per block of features and output).
@@ -194,29 +219,37 @@ void FourierPair(const float* Wp, const float* x, std::uint32_t F, std::uint32_t
 
 void FourierQuant(const WeightsView& W, bool panels, const float* b, const float* x, std::uint32_t F, std::uint32_t d,
                   float scale, float* z) noexcept {
-  if (W.type != WeightType::kInt8 || !panels) {  // f16 and row-major W: the scalar kernel's loop
+  const bool int8 = W.type == WeightType::kInt8;
+  if (!panels || (!int8 && W.type != WeightType::kF16)) {  // row-major W: the scalar kernel's loop
     if (b != nullptr) FourierPhaseQuantRef(W, panels, b, x, F, d, scale, z);
     else FourierPairQuantRef(W, panels, x, F, d, scale, z);
     return;
   }
-  // One scale per stored row: StoredFrequencies(F) of them, whole panels, so a panel's 16 exist.
-  const auto* q = static_cast<const std::int8_t*>(W.data);
+  // Whole panels are stored (StoredFrequencies(F) rows, int8: a scale each), so a panel's 16 exist.
   float acc[kPw];
   for (std::uint32_t j0 = 0; j0 < F; j0 += kPw) {
-    QuantPanelDot(q + static_cast<std::uint64_t>(j0) * d, W.scale + j0, x, d, acc);
+    const std::uint64_t at = std::uint64_t{j0} * d;
+    if (int8) QuantPanelDot(static_cast<const std::int8_t*>(W.data) + at, W.scale + j0, x, d, acc);
+    else QuantPanelDot(static_cast<const std::uint16_t*>(W.data) + at, nullptr, x, d, acc);
     PanelFeatures(acc, b != nullptr ? b + j0 : nullptr, F - j0 < kPw ? F - j0 : kPw, scale, z + j0, z + F + j0);
   }
 }
 
 void LinearHeadQuant(const WeightsView& H, std::uint32_t stride, std::uint32_t pair, const float* bias,
                      const float* z, std::uint32_t K, std::uint32_t D, float* out) noexcept {
-  if (H.type != WeightType::kInt8) {  // f16, f16-scaled: the scalar kernel's loop
-    LinearHeadQuantRef(H, stride, pair, bias, z, K, D, out);
+  // int8 and f16-scaled: the row's scale times the dot product of the stored values (not
+  // QuantSum's per-term s w: within the head tolerance); f16: the dot product.
+  if (H.type == WeightType::kInt8) {
+    const auto* q = static_cast<const std::int8_t*>(H.data);
+    for (std::uint32_t k = 0; k < K; ++k)
+      out[k] = bias[k] + H.scale[k] * HeadDot(q + std::uint64_t{k} * stride, z, D, pair);
     return;
   }
-  const auto* q = static_cast<const std::int8_t*>(H.data);
-  for (std::uint32_t k = 0; k < K; ++k)
-    out[k] = bias[k] + H.scale[k] * HeadDot(q + static_cast<std::uint64_t>(k) * stride, z, D, pair);
+  const auto* h = static_cast<const std::uint16_t*>(H.data);
+  for (std::uint32_t k = 0; k < K; ++k) {
+    const float dot = HeadDot(h + std::uint64_t{k} * stride, z, D, pair);
+    out[k] = bias[k] + (H.type == WeightType::kF16Scaled ? H.scale[k] * dot : dot);
+  }
 }
 
 void Fwht(float* x, std::uint32_t n) noexcept {
@@ -265,6 +298,9 @@ void ScaleByDiagonal(const WeightsView& D, std::uint32_t row, std::uint32_t firs
     const std::int8_t* q = static_cast<const std::int8_t*>(D.data) + first;
     const float s = D.scale[row];
     for (; i + 4 <= n; i += 4) vst1q_f32(u + i, vmulq_f32(vmulq_n_f32(Load4(q + i), s), vld1q_f32(u + i)));
+  } else if (D.type == WeightType::kF16) {
+    const std::uint16_t* h = static_cast<const std::uint16_t*>(D.data) + first;
+    for (; i + 4 <= n; i += 4) vst1q_f32(u + i, vmulq_f32(Load4(h + i), vld1q_f32(u + i)));
   }
   if (i < n) ScaleByDiagonalRef(D, row, first + i, n - i, u + i);  // the same products
 }

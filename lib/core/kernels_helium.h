@@ -39,9 +39,10 @@ void FourierPair(const float* Wp, const float* x, std::uint32_t F, std::uint32_t
 void LinearHead(const float* H, std::uint32_t stride, std::uint32_t pair, const float* bias, const float* z,
                 std::uint32_t K, std::uint32_t D, float* out) noexcept;
 
-// As the scalar FourierQuant and LinearHeadQuant within the same tolerances, for int8 weights
-// (W in panels: each panel's 16 rows four lanes at a time; the head eight lanes per output), each
-// weight widened as it is loaded; f16 and row-major weights through the scalar kernels' loops.
+// As the scalar FourierQuant and LinearHeadQuant within the same tolerances, for int8 and f16
+// weights (W in panels: each panel's 16 rows four lanes at a time; the head eight lanes per output,
+// f16-scaled too), each weight widened as it is loaded (f16 exactly, VCVTB); a row-major W through
+// the scalar kernel's loop.
 void FourierQuant(const WeightsView& W, bool panels, const float* b, const float* x, std::uint32_t F, std::uint32_t d,
                   float scale, float* z) noexcept;
 void LinearHeadQuant(const WeightsView& H, std::uint32_t stride, std::uint32_t pair, const float* bias,
@@ -54,9 +55,9 @@ void LinearHeadQuant(const WeightsView& H, std::uint32_t stride, std::uint32_t p
 // x needs float alignment only.
 void Fwht(float* x, std::uint32_t n) noexcept;
 
-// As the scalar ScaleByDiagonal, bit for bit (one multiply per element after the widening): f32
-// and int8 diagonals four lanes at a time (int8: the row's scale times the widened weight, then
-// times u); f16, f16-scaled and the last n % 4 entries through ScaleByDiagonalRef.
+// As the scalar ScaleByDiagonal, bit for bit (one multiply per element after the widening): f32,
+// f16 and int8 diagonals four lanes at a time (f16 widened exactly; int8: the row's scale times the
+// widened weight, then times u); the last n % 4 entries through ScaleByDiagonalRef.
 void ScaleByDiagonal(const WeightsView& D, std::uint32_t row, std::uint32_t first, std::uint32_t n,
                      float* u) noexcept;
 

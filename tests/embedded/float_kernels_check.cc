@@ -5,13 +5,14 @@
 // absolute, head outputs within 1e-5 * max(1, sum |H|). Shapes: every frequency count 1..40
 // (whole panels, partial ones, groups of four and their tails) at input widths 1, 2, 3, 16 and 54,
 // both forms; arguments past kSinCosFastRange, which take SinCosRef's integer reduction; W and the
-// head stored int8; the f32 head at widths 1..40 and 1024. The sine and cosine of each argument
-// are also checked against SinCosRef where the table computes them from the same argument (one
-// input of 1, W's entries the arguments; required of the scalar and Helium tables, whose cosine is
-// SinCosRef's operations); Fwht against FwhtRef and ScaleByDiagonal against the scalar table's bit
-// for bit; the core's f16 widening (lib/core/widen.h) against HalfToFloat bit for bit over every
-// half that is not a NaN. Prints integers only (newlib-nano's printf has no floats); returns the number of failures. Nothing is
-// allocated.
+// head stored int8 and f16 (the head f16-scaled too); the f32 head at widths 1..40 and 1024. The
+// sine and cosine of each argument are also checked against SinCosRef where the table computes
+// them from the same argument (one input of 1, W's entries the arguments; required of the scalar
+// and Helium tables, whose cosine is SinCosRef's operations); Fwht against FwhtRef and
+// ScaleByDiagonal against the scalar table's bit for bit, the table's f16 widening (through
+// ScaleByDiagonal) against HalfToFloat bit for bit over every finite half, and the core's
+// (lib/core/widen.h) over every half that is not a NaN. Prints integers only (newlib-nano's printf
+// has no floats); returns the number of failures. Nothing is allocated.
 #include <stdio.h>
 
 #include <cstdint>
@@ -88,18 +89,49 @@ std::uint32_t HeadGap(const rfk::KernelTable& t, std::uint32_t D, bool pair = fa
   return static_cast<std::uint32_t>(worst * 1e9f);
 }
 
-// The same for W stored int8 in panels (one scale per stored row), the head int8 (one per output):
-// the worst feature gap and head gap (of sum |H|) in units of 1e-9.
+// A random normal f16 weight's bits: either sign, magnitude in [2^-6, 2^-0) (exponent field 9..14,
+// any mantissa), so that dot products over 54 inputs stay within a few radians.
+std::uint16_t RandomHalf() {
+  const auto exponent = static_cast<std::uint32_t>(Uniform(9.0f, 14.999f));
+  const auto mantissa = static_cast<std::uint32_t>(Uniform(0.0f, 1023.999f));
+  return static_cast<std::uint16_t>((Uniform(0.0f, 1.0f) < 0.5f ? 0x8000u : 0u) | exponent << 10 | mantissa);
+}
+
+// The worst |out - ref| / max(1, sum |s w|) of one quantized head call (w widened, s the row's
+// scale or 1), in units of 1e-9: K = 2 outputs over Dh features of H's values.
+std::uint32_t QuantHeadGap(const rfk::KernelTable& t, const rfk::WeightsView& H, std::uint32_t Dh) {
+  float bias[2] = {0.5f, -0.25f}, out[2], ref[2];
+  for (std::uint32_t j = 0; j < Dh; ++j) g_zh[j] = Uniform(-0.1f, 0.1f);
+  rfk::ScalarKernels().LinearHeadQuant(H, Dh, 0, bias, g_zh, 2, Dh, ref);
+  t.LinearHeadQuant(H, Dh, 0, bias, g_zh, 2, Dh, out);
+  float worst = 0.0f;
+  for (std::uint32_t k = 0; k < 2; ++k) {
+    float l1 = 0.0f;
+    for (std::uint32_t j = 0; j < Dh; ++j) l1 += Abs(rfk::WeightAt(H, std::uint64_t{k} * Dh + j, k));
+    const float gap = Abs(out[k] - ref[k]) / (l1 > 1.0f ? l1 : 1.0f);
+    worst = Worse(worst, gap);
+  }
+  return static_cast<std::uint32_t>(worst * 1e9f);
+}
+
+// The same for W stored int8 (one scale per stored row) or f16 in panels, and the head in the same
+// storage (one scale per output; an f16 W's values also as an f16-scaled head): the worst feature
+// gap and head gap (of sum |s w|) in units of 1e-9.
 std::int8_t g_q[((kMaxF + kPw - 1) / kPw) * kPw * kMaxD];
+std::uint16_t g_h[((kMaxF + kPw - 1) / kPw) * kPw * kMaxD];
 float g_qscale[((kMaxF + kPw - 1) / kPw) * kPw];
-void QuantGaps(const rfk::KernelTable& t, std::uint32_t F, std::uint32_t d, bool phase, std::uint32_t* features,
-               std::uint32_t* head) {
+void QuantGaps(const rfk::KernelTable& t, rfk::WeightType type, std::uint32_t F, std::uint32_t d, bool phase,
+               std::uint32_t* features, std::uint32_t* head) {
   const std::uint32_t stored = (F + kPw - 1) / kPw * kPw;
-  for (std::uint32_t i = 0; i < stored * d; ++i) g_q[i] = static_cast<std::int8_t>(Uniform(-127.0f, 127.0f));
+  const bool int8 = type == rfk::WeightType::kInt8;
+  for (std::uint32_t i = 0; i < stored * d; ++i) {
+    if (int8) g_q[i] = static_cast<std::int8_t>(Uniform(-127.0f, 127.0f));
+    else g_h[i] = RandomHalf();
+  }
   for (std::uint32_t j = 0; j < stored; ++j) g_qscale[j] = Uniform(0.001f, 0.02f) / static_cast<float>(d);
   for (std::uint32_t j = 0; j < F; ++j) g_b[j] = Uniform(0.0f, 6.2831855f);
   for (std::uint32_t c = 0; c < d; ++c) g_x[c] = Uniform(-1.0f, 1.0f);
-  const rfk::WeightsView W{rfk::WeightType::kInt8, g_q, g_qscale};
+  const rfk::WeightsView W = int8 ? rfk::WeightsView{type, g_q, g_qscale} : rfk::WeightsView{type, g_h, nullptr};
   rfk::ScalarKernels().FourierQuant(W, true, phase ? g_b : nullptr, g_x, F, d, 0.25f, g_z_ref);
   t.FourierQuant(W, true, phase ? g_b : nullptr, g_x, F, d, 0.25f, g_z);
   float worst = 0.0f;
@@ -108,22 +140,13 @@ void QuantGaps(const rfk::KernelTable& t, std::uint32_t F, std::uint32_t d, bool
     worst = Worse(worst, gap);
   }
   *features = static_cast<std::uint32_t>(worst * 1e9f);
-  // The head: K = 2 outputs over the first F * d int8 values, one scale each.
-  const std::uint32_t D = F * d;
-  float bias[2] = {0.5f, -0.25f}, out[2], ref[2];
-  for (std::uint32_t j = 0; j < D && j < 1024; ++j) g_zh[j] = Uniform(-0.1f, 0.1f);
-  const std::uint32_t Dh = D < 512 ? D : 512;
-  const rfk::WeightsView H{rfk::WeightType::kInt8, g_q, g_qscale};
-  rfk::ScalarKernels().LinearHeadQuant(H, Dh, 0, bias, g_zh, 2, Dh, ref);
-  t.LinearHeadQuant(H, Dh, 0, bias, g_zh, 2, Dh, out);
-  worst = 0.0f;
-  for (std::uint32_t k = 0; k < 2; ++k) {
-    float l1 = 0.0f;
-    for (std::uint32_t j = 0; j < Dh; ++j) l1 += Abs(g_qscale[k] * static_cast<float>(g_q[k * Dh + j]));
-    const float gap = Abs(out[k] - ref[k]) / (l1 > 1.0f ? l1 : 1.0f);
-    worst = Worse(worst, gap);
+  // The head: K = 2 outputs over the first 2 Dh stored values.
+  const std::uint32_t D = F * d, Dh = D < 512 ? D : 512;
+  *head = QuantHeadGap(t, W, Dh);
+  if (!int8) {
+    const std::uint32_t scaled = QuantHeadGap(t, rfk::WeightsView{rfk::WeightType::kF16Scaled, g_h, g_qscale}, Dh);
+    *head = scaled > *head ? scaled : *head;
   }
-  *head = static_cast<std::uint32_t>(worst * 1e9f);
 }
 
 // The table's sine and cosine of each W entry (d = 1, x = 1, scale 1) against SinCosRef's, over
@@ -183,6 +206,30 @@ std::uint32_t DiagonalMismatches(const rfk::KernelTable& t) {
   return bad;
 }
 
+// The table's widening of f16 diagonals (ScaleByDiagonal of u = 1, whose products are exact)
+// against HalfToFloat, bit for bit, over every finite half (subnormals included; a validated model
+// holds no other: Highway's conversion on x86 targets without F16C widens +-inf to +-65536), 64 at
+// a time: the number that differ. Holds each table's own widening -- Helium's VCVTB on four lanes
+// among them -- where DiagonalMismatches compares two tables.
+std::uint32_t HalfDiagonalMismatches(const rfk::KernelTable& t) {
+  static std::uint16_t h[64];
+  static float u[64];
+  std::uint32_t bad = 0;
+  for (std::uint32_t base = 0; base < 0x10000u; base += 64) {
+    for (std::uint32_t i = 0; i < 64; ++i) {
+      const std::uint32_t v = base + i;
+      h[i] = static_cast<std::uint16_t>((v & 0x7C00u) == 0x7C00u ? 0u : v);  // NaN and inf: 0 instead
+      u[i] = 1.0f;
+    }
+    t.ScaleByDiagonal(rfk::WeightsView{rfk::WeightType::kF16, h, nullptr}, 0, 0, 64, u);
+    for (std::uint32_t i = 0; i < 64; ++i) {
+      const float want = rfk::HalfToFloat(h[i]);
+      bad += std::memcmp(&u[i], &want, sizeof want) != 0;
+    }
+  }
+  return bad;
+}
+
 // core::WidenHalf (the scalar table's widening of f16 weights; VCVTB on a core whose FPU converts
 // half precision) against HalfToFloat, bit for bit, over every finite half and both infinities
 // (subnormals included): the number that differ.
@@ -220,14 +267,16 @@ int main() {
           ++cases;
         }
     std::uint32_t worst_quant = 0;
-    for (const std::uint32_t d : kWidths)
-      for (std::uint32_t F = 1; F <= kMaxF; F += 3)
-        for (int phase = 0; phase < 2; ++phase) {
-          std::uint32_t qf, qh;
-          QuantGaps(t, F, d, phase != 0, &qf, &qh);
-          worst_quant = qf > worst_quant ? qf : worst_quant;
-          worst_head = qh > worst_head ? qh : worst_head;
-        }
+    static const rfk::WeightType kStorages[] = {rfk::WeightType::kInt8, rfk::WeightType::kF16};
+    for (const rfk::WeightType type : kStorages)
+      for (const std::uint32_t d : kWidths)
+        for (std::uint32_t F = 1; F <= kMaxF; F += 3)
+          for (int phase = 0; phase < 2; ++phase) {
+            std::uint32_t qf, qh;
+            QuantGaps(t, type, F, d, phase != 0, &qf, &qh);
+            worst_quant = qf > worst_quant ? qf : worst_quant;
+            worst_head = qh > worst_head ? qh : worst_head;
+          }
     for (std::uint32_t D = 1; D <= 40; ++D) {
       const std::uint32_t g = HeadGap(t, D), gp = HeadGap(t, D, true);
       worst_head = g > worst_head ? g : worst_head;
@@ -237,7 +286,8 @@ int main() {
     worst_head = g > worst_head ? g : worst_head;
     const std::uint32_t sincos_bad = SinCosMismatches(t, 3.0f) + SinCosMismatches(t, 2.0e5f);
     const std::uint32_t fwht_bad = t.Fwht != nullptr ? FwhtMismatches(t) : 0;
-    const std::uint32_t diag_bad = t.ScaleByDiagonal != nullptr ? DiagonalMismatches(t) : 0;
+    const std::uint32_t diag_bad =
+        t.ScaleByDiagonal != nullptr ? DiagonalMismatches(t) + HalfDiagonalMismatches(t) : 0;
     // Far arguments: a float near 1e5 carries about 1e-2 of absolute error before any kernel, so
     // the contract's 1e-5 holds for arguments of the training range only; far ones are reported.
     // SinCosRef's bits are the scalar and Helium tables' property; the hosts' fused tables round
@@ -246,7 +296,7 @@ int main() {
     const bool ok = worst_features <= 10000u && worst_quant <= 10000u && worst_head <= 10000u &&
                     (sincos_bad == 0 || !exact_sincos) && fwht_bad == 0 && diag_bad == 0;
     printf("%s %s-%s: %lu feature cases, worst feature gap %lue-9 (limit 10000e-9; arguments to 2e5: %lue-9), "
-           "int8 W %lue-9, worst head gap %lue-9 of sum |H| (limit 10000e-9), sin/cos of one term %lu mismatches, "
+           "int8 and f16 W %lue-9, worst head gap %lue-9 of sum |H| (limit 10000e-9), sin/cos of one term %lu mismatches, "
            "Fwht %lu, diagonals %lu\n",
            ok ? "ok  " : "FAIL", t.backend, t.target, static_cast<unsigned long>(cases),
            static_cast<unsigned long>(worst_features), static_cast<unsigned long>(worst_far),
