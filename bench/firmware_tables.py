@@ -94,7 +94,7 @@ def ram_table(ram, presets, cols):
           "Each cell: the stack peak `cost.c` painted below `rfk_predict` (`rfk_predict_fixed`), then the "
           "total with the model's scratch (`rfk_scratch_bytes`, `rfk_fixed_scratch_bytes`) and a pinned "
           "core's `rfk_model`, one 4-byte pointer (`--pin`); a generic or configured core's handle adds "
-          "380 B (`rfk_model` is 384 B). The `cost_block32` rows: the same fixtures through 32-feature "
+          "260 B (`rfk_model` is 264 B on a 32-bit core). The `cost_block32` rows: the same fixtures through 32-feature "
           "blocks, as `rfk export --config-header` configures the core.", "",
           "| fixture | scratch | " + " | ".join(cols) + " |", "|---|---|" + "---|" * len(cols)]
     for label, by in ram.items():

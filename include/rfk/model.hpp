@@ -40,9 +40,10 @@ struct Model {
   std::uint64_t seed = 0;      ///< the seed W (and b) were drawn with (informational)
   format::Layout layout = format::Layout::kRowMajor;  ///< W's layout (row-major or 16-wide panels)
   /// The f16 standardisation's byte offset in `bytes` (StandardizeF16Values), 0 when it is f32 or
-  /// absent. An offset in what was padding: a pointer would take Model past rfk_model's 384 bytes on
-  /// 64-bit hosts, and past 256 bytes on 32-bit ones, where GCC then builds OpenModel's Model{} on
-  /// the stack (240 B more of rfk_open's stack on the Cortex-M).
+  /// absent. An offset in what was padding: a pointer would take Model past 384 bytes on 64-bit
+  /// hosts (rfk_model's size, rfk.h RFK_MODEL_HANDLE_BYTES), and past 256 bytes on 32-bit ones,
+  /// where GCC then builds OpenModel's Model{} on the stack (240 B more of rfk_open's stack on the
+  /// Cortex-M).
   std::uint32_t standardize_f16_at = 0;
   const float* projection = nullptr;  ///< W in `layout` (see format.hpp) when stored f32, else null
   format::Storage projection_storage = format::Storage::kF32;  ///< of W, or of Fastfood's G and S
@@ -91,7 +92,7 @@ struct Model {
   /// Optional calibration of a classifier's outputs (format::calibration); method 0 when absent.
   std::uint32_t calibration_method = 0;  ///< a format::CalibrationMethod number, or 0
   /// Byte offset in `bytes` of the fixed section (integer prediction, rfk/fixed.hpp: FixedSection),
-  /// 0 when absent. Here, in what was padding, so that rfk_model's 384 bytes still hold a Model.
+  /// 0 when absent. Here, in what was padding, so that Model stays 384 bytes on 64-bit hosts.
   std::uint32_t fixed_offset = 0;
   /// Its parameters in the blob, little-endian f32 (format::calibration): platt A, B;
   /// softmax-temperature A, 0; platt-cubic A, B, C; softmax-vector a[K] then b[K].

@@ -59,6 +59,12 @@ enum {
 #endif
 /** @} */
 
+/** Bytes of an rfk_model: rfk::Model's size, 384 on 64-bit hosts and 264 on 32-bit cores (its 26
+ * pointers and the padding that follows their size make it 30 pointer widths plus 144 bytes).
+ * lib/core/capi_handle.h asserts that it holds a Model: one that grows fails the core's build
+ * until this does too. */
+#define RFK_MODEL_HANDLE_BYTES (30 * sizeof(void*) + 144)
+
 /** An opened model: a validated view into the caller's bytes (no copy). Treat as opaque; it is
  * plain storage, so it may be static, on the stack or inside another struct. Pass it to the other
  * functions only after rfk_open (a failed open leaves it empty: they then return
@@ -76,7 +82,7 @@ typedef struct rfk_model {
     void* pointer;
     uint64_t integer;
     double real;
-  } opaque[48]; /**< 384 bytes: sizeof(rfk::Model) on 64-bit hosts, with room to spare */
+  } opaque[(RFK_MODEL_HANDLE_BYTES + 7) / 8]; /**< RFK_MODEL_HANDLE_BYTES, in 8-byte units */
 } rfk_model;
 #endif
 

@@ -21,7 +21,8 @@ namespace rfk::core {
   return h != nullptr ? static_cast<const Model*>(h->pinned) : nullptr;
 }
 #else
-static_assert(sizeof(Model) <= sizeof(rfk_model), "rfk_model storage too small for rfk::Model");
+static_assert(sizeof(Model) <= sizeof(rfk_model),
+              "rfk_model storage too small for rfk::Model: update RFK_MODEL_HANDLE_BYTES (include/rfk/rfk.h)");
 static_assert(alignof(Model) <= alignof(rfk_model), "rfk_model storage under-aligned");
 // The Model rfk_open placed in the handle, or null for a null handle or a failed open (an empty
 // Model: no bytes).

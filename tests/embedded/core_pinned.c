@@ -119,7 +119,7 @@ static int empty_after_refusal(void) {
              RFK_NULL_ARGUMENT;
 }
 
-/* An application compiled without the configuration has rfk.h's 384-byte handle and calls the plain
+/* An application compiled without the configuration has rfk.h's 264-byte handle and calls the plain
  * rfk_open, which the pinned core defines too: the Model's address in the same first word. */
 #undef rfk_open
 rfk_status rfk_open(rfk_model* model, const void* bytes, size_t size, rfk_model_error* error);
@@ -153,7 +153,7 @@ int main(void) {
         "pinned core: other bytes are refused");
   check(changed_bytes_refused(), "pinned core: its model with any one byte changed is refused");
   check(empty_after_refusal(), "pinned core: a refused open leaves the handle empty");
-  check(plain_open(), "pinned core: rfk_open of an application without the configuration (384-byte handle)");
+  check(plain_open(), "pinned core: rfk_open of an application without the configuration (264-byte handle)");
   check(rfk_open(&model, PINNED, PINNED_BYTES, NULL) == RFK_OK && host_outputs(), "pinned core: opens it again");
   return failures;
 }
