@@ -121,6 +121,15 @@ void BenchFwht(benchmark::State& s, const KernelTable& t, Inputs& in) {
   while ((1u << log2n) < n) ++log2n;
   SetFlops(s, double(n) * log2n);  // one add or subtract per element and stage
 }
+// Fastfood's B over the Walsh-Hadamard input's length (x as long as the block: no padding).
+void BenchApplySigns(benchmark::State& s, const KernelTable& t, Inputs& in) {
+  const auto n = static_cast<std::uint32_t>(in.wht.size());
+  const std::vector<std::uint8_t> signs((n + 7) / 8, 0xA5u);
+  for (auto _ : s) {
+    t.ApplySigns(signs.data(), 0, in.wht.data(), n, n, in.wht.data());
+    benchmark::DoNotOptimize(in.wht.data());
+  }
+}
 // Fastfood's diagonal over the Walsh-Hadamard input's length, f32 (its multiplies as FLOPs).
 void BenchScaleByDiagonal(benchmark::State& s, const KernelTable& t, Inputs& in) {
   const auto n = static_cast<std::uint32_t>(in.wht.size());

@@ -141,6 +141,12 @@ inline WeightsView FastfoodDiagonal(const FastfoodArrays& a, const void* data) n
 /// ScaleByDiagonal (the kernel list below), whose bits every table's gives.
 void ScaleByDiagonalRef(const WeightsView& D, std::uint32_t row, std::uint32_t first, std::uint32_t n,
                         float* u) noexcept;
+/// Fastfood's B on a block: t[i] = (-1)^s_i v_i for i < dp, v_i = x[i] for i < n and 0 past it
+/// (n <= dp; the padding's zeros take their sign too: -0.0f), s_i bit first + i of `signs` (LSB
+/// first within each byte). The sign goes in as an XOR of the float's sign bit -- what -v does, bit
+/// for bit -- so every table's bits are these. x may be t. The scalar table's ApplySigns.
+void ApplySignsRef(const std::uint8_t* signs, std::uint32_t first, const float* x, std::uint32_t n,
+                   std::uint32_t dp, float* t) noexcept;
 /// Entry k of perm (k < blocks * dp <= 2^24 + 2^16): bits [k w, k w + w) of the packed stream, w =
 /// index_bits <= 16, from the (at most 3) bytes that hold them and no byte past them.
 inline std::uint32_t FastfoodIndex(const FastfoodArrays& a, std::uint32_t k) noexcept {
@@ -222,6 +228,7 @@ inline std::uint32_t HashedColumn(std::uint64_t key, std::uint32_t p, std::uint3
 ///                      weights: from the bias, in j order, each sine's term after its cosine's
 ///   BinKeys            as BinKeysRef (identical keys from every backend)
 ///   Fwht               as FwhtRef, in place (n a power of two; identical bits from every backend)
+///   ApplySigns         as ApplySignsRef: Fastfood's B (identical bits from every backend)
 ///   ScaleByDiagonal    u[i] = w_i * u[i], i < n, w_i element first + i of row `row` of D widened as
 ///                      WeightAt does (f32 as stored, f16 exactly, int8 and f16-scaled as
 ///                      scale[row] * q, that product first): Fastfood's G and S. One multiply per
@@ -233,7 +240,7 @@ inline std::uint32_t HashedColumn(std::uint64_t key, std::uint32_t p, std::uint3
 ///
 /// Accuracy against the scalar oracle: SIMD backends may fuse multiply-adds and sum in another
 /// order; features agree within 1e-5 absolute, head outputs within 1e-5 * max(1, sum_j |H_kj|),
-/// bin keys, Walsh-Hadamard transforms and diagonal scalings exactly (tests/device/test_parity.cc).
+/// bin keys, Walsh-Hadamard transforms, signs and diagonal scalings exactly (tests/device/test_parity.cc).
 #define RFK_KERNEL_LIST(X)                                                                      \
   X(Standardize, (const float* x, const float* mean, const float* inv_scale, std::uint32_t d,  \
                   float* out))                                                                 \
@@ -254,6 +261,8 @@ inline std::uint32_t HashedColumn(std::uint64_t key, std::uint32_t p, std::uint3
   X(BinKeys, (const float* inv_width, const float* offset, const float* x, std::uint32_t P,    \
               std::uint32_t d, std::uint64_t seed, std::uint64_t* keys))                         \
   X(Fwht, (float* x, std::uint32_t n))                                                         \
+  X(ApplySigns, (const std::uint8_t* signs, std::uint32_t first, const float* x, std::uint32_t n, \
+                 std::uint32_t dp, float* t))                                                  \
   X(ScaleByDiagonal, (const WeightsView& D, std::uint32_t row, std::uint32_t first,            \
                       std::uint32_t n, float* u))                                              \
   X(FourierQuant, (const WeightsView& W, bool panels, const float* b, const float* x,          \

@@ -288,6 +288,24 @@ void Fwht(float* x, std::uint32_t n) noexcept {
     }
 }
 
+void ApplySigns(const std::uint8_t* signs, std::uint32_t first, const float* x, std::uint32_t n, std::uint32_t dp,
+                float* t) noexcept {
+  std::uint32_t i = 0;
+  if (first % 8 == 0 && dp % 8 == 0) {
+    // Lane q of the low vector takes bit q of the byte to bit 31, the high vector's bit q + 4.
+    static const std::int32_t kShifts[8] = {31, 30, 29, 28, 27, 26, 25, 24};
+    const int32x4_t lo = vld1q_s32(kShifts), hi = vld1q_s32(kShifts + 4);
+    const uint32x4_t sign = vdupq_n_u32(0x80000000u);
+    for (; i + 8 <= n; i += 8) {  // both vectors loaded before either is stored: x may be t
+      const uint32x4_t byte = vdupq_n_u32(signs[(first + i) / 8]);
+      const uint32x4_t v0 = vreinterpretq_u32_f32(vld1q_f32(x + i)), v1 = vreinterpretq_u32_f32(vld1q_f32(x + i + 4));
+      vst1q_f32(t + i, vreinterpretq_f32_u32(veorq_u32(v0, vandq_u32(vshlq_u32(byte, lo), sign))));
+      vst1q_f32(t + i + 4, vreinterpretq_f32_u32(veorq_u32(v1, vandq_u32(vshlq_u32(byte, hi), sign))));
+    }
+  }
+  if (i < dp) ApplySignsRef(signs, first + i, x + i, n - i, dp - i, t + i);  // n >= i: the same bits
+}
+
 void ScaleByDiagonal(const WeightsView& D, std::uint32_t row, std::uint32_t first, std::uint32_t n,
                      float* u) noexcept {
   std::uint32_t i = 0;

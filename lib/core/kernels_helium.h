@@ -55,6 +55,13 @@ void LinearHeadQuant(const WeightsView& H, std::uint32_t stride, std::uint32_t p
 // x needs float alignment only.
 void Fwht(float* x, std::uint32_t n) noexcept;
 
+// As ApplySignsRef, bit for bit (an XOR of each float's sign bit): where the block starts a byte
+// of `signs` and dp is a multiple of 8, eight entries of x per byte of B on two vectors (the byte
+// broadcast, each lane's bit shifted to bit 31 and masked); the byte where x ends, the padding's
+// and any other block through ApplySignsRef.
+void ApplySigns(const std::uint8_t* signs, std::uint32_t first, const float* x, std::uint32_t n, std::uint32_t dp,
+                float* t) noexcept;
+
 // As the scalar ScaleByDiagonal, bit for bit (one multiply per element after the widening): f32,
 // f16 and int8 diagonals four lanes at a time (f16 widened exactly; int8: the row's scale times the
 // widened weight, then times u); the last n % 4 entries through ScaleByDiagonalRef.

@@ -210,38 +210,7 @@ void FastfoodGather(const FastfoodArrays& a, std::uint32_t j0, const float* t, f
 void FastfoodBlock(const FastfoodArrays& a, const float* x, std::uint32_t d, std::uint32_t j0, float* t,
                    float* ub, const KernelTable& kt) {
   const std::uint32_t dp = a.dp;
-  const std::uint32_t n = d < dp ? d : dp;
-  // B: t = sign(k) * x, zero-padded (padding zeros take the sign too: -0.0f). The sign goes in
-  // as an XOR of the float's sign bit -- what -v does, bit for bit -- not as a branch on B's
-  // random bits (half of them mispredicted). The soft-float firmware presets take one loop
-  // over the entries (RFK_CORE_PLAIN_LOOPS); others copy x and flip a byte of B per 8 entries,
-  // which compilers unroll into shifts by constants (x86: 61 k -> 37 k instructions per
-  // Fashion-MNIST sample; Cortex-M4F: 86.2 k -> 83.3 k per binary (54, 1024) prediction for
-  // 64 B of flash).
-#if defined(RFK_CORE_PLAIN_LOOPS)
-  for (std::uint32_t i = 0; i < dp; ++i) {
-    const std::uint32_t k = j0 + i;  // < blocks * dp: 32 bits suffice
-    const float v = i < n ? x[i] : 0.0f;
-    std::uint32_t bits;
-    std::memcpy(&bits, &v, sizeof bits);
-    bits ^= static_cast<std::uint32_t>((a.signs[k >> 3] >> (k & 7u)) & 1u) << 31;
-    std::memcpy(t + i, &bits, sizeof bits);
-  }
-#else
-  for (std::uint32_t i = 0; i < n; ++i) t[i] = x[i];
-  for (std::uint32_t i = n; i < dp; ++i) t[i] = 0.0f;
-  for (std::uint32_t i0 = 0; i0 < dp; i0 += 8) {  // for dp < 8 the block's bits start inside a byte
-    const std::uint32_t k = j0 + i0;  // < blocks * dp: 32 bits suffice
-    const std::uint32_t byte = static_cast<std::uint32_t>(a.signs[k >> 3]) >> (k & 7u);
-    const std::uint32_t m = dp - i0 < 8 ? dp - i0 : 8;
-    for (std::uint32_t q = 0; q < m; ++q) {
-      std::uint32_t bits;
-      std::memcpy(&bits, t + i0 + q, sizeof bits);
-      bits ^= ((byte >> q) & 1u) << 31;
-      std::memcpy(t + i0 + q, &bits, sizeof bits);
-    }
-  }
-#endif
+  kt.ApplySigns(a.signs, j0, x, d < dp ? d : dp, dp, t);  // B: t = sign(k) * x, zero-padded
   kt.Fwht(t, dp);
   FastfoodGather(a, j0, t, ub, kt);
   kt.Fwht(ub, dp);

@@ -422,6 +422,37 @@ void ParityScaleByDiagonal(const KernelTable& t) {
   }
 }
 
+// Fastfood's B at every block length a map may have (d' = 1 .. 1024, blocks starting inside a
+// byte where d' < 8), x shorter than the block or as long, in place and not: bit for bit the
+// scalar kernel's, and the contract's t[i] = -v where bit first + i is set, v otherwise (the
+// padding's zeros included: -0.0f).
+void ParityApplySigns(const KernelTable& t) {
+  std::vector<std::uint8_t> signs(512);
+  std::uint32_t state = 777u;
+  for (auto& b : signs) b = static_cast<std::uint8_t>((state = state * 1664525u + 1013904223u) >> 24);
+  for (std::uint32_t dp = 1; dp <= 1024; dp *= 2)
+    for (std::uint32_t block : {0u, 1u, 3u}) {
+      const std::uint32_t first = block * dp;
+      for (std::uint32_t n : {dp, dp - dp / 3, dp / 2 + 1, 0u}) {
+        CAPTURE(dp);
+        CAPTURE(first);
+        CAPTURE(n);
+        const auto x = MixedMagnitudes(dp, 40 + n);  // x[n .. dp) is not read
+        std::vector<float> a(dp, 7.0f), b(dp, 7.0f), c = x, want(dp);
+        t.ApplySigns(signs.data(), first, x.data(), n, dp, a.data());
+        rfk::ScalarKernels().ApplySigns(signs.data(), first, x.data(), n, dp, b.data());
+        t.ApplySigns(signs.data(), first, c.data(), n, dp, c.data());  // in place
+        for (std::uint32_t i = 0; i < dp; ++i) {
+          const float v = i < n ? x[i] : 0.0f;
+          want[i] = (signs[(first + i) / 8] >> ((first + i) % 8)) & 1u ? -v : v;
+        }
+        CHECK(std::memcmp(a.data(), b.data(), dp * sizeof(float)) == 0);
+        CHECK(std::memcmp(b.data(), want.data(), dp * sizeof(float)) == 0);
+        CHECK(std::memcmp(c.data(), want.data(), dp * sizeof(float)) == 0);
+      }
+    }
+}
+
 // n sin/cos arguments spread over (-limit, limit), the frequencies of a d = 1 map.
 std::vector<float> Arguments(std::uint32_t n, double limit, std::uint64_t seed) {
   auto w = Normal(n, 1, seed);

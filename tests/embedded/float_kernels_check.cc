@@ -9,7 +9,7 @@
 // sine and cosine of each argument are also checked against SinCosRef where the table computes
 // them from the same argument (one input of 1, W's entries the arguments; required of the scalar
 // and Helium tables, whose cosine is SinCosRef's operations); Fwht against FwhtRef and
-// ScaleByDiagonal against the scalar table's bit for bit, the table's f16 widening (through
+// ScaleByDiagonal and ApplySigns against the scalar table's bit for bit, the table's f16 widening (through
 // ScaleByDiagonal) against HalfToFloat bit for bit over every finite half, and the core's
 // (lib/core/widen.h) over every half that is not a NaN. Prints integers only (newlib-nano's printf
 // has no floats); returns the number of failures. Nothing is allocated.
@@ -206,6 +206,28 @@ std::uint32_t DiagonalMismatches(const rfk::KernelTable& t) {
   return bad;
 }
 
+// The table's ApplySigns (Fastfood's B) against the scalar table's, bit for bit, at block lengths
+// 1 to 128 (starting inside a byte below 8), x as long as the block, shorter, or absent, out of
+// place and in place: the number of differing entries.
+std::uint32_t SignsMismatches(const rfk::KernelTable& t) {
+  static float x[128], a[128], ref[128];
+  static std::uint8_t signs[64];
+  for (std::uint32_t i = 0; i < 64; ++i) signs[i] = static_cast<std::uint8_t>(Uniform(0.0f, 255.999f));
+  std::uint32_t bad = 0;
+  for (std::uint32_t dp = 1; dp <= 128; dp *= 2)
+    for (std::uint32_t block = 0; block < 4; block += 3) {
+      const std::uint32_t ns[3] = {dp, dp / 2 + 1 < dp ? dp / 2 + 1 : dp, 0};
+      for (const std::uint32_t n : ns)
+        for (int in_place = 0; in_place < 2; ++in_place) {
+          for (std::uint32_t i = 0; i < dp; ++i) x[i] = a[i] = Uniform(-3.0f, 3.0f);
+          rfk::ScalarKernels().ApplySigns(signs, block * dp, x, n, dp, ref);
+          t.ApplySigns(signs, block * dp, in_place ? a : x, n, dp, a);
+          for (std::uint32_t i = 0; i < dp; ++i) bad += std::memcmp(&a[i], &ref[i], sizeof a[i]) != 0;
+        }
+    }
+  return bad;
+}
+
 // The table's widening of f16 diagonals (ScaleByDiagonal of u = 1, whose products are exact)
 // against HalfToFloat, bit for bit, over every finite half (subnormals included; a validated model
 // holds no other: Highway's conversion on x86 targets without F16C widens +-inf to +-65536), 64 at
@@ -288,21 +310,23 @@ int main() {
     const std::uint32_t fwht_bad = t.Fwht != nullptr ? FwhtMismatches(t) : 0;
     const std::uint32_t diag_bad =
         t.ScaleByDiagonal != nullptr ? DiagonalMismatches(t) + HalfDiagonalMismatches(t) : 0;
+    const std::uint32_t signs_bad = t.ApplySigns != nullptr ? SignsMismatches(t) : 0;
     // Far arguments: a float near 1e5 carries about 1e-2 of absolute error before any kernel, so
     // the contract's 1e-5 holds for arguments of the training range only; far ones are reported.
     // SinCosRef's bits are the scalar and Helium tables' property; the hosts' fused tables round
     // the reduction otherwise (within the contract), so theirs are reported only.
     const bool exact_sincos = std::strcmp(t.backend, "scalar") == 0 || std::strcmp(t.backend, "helium") == 0;
     const bool ok = worst_features <= 10000u && worst_quant <= 10000u && worst_head <= 10000u &&
-                    (sincos_bad == 0 || !exact_sincos) && fwht_bad == 0 && diag_bad == 0;
+                    (sincos_bad == 0 || !exact_sincos) && fwht_bad == 0 && diag_bad == 0 && signs_bad == 0;
     printf("%s %s-%s: %lu feature cases, worst feature gap %lue-9 (limit 10000e-9; arguments to 2e5: %lue-9), "
            "int8 and f16 W %lue-9, worst head gap %lue-9 of sum |H| (limit 10000e-9), sin/cos of one term %lu mismatches, "
-           "Fwht %lu, diagonals %lu\n",
+           "Fwht %lu, diagonals %lu, signs %lu\n",
            ok ? "ok  " : "FAIL", t.backend, t.target, static_cast<unsigned long>(cases),
            static_cast<unsigned long>(worst_features), static_cast<unsigned long>(worst_far),
            static_cast<unsigned long>(worst_quant),
            static_cast<unsigned long>(worst_head), static_cast<unsigned long>(sincos_bad),
-           static_cast<unsigned long>(fwht_bad), static_cast<unsigned long>(diag_bad));
+           static_cast<unsigned long>(fwht_bad), static_cast<unsigned long>(diag_bad),
+           static_cast<unsigned long>(signs_bad));
     failures += ok ? 0 : 1;
   }
   return failures;

@@ -112,3 +112,11 @@ void Fwht(float* x, std::uint32_t n) noexcept {
       }
     }
 }
+
+// ApplySigns: Fastfood's B, the scalar kernel itself (ApplySignsRef: a byte of B per eight
+// entries, shifts by constants, an XOR of each sign bit), so its bits on every target. A block
+// is d' entries, one pass over them beside the two transforms' log2(d'), so it is not vectorised.
+void ApplySigns(const std::uint8_t* signs, std::uint32_t first, const float* x, std::uint32_t n, std::uint32_t dp,
+                float* t) noexcept {
+  ApplySignsRef(signs, first, x, n, dp, t);
+}
