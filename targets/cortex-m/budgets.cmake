@@ -218,7 +218,9 @@ set(RFK_PINNED_FIXED_FLASH_BUDGET_cortex-m55 3280)
 # (ScaleByDiagonal, the Helium table's own for f32 and int8): whole core M4F 17,028 B (+68), M0
 # 21,528 B, M55 19,928 B (+228), float-only M55 17,116 B.
 # 2026-12-01, the Helium table's f16 weights (kernels_helium.cc: W's panels, the head, Fastfood's
-# diagonals, VCVTB on four lanes): M55 whole core 20,408 B (+480), float-only 17,596 B.
+# diagonals, VCVTB on four lanes): M55 whole core 20,408 B (+480), float-only 17,596 B. Then
+# Fastfood's signs as the ApplySigns kernel (the Helium table's on two vectors): M55 whole core
+# 20,676 B (+260), float-only 17,864 B; the other presets +4 to +56 B.
 # One line per target: the whole, float-only, dense configured and pinned cores' flash budgets.
 macro(rfk_flash_budgets mcu whole float dense pinned)
   set(RFK_FLASH_BUDGET_${mcu} ${whole})
