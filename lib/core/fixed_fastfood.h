@@ -29,9 +29,10 @@ struct FixedFastfoodView {
 FixedFastfoodView FixedFastfoodOf(const std::uint8_t* section, std::uint32_t phase_at,
                                   const format::fixed_params::FastfoodTail& ff, std::uint32_t d, std::uint32_t F);
 
-// t <- H t in place (the unnormalised Walsh-Hadamard transform of FwhtRef, same order of
-// butterflies), n a power of two. Exact, with no int32 overflow, when n max_i |t_i| <= 2^31 - 1:
-// after stage s every value is a +-sum of 2^s inputs, so it is bounded by the final bound.
+// t <- H t in place (the unnormalised Walsh-Hadamard transform of FwhtRef), n a power of two:
+// the core's version of the kernel list's Fwht (fixed_kernels.h: scalar, DSP or MVE; the same
+// integers). Exact, with no int32 overflow, when n max_i |t_i| <= 2^31 - 1: every intermediate
+// value of any of them is a +-sum of at most n inputs, so it is bounded by the final bound.
 void FwhtI32(std::int32_t* t, std::uint32_t n) noexcept;
 
 // Block b's phases, turns[i] for the frequencies j = b dp + i < F (i < dp): t = H B [x; 0];

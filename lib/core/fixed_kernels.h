@@ -52,11 +52,16 @@
 //             zs[QuadSlot(j, n)] = SinTurns(t[j]) (HeadDot's order)
 //   HeadDot   sum_j q[j] z[j] for int8 q and int16 z with z in quad order (QuadSlot), n <= 256:
 //             |q z| <= 127 * 32768 < 2^22, so the int32 sum is exact
+//   Fwht      Fastfood's Walsh-Hadamard transform of n int32 in place (n a power of two):
+//             stages h = 1, 2, .., n/2 of butterflies (a + b, a - b); exact (the same integers in
+//             any grouping of stages) where n max|t| <= 2^31 - 1, which the integer Fastfood's
+//             validator guarantees (fixed_predict_fastfood.cc)
 #define RFK_FIXED_KERNEL_LIST(X) \
   X(PhaseSum)                    \
   X(Phases)                      \
   X(Features)                    \
-  X(HeadDot)
+  X(HeadDot)                     \
+  X(Fwht)
 
 namespace rfk::fixed {
 
@@ -137,7 +142,30 @@ namespace scalar {
   return sum;
 }
 
+// One stage per pass: FwhtRef's loop on integers.
+[[gnu::noinline]] inline void Fwht(std::int32_t* t, std::uint32_t n) {
+  for (std::uint32_t h = 1; h < n; h *= 2)
+    for (std::uint32_t i = 0; i < n; i += 2 * h)
+      for (std::uint32_t j = i; j < i + h; ++j) {
+        const std::int32_t a = t[j], b = t[j + h];
+        t[j] = a + b;
+        t[j + h] = a - b;
+      }
+}
+
 }  // namespace scalar
+
+// Stages h and 2h of the transform in one pass over t (n a multiple of 4h): the four values h
+// apart loaded once, both stages' butterflies in registers, stored once -- half the loads and
+// stores of a stage per pass.
+[[gnu::always_inline]] inline void FwhtTwoStages(std::int32_t* t, std::uint32_t n, std::uint32_t h) {
+  for (std::uint32_t i = 0; i < n; i += 4 * h)
+    for (std::int32_t *p = t + i, *end = t + i + h; p != end; ++p) {
+      const std::int32_t a0 = p[0] + p[h], a1 = p[0] - p[h];
+      const std::int32_t a2 = p[2 * h] + p[3 * h], a3 = p[2 * h] - p[3 * h];
+      p[0] = a0 + a2, p[h] = a1 + a3, p[2 * h] = a0 - a2, p[3 * h] = a1 - a3;
+    }
+}
 
 // Phases (the list) two rows at a time through pair(w0, w1, x, d, s0, s1), which sets s0 and s1 to
 // the two rows' PhaseSum with x: a last odd row's sum taken twice, the second unused.
@@ -321,6 +349,17 @@ inline std::int32_t Sxtb16(std::uint32_t a) {
   return acc;
 }
 
+// Two stages per pass (FwhtTwoStages), then a last single stage where log2(n) is odd.
+[[gnu::noinline]] inline void Fwht(std::int32_t* t, std::uint32_t n) {
+  std::uint32_t h = 1;
+  for (; 4 * h <= n; h *= 4) FwhtTwoStages(t, n, h);
+  if (2 * h <= n)
+    for (std::int32_t *p = t, *end = t + h; p != end; ++p) {
+      const std::int32_t a = p[0], b = p[h];
+      p[0] = a + b, p[h] = a - b;
+    }
+}
+
 }  // namespace dsp
 
 #if RFK_FIXED_MVE
@@ -414,6 +453,44 @@ namespace mve {
   for (const std::int16_t* end = z + (n & ~7u); z != end; z += 8, q += 8)
     acc = vmladavaq_s16(acc, vldrbq_gather_offset_s16(q, offsets), vld1q_s16(z));
   return acc + dsp::HeadDot(q, z, n % 8);
+}
+
+// Four lanes: stages 1 and 2 on sixteen values deinterleaved by VLD4 (lane m of vector r holds
+// t[4m + r]), then two stages per pass on four vectors h apart (h >= 4), and a last single stage
+// where log2(n) is odd. n < 16 (d' < 16: a model of at most 8 inputs): the scalar loop.
+[[gnu::noinline]] inline void Fwht(std::int32_t* t, std::uint32_t n) {
+  if (n < 16) {
+    scalar::Fwht(t, n);
+    return;
+  }
+  for (std::int32_t *p = t, *end = t + n; p != end; p += 16) {
+    int32x4x4_t v = vld4q_s32(p);
+    const int32x4_t a0 = vaddq_s32(v.val[0], v.val[1]), a1 = vsubq_s32(v.val[0], v.val[1]);
+    const int32x4_t a2 = vaddq_s32(v.val[2], v.val[3]), a3 = vsubq_s32(v.val[2], v.val[3]);
+    v.val[0] = vaddq_s32(a0, a2);
+    v.val[1] = vaddq_s32(a1, a3);
+    v.val[2] = vsubq_s32(a0, a2);
+    v.val[3] = vsubq_s32(a1, a3);
+    vst4q_s32(p, v);
+  }
+  std::uint32_t h = 4;
+  for (; 4 * h <= n; h *= 4)
+    for (std::uint32_t i = 0; i < n; i += 4 * h)
+      for (std::int32_t *p = t + i, *end = t + i + h; p != end; p += 4) {
+        const int32x4_t v0 = vld1q_s32(p), v1 = vld1q_s32(p + h), v2 = vld1q_s32(p + 2 * h), v3 = vld1q_s32(p + 3 * h);
+        const int32x4_t a0 = vaddq_s32(v0, v1), a1 = vsubq_s32(v0, v1);
+        const int32x4_t a2 = vaddq_s32(v2, v3), a3 = vsubq_s32(v2, v3);
+        vst1q_s32(p, vaddq_s32(a0, a2));
+        vst1q_s32(p + h, vaddq_s32(a1, a3));
+        vst1q_s32(p + 2 * h, vsubq_s32(a0, a2));
+        vst1q_s32(p + 3 * h, vsubq_s32(a1, a3));
+      }
+  if (2 * h <= n)
+    for (std::int32_t *p = t, *end = t + h; p != end; p += 4) {
+      const int32x4_t a = vld1q_s32(p), b = vld1q_s32(p + h);
+      vst1q_s32(p, vaddq_s32(a, b));
+      vst1q_s32(p + h, vsubq_s32(a, b));
+    }
 }
 
 }  // namespace mve

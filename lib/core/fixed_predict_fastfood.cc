@@ -18,6 +18,7 @@
 #include "fp_contract.h"  // first, as in every core source
 #include "bytes.h"
 #include "fixed_fastfood.h"
+#include "fixed_kernels.h"
 
 namespace rfk::core {
 
@@ -36,15 +37,7 @@ FixedFastfoodView FixedFastfoodOf(const std::uint8_t* sec, std::uint32_t phase_a
                            format::fastfood::IndexBits(ff.dp)};
 }
 
-void FwhtI32(std::int32_t* t, std::uint32_t n) noexcept {
-  for (std::uint32_t h = 1; h < n; h *= 2)
-    for (std::uint32_t i = 0; i < n; i += 2 * h)
-      for (std::uint32_t j = i; j < i + h; ++j) {
-        const std::int32_t a = t[j], b = t[j + h];
-        t[j] = a + b;
-        t[j + h] = a - b;
-      }
-}
+void FwhtI32(std::int32_t* t, std::uint32_t n) noexcept { fixed::kernels::Fwht(t, n); }
 
 void FixedFastfoodTurns(const FixedFastfoodView& a, const std::int16_t* x, std::uint32_t b, std::int32_t* t,
                         std::uint32_t* turns) noexcept {

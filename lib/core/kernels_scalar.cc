@@ -2,14 +2,12 @@
 #include "fp_contract.h"  // first: no compiler-fused multiply-adds in this file
 #include "rfk/kernels.hpp"
 
-#include "bin_hash.h"
 #include "core_config.h"
 #include "kernels_helium.h"
 #include "sincos_ref.h"
 #include "widen.h"
 
 #include <cstdint>
-#include <cstring>
 
 namespace rfk {
 namespace {
@@ -326,93 +324,6 @@ void LinearHeadQuantRef(const WeightsView& H, std::uint32_t stride, std::uint32_
   }
 }
 
-void BinKeysRef(const float* inv_width, const float* offset, const float* x, std::uint32_t P,
-                std::uint32_t d, std::uint64_t seed, std::uint64_t* keys) noexcept {
-  for (std::uint32_t p = 0; p < P; ++p) {
-    const float* iw = inv_width + static_cast<std::uint64_t>(p) * d;
-    const float* off = offset + static_cast<std::uint64_t>(p) * d;
-    std::uint64_t h = bin_hash::Seed(seed, p);
-    for (std::uint32_t m = 0; m < d; ++m) h = bin_hash::Step(h, bin_hash::Index((x[m] - off[m]) * iw[m]));
-    keys[p] = bin_hash::Final(h);
-  }
-}
-
-void FwhtRef(float* x, std::uint32_t n) noexcept {
-  for (std::uint32_t h = 1; h < n; h *= 2)
-    for (std::uint32_t i = 0; i < n; i += 2 * h)
-      for (std::uint32_t j = i; j < i + h; ++j) {
-        const float a = x[j], b = x[j + h];
-        x[j] = a + b;
-        x[j + h] = a - b;
-      }
-}
-
-// Fastfood's B (ApplySigns' contract, rfk/kernels.hpp): the sign goes in as an XOR of the float's
-// sign bit, not as a branch on B's random bits (half of them mispredicted). The soft-float
-// firmware presets take one loop over the entries (RFK_CORE_PLAIN_LOOPS); others copy x and flip
-// a byte of B per 8 entries, which compilers unroll into shifts by constants (x86: 61 k -> 37 k
-// instructions per Fashion-MNIST sample; Cortex-M4F: 86.2 k -> 83.3 k per binary (54, 1024)
-// prediction for 64 B of flash).
-void ApplySignsRef(const std::uint8_t* signs, std::uint32_t first, const float* x, std::uint32_t n,
-                   std::uint32_t dp, float* t) noexcept {
-#if defined(RFK_CORE_PLAIN_LOOPS)
-  for (std::uint32_t i = 0; i < dp; ++i) {
-    const std::uint32_t k = first + i;  // < blocks * dp: 32 bits suffice
-    const float v = i < n ? x[i] : 0.0f;
-    std::uint32_t bits;
-    std::memcpy(&bits, &v, sizeof bits);
-    bits ^= static_cast<std::uint32_t>((signs[k >> 3] >> (k & 7u)) & 1u) << 31;
-    std::memcpy(t + i, &bits, sizeof bits);
-  }
-#else
-  for (std::uint32_t i = 0; i < n; ++i) t[i] = x[i];
-  for (std::uint32_t i = n; i < dp; ++i) t[i] = 0.0f;
-  for (std::uint32_t i0 = 0; i0 < dp; i0 += 8) {  // a block that starts inside a byte: dp < 8
-    const std::uint32_t k = first + i0;  // < blocks * dp: 32 bits suffice
-    const std::uint32_t byte = static_cast<std::uint32_t>(signs[k >> 3]) >> (k & 7u);
-    const std::uint32_t m = dp - i0 < 8 ? dp - i0 : 8;
-    for (std::uint32_t q = 0; q < m; ++q) {
-      std::uint32_t bits;
-      std::memcpy(&bits, t + i0 + q, sizeof bits);
-      bits ^= ((byte >> q) & 1u) << 31;
-      std::memcpy(t + i0 + q, &bits, sizeof bits);
-    }
-  }
-#endif
-}
-
-// Fastfood's diagonals (ScaleByDiagonal's contract, rfk/kernels.hpp). The size-first builds take
-// WeightAt for every storage (one loop in flash); the others one loop per storage with the
-// widening inlined (Cortex-M4F: an out-of-line WeightAt per entry made the all-int8 (54, 1024)
-// binary model 44 % dearer than f32; compilers vectorise the f32 loop).
-void ScaleByDiagonalRef(const WeightsView& D, std::uint32_t row, std::uint32_t first, std::uint32_t n,
-                        float* u) noexcept {
-  if (!core::kFloatQuant) {  // f32 diagonals only (core_config.h): no widening code
-    const float* w = static_cast<const float*>(D.data) + first;
-    for (std::uint32_t i = 0; i < n; ++i) u[i] = w[i] * u[i];
-    return;
-  }
-#if !defined(RFK_CORE_PLAIN_LOOPS)
-  if (D.type == WeightType::kF32) {
-    const float* w = static_cast<const float*>(D.data) + first;
-    for (std::uint32_t i = 0; i < n; ++i) u[i] = w[i] * u[i];
-    return;
-  }
-  if (D.type == WeightType::kF16) {
-    const std::uint16_t* h = static_cast<const std::uint16_t*>(D.data) + first;
-    for (std::uint32_t i = 0; i < n; ++i) u[i] = core::WidenHalf(h[i]) * u[i];
-    return;
-  }
-  if (D.type == WeightType::kInt8) {
-    const std::int8_t* q = static_cast<const std::int8_t*>(D.data) + first;
-    const float scale = D.scale[row];
-    for (std::uint32_t i = 0; i < n; ++i) u[i] = (scale * static_cast<float>(q[i])) * u[i];
-    return;
-  }
-#endif
-  for (std::uint32_t i = 0; i < n; ++i) u[i] = WeightAt(D, std::uint64_t{first} + i, row) * u[i];
-}
-
 // ---------------------------------------------------------------- the scalar table
 
 namespace {
@@ -548,10 +459,12 @@ void ScalarLinearHead(const float* H, std::uint32_t stride, std::uint32_t pair, 
   for (std::uint32_t k = 0; k < K; ++k) out[k] = HeadRowF32(H + static_cast<std::uint64_t>(k) * stride, bias[k], z, D, pair);
 }
 
-void ScalarBinKeys(const float* inv_width, const float* offset, const float* x, std::uint32_t P,
-                   std::uint32_t d, std::uint64_t seed, std::uint64_t* keys) noexcept {
-  BinKeysRef(inv_width, offset, x, P, d, seed, keys);
-}
+// The maps' references (kernels_scalar_maps.cc) are the table's entries themselves: references
+// to them, not wrappers, so the table holds their addresses (a wrapper in this file would be one
+// more function in flash: 56 B on the Cortex-M0).
+constexpr auto& ScalarBinKeys = BinKeysRef;
+constexpr auto& ScalarApplySigns = ApplySignsRef;
+constexpr auto& ScalarScaleByDiagonal = ScaleByDiagonalRef;
 
 // Three of FwhtRef's stages (h, 2h, 4h) per pass over the data: each group of eight values h apart
 // is read once, goes through the three stages in registers and is written once. Every butterfly
@@ -582,10 +495,10 @@ __attribute__((noinline)) void Radix8(float* p, std::uint32_t h) {
 }  // namespace
 #endif
 
-void ScalarFwht(float* x, std::uint32_t n) noexcept {
 #if defined(RFK_CORE_PLAIN_LOOPS)
-  FwhtRef(x, n);
+constexpr auto& ScalarFwht = FwhtRef;
 #else
+void ScalarFwht(float* x, std::uint32_t n) noexcept {
   std::uint32_t h = 1;
   for (; 8 * h <= n; h *= 8)
     for (std::uint32_t i = 0; i < n; i += 8 * h)
@@ -597,18 +510,8 @@ void ScalarFwht(float* x, std::uint32_t n) noexcept {
         x[j] = a + b;
         x[j + h] = a - b;
       }
+}
 #endif
-}
-
-void ScalarApplySigns(const std::uint8_t* signs, std::uint32_t first, const float* x, std::uint32_t n,
-                      std::uint32_t dp, float* t) noexcept {
-  ApplySignsRef(signs, first, x, n, dp, t);
-}
-
-void ScalarScaleByDiagonal(const WeightsView& D, std::uint32_t row, std::uint32_t first, std::uint32_t n,
-                           float* u) noexcept {
-  ScaleByDiagonalRef(D, row, first, n, u);
-}
 
 void ScalarFourierQuant(const WeightsView& W, bool panels, const float* b, const float* x,
                         std::uint32_t F, std::uint32_t d, float scale, float* z) noexcept {

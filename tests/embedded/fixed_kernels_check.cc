@@ -134,6 +134,23 @@ bool ParityHeadDot(std::uint32_t off, std::uint32_t n) {
   return same;
 }
 
+// The transform of n int32 values (n a power of two; other lengths have no transform), round r's
+// int16 values: |t| <= 32768, n <= 64, so every sum fits.
+bool ParityFwht(std::uint32_t off, std::uint32_t n) {
+  if (n == 0 || (n & (n - 1)) != 0) return true;
+  static std::int32_t ref[kMaxLen + 4], v[kMaxLen + 4];
+  for (std::uint32_t i = 0; i < n; ++i) ref[i] = w0_buf[off + i];
+  fk::scalar::Fwht(ref, n);
+  bool same = true;
+#define RFK_ONE(k)                                                                \
+  for (std::uint32_t i = 0; i < n; ++i) v[i] = w0_buf[off + i];                  \
+  k::Fwht(v, n);                                                                  \
+  for (std::uint32_t i = 0; i < n; ++i) same = same && v[i] == ref[i];
+  RFK_VERSIONS(RFK_ONE)
+#undef RFK_ONE
+  return same;
+}
+
 // CosSinTurnsInline (the DSP loops' cosine and sine of one phase) against CosTurns and SinTurns:
 // 262,145 phases a stride of 2^14 + 1 apart, and every quadrant boundary with its neighbours.
 std::uint32_t CheckCosSin(std::uint32_t* checked) {
