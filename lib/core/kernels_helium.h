@@ -48,6 +48,11 @@ void FourierQuant(const WeightsView& W, bool panels, const float* b, const float
 void LinearHeadQuant(const WeightsView& H, std::uint32_t stride, std::uint32_t pair, const float* bias,
                      const float* z, std::uint32_t K, std::uint32_t D, float* out) noexcept;
 
+// Bit for bit, below, means for normal float operands (and zeros, infinities): MVE's vector
+// floating-point operations flush denormal operands to zero (qemu's mps3-an547 does), where the
+// scalar table's VFP operations keep them (FPSCR.FZ = 0). A model's diagonals are not denormal in
+// practice (G is Gaussian, S a length correction); an input below 1.2e-38 can be.
+
 // As FwhtRef, bit for bit: every butterfly has FwhtRef's operands and operations (low = a + b,
 // high = a - b), four lanes at a time: stages 1 and 2 together on sixteen values deinterleaved by
 // VLD4 (lane m of vector r holds x[4m + r]), then two stages per pass (h and 2h) on four vectors h
