@@ -72,17 +72,109 @@ def costs(test, lines):
         m = re.match(r"cost: kernel table (\S+)", line)
         if m:
             table = m.group(1)
-        m = re.match(r"cost (\S+)\s+d=(\d+)\s+features=(\d+)\s+(?:grids=(\d+)|fixed)\s+instructions/prediction (\d+)"
-                     r"\s+stack (\d+) bytes scratch (\d+) bytes", line)
+        m = re.match(r"cost (\S+)\s+d=(\d+)\s+features=(\d+)\s+outputs=(\d+)\s+(?:grids=(\d+)|fixed)\s+"
+                     r"instructions/prediction (\d+)\s+stack (\d+) bytes scratch (\d+) bytes", line)
         if m:
-            label = f"{m.group(1)} (d = {m.group(2)}, D = {m.group(3)}"
-            label += f", P = {m.group(4)})" if m.group(4) not in (None, "0") else ")"
+            name, d, D, K, grids = m.group(1), int(m.group(2)), int(m.group(3)), int(m.group(4)), m.group(5)
+            label = f"{name} (d = {d}, D = {D}"
+            label += f", P = {grids})" if grids not in (None, "0") else ")"
             if test != "cost":
                 label += f", `{test}`"
-            if table not in (None, "scalar-scalar") and m.group(4) is not None:  # the float path's other tables
+            if table not in (None, "scalar-scalar") and grids is not None:  # the float path's other tables
                 label += f", {table} table"
-            rows.append((label, int(m.group(5)), int(m.group(6)), int(m.group(7)), m.group(4) is None))
+            rows.append((label, int(m.group(6)), int(m.group(7)), int(m.group(8)), grids is None))
+            SHAPES[label] = (name, d, D, K, int(grids or 0), grids is None)
     return rows
+
+
+# Each cost row's fixture name, d, D, K (outputs), P (grids) and whether it is the integer path's,
+# from the cost line itself.
+SHAPES = {}
+
+
+def fixture_maps():
+    """{fixture: its --map} from tests/embedded/fixtures.cmake (fixed fixtures: their f32 source's)."""
+    text = open(os.path.join(ROOT, "tests", "embedded", "fixtures.cmake")).read()
+    maps = {name: m for name, m in re.findall(r"set\(RFK_FIXTURE_(\w+) [^)]*?--map (\S+)", text, re.S)}
+    for fixed, source in fixed_sources().items():
+        if source in maps:
+            maps[fixed] = maps[source]
+    return maps
+
+
+def operations(kind, d, D, K):
+    """(multiply-accumulates, additions) of one prediction: a dense map's projection F d (F = D in
+    the phase form, D / 2 [cos, sin] pairs) or Fastfood's two transforms per block of d' (d' log2 d'
+    additions each) and its two diagonals (2 d' multiplies, counted with the MACs), plus the head's
+    K D; cosines and the rest are not counted (no floor of their own)."""
+    if kind == "fastfood":
+        dp = 1
+        while dp < d:
+            dp *= 2
+        F = D // 2
+        blocks = -(-F // dp)
+        return 2 * blocks * dp + K * D, 2 * blocks * dp * (dp.bit_length() - 1)
+    F = D if kind == "fourier-phase" else D // 2
+    return F * d + K * D, 0
+
+
+# Lanes per instruction: (multiply-accumulates, additions). The float path on the cores with an FPU
+# (scalar: one VMLA or VADD; Helium: four lanes of VFMA or VADD), the integer path on the DSP cores
+# (SMLAD: two 16-bit MACs; the transform's 32-bit additions one at a time), on MVE (VMLADAVA: eight
+# 16-bit MACs; four 32-bit lanes of VADD) and on the others (one MLA). The soft-float cores' float
+# operations are library calls: no instruction floor.
+FPU = {"cortex-m4", "cortex-m7", "cortex-m33", "cortex-m55"}
+DSP = {"cortex-m4", "cortex-m7", "cortex-m33", "cortex-m33-nofp"}
+
+
+def lanes(preset, integer, helium):
+    if integer:
+        return (8, 4) if preset == "cortex-m55" else (2, 1) if preset in DSP else (1, 1)
+    if preset not in FPU:
+        return None
+    return (4, 4) if helium else (1, 1)
+
+
+def floor_table(rows, presets, cols):
+    """Instructions per prediction over the arithmetic floor (multiply-accumulates and additions
+    divided by the lanes one instruction does), per core: the gap to the limit the issue asks to
+    show. Dense and Fastfood fixtures, the default block; binning has no multiply-accumulates."""
+    maps = fixture_maps()
+    lines = []
+    for label, by in rows.items():
+        if label not in SHAPES:
+            continue
+        name, d, D, K, grids, integer = SHAPES[label]
+        # The float path's default block, and the integer path's DSP/MVE loops (`cost_fixed`).
+        if ("`" in label or integer) and not label.endswith("`cost_fixed`"):
+            continue
+        kind = maps.get(name)
+        if grids or kind not in ("fourier", "fourier-phase", "orf", "fastfood"):
+            continue
+        macs, adds = operations(kind, d, D, K)
+        helium = label.endswith("helium-MVE table")
+        cells = []
+        for p in presets:
+            ln = lanes(p, integer, helium)
+            if p not in by or ln is None or (helium and p != "cortex-m55"):
+                cells.append("—")
+                continue
+            floor = macs / ln[0] + adds / ln[1]
+            cells.append(f"{by[p] / floor:.1f}")
+        if any(c != "—" for c in cells):
+            lines.append(f"| {label} | {macs:,} + {adds:,} | " + " | ".join(cells) + " |")
+    if not lines:
+        return []
+    return ["", "## Instructions against the arithmetic floor (`cost` / floor)", "",
+            "The floor of a prediction: its multiply-accumulates (a dense map's projection, F d with F = D "
+            "in the phase form and D / 2 pairs otherwise; Fastfood's two diagonals, 2 d' a block; the head's "
+            "K D) and Fastfood's transform additions (2 d' log2 d' a block), each divided by the lanes one "
+            "instruction does: 1 on the float path's scalar table (VMLA), 4 on the Helium table (VFMA), on the "
+            "integer path 2 multiply-accumulates per SMLAD on the DSP cores, 8 per VMLADAVA and 4 additions "
+            "on the Cortex-M55, 1 elsewhere. Each cell: measured instructions / floor, so 1.0 is the limit; "
+            "the cosines, the input's standardisation and the calls are the rest. The soft-float cores' "
+            "float operations are library calls (—).", "",
+            "| fixture | MACs + additions | " + " | ".join(cols) + " |", "|---|---|" + "---|" * len(cols)] + lines
 
 
 def ram_table(ram, presets, cols):
@@ -267,6 +359,7 @@ def main():
         md.append(f"| {label} | " + " | ".join(f"{rows[label][p]:,}" if p in rows[label] else "—"
                                                for p in presets) + " |")
     md += derived(rows, presets, cols, fixed)
+    md += floor_table(rows, presets, cols)
     md += ram_table(ram, presets, cols)
     text = "\n".join(md) + "\n"
     if a.out == "-":

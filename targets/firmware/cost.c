@@ -114,8 +114,10 @@ static int Measure(const char* name, const uint8_t* bytes, uint32_t len, const f
   t1 = Ticks();
   instructions = (uint64_t)Elapsed(t0, t1) * per_tick / count >> 16;
   last_instructions = instructions;
-  printf("cost %-14s d=%-4lu features=%-5lu grids=%-3lu instructions/prediction %-8lu stack %lu bytes scratch %lu bytes\n",
-         name, (unsigned long)d, (unsigned long)rfk_num_features(&m), (unsigned long)rfk_num_grids(&m),
+  printf("cost %-14s d=%-4lu features=%-5lu outputs=%-2lu grids=%-3lu instructions/prediction %-8lu stack %lu bytes "
+         "scratch %lu bytes\n",
+         name, (unsigned long)d, (unsigned long)rfk_num_features(&m), (unsigned long)rfk_num_outputs(&m),
+         (unsigned long)rfk_num_grids(&m),
          (unsigned long)instructions, (unsigned long)StackPeak(&m, inputs, d), (unsigned long)rfk_scratch_bytes(&m));
   return 0;
 }
@@ -147,8 +149,10 @@ static int MeasureFixed(const char* name, const uint8_t* bytes, uint32_t len, co
   t1 = Ticks();
   instructions = (uint64_t)Elapsed(t0, t1) * per_tick / count >> 16;
   last_instructions = instructions;
-  printf("cost %-14s d=%-4lu features=%-5lu fixed     instructions/prediction %-8lu stack %lu bytes scratch %lu bytes\n",
-         name, (unsigned long)d, (unsigned long)rfk_num_features(&m), (unsigned long)instructions,
+  printf("cost %-14s d=%-4lu features=%-5lu outputs=%-2lu fixed     instructions/prediction %-8lu stack %lu bytes "
+         "scratch %lu bytes\n",
+         name, (unsigned long)d, (unsigned long)rfk_num_features(&m), (unsigned long)rfk_num_outputs(&m),
+         (unsigned long)instructions,
          (unsigned long)StackPeakFixed(&m, inputs, d), (unsigned long)rfk_fixed_scratch_bytes(&m));
   return 0;
 }
