@@ -241,6 +241,9 @@ inline std::uint32_t HashedColumn(std::uint64_t key, std::uint32_t p, std::uint3
 /// Accuracy against the scalar oracle: SIMD backends may fuse multiply-adds and sum in another
 /// order; features agree within 1e-5 absolute, head outputs within 1e-5 * max(1, sum_j |H_kj|),
 /// bin keys, Walsh-Hadamard transforms, signs and diagonal scalings exactly (tests/device/test_parity.cc).
+/// "Identical bits" holds for normal floats (and zeros, infinities): the Cortex-M55's Helium table
+/// (lib/core/kernels_helium.h) flushes a denormal operand (below 1.2e-38) to zero, as MVE's vector
+/// float operations do, where the scalar table keeps it.
 #define RFK_KERNEL_LIST(X)                                                                      \
   X(Standardize, (const float* x, const float* mean, const float* inv_scale, std::uint32_t d,  \
                   float* out))                                                                 \
