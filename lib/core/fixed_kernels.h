@@ -41,6 +41,8 @@
 #endif
 #if RFK_FIXED_MVE
 #include <arm_mve.h>
+
+#include "fwht_mve.h"
 #endif
 
 // The list: generates the parity checks (tests/embedded/fixed_kernels_check.cc, every preset),
@@ -455,42 +457,11 @@ namespace mve {
   return acc + dsp::HeadDot(q, z, n % 8);
 }
 
-// Four lanes: stages 1 and 2 on sixteen values deinterleaved by VLD4 (lane m of vector r holds
-// t[4m + r]), then two stages per pass on four vectors h apart (h >= 4), and a last single stage
-// where log2(n) is odd. n < 16 (d' < 16: a model of at most 8 inputs): the scalar loop.
+// Four int32 lanes (fwht_mve.h, the Helium table's float transform's code); n < 16 (d' < 16: a
+// model of at most 8 inputs): the scalar loop.
 [[gnu::noinline]] inline void Fwht(std::int32_t* t, std::uint32_t n) {
-  if (n < 16) {
-    scalar::Fwht(t, n);
-    return;
-  }
-  for (std::int32_t *p = t, *end = t + n; p != end; p += 16) {
-    int32x4x4_t v = vld4q_s32(p);
-    const int32x4_t a0 = vaddq_s32(v.val[0], v.val[1]), a1 = vsubq_s32(v.val[0], v.val[1]);
-    const int32x4_t a2 = vaddq_s32(v.val[2], v.val[3]), a3 = vsubq_s32(v.val[2], v.val[3]);
-    v.val[0] = vaddq_s32(a0, a2);
-    v.val[1] = vaddq_s32(a1, a3);
-    v.val[2] = vsubq_s32(a0, a2);
-    v.val[3] = vsubq_s32(a1, a3);
-    vst4q_s32(p, v);
-  }
-  std::uint32_t h = 4;
-  for (; 4 * h <= n; h *= 4)
-    for (std::uint32_t i = 0; i < n; i += 4 * h)
-      for (std::int32_t *p = t + i, *end = t + i + h; p != end; p += 4) {
-        const int32x4_t v0 = vld1q_s32(p), v1 = vld1q_s32(p + h), v2 = vld1q_s32(p + 2 * h), v3 = vld1q_s32(p + 3 * h);
-        const int32x4_t a0 = vaddq_s32(v0, v1), a1 = vsubq_s32(v0, v1);
-        const int32x4_t a2 = vaddq_s32(v2, v3), a3 = vsubq_s32(v2, v3);
-        vst1q_s32(p, vaddq_s32(a0, a2));
-        vst1q_s32(p + h, vaddq_s32(a1, a3));
-        vst1q_s32(p + 2 * h, vsubq_s32(a0, a2));
-        vst1q_s32(p + 3 * h, vsubq_s32(a1, a3));
-      }
-  if (2 * h <= n)
-    for (std::int32_t *p = t, *end = t + h; p != end; p += 4) {
-      const int32x4_t a = vld1q_s32(p), b = vld1q_s32(p + h);
-      vst1q_s32(p, vaddq_s32(a, b));
-      vst1q_s32(p + h, vsubq_s32(a, b));
-    }
+  if (n < 16) scalar::Fwht(t, n);
+  else core::FwhtMve(t, n);
 }
 
 }  // namespace mve

@@ -9,6 +9,7 @@
 #include <arm_mve.h>
 
 #include "rfk/kernels.hpp"
+#include "fwht_mve.h"
 #include "sincos_ref.h"
 #include "widen.h"
 
@@ -151,10 +152,6 @@ float32x4_t Load4(const std::uint16_t* w) {
   asm(".inst.w 0xfe3f0e01" : "+w"(v));  // VCVTB.F32.F16 q0, q0
   return vreinterpretq_f32_u32(v);
 }
-// One weight as a float, the same way (the heads' tails).
-float Widen(float w) { return w; }
-float Widen(std::int8_t w) { return static_cast<float>(w); }
-float Widen(std::uint16_t w) { return core::WidenHalf(w); }
 
 // An int8 or f16 panel's 16 dot products (QuantDot's: the sum of w x, then, int8, times the row's
 // scale; `scale` null for f16): each weight widened as it is loaded into fused multiply-adds. Not
@@ -198,7 +195,7 @@ float HeadDot(const T* h, const float* z, std::uint32_t D, std::uint32_t pair) {
       a0 = vfmaq_f32(a0, Load4(p), vld1q_f32(q));
       a1 = vfmaq_f32(a1, Load4(p + 4), vld1q_f32(q + 4));
     }
-    for (std::uint32_t j = D & ~7u; j < D; ++j, ++p, ++q) tail += Widen(*p) * *q;
+    for (std::uint32_t j = D & ~7u; j < D; ++j, ++p, ++q) tail += core::Widen(*p) * *q;
   }
   // (l0 + l1) + (l2 + l3): lanes 0 and 2 of acc + acc with each pair of lanes swapped (VREV64),
   // two lane moves instead of four (Predict calls this once per block of features and output).
@@ -253,39 +250,8 @@ void LinearHeadQuant(const WeightsView& H, std::uint32_t stride, std::uint32_t p
 }
 
 void Fwht(float* x, std::uint32_t n) noexcept {
-  if (n < 16) {
-    FwhtRef(x, n);
-    return;
-  }
-  for (float* p = x, *end = x + n; p != end; p += 16) {  // stages 1 and 2
-    float32x4x4_t v = vld4q_f32(p);
-    const float32x4_t a0 = vaddq_f32(v.val[0], v.val[1]), a1 = vsubq_f32(v.val[0], v.val[1]);
-    const float32x4_t a2 = vaddq_f32(v.val[2], v.val[3]), a3 = vsubq_f32(v.val[2], v.val[3]);
-    v.val[0] = vaddq_f32(a0, a2);
-    v.val[1] = vaddq_f32(a1, a3);
-    v.val[2] = vsubq_f32(a0, a2);
-    v.val[3] = vsubq_f32(a1, a3);
-    vst4q_f32(p, v);
-  }
-  std::uint32_t h = 4;
-  for (; 4 * h <= n; h *= 4)  // stages h and 2h: positions j, j + h, j + 2h, j + 3h
-    for (std::uint32_t i = 0; i < n; i += 4 * h)
-      for (float *p = x + i, *end = x + i + h; p != end; p += 4) {
-        const float32x4_t v0 = vld1q_f32(p), v1 = vld1q_f32(p + h), v2 = vld1q_f32(p + 2 * h),
-                          v3 = vld1q_f32(p + 3 * h);
-        const float32x4_t a0 = vaddq_f32(v0, v1), a1 = vsubq_f32(v0, v1);
-        const float32x4_t a2 = vaddq_f32(v2, v3), a3 = vsubq_f32(v2, v3);
-        vst1q_f32(p, vaddq_f32(a0, a2));
-        vst1q_f32(p + h, vaddq_f32(a1, a3));
-        vst1q_f32(p + 2 * h, vsubq_f32(a0, a2));
-        vst1q_f32(p + 3 * h, vsubq_f32(a1, a3));
-      }
-  if (2 * h <= n)  // the last stage, h = n / 2
-    for (float *p = x, *end = x + h; p != end; p += 4) {
-      const float32x4_t a = vld1q_f32(p), b = vld1q_f32(p + h);
-      vst1q_f32(p, vaddq_f32(a, b));
-      vst1q_f32(p + h, vsubq_f32(a, b));
-    }
+  if (n < 16) FwhtRef(x, n);
+  else core::FwhtMve(x, n);
 }
 
 void ApplySigns(const std::uint8_t* signs, std::uint32_t first, const float* x, std::uint32_t n, std::uint32_t dp,

@@ -56,8 +56,8 @@ void LinearHeadQuant(const WeightsView& H, std::uint32_t stride, std::uint32_t p
 // As FwhtRef, bit for bit: every butterfly has FwhtRef's operands and operations (low = a + b,
 // high = a - b), four lanes at a time: stages 1 and 2 together on sixteen values deinterleaved by
 // VLD4 (lane m of vector r holds x[4m + r]), then two stages per pass (h and 2h) on four vectors h
-// apart, and a last single stage where log2(n) is odd. n < 16: FwhtRef. In place; no allocation;
-// x needs float alignment only.
+// apart, and a last single stage where log2(n) is odd (fwht_mve.h). n < 16: FwhtRef. In place;
+// no allocation; x needs float alignment only.
 void Fwht(float* x, std::uint32_t n) noexcept;
 
 // As ApplySignsRef, bit for bit (an XOR of each float's sign bit): where the block starts a byte

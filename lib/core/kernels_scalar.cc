@@ -217,10 +217,7 @@ inline float WRowDot(const WeightsView& W, bool panels, std::uint32_t j, const f
 
 namespace {
 #if !defined(RFK_CORE_PLAIN_LOOPS)
-// A stored weight widened as QuantDot widens it: int8 to its float value, f16 exactly (WidenHalf:
-// W is finite in a validated model).
-[[gnu::always_inline]] inline float Widen(std::int8_t q) { return static_cast<float>(q); }
-[[gnu::always_inline]] inline float Widen(std::uint16_t h) { return core::WidenHalf(h); }
+using core::Widen;  // a stored weight widened as QuantDot widens it (widen.h)
 
 // Eight rows of a panel of an int8 or f16 W (element c of row j at rows[c * 16 + j], j < 8):
 // acc[j] = sum_c widen(w_jc) x[c], c in order from 0.0f: QuantDot's operations in its order for

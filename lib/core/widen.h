@@ -28,4 +28,10 @@ namespace rfk::core {
 inline constexpr float (&WidenHalf)(std::uint16_t) noexcept = HalfToFloat;
 #endif
 
+// A stored weight as the float its storage gives (WeightAt's widening, before any row scale): f32
+// as stored, int8 its integer value, f16 exactly (WidenHalf). For kernels templated on the storage.
+[[gnu::always_inline]] inline float Widen(float w) noexcept { return w; }
+[[gnu::always_inline]] inline float Widen(std::int8_t q) noexcept { return static_cast<float>(q); }
+[[gnu::always_inline]] inline float Widen(std::uint16_t h) noexcept { return WidenHalf(h); }
+
 }  // namespace rfk::core
