@@ -65,8 +65,9 @@ def footprint(lines):
 
 
 def costs(test, lines):
-    """[(row label, instructions, stack peak, scratch bytes, integer path?)] of one cost test,
-    labelled by fixture, test and (other than the scalar one, which every board runs) kernel table."""
+    """[(row label, instructions, stack peak, scratch bytes, shape)] of one cost test, labelled by
+    fixture, test and (other than the scalar one, which every board runs) kernel table; shape: the
+    fixture's name, d, D, K (outputs), P (grids) and whether the row is the integer path's."""
     rows, table = [], None
     for line in lines:
         m = re.match(r"cost: kernel table (\S+)", line)
@@ -82,14 +83,9 @@ def costs(test, lines):
                 label += f", `{test}`"
             if table not in (None, "scalar-scalar") and grids is not None:  # the float path's other tables
                 label += f", {table} table"
-            rows.append((label, int(m.group(6)), int(m.group(7)), int(m.group(8)), grids is None))
-            SHAPES[label] = (name, d, D, K, int(grids or 0), grids is None)
+            shape = (name, d, D, K, int(grids or 0), grids is None)
+            rows.append((label, int(m.group(6)), int(m.group(7)), int(m.group(8)), shape))
     return rows
-
-
-# Each cost row's fixture name, d, D, K (outputs), P (grids) and whether it is the integer path's,
-# from the cost line itself.
-SHAPES = {}
 
 
 def fixture_maps():
@@ -135,16 +131,14 @@ def lanes(preset, integer, helium):
     return (4, 4) if helium else (1, 1)
 
 
-def floor_table(rows, presets, cols):
+def floor_table(rows, shapes, presets, cols):
     """Instructions per prediction over the arithmetic floor (multiply-accumulates and additions
     divided by the lanes one instruction does), per core: the gap to the limit the issue asks to
     show. Dense and Fastfood fixtures, the default block; binning has no multiply-accumulates."""
     maps = fixture_maps()
     lines = []
     for label, by in rows.items():
-        if label not in SHAPES:
-            continue
-        name, d, D, K, grids, integer = SHAPES[label]
+        name, d, D, K, grids, integer = shapes[label]
         # The float path's default block, and the integer path's DSP/MVE loops (`cost_fixed`).
         if ("`" in label or integer) and not label.endswith("`cost_fixed`"):
             continue
@@ -340,10 +334,12 @@ def main():
         md.append(f"| `{test}`: {what} | " + " | ".join(cells) + " |")
     md += ["", "## Instructions per prediction (`ctest -R '^cost' -V`)", "",
            "| fixture | " + " | ".join(cols) + " |", "|---|" + "---|" * len(cols)]
-    rows, order, ram, fixed = {}, [], {}, set()  # fixed: the integer path's rows
+    rows, shapes, order, ram, fixed = {}, {}, [], {}, set()  # fixed: the integer path's rows
     for p in presets:
         for test in sorted(t for t in results[p] if t.startswith("cost")):
-            for label, n, stack, scratch, integer in costs(test, results[p][test]):
+            for label, n, stack, scratch, shape in costs(test, results[p][test]):
+                shapes[label] = shape
+                integer = shape[5]
                 if label not in rows:
                     rows[label] = {}
                     order.append(label)
@@ -359,7 +355,7 @@ def main():
         md.append(f"| {label} | " + " | ".join(f"{rows[label][p]:,}" if p in rows[label] else "—"
                                                for p in presets) + " |")
     md += derived(rows, presets, cols, fixed)
-    md += floor_table(rows, presets, cols)
+    md += floor_table(rows, shapes, presets, cols)
     md += ram_table(ram, presets, cols)
     text = "\n".join(md) + "\n"
     if a.out == "-":
