@@ -169,17 +169,18 @@ namespace scalar {
     }
 }
 
-// Phases (the list) two rows at a time through pair(w0, w1, x, d, s0, s1), which sets s0 and s1 to
-// the two rows' PhaseSum with x: a last odd row's sum taken twice, the second unused.
+// Phases (the list) two rows at a time through pair(w0, w1, x, d), which returns the two rows'
+// PhaseSum with x as one 64-bit value, row w0's in the low word (an out-of-line pair returns it in
+// r0 and r1 under the AAPCS, not through memory): a last odd row's sum taken twice, the second
+// unused.
 template <class Pair>
 [[gnu::always_inline]] inline void PairedPhases(Pair pair, const std::int16_t* w, std::uint32_t d,
                                                 const std::int16_t* x, std::uint32_t n, const std::uint8_t* phase,
                                                 const std::uint8_t* shift, std::uint32_t* t) {
   for (std::uint32_t i = 0; i < n; i += 2, w += 2 * d) {
-    std::uint32_t s0, s1;
-    pair(w, i + 1 < n ? w + d : w, x, d, s0, s1);
-    t[i] = core::LoadU32(phase + 4 * i) + (s0 << shift[i]);
-    if (i + 1 < n) t[i + 1] = core::LoadU32(phase + 4 * i + 4) + (s1 << shift[i + 1]);
+    const std::uint64_t s = pair(w, i + 1 < n ? w + d : w, x, d);
+    t[i] = core::LoadU32(phase + 4 * i) + (static_cast<std::uint32_t>(s) << shift[i]);
+    if (i + 1 < n) t[i + 1] = core::LoadU32(phase + 4 * i + 4) + (static_cast<std::uint32_t>(s >> 32) << shift[i + 1]);
   }
 }
 
@@ -246,54 +247,53 @@ inline std::int32_t Sxtb16(std::uint32_t a) {
   };
   asm("ldrd %0, %1, [%2], #8" : "=&r"(a), "=&r"(b), "+r"(p) : "m"(*reinterpret_cast<const Words*>(p)));
 }
+
+// PhaseSum2's main loop where w0 and w1 are 4-aligned (a dense model's rows when d is even): k > 0
+// steps of eight columns, each row's words two per LDRD; x's the same where it is 4-aligned
+// (kWordX), else two single loads, which Armv7-M and Armv8-M Mainline do unaligned: a caller's
+// int16 buffer is only 2-aligned by the C language, and with the word-at-a-time loop below such an
+// input cost house_fixed 9 % more instructions on the Cortex-M4F (3.5 % with this one).
+template <bool kWordX>
+[[gnu::always_inline]] inline void PhaseSum2Ldrd(const std::int16_t*& w0, const std::int16_t*& w1,
+                                                 const std::int16_t*& x, std::uint32_t k, std::int32_t& a0,
+                                                 std::int32_t& a1) {
+  do {
+    for (int half = 0; half < 2; ++half) {
+      std::int32_t xa, xb, wa, wb, va, vb;
+      if constexpr (kWordX) {
+        Load2(x, xa, xb);
+      } else {
+        xa = Load32(x), xb = Load32(x + 2);
+        x += 4;
+      }
+      Load2(w0, wa, wb);
+      Load2(w1, va, vb);
+      a0 = Smlad(wb, xb, Smlad(wa, xa, a0));
+      a1 = Smlad(vb, xb, Smlad(va, xa, a1));
+    }
+  } while (--k != 0);
+}
 #else
 #define RFK_FIXED_LDRD 0
 #endif
 
 // Each word of x read once for both rows: five instructions per four multiply-accumulates; where
-// w0, w1 and x are all 4-aligned (a dense model's rows when d is even, and an aligned input), on
-// M-profile cores, two words per load: seven instructions per eight, loop aside.
-[[gnu::noinline]] inline void PhaseSum2(const std::int16_t* w0, const std::int16_t* w1, const std::int16_t* x,
-                                        std::uint32_t n, std::uint32_t& s0, std::uint32_t& s1) {
+// w0 and w1 are 4-aligned, on M-profile cores, two words per load: seven or eight instructions per
+// eight, loop aside. The loops are written do-while so that -Os emits one SUBS/BNE per iteration,
+// not a test at the top and a branch at the bottom.
+[[gnu::noinline]] inline std::uint64_t PhaseSum2(const std::int16_t* w0, const std::int16_t* w1,
+                                                 const std::int16_t* x, std::uint32_t n) {
+  // The n % 8 columns first, so that n is dead in the main loops (a register more for them). The
+  // sums are modulo 2^32, so the order is free. An odd n leaves the rows' alignment unchanged for
+  // the test below: with w1 = w0 + n, one of the two rows is 2 mod 4 either way.
   std::int32_t a0 = 0, a1 = 0;
-#if RFK_FIXED_LDRD
-  const auto address = [](const std::int16_t* p) { return reinterpret_cast<std::uintptr_t>(p); };
-  if (((address(w0) | address(w1) | address(x)) & 3u) == 0) {
-    for (std::uint32_t k = n / 8; k != 0; --k) {
-      for (int half = 0; half < 2; ++half) {
-        std::int32_t xa, xb, wa, wb, va, vb;
-        Load2(x, xa, xb);
-        Load2(w0, wa, wb);
-        Load2(w1, va, vb);
-        a0 = Smlad(wb, xb, Smlad(wa, xa, a0));
-        a1 = Smlad(vb, xb, Smlad(va, xa, a1));
-      }
-    }
-    n &= 7u;  // the rest below
-  }
-#endif
-  // Each pointer stepped right after its load (post-indexed loads), eight columns per iteration.
-  for (std::uint32_t k = n / 8; k != 0; --k) {
-    for (int half = 0; half < 2; ++half) {
-      const std::int32_t xa = Load32(x);
-      x += 2;
-      const std::int32_t xb = Load32(x);
-      x += 2;
-      a0 = Smlad(Load32(w0), xa, a0);
-      w0 += 2;
-      a1 = Smlad(Load32(w1), xa, a1);
-      w1 += 2;
-      a0 = Smlad(Load32(w0), xb, a0);
-      w0 += 2;
-      a1 = Smlad(Load32(w1), xb, a1);
-      w1 += 2;
-    }
-  }
-  if (n & 4u) {
-    const std::int32_t xa = Load32(x), xb = Load32(x + 2);
-    a0 = Smlad(Load32(w0 + 2), xb, Smlad(Load32(w0), xa, a0));
-    a1 = Smlad(Load32(w1 + 2), xb, Smlad(Load32(w1), xa, a1));
-    w0 += 4, w1 += 4, x += 4;
+  if (n & 1u) {
+    // The empty asm keeps GCC from if-converting this block: eight predicated instructions that
+    // every call would execute, where a branch costs two.
+    asm volatile("");
+    a0 = std::int32_t{w0[0]} * std::int32_t{x[0]};
+    a1 = std::int32_t{w1[0]} * std::int32_t{x[0]};
+    ++w0, ++w1, ++x;
   }
   if (n & 2u) {
     const std::int32_t xa = Load32(x);
@@ -301,12 +301,39 @@ inline std::int32_t Sxtb16(std::uint32_t a) {
     a1 = Smlad(Load32(w1), xa, a1);
     w0 += 2, w1 += 2, x += 2;
   }
-  s0 = static_cast<std::uint32_t>(a0);
-  s1 = static_cast<std::uint32_t>(a1);
-  if (n & 1u) {
-    s0 += static_cast<std::uint32_t>(std::int32_t{w0[0]} * std::int32_t{x[0]});
-    s1 += static_cast<std::uint32_t>(std::int32_t{w1[0]} * std::int32_t{x[0]});
+  if (n & 4u) {
+    const std::int32_t xa = Load32(x), xb = Load32(x + 2);
+    a0 = Smlad(Load32(w0 + 2), xb, Smlad(Load32(w0), xa, a0));
+    a1 = Smlad(Load32(w1 + 2), xb, Smlad(Load32(w1), xa, a1));
+    w0 += 4, w1 += 4, x += 4;
   }
+  std::uint32_t k = n / 8;
+#if RFK_FIXED_LDRD
+  const auto address = [](const std::int16_t* p) { return reinterpret_cast<std::uintptr_t>(p); };
+  if (k != 0 && ((address(w0) | address(w1)) & 3u) == 0) {
+    if ((address(x) & 3u) == 0) PhaseSum2Ldrd<true>(w0, w1, x, k, a0, a1);
+    else PhaseSum2Ldrd<false>(w0, w1, x, k, a0, a1);
+    k = 0;
+  }
+#endif
+  // Each pointer stepped right after its load (post-indexed loads), eight columns per iteration.
+  if (k != 0) do {
+      for (int half = 0; half < 2; ++half) {
+        const std::int32_t xa = Load32(x);
+        x += 2;
+        const std::int32_t xb = Load32(x);
+        x += 2;
+        a0 = Smlad(Load32(w0), xa, a0);
+        w0 += 2;
+        a1 = Smlad(Load32(w1), xa, a1);
+        w1 += 2;
+        a0 = Smlad(Load32(w0), xb, a0);
+        w0 += 2;
+        a1 = Smlad(Load32(w1), xb, a1);
+        w1 += 2;
+      }
+    } while (--k != 0);
+  return std::uint64_t{static_cast<std::uint32_t>(a0)} | std::uint64_t{static_cast<std::uint32_t>(a1)} << 32;
 }
 
 // One loop per form, the cosine and sine of a phase sharing its quadrant logic (CosSinTurnsInline);
@@ -335,7 +362,7 @@ inline std::int32_t Sxtb16(std::uint32_t a) {
 
 [[gnu::noinline]] inline void Phases(const std::int16_t* w, std::uint32_t d, const std::int16_t* x, std::uint32_t n,
                                      const std::uint8_t* phase, const std::uint8_t* shift, std::uint32_t* t) {
-  PairedPhases([](auto&&... a) { PhaseSum2(a...); }, w, d, x, n, phase, shift, t);
+  PairedPhases([](auto&&... a) { return PhaseSum2(a...); }, w, d, x, n, phase, shift, t);
 }
 
 // Four int8 weights per word: SXTB16 gives (q0, q2) and, rotated by 8, (q1, q3), which meet z's
@@ -385,21 +412,22 @@ namespace mve {
 }
 
 // x's eight lanes loaded once for both rows: three loads and two VMLADAVA per 16 products.
-[[gnu::always_inline]] inline void PhaseSum2(const std::int16_t* w0, const std::int16_t* w1, const std::int16_t* x,
-                                             std::uint32_t n, std::uint32_t& s0, std::uint32_t& s1) {
+[[gnu::always_inline]] inline std::uint64_t PhaseSum2(const std::int16_t* w0, const std::int16_t* w1,
+                                                      const std::int16_t* x, std::uint32_t n) {
   std::int32_t a0 = 0, a1 = 0;
   for (const std::int16_t* end = x + (n & ~7u); x != end; x += 8, w0 += 8, w1 += 8) {
     const int16x8_t xv = vld1q_s16(x);
     a0 = vmladavaq_s16(a0, vld1q_s16(w0), xv);
     a1 = vmladavaq_s16(a1, vld1q_s16(w1), xv);
   }
-  s0 = static_cast<std::uint32_t>(Tail(w0, x, n, a0));
-  s1 = static_cast<std::uint32_t>(Tail(w1, x, n, a1));
+  const auto s0 = static_cast<std::uint32_t>(Tail(w0, x, n, a0));
+  const auto s1 = static_cast<std::uint32_t>(Tail(w1, x, n, a1));
+  return std::uint64_t{s0} | std::uint64_t{s1} << 32;
 }
 
 [[gnu::noinline]] inline void Phases(const std::int16_t* w, std::uint32_t d, const std::int16_t* x, std::uint32_t n,
                                      const std::uint8_t* phase, const std::uint8_t* shift, std::uint32_t* t) {
-  PairedPhases([](auto&&... a) { PhaseSum2(a...); }, w, d, x, n, phase, shift, t);
+  PairedPhases([](auto&&... a) { return PhaseSum2(a...); }, w, d, x, n, phase, shift, t);
 }
 
 // QuarterCos four lanes at a time: the table's two entries gathered (VLDRH.U32 with offsets).

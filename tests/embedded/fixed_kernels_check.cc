@@ -44,16 +44,17 @@ std::int8_t Value8(int r) {
   return std::int8_t{-128};
 }
 
-// Buffers with room for a start offset of up to 3 elements (words read unaligned).
-// 4-aligned, so that offsets 0 and 2 give the word-aligned rows and input that the DSP Phases'
-// paired loads take (RFK_FIXED_LDRD).
-alignas(4) std::int16_t w0_buf[kMaxLen + 4], x_buf[kMaxLen + 4], z_buf[kMaxLen + 4];
+// Buffers with room for a start offset of up to 3 elements (words read unaligned); x's for 3 more,
+// Phases' odd strides. 4-aligned, so that offsets 0 and 2 give the word-aligned rows and input
+// that the DSP Phases' paired loads take (RFK_FIXED_LDRD).
+alignas(4) std::int16_t w0_buf[kMaxLen + 4], x_buf[kMaxLen + 8], z_buf[kMaxLen + 4];
 alignas(4) std::int16_t w_rows[5 * (kMaxLen + 4)];  // Phases' rows
 std::int8_t q_buf[kMaxLen + 4];
 std::uint32_t t_buf[kMaxLen + 4];  // phases
 
 void Fill(int r) {
   for (std::uint32_t i = 0; i < 5 * (kMaxLen + 4); ++i) w_rows[i] = Value16(r);
+  for (std::uint32_t i = kMaxLen + 4; i < kMaxLen + 8; ++i) x_buf[i] = Value16(r);
   for (std::uint32_t i = 0; i < kMaxLen + 4; ++i) {
     w0_buf[i] = Value16(r), x_buf[i] = Value16(r), q_buf[i] = Value8(r);
     const std::int16_t z = Value16(r);  // a feature: |z| <= 32767
@@ -81,25 +82,27 @@ bool ParityPhaseSum(std::uint32_t off, std::uint32_t n) {
   return same;
 }
 // Up to five rows (two pairs and an odd one) of n columns: rows n + off1 apart, where off1 (0..3)
-// makes them word-aligned or not (the DSP version's paired loads need all of w, x aligned); the
-// rows' values are Fill's.
+// makes them word-aligned or not, and x at offset off or off ^ 2 (the DSP version pairs the rows'
+// loads where w is aligned, and x's where x is too: rows aligned with x not, a caller's 2-aligned
+// int16 buffer, is its own loop); the rows' values are Fill's.
 std::uint8_t phase_bytes[4 * 5], shifts[5];
 bool ParityPhases(std::uint32_t off, std::uint32_t n) {
   bool same = true;
-  for (std::uint32_t rows = 0; rows <= 5; ++rows) {
-    const std::uint32_t d = n + (rows & 1u) * (3 - off);  // even and odd strides
-    for (std::uint32_t i = 0; i < 5; ++i) {
-      shifts[i] = static_cast<std::uint8_t>(Next() % 17);
-      for (std::uint32_t b = 0; b < 4; ++b) phase_bytes[4 * i + b] = static_cast<std::uint8_t>(Next());
-    }
-    std::uint32_t want[5], got[5];
-    fk::scalar::Phases(w_rows + off, d, x_buf + off, rows, phase_bytes, shifts, want);
-#define RFK_ONE(v)                                                          \
-  v::Phases(w_rows + off, d, x_buf + off, rows, phase_bytes, shifts, got); \
+  for (std::uint32_t rows = 0; rows <= 5; ++rows)
+    for (std::uint32_t pass = 0, xoff = off; pass < 2; ++pass, xoff ^= 2u) {
+      const std::uint32_t d = n + (rows & 1u) * (3 - off);  // even and odd strides
+      for (std::uint32_t i = 0; i < 5; ++i) {
+        shifts[i] = static_cast<std::uint8_t>(Next() % 17);
+        for (std::uint32_t b = 0; b < 4; ++b) phase_bytes[4 * i + b] = static_cast<std::uint8_t>(Next());
+      }
+      std::uint32_t want[5], got[5];
+      fk::scalar::Phases(w_rows + off, d, x_buf + xoff, rows, phase_bytes, shifts, want);
+#define RFK_ONE(v)                                                           \
+  v::Phases(w_rows + off, d, x_buf + xoff, rows, phase_bytes, shifts, got); \
   for (std::uint32_t i = 0; i < rows; ++i) same = same && got[i] == want[i];
-    RFK_VERSIONS(RFK_ONE)
+      RFK_VERSIONS(RFK_ONE)
 #undef RFK_ONE
-  }
+    }
   return same;
 }
 // Each version's features of t in both forms against CosTurns and SinTurns (rfk/fixed.hpp, the
