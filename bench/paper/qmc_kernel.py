@@ -71,7 +71,8 @@ def table(res, a):
            f"Mean squared kernel error (mean over {a.seeds} seeds of the mean over all pairs of {a.points} standardised "
            f"training rows, Gaussian kernel) at D = {a.features}, at the data-scale default γ and at γ/4; in "
            "parentheses the ratio to the dense map of the same form (`fourier` for pairs, `fourier-phase` for the "
-           f"phase form). Measured {res['date']} on {res['machine']}, release build, with", "",
+           f"phase form). Measured {res['date']} at {res.get('commit', '?')} on {res['machine']}, release build, "
+           "with", "",
            "<!-- not run: a benchmark over run.py's converted datasets that rewrites its block of docs/RESULTS.md -->",
            "```sh",
            "bench/paper/qmc_kernel.py  # per dataset: rfk_kernel_approx TRAIN --points "
@@ -110,8 +111,11 @@ def main():
     fns = dict(cpu=convert.cpu, census=convert.census, adult=convert.adult, forest=convert.forest, kdd=convert.kdd)
     files = {ds: fns[ds](out, 2007, 0, 0) for ds in a.datasets}
     t0 = time.time()
-    res = {"date": time.strftime("%Y-%m-%d", time.gmtime()),
-           "machine": f"this project's {os.cpu_count()}-core {platform.machine()} build machine",
+    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
+    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
+                            text=True).stdout.strip()
+    res = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "commit": commit,
+           "machine": f"this project's {os.cpu_count()}-core {platform.machine()} VM ({cpu})",
            "rows": measure(a, files)}
     print(f"measured in {time.time() - t0:.0f} s", file=sys.stderr)
     with open(os.path.join(a.work, "qmc_kernel.json"), "w") as f:

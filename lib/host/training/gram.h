@@ -6,10 +6,10 @@
 // SSYRK/SGEMM form the products and their sums in float; the blocks' sums are then added in
 // double, in block order. Z'Y and Z'1 are summed in double throughout (features converted
 // exactly). Measured with blocks of kGramRows rows, the most a block holds, against an all-double
-// reference (bench/gram_accuracy.cc, 2026-11-27; docs/PERFORMANCE.md, "Training"): G's largest
-// entry error is 7e-8 of its largest diagonal entry (Frobenius 2e-8 relative); the fitted heads
-// differ by 7.6e-6 relative on Fashion-MNIST (D = 4000, lambda = 1e-6) and 1.6e-6 on a9a (D = 500,
-// lambda = 1e-4), and both test errors are the same (13.33 %, 15.02 %).
+// reference (bench/gram_accuracy.py; its table in docs/PERFORMANCE.md, "Accuracy of the Gram
+// statistics"): G's largest entry error is about 1e-7 of its largest diagonal entry; the fitted
+// heads differ by about 1e-5 relative on Fashion-MNIST (D = 4000, lambda = 1e-6) and 2e-6 on a9a
+// (D = 500, lambda = 1e-4), with the same test errors.
 //
 // Determinism. The work is cut into fixed blocks of rows and fixed tiles of G, whatever the
 // thread count; each tile is one BLAS call of a fixed shape, made on one thread with OpenBLAS held
