@@ -207,27 +207,49 @@ STORED_FROM = {"house_int8": "house_pair", "house_f16": "house_pair", "covtype_i
                "covtype_fastfood_int8": "covtype_fastfood_binary", "house_fastfood_f16": "house_fastfood"}
 
 
-def stored_against_f32(rows, presets, cols):
-    """Instructions of each int8 or f16 fixture over its f32 twin's, per core, the default block:
-    the scalar table's on every core, and the Helium table's against its own f32 figure."""
+# Fastfood against the dense map of the same data and D (tests/embedded/fixtures.cmake): each
+# dense fixture and its Fastfood twin, so that a cell is how many times fewer instructions Fastfood takes.
+DENSE_OVER_FASTFOOD = {"covtype_pair_binary": "covtype_fastfood_binary", "covtype_phase": "covtype_fastfood",
+                       "house_pair": "house_fastfood"}
+
+
+def ratio_table(rows, presets, cols, pairs, title, intro):
+    """A section of instructions(name) / instructions(other), per core, for each pair of `pairs`
+    (name: other), the default block: the scalar table's on every core, and on the Cortex-M55 also
+    the Helium table's against its own figure for the other."""
     def row(name, suffix=""):
         return next((by for lab, by in rows.items() if fixture_of(lab) == name and "`" not in lab
                      and (lab.endswith(suffix) if suffix else "table" not in lab)), None)
     lines = []
-    for name, source in STORED_FROM.items():
-        for suffix, tag in (("", ""), (", helium-MVE table", ", helium-MVE table")):
-            got, f32 = row(name, suffix), row(source, suffix)
-            if not got or not f32:
+    for name, other in pairs.items():
+        for suffix in ("", ", helium-MVE table"):
+            got, ref = row(name, suffix), row(other, suffix)
+            if not got or not ref:
                 continue
-            cells = [f"{got[p] / f32[p]:.2f}" if p in got and p in f32 else "—" for p in presets]
+            cells = [f"{got[p] / ref[p]:.2f}" if p in got and p in ref else "—" for p in presets]
             if any(c != "—" for c in cells):
-                lines.append(f"| {name} / {source}{tag} | " + " | ".join(cells) + " |")
+                lines.append(f"| {name} / {other}{suffix} | " + " | ".join(cells) + " |")
     if not lines:
         return []
-    return ["", "## Stored weights against f32 (instructions, `cost` / `cost`, the same build)", "",
-            "Each int8 or f16 fixture against the f32 fixture of the same data, map and D; "
-            "the scalar table's on every core, and on the Cortex-M55 the Helium table's against its own f32 figure.",
-            "", "| fixture / f32 twin | " + " | ".join(cols) + " |", "|---|" + "---|" * len(cols)] + lines
+    return ["", f"## {title}", "", intro, "", "| fixtures | " + " | ".join(cols) + " |",
+            "|---|" + "---|" * len(cols)] + lines
+
+
+def stored_against_f32(rows, presets, cols):
+    """Instructions of each int8 or f16 fixture over its f32 twin's, per core."""
+    return ratio_table(rows, presets, cols, STORED_FROM,
+                       "Stored weights against f32 (instructions, `cost` / `cost`, the same build)",
+                       "Each int8 or f16 fixture against the f32 fixture of the same data, map and D; the scalar "
+                       "table's on every core, and on the Cortex-M55 the Helium table's against its own f32 figure.")
+
+
+def fastfood_against_dense(rows, presets, cols):
+    """Instructions of each dense fixture over its Fastfood twin's, per core."""
+    return ratio_table(rows, presets, cols, DENSE_OVER_FASTFOOD,
+                       "Fastfood against the dense map (instructions, `cost` / `cost`, the same build)",
+                       "Each dense fixture's instructions over those of the Fastfood fixture of the same data and D: "
+                       "above 1, Fastfood takes that many times fewer; below 1, more. The soft-float cores' float "
+                       "operations are library calls, which Fastfood's smaller projection saves.")
 
 
 def derived(rows, presets, cols, fixed):
@@ -257,6 +279,7 @@ def derived(rows, presets, cols, fixed):
             if any(c != "—" for c in cells):
                 md.append(f"| {label} | " + " | ".join(cells) + " |")
     md += stored_against_f32(rows, presets, cols)
+    md += fastfood_against_dense(rows, presets, cols)
     sources = fixed_sources()
     lines = []
     for label, by in rows.items():
