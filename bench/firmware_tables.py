@@ -190,6 +190,55 @@ def ram_table(ram, presets, cols):
     return md
 
 
+README_BEGIN, README_END = "<!-- firmware_tables.py: begin -->", "<!-- firmware_tables.py: end -->"
+
+
+def readme_block(rows, results, ram, presets, stamp):
+    """The README's firmware headline rows (its "Figures"), from the same runs as the tables: the
+    (54, 1024) 7-class model on the Cortex-M4F (f32, integer path) and the Cortex-M55 (Helium,
+    integer path), the configured and pinned cores' flash and a pinned (16, 256) model's RAM."""
+    m4, m55 = "cortex-m4", "cortex-m55"
+    phase, fixed = "covtype_phase (d = 54, D = 1024)", "covtype_fixed (d = 54, D = 1024), `cost_fixed`"
+    need = [(rows, phase, m4), (rows, fixed, m4), (rows, phase + ", helium-MVE table", m55), (rows, phase, m55),
+            (rows, fixed, m55), (rows, fixed.replace("cost_fixed", "cost_fixed_scalar"), m55),
+            (ram, "house_pair (d = 16, D = 256), `cost_block32`", m4)]
+    if any(p not in presets for p in (m4, m55)) or any(p not in t.get(k, {}) for t, k, p in need):
+        return None
+    dense, _ = footprint(results[m4].get("footprint_dense", []))
+    pinned, _ = footprint(results[m4].get("footprint_pinned", []))
+    if dense is None or pinned is None:
+        return None
+    f32, fix = rows[phase][m4], rows[fixed][m4]
+    helium, scalar = rows[phase + ", helium-MVE table"][m55], rows[phase][m55]
+    mve, mve_scalar = rows[fixed][m55], rows[fixed.replace("cost_fixed", "cost_fixed_scalar")][m55]
+    scratch, stack = ram["house_pair (d = 16, D = 256), `cost_block32`"][m4]
+    link = "docs/generated/firmware.md"
+    return "\n".join([
+        README_BEGIN,
+        f"| on microcontrollers (qemu instruction counts, {stamp}) | figure | where |", "|---|---|---|",
+        f"| Cortex-M4F, (54, 1024) 7-class model | {f32:,} instructions per prediction (f32); {fix:,} fixed-point "
+        f"with DSP kernels ({fix / f32:.2f}x) | [docs/EMBEDDED.md](docs/EMBEDDED.md#dsp-kernels-cortex-m4-m7-m33) |",
+        f"| Cortex-M4F core configured for a dense f32 model | {dense:,} B of flash; {pinned:,} B pinned to the model "
+        f"(`--pin`), with a 4-byte handle; {4 + scratch + stack:,} B of RAM for a (16, 256) model | [{link}]({link}) |",
+        f"| Cortex-M55, (54, 1024) 7-class model | {helium:,} instructions per prediction with Helium, "
+        f"{scalar / helium:.2f}x fewer than scalar; fixed-point {mve:,}, {mve_scalar / mve:.1f}x fewer than its "
+        "scalar loops | [docs/EMBEDDED.md](docs/EMBEDDED.md#helium-kernels-cortex-m55) |",
+        README_END]) + "\n"
+
+
+def write_readme_block(path, text):
+    """Replaces the README's block between the markers by `text` (atomically); a README without
+    the markers is left alone."""
+    doc = open(path).read()
+    if README_BEGIN not in doc or README_END not in doc:
+        return False
+    doc = doc[:doc.index(README_BEGIN)] + text + doc[doc.index(README_END) + len(README_END) + 1:]
+    with open(path + ".tmp", "w") as f:
+        f.write(doc)
+    os.replace(path + ".tmp", path)
+    return True
+
+
 def fixed_sources():
     """{fixed fixture: the f32 fixture it is converted from}, from tests/embedded/fixtures.cmake."""
     text = open(os.path.join(ROOT, "tests", "embedded", "fixtures.cmake")).read()
@@ -312,9 +361,19 @@ def version(cmd):
         return "unknown"
 
 
+def commit_now():
+    return subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True,
+                          text=True).stdout.strip()
+
+
+def stamp(builds):
+    """The README block's provenance: commit, date and command, the machine being the tables'."""
+    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
+    return f"`bench/firmware_tables.py` over {len(builds)} presets at {commit_now()}, {date}"
+
+
 def header(builds):
-    commit = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True,
-                            text=True).stdout.strip()
+    commit = commit_now()
     cpu = "unknown CPU"
     try:
         with open("/proc/cpuinfo") as f:
@@ -390,6 +449,11 @@ def main():
             f.write(text)
         os.replace(tmp, a.out)
         print(f"firmware_tables: wrote {a.out} ({len(presets)} presets, {len(order)} cost rows)")
+        block = readme_block(rows, results, ram, presets, stamp(builds))
+        readme = os.path.join(ROOT, "README.md")
+        if block and a.out == os.path.join(ROOT, "docs", "generated", "firmware.md") and \
+                write_readme_block(readme, block):
+            print(f"firmware_tables: wrote {readme}'s firmware figures")
 
 
 if __name__ == "__main__":
