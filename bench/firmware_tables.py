@@ -405,6 +405,7 @@ def main():
             sys.exit(f"firmware_tables: no cost or footprint test ran in {b}")
     presets.sort(key=lambda p: ORDER.index(p) if p in ORDER else len(ORDER))
     cols = [NAMES.get(p, p) for p in presets]
+    readme_stamp = stamp(builds)  # before anything is written: the tree's state as measured
     md = ["# Firmware figures (generated: do not edit)", "", header(builds), "",
           "## Flash and worst-case stack of each core image (`ctest -R footprint -V`)", "",
           "| core | " + " | ".join(cols) + " |", "|---|" + "---|" * len(cols)]
@@ -449,7 +450,7 @@ def main():
             f.write(text)
         os.replace(tmp, a.out)
         print(f"firmware_tables: wrote {a.out} ({len(presets)} presets, {len(order)} cost rows)")
-        block = readme_block(rows, results, ram, presets, stamp(builds))
+        block = readme_block(rows, results, ram, presets, readme_stamp)
         readme = os.path.join(ROOT, "README.md")
         if block and a.out == os.path.join(ROOT, "docs", "generated", "firmware.md") and \
                 write_readme_block(readme, block):
