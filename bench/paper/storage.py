@@ -306,7 +306,7 @@ def _cells(ds, mp, r, title, notes):
 def _footnotes(res, title, notes):
     """What the columns mean, the refusals' notes and the remarks on particular rows."""
     L = []
-    L += ["", "*misses*: issue 16's \"Done means\" that the row does not meet: int8 (each of the three int8 models; "
+    L += ["", "*misses*: the storage targets the row does not meet: int8 (each of the three int8 models; "
           "*int8 error* is `rfk convert --storage int8`'s; plain rounding with `--no-refit` is shown, not judged) at most 0.5 points worse than its "
           "f32 model (regression: RMSE at most 5 % worse), f16 at most 0.05 points (regression: taken here as 0.5 % "
           "worse, the same tenfold tightening); bytes (dense maps, Fourier and orthogonal, only): int8 at most 0.27x, "
