@@ -82,14 +82,14 @@ bool ParityPhaseSum(std::uint32_t off, std::uint32_t n) {
   return same;
 }
 // Up to five rows (two pairs and an odd one) of n columns: rows n + off1 apart, where off1 (0..3)
-// makes them word-aligned or not, and x at offset off or off ^ 2 (the DSP version pairs the rows'
-// loads where w is aligned, and x's where x is too: rows aligned with x not, a caller's 2-aligned
-// int16 buffer, is its own loop); the rows' values are Fill's.
+// makes them word-aligned or not, and x at element offset off or off ^ 1, the other half of a word
+// (the DSP version pairs the rows' loads where w is aligned, and x's where x is too: rows aligned
+// with x not, a caller's 2-aligned int16 buffer, is its own loop); the rows' values are Fill's.
 std::uint8_t phase_bytes[4 * 5], shifts[5];
 bool ParityPhases(std::uint32_t off, std::uint32_t n) {
   bool same = true;
   for (std::uint32_t rows = 0; rows <= 5; ++rows)
-    for (std::uint32_t pass = 0, xoff = off; pass < 2; ++pass, xoff ^= 2u) {
+    for (std::uint32_t pass = 0, xoff = off; pass < 2; ++pass, xoff ^= 1u) {
       const std::uint32_t d = n + (rows & 1u) * (3 - off);  // even and odd strides
       for (std::uint32_t i = 0; i < 5; ++i) {
         shifts[i] = static_cast<std::uint8_t>(Next() % 17);
