@@ -166,8 +166,10 @@ std::string Definitions(const std::uint8_t* model, const Model& m, const std::st
   if (!v->outputs_q.empty()) {
     s += "/* fixed-point model: the inputs as rfk_quantize_input converts them and the integer outputs of\n"
          " * rfk_predict_fixed (the same on every target). */\n";
-    s += Array("int16_t", name + "_inputs_q", v->inputs_q, 12, [](std::int16_t q) { return std::to_string(q); },
-               storage);
+    // Aligned as the model is, so that the DSP cores' paired loads see a word-aligned input
+    // wherever the link puts the array (firmware cost figures do not move with the layout).
+    s += kAlign + Array("int16_t", name + "_inputs_q", v->inputs_q, 12,
+                        [](std::int16_t q) { return std::to_string(q); }, storage);
     // INT32_MIN cannot be written as a literal; PredictFixed's outputs never reach it (|out| < 2^31).
     s += Array("int32_t", name + "_outputs_q", v->outputs_q, 8, [](std::int32_t q) { return std::to_string(q) + "L"; },
                storage);
@@ -175,7 +177,8 @@ std::string Definitions(const std::uint8_t* model, const Model& m, const std::st
   if (!v->codes.empty()) {
     s += "/* the inputs as integer codes, and rfk_quantize_codes' int16 inputs for them */\n";
     s += Array("int32_t", name + "_codes", v->codes, 8, [](std::int32_t q) { return std::to_string(q) + "L"; }, storage);
-    s += Array("int16_t", name + "_codes_q", v->codes_q, 12, [](std::int16_t q) { return std::to_string(q); }, storage);
+    s += kAlign + Array("int16_t", name + "_codes_q", v->codes_q, 12, [](std::int16_t q) { return std::to_string(q); },
+                        storage);
   }
   if (v->num_grids > 0) {
     std::vector<std::uint32_t> halves;
