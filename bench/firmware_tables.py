@@ -14,7 +14,6 @@ the same on any host for the same build.
 """
 import argparse
 import datetime
-import glob
 import os
 import platform
 import re
@@ -22,6 +21,8 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "bench", "paper"))
+import blocks  # noqa: E402  (the marked blocks the docs' scripts own)
 # Column order: the docs' order of targets.
 ORDER = ["cortex-m4", "cortex-m7", "cortex-m33", "cortex-m55", "cortex-m3", "cortex-m33-nofp", "cortex-m0",
          "riscv32"]
@@ -190,7 +191,7 @@ def ram_table(ram, presets, cols):
     return md
 
 
-README_BEGIN, README_END = "<!-- firmware_tables.py: begin -->", "<!-- firmware_tables.py: end -->"
+README_BEGIN, README_END = blocks.markers("firmware_tables.py")
 
 
 def readme_block(rows, results, ram, presets, stamp):
@@ -224,19 +225,6 @@ def readme_block(rows, results, ram, presets, stamp):
         f"{scalar / helium:.2f}x fewer than scalar; fixed-point {mve:,}, {mve_scalar / mve:.1f}x fewer than its "
         "scalar loops | [docs/EMBEDDED.md](docs/EMBEDDED.md#helium-kernels-cortex-m55) |",
         README_END]) + "\n"
-
-
-def write_readme_block(path, text):
-    """Replaces the README's block between the markers by `text` (atomically); a README without
-    the markers is left alone."""
-    doc = open(path).read()
-    if README_BEGIN not in doc or README_END not in doc:
-        return False
-    doc = doc[:doc.index(README_BEGIN)] + text + doc[doc.index(README_END) + len(README_END) + 1:]
-    with open(path + ".tmp", "w") as f:
-        f.write(doc)
-    os.replace(path + ".tmp", path)
-    return True
 
 
 def fixed_sources():
@@ -452,8 +440,10 @@ def main():
         print(f"firmware_tables: wrote {a.out} ({len(presets)} presets, {len(order)} cost rows)")
         block = readme_block(rows, results, ram, presets, readme_stamp)
         readme = os.path.join(ROOT, "README.md")
+        # Only into a README that has the block's markers (blocks.write_block would append one).
         if block and a.out == os.path.join(ROOT, "docs", "generated", "firmware.md") and \
-                write_readme_block(readme, block):
+                README_BEGIN in open(readme).read():
+            blocks.write_block(readme, block, README_BEGIN, README_END)
             print(f"firmware_tables: wrote {readme}'s firmware figures")
 
 
