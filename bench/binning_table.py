@@ -22,11 +22,11 @@ import argparse
 import gzip
 import json
 import os
-import platform
 import subprocess
 import sys
 import tempfile
-import time
+
+import provenance
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
@@ -101,10 +101,7 @@ def main():
         rows.append(("Forest Cover subset", f"Fourier D = 5000, γ = {auto['gamma']:.4g}, λ = {auto['lambda']:g} (chosen "
                      "by `--gamma auto --lambda auto` at D = 1000)",
                      row(a, tr, te, m, ["-D", "5000", "--gamma", g, "--lambda", lam], 0)))
-    commit = run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"]).strip()
-    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
-    print(f"Machine: {platform.machine()} {cpu}, {os.cpu_count()} CPUs; commit {commit}; "
-          f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; `bench/binning_table.py --threads {a.threads}`\n")
+    print(provenance.line(f"bench/binning_table.py --threads {a.threads}") + "\n")
     print("| data | model | bins | test error | train time | model size |")
     print("|---|---|---|---|---|---|")
     for data, label, r in rows:

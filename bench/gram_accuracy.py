@@ -13,10 +13,10 @@ usage: bench/gram_accuracy.py [--bin build/release/bin/rfk_gram_accuracy] [--thr
 import argparse
 import json
 import os
-import platform
 import subprocess
 import sys
-import time
+
+import provenance
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
@@ -42,11 +42,7 @@ def main():
         r = measure(a.bin, train, test, D, lam, a.threads)
         print(f"{name}: {r}", file=sys.stderr)
         res.append((name, r))
-    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
-                            text=True).stdout.strip()
-    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
-    print(f"Machine: {platform.machine()} {cpu}, {os.cpu_count()} CPUs; commit {commit}; "
-          f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; `bench/gram_accuracy.py --threads {a.threads}`; "
+    print(provenance.line(f"bench/gram_accuracy.py --threads {a.threads}") + "; "
           + "; ".join(f"{n}: {r['rows']:,} rows, D = {r['D']}, γ = {r['gamma']:.6g}, λ = {r['lambda']:g}"
                       for n, r in res) + "\n")
     print("| quantity | relative error of the float-within-block result, " + " | ".join(n for n, _ in res) + " |")

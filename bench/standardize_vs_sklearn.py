@@ -17,12 +17,12 @@ import argparse
 import gzip
 import json
 import os
-import platform
 import re
 import subprocess
 import sys
 import tempfile
-import time
+
+import provenance
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -74,13 +74,9 @@ def main():
         work = a.work or tmp
         subprocess.run([sys.executable, os.path.join(HERE, "paper", "convert.py"), "--out", work] + a.names,
                        check=True, stdout=subprocess.DEVNULL)
-        commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
-                                text=True).stdout.strip()
-        cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
         import sklearn as sk_module
-        print(f"Machine: {platform.machine()} {cpu}, {os.cpu_count()} CPUs; commit {commit}; "
-              f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; `bench/standardize_vs_sklearn.py "
-              f"{' '.join(a.names)}`; D = {a.D}, lambda = {a.lam}; scikit-learn {sk_module.__version__}; "
+        print(provenance.line(f"bench/standardize_vs_sklearn.py {' '.join(a.names)}")
+              + f"; D = {a.D}, lambda = {a.lam}; scikit-learn {sk_module.__version__}; "
               "errors in % (relative RMSE or misclassified)")
         print()
         print("| data (LIBSVM) | non-zeros | rfk default | rfk --standardize | rfk --no-standardize | "

@@ -26,8 +26,10 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(HERE))
 import blocks  # noqa: E402
 import convert  # noqa: E402
+import provenance  # noqa: E402
 
 BEGIN, END = blocks.markers("qmc_kernel.py")
 MAPS = ["fourier", "orf", "qmc", "fourier-phase", "orf-phase", "qmc-phase"]
@@ -111,11 +113,8 @@ def main():
     fns = dict(cpu=convert.cpu, census=convert.census, adult=convert.adult, forest=convert.forest, kdd=convert.kdd)
     files = {ds: fns[ds](out, 2007, 0, 0) for ds in a.datasets}
     t0 = time.time()
-    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
-    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
-                            text=True).stdout.strip()
-    res = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "commit": commit,
-           "machine": f"this project's {os.cpu_count()}-core {platform.machine()} VM ({cpu})",
+    res = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "commit": provenance.commit(),
+           "machine": f"this project's {os.cpu_count()}-core {platform.machine()} VM ({provenance.cpu()})",
            "rows": measure(a, files)}
     print(f"measured in {time.time() - t0:.0f} s", file=sys.stderr)
     with open(os.path.join(a.work, "qmc_kernel.json"), "w") as f:

@@ -20,7 +20,6 @@ usage: small_tables.py --rfk PATH --work DIR [--threads N] [--sizes 100 300 1000
 import argparse
 import json
 import os
-import platform
 import re
 import subprocess
 import sys
@@ -29,7 +28,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(HERE))
 import convert  # noqa: E402
+import provenance  # noqa: E402
 
 DATASETS = ["cpu", "census", "adult", "forest"]
 REGRESSION = {"cpu", "census"}
@@ -94,8 +95,6 @@ def main():
     ap.add_argument("--sizes", type=int, nargs="+", default=[100, 300, 1000])
     ap.add_argument("--sklearn", action="store_true", help="add scikit-learn's SVC/SVR grid search beside rfk")
     a = ap.parse_args()
-    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
-                            text=True).stdout.strip()
     rows = []
     for n in a.sizes:
         out = os.path.join(a.work, f"n{n}")
@@ -111,10 +110,8 @@ def main():
             rows.append((ds, n, res))
             print(f"{ds} n={n}: " + ", ".join(f"{k} {v.get('train_s', v.get('s1', 0)):.2f} s {v['error']:.2f} %"
                                                for k, v in res.items()), file=sys.stderr)
-    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
-    print(f"Machine: {platform.machine()} {cpu}, {os.cpu_count()} CPUs; commit {commit}; "
-          f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
-          f"`bench/paper/small_tables.py --rfk {a.rfk} --threads {a.threads}{' --sklearn' if a.sklearn else ''}`\n")
+    print(provenance.line(f"bench/paper/small_tables.py --rfk {a.rfk} --threads {a.threads}"
+                          f"{' --sklearn' if a.sklearn else ''}") + "\n")
     peer = ["scikit-learn SVC grid: fit s, 1 job", f"{a.threads} jobs", "test error %"] if a.sklearn else []
     print("| dataset | training rows | default: train s | default: test error % | auto: train s | "
           "auto: test error % | selection in the dual |" + "".join(f" {h} |" for h in peer))
