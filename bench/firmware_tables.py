@@ -342,6 +342,62 @@ def derived(rows, presets, cols, fixed):
     return md
 
 
+# The images whose symbols breakdown() lists, against the empty image of the same build.
+BREAKDOWN = [("footprint_pinned", "rfk_footprint_pinned.elf"), ("footprint_pinned_fixed", "rfk_footprint_pinned_fixed.elf")]
+
+
+def symbols(elf):
+    """{address: (size, [names])} of an image's sized symbols (`nm -S -C`; aliases share an address)."""
+    out = subprocess.run(["arm-none-eabi-nm", "-S", "-C", elf], capture_output=True, text=True).stdout
+    by = {}
+    for line in out.splitlines():
+        parts = line.split(None, 3)
+        if len(parts) == 4:
+            size, names = int(parts[1], 16), by.setdefault(int(parts[0], 16), [0, []])[1]
+            by[int(parts[0], 16)][0] = size
+            # The name without its parameter list: enough to find it in the sources.
+            name = re.sub(r"\(.*", "", parts[3].replace("(anonymous namespace)::", ""))
+            if name not in names:
+                names.append(name)
+    return by
+
+
+def added(build, elf):
+    """{name: size} of the symbols an image has that its build's empty image has not (nor the same size)."""
+    empty = {}
+    for size, names in symbols(os.path.join(build, "bin", "rfk_footprint_empty.elf")).values():
+        for n in names:
+            empty[n] = size
+    out = {}
+    for size, names in symbols(os.path.join(build, "bin", elf)).values():
+        if size and not all(empty.get(n) == size for n in names):
+            out[" / ".join(f"`{n}`" for n in sorted(names))] = size
+    return out
+
+
+def breakdown(builds_by_preset, presets):
+    """What the pinned images hold, symbol by symbol, on the Cortex-M4F and the Cortex-M0."""
+    picks = [p for p in ("cortex-m4", "cortex-m0") if p in presets]
+    cols, tables = [], []
+    for p in picks:
+        for test, elf in BREAKDOWN:
+            path = os.path.join(builds_by_preset[p], "bin", elf)
+            if os.path.exists(path):
+                cols.append(f"`{test}`, {NAMES[p]}")
+                tables.append(added(builds_by_preset[p], elf))
+    if not cols:
+        return []
+    names = sorted({n for t in tables for n in t}, key=lambda n: (-max(t.get(n, 0) for t in tables), n))
+    md = ["", "## What the pinned images add, symbol by symbol (`arm-none-eabi-nm -S -C`)", "",
+          "Each symbol the image has beyond its build's empty image (the test's `main` included; "
+          "aliases at one address on one row). The footprint figures above also count alignment padding.", "",
+          "| symbol | " + " | ".join(cols) + " |", "|---|" + "---|" * len(cols)]
+    for n in names:
+        md.append(f"| {n} | " + " | ".join(f"{t[n]:,}" if n in t else "" for t in tables) + " |")
+    md.append("| sum | " + " | ".join(f"{sum(t.values()):,}" for t in tables) + " |")
+    return md
+
+
 def version(cmd):
     try:
         return subprocess.run(cmd, capture_output=True, text=True).stdout.splitlines()[0]
@@ -428,6 +484,7 @@ def main():
     md += derived(rows, presets, cols, fixed)
     md += floor_table(rows, shapes, presets, cols)
     md += ram_table(ram, presets, cols)
+    md += breakdown({os.path.basename(os.path.normpath(b)): b for b in builds}, presets)
     text = "\n".join(md) + "\n"
     if a.out == "-":
         sys.stdout.write(text)

@@ -80,10 +80,9 @@ inline const std::uint8_t* FixedSection(const Model& model) noexcept {
   return model.fixed_offset != 0 ? model.bytes + model.fixed_offset : nullptr;
 }
 
-/// Scratch PredictFixed needs: K int64 accumulators, rounded up to kScratchAlignment; for a model
-/// with frequencies then one block of features (32 cosines and 32 sines, int16: 128 B); for a
-/// Fastfood map then 2 d' int32 (one block's transform and its phases); each part rounded up the
-/// same way.
+/// Scratch PredictFixed needs: K int64 accumulators, rounded up to kScratchAlignment; for a
+/// Fastfood map then 2 d' int32 (one block's transform and its phases), rounded up the same way.
+/// (A block's features live on PredictFixed's stack.) 0 for a Model that is not open.
 std::size_t FixedScratchBytes(const Model& model) noexcept;
 
 /// The K outputs of the int16 input x (x_len == d, as QuantizeInput makes it) in units of the

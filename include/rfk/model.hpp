@@ -169,7 +169,8 @@ inline std::uint32_t BlockFrequencies(const Model& model, std::uint32_t feature_
 /// impute, which then standardises into its transform's buffer), one block of features (the core's block, kFeatureBlock unless
 /// RFK_FEATURE_BLOCK says otherwise; none for a Fastfood map whose d' floats hold it), Fastfood's
 /// buffers (d' + max(d', BlockFrequencies) floats) and 12 bytes per binning grid, each part
-/// rounded up to kScratchAlignment. It does not grow with the number of features.
+/// rounded up to kScratchAlignment. It does not grow with the number of features. 0 for a Model
+/// that is not open.
 std::size_t ScratchBytes(const Model& model) noexcept;
 /// The same for a core built with RFK_FEATURE_BLOCK = feature_block (a positive multiple of
 /// kMinFeatureBlock; 0 for any other value): what `rfk export` writes for the core it configures.
@@ -187,7 +188,7 @@ std::size_t ScratchBytes(const Model& model, std::uint32_t feature_block) noexce
 /// Samples per block of PredictBatch.
 inline constexpr std::uint32_t kBatchBlock = 48;
 /// Bytes of scratch memory PredictBatch needs for this model (a multiple of kScratchAlignment;
-/// independent of n).
+/// independent of n); 0 for a Model that is not open.
 std::size_t BatchScratchBytes(const Model& model) noexcept;
 
 /// Predicts n samples (X: n x input_dim, row-major) into out (n x num_outputs), in blocks of up to

@@ -69,11 +69,11 @@ enum {
  * plain storage, so it may be static, on the stack or inside another struct. Pass it to the other
  * functions only after rfk_open (a failed open leaves it empty: they then return
  * RFK_NULL_ARGUMENT, 0 or ""). With a pinned configuration (`rfk export --config-header --pin`)
- * it is one pointer, to the model's reading in flash, and rfk_open is named rfk_open_pinned, which
+ * it is one pointer, to the bytes rfk_open accepted, and rfk_open is named rfk_open_pinned, which
  * only a core built with that configuration defines (a link error, never a corrupted handle). */
 #ifdef RFK_PIN_ARRAY
 typedef struct rfk_model {
-  const void* pinned; /**< the pinned core's Model in flash; null until rfk_open succeeds */
+  const void* pinned; /**< the model's bytes; null until rfk_open succeeds */
 } rfk_model;
 #define rfk_open rfk_open_pinned
 #else

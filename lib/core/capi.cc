@@ -24,7 +24,7 @@ using rfk::core::OpenedModel;
 rfk_status C(rfk::Status s) noexcept { return static_cast<rfk_status>(s); }
 
 // A count of the opened model; 0 for a null handle or a failed open.
-std::uint32_t Fact(const rfk_model* model, std::uint32_t rfk::Model::*count) noexcept {
+[[gnu::always_inline]] inline std::uint32_t Fact(const rfk_model* model, std::uint32_t rfk::Model::*count) noexcept {
   const rfk::Model* m = OpenedModel(model);
   return m != nullptr ? m->*count : 0;
 }
@@ -47,7 +47,7 @@ rfk_status rfk_open(rfk_model* model, const void* bytes, size_t size, rfk_model_
   rfk::core::SetHandle(model, nullptr);
   rfk::ModelError err;
   const rfk::Status s = rfk::core::CheckPinned(bytes, size, &err);
-  if (s == rfk::Status::kOk) rfk::core::SetHandle(model, &rfk::core::kPinnedModel);
+  if (s == rfk::Status::kOk) rfk::core::SetHandle(model, bytes);
   if (error != nullptr) *error = {C(err.status), err.field, err.offset};
   return C(s);
 }
@@ -74,18 +74,18 @@ uint32_t rfk_num_features(const rfk_model* model) { return Fact(model, &rfk::Mod
 
 size_t rfk_scratch_bytes(const rfk_model* model) {
   const rfk::Model* m = OpenedModel(model);
-  return m != nullptr ? rfk::ScratchBytes(*m) : 0;
+  return m != nullptr ? RFK_ON_MODEL0(m, ScratchBytes) : 0;
 }
 size_t rfk_batch_scratch_bytes(const rfk_model* model) {
   const rfk::Model* m = OpenedModel(model);
-  return m != nullptr ? rfk::BatchScratchBytes(*m) : 0;
+  return m != nullptr ? RFK_ON_MODEL0(m, BatchScratchBytes) : 0;
 }
 
 rfk_status rfk_predict(const rfk_model* model, const float* x, size_t x_len, void* scratch,
                        size_t scratch_bytes, float* out, size_t out_len) {
   const rfk::Model* m = OpenedModel(model);
   if (m == nullptr) return RFK_NULL_ARGUMENT;
-  return C(rfk::Predict(*m, x, x_len, scratch, scratch_bytes, out, out_len));
+  return C(RFK_ON_MODEL(m, Predict, x, x_len, scratch, scratch_bytes, out, out_len));
 }
 
 rfk_status rfk_predict_batch(const rfk_model* model, const float* X, size_t n, size_t x_len,
@@ -93,43 +93,43 @@ rfk_status rfk_predict_batch(const rfk_model* model, const float* X, size_t n, s
                              size_t* done) {
   const rfk::Model* m = OpenedModel(model);
   if (m == nullptr) return RFK_NULL_ARGUMENT;
-  return C(rfk::PredictBatch(*m, X, n, x_len, scratch, scratch_bytes, out, out_len, done));
+  return C(RFK_ON_MODEL(m, PredictBatch, X, n, x_len, scratch, scratch_bytes, out, out_len, done));
 }
 
 uint32_t rfk_decide_class(const rfk_model* model, const float* outputs) {
   const rfk::Model* m = OpenedModel(model);
   if (m == nullptr || outputs == nullptr) return 0;
-  return rfk::DecideClass(*m, outputs);
+  return RFK_ON_MODEL(m, DecideClass, outputs);
 }
 
 uint32_t rfk_decide_class_raw(const rfk_model* model, const float* outputs) {
   const rfk::Model* m = OpenedModel(model);
   if (m == nullptr || outputs == nullptr) return 0;
-  return rfk::DecideClassRaw(*m, outputs);
+  return RFK_ON_MODEL(m, DecideClassRaw, outputs);
 }
 
 rfk_status rfk_probabilities(const rfk_model* model, const float* outputs, size_t out_len,
                              float* proba, size_t proba_len) {
   const rfk::Model* m = OpenedModel(model);
   if (m == nullptr) return RFK_NULL_ARGUMENT;
-  return C(rfk::Probabilities(*m, outputs, out_len, proba, proba_len));
+  return C(RFK_ON_MODEL(m, Probabilities, outputs, out_len, proba, proba_len));
 }
 
 const char* rfk_class_label(const rfk_model* model, uint32_t class_index) {
   const rfk::Model* m = OpenedModel(model);
-  return m != nullptr ? rfk::ClassLabel(*m, class_index) : "";
+  return m != nullptr ? RFK_ON_MODEL(m, ClassLabel, class_index) : "";
 }
 
 const char* rfk_feature_name(const rfk_model* model, uint32_t index) {
   const rfk::Model* m = OpenedModel(model);
-  return m != nullptr ? rfk::FeatureName(*m, index) : "";
+  return m != nullptr ? RFK_ON_MODEL(m, FeatureName, index) : "";
 }
 
 rfk_status rfk_compute_bins(const rfk_model* model, const float* x, size_t x_len, void* scratch,
                             size_t scratch_bytes, uint64_t* keys, uint32_t* columns, size_t len) {
   const rfk::Model* m = OpenedModel(model);
   if (m == nullptr) return RFK_NULL_ARGUMENT;
-  return C(rfk::ComputeBins(*m, x, x_len, scratch, scratch_bytes, keys, columns, len));
+  return C(RFK_ON_MODEL(m, ComputeBins, x, x_len, scratch, scratch_bytes, keys, columns, len));
 }
 
 const char* rfk_status_name(rfk_status status) { return rfk::StatusName(static_cast<rfk::Status>(status)); }

@@ -131,13 +131,12 @@ static_assert(kFeatureBlock >= kMinFeatureBlock && kFeatureBlock % kMinFeatureBl
 static_assert(RFK_PIN_FIELDS_VERSION == kPinFieldsVersion,
               "rfk core: the pinned configuration was written for another version of rfk::Model; "
               "write it again with this rfk's `rfk export --config-header --pin`");
-// The pinned model's array (`rfk export --c-header`'s, external linkage with --pin) and the Model
-// that reads it: a constant in flash (model_open_pinned.cc), so that the C API's handle holds only
-// its address (include/rfk/rfk.h: a pinned rfk_model is one pointer).
-extern const Model kPinnedModel;
 // OpenModel's checks without the Model: the bytes are the pinned model's (alignment, size, magic,
 // version, CRC-32 against the pin and recomputed), or the status and field that say why not.
 Status CheckPinned(const void* bytes, std::size_t size, ModelError* error) noexcept;
 #endif
 
 }  // namespace rfk::core
+
+// kPinnedModel, the Model of a pinned core (its values, a constant every source sees), and ModelOf.
+#include "pinned_model.h"

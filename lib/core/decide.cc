@@ -97,9 +97,7 @@ bool AllFinite(const Model& m, const float* outputs) {
   return true;
 }
 
-}  // namespace
-
-std::uint32_t DecideClassRaw(const Model& model, const float* outputs) noexcept {
+std::uint32_t DecideRawOf(const Model& model, const float* outputs) {
   switch (model.task) {
     case format::Task::kBinary:
       return outputs[0] > 0.0f ? 1u : 0u;
@@ -114,11 +112,11 @@ std::uint32_t DecideClassRaw(const Model& model, const float* outputs) noexcept 
   }
 }
 
-std::uint32_t DecideClass(const Model& model, const float* outputs) noexcept {
+std::uint32_t DecideOf(const Model& model, const float* outputs) {
   // Without the section: the raw rule. A NaN output (which Probabilities refuses) decides as in
   // the raw rule, by comparisons that are false: class 0 (binary), or a class before it.
   if (!core::kReadCalibration || model.calibration_method == 0 || model.task == format::Task::kRegression)
-    return DecideClassRaw(model, outputs);
+    return DecideRawOf(model, outputs);
   if (IsBinaryMethod(model.calibration_method)) return BinaryLogit(model, outputs[0]) < 0.0f ? 1u : 0u;
   std::uint32_t best = 0;
   float best_z = Logit(model, outputs, 0);
@@ -129,8 +127,8 @@ std::uint32_t DecideClass(const Model& model, const float* outputs) noexcept {
   return best;
 }
 
-Status Probabilities(const Model& model, const float* outputs, std::size_t out_len, float* proba,
-                     std::size_t proba_len) noexcept {
+Status ProbabilitiesOf(const Model& model, const float* outputs, std::size_t out_len, float* proba,
+                       std::size_t proba_len) {
   if (outputs == nullptr || proba == nullptr) return Status::kNullArgument;
   if (!core::kReadCalibration || model.calibration_method == 0) return Status::kNoCalibration;
   if (out_len < model.num_outputs) return Status::kInputDimMismatch;
@@ -147,5 +145,33 @@ Status Probabilities(const Model& model, const float* outputs, std::size_t out_l
   for (std::uint32_t k = 0; k < model.num_outputs; ++k) proba[k] = ExpNonPositive(Logit(model, outputs, k) - top) * inv;
   return Status::kOk;
 }
+
+}  // namespace
+
+// The entry points. A pinned core checks here that the Model is open, then reads kPinnedModel
+// (pinned_model.h, ModelOf); a Model that is not open gets what an empty one gets from the bodies.
+std::uint32_t DecideClassRaw(const Model& model, const float* outputs) noexcept {
+  return model.bytes != nullptr ? DecideRawOf(core::ModelOf(model), outputs) : 0;
+}
+std::uint32_t DecideClass(const Model& model, const float* outputs) noexcept {
+  return model.bytes != nullptr ? DecideOf(core::ModelOf(model), outputs) : 0;
+}
+Status Probabilities(const Model& model, const float* outputs, std::size_t out_len, float* proba,
+                     std::size_t proba_len) noexcept {
+  if (core::kPinned && model.bytes == nullptr)
+    return outputs == nullptr || proba == nullptr ? Status::kNullArgument : Status::kNoCalibration;
+  return ProbabilitiesOf(core::ModelOf(model), outputs, out_len, proba, proba_len);
+}
+
+#ifdef RFK_PIN_MODEL
+// The C API's calls in a pinned core: the model is open (the handle said so), and is kPinnedModel.
+namespace core::pinned {
+std::uint32_t DecideClassRaw(const float* outputs) noexcept { return DecideRawOf(kPinnedModel, outputs); }
+std::uint32_t DecideClass(const float* outputs) noexcept { return DecideOf(kPinnedModel, outputs); }
+Status Probabilities(const float* outputs, std::size_t out_len, float* proba, std::size_t proba_len) noexcept {
+  return ProbabilitiesOf(kPinnedModel, outputs, out_len, proba, proba_len);
+}
+}  // namespace core::pinned
+#endif
 
 }  // namespace rfk

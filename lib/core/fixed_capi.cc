@@ -16,31 +16,31 @@ extern "C" {
 
 size_t rfk_fixed_scratch_bytes(const rfk_model* model) {
   const rfk::Model* m = OpenedModel(model);
-  return m != nullptr && rfk::FixedSection(*m) != nullptr ? rfk::FixedScratchBytes(*m) : 0;
+  return m != nullptr && rfk::FixedSection(*m) != nullptr ? RFK_ON_MODEL0(m, FixedScratchBytes) : 0;
 }
 
 rfk_status rfk_predict_fixed(const rfk_model* model, const int16_t* x, size_t x_len, void* scratch,
                              size_t scratch_bytes, int32_t* out, size_t out_len) {
   const rfk::Model* m = OpenedModel(model);
   if (m == nullptr) return RFK_NULL_ARGUMENT;
-  return static_cast<rfk_status>(rfk::PredictFixed(*m, x, x_len, scratch, scratch_bytes, out, out_len));
+  return static_cast<rfk_status>(RFK_ON_MODEL(m, PredictFixed, x, x_len, scratch, scratch_bytes, out, out_len));
 }
 
 uint32_t rfk_decide_class_fixed(const rfk_model* model, const int32_t* outputs) {
   const rfk::Model* m = OpenedModel(model);
-  return m != nullptr ? rfk::DecideClassFixed(*m, outputs) : 0;
+  return m != nullptr ? RFK_ON_MODEL(m, DecideClassFixed, outputs) : 0;
 }
 
 float rfk_fixed_output_scale(const rfk_model* model) {
   const rfk::Model* m = OpenedModel(model);
-  return m != nullptr ? rfk::FixedOutputScale(*m) : 0.0f;
+  return m != nullptr ? RFK_ON_MODEL0(m, FixedOutputScale) : 0.0f;
 }
 
 rfk_status rfk_quantize_input(const rfk_model* model, const float* x, size_t x_len, int16_t* xq,
                               size_t xq_len, uint32_t* saturated) {
   const rfk::Model* m = OpenedModel(model);
   if (m == nullptr) return RFK_NULL_ARGUMENT;
-  return static_cast<rfk_status>(rfk::QuantizeInput(*m, x, x_len, xq, xq_len, saturated));
+  return static_cast<rfk_status>(RFK_ON_MODEL(m, QuantizeInput, x, x_len, xq, xq_len, saturated));
 }
 
 }  // extern "C"

@@ -3,6 +3,7 @@
 // integer inputs and calls only PredictFixed links none of it.
 #include "fp_contract.h"  // first: (x - offset) * scale is two roundings on every target
 #include "bytes.h"
+#include "core_config.h"
 #include "rfk/fixed.hpp"
 
 namespace rfk {
@@ -19,10 +20,8 @@ std::int16_t RoundClamp(float v, bool* clamped) {
   return static_cast<std::int16_t>(r);
 }
 
-}  // namespace
-
-Status QuantizeInput(const Model& m, const float* x, std::size_t x_len, std::int16_t* xq, std::size_t xq_len,
-                     std::uint32_t* saturated) noexcept {
+Status QuantizeOf(const Model& m, const float* x, std::size_t x_len, std::int16_t* xq, std::size_t xq_len,
+                  std::uint32_t* saturated) {
   if (FixedSection(m) == nullptr) return Status::kUnsupportedStorage;
   if (x == nullptr || xq == nullptr) return Status::kNullArgument;
   if (x_len != m.input_dim) return Status::kInputDimMismatch;
@@ -43,5 +42,20 @@ Status QuantizeInput(const Model& m, const float* x, std::size_t x_len, std::int
   if (saturated != nullptr) *saturated = count;
   return Status::kOk;
 }
+
+}  // namespace
+
+Status QuantizeInput(const Model& model, const float* x, std::size_t x_len, std::int16_t* xq, std::size_t xq_len,
+                     std::uint32_t* saturated) noexcept {
+  if (core::kPinned && model.bytes == nullptr) return Status::kUnsupportedStorage;  // as FixedSection says
+  return QuantizeOf(core::ModelOf(model), x, x_len, xq, xq_len, saturated);
+}
+
+#ifdef RFK_PIN_MODEL
+Status core::pinned::QuantizeInput(const float* x, std::size_t x_len, std::int16_t* xq, std::size_t xq_len,
+                                   std::uint32_t* saturated) noexcept {
+  return QuantizeOf(kPinnedModel, x, x_len, xq, xq_len, saturated);
+}
+#endif
 
 }  // namespace rfk

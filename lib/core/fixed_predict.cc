@@ -35,6 +35,13 @@ std::int64_t RoundShift(std::int64_t v, std::uint32_t n) {
   return (v + (std::int64_t{1} << (n - 1))) >> n;
 }
 
+// K int64 accumulators, then (Fastfood) t and turns, d' int32 each.
+std::size_t ScratchOf(const Model& m) {
+  const std::size_t acc = core::RoundUp(std::size_t{8} * (m.num_outputs > 0 ? m.num_outputs : 1), kScratchAlignment);
+  if (!core::kFixedFastfood || !format::IsFastfood(m.map)) return acc;
+  return acc + core::RoundUp(std::size_t{8} * format::fastfood::PaddedDim(m.input_dim), kScratchAlignment);
+}
+
 Status CheckFixedArgs(const Model& m, const void* x, std::size_t x_len, const void* scratch,
                       std::size_t scratch_bytes, const void* out, std::size_t out_len) {
   if (FixedSection(m) == nullptr) return Status::kUnsupportedStorage;
@@ -42,7 +49,7 @@ Status CheckFixedArgs(const Model& m, const void* x, std::size_t x_len, const vo
   if (x_len != m.input_dim) return Status::kInputDimMismatch;
   if (out_len < m.num_outputs) return Status::kOutputTooSmall;
   if (reinterpret_cast<std::uintptr_t>(scratch) % kScratchAlignment != 0) return Status::kMisalignedScratch;
-  if (scratch_bytes < FixedScratchBytes(m)) return Status::kScratchTooSmall;
+  if (scratch_bytes < ScratchOf(m)) return Status::kScratchTooSmall;
   return Status::kOk;
 }
 
@@ -83,17 +90,8 @@ inline void AddFrequency(std::int64_t* acc, const std::int8_t* q, std::uint32_t 
   }
 }
 
-}  // namespace
-
-// K int64 accumulators, then (Fastfood) t and turns, d' int32 each.
-std::size_t FixedScratchBytes(const Model& m) noexcept {
-  const std::size_t acc = core::RoundUp(std::size_t{8} * (m.num_outputs > 0 ? m.num_outputs : 1), kScratchAlignment);
-  if (!core::kFixedFastfood || !format::IsFastfood(m.map)) return acc;
-  return acc + core::RoundUp(std::size_t{8} * format::fastfood::PaddedDim(m.input_dim), kScratchAlignment);
-}
-
-Status PredictFixed(const Model& m, const std::int16_t* x, std::size_t x_len, void* scratch,
-                    std::size_t scratch_bytes, std::int32_t* out, std::size_t out_len) noexcept {
+Status PredictOf(const Model& m, const std::int16_t* x, std::size_t x_len, void* scratch, std::size_t scratch_bytes,
+                 std::int32_t* out, std::size_t out_len) {
   const Status s = CheckFixedArgs(m, x, x_len, scratch, scratch_bytes, out, out_len);
   if (s != Status::kOk) return s;
   const std::uint32_t d = m.input_dim, F = m.num_frequencies, K = m.num_outputs, D = m.num_features;
@@ -133,7 +131,7 @@ Status PredictFixed(const Model& m, const std::int16_t* x, std::size_t x_len, vo
   return Status::kOk;
 }
 
-std::uint32_t DecideClassFixed(const Model& m, const std::int32_t* out) noexcept {
+std::uint32_t DecideOf(const Model& m, const std::int32_t* out) {
   if (FixedSection(m) == nullptr || out == nullptr || m.task == format::Task::kRegression) return 0;
   if (m.task == format::Task::kBinary) return out[0] > 0 ? 1u : 0u;
   std::uint32_t best = 0;
@@ -142,8 +140,43 @@ std::uint32_t DecideClassFixed(const Model& m, const std::int32_t* out) noexcept
   return best;
 }
 
-float FixedOutputScale(const Model& m) noexcept {
+float OutputScaleOf(const Model& m) {
   return FixedSection(m) != nullptr ? core::LoadF32(FixedSection(m) + fp::kOutputScale) : 0.0f;
 }
+
+}  // namespace
+
+// The entry points: a Model that is not open gives what an empty Model gives the bodies above
+// (a pinned core checks it here, then reads kPinnedModel: pinned_model.h, ModelOf).
+std::size_t FixedScratchBytes(const Model& model) noexcept {
+  if (model.bytes == nullptr) return 0;  // not open
+  return ScratchOf(core::ModelOf(model));
+}
+Status PredictFixed(const Model& model, const std::int16_t* x, std::size_t x_len, void* scratch,
+                    std::size_t scratch_bytes, std::int32_t* out, std::size_t out_len) noexcept {
+  if (core::kPinned && model.bytes == nullptr) return Status::kUnsupportedStorage;  // as CheckFixedArgs
+  return PredictOf(core::ModelOf(model), x, x_len, scratch, scratch_bytes, out, out_len);
+}
+std::uint32_t DecideClassFixed(const Model& model, const std::int32_t* out) noexcept {
+  if (core::kPinned && model.bytes == nullptr) return 0;
+  return DecideOf(core::ModelOf(model), out);
+}
+float FixedOutputScale(const Model& model) noexcept {
+  if (core::kPinned && model.bytes == nullptr) return 0.0f;
+  return OutputScaleOf(core::ModelOf(model));
+}
+
+#ifdef RFK_PIN_MODEL
+// The C API's calls in a pinned core: the model is open (the handle said so), and is kPinnedModel.
+namespace core::pinned {
+std::size_t FixedScratchBytes() noexcept { return ScratchOf(kPinnedModel); }
+Status PredictFixed(const std::int16_t* x, std::size_t x_len, void* scratch, std::size_t scratch_bytes,
+                    std::int32_t* out, std::size_t out_len) noexcept {
+  return PredictOf(kPinnedModel, x, x_len, scratch, scratch_bytes, out, out_len);
+}
+std::uint32_t DecideClassFixed(const std::int32_t* out) noexcept { return DecideOf(kPinnedModel, out); }
+float FixedOutputScale() noexcept { return OutputScaleOf(kPinnedModel); }
+}  // namespace core::pinned
+#endif
 
 }  // namespace rfk

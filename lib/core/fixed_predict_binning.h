@@ -1,17 +1,55 @@
-// The integer path's binning map (fixed_predict_binning.cc), called by PredictFixed when the build has
-// kFixedBinning (core_config.h) and the model has grids. Internal to lib/core.
+// The integer path's binning map (format::fixed_params::binning; contract: rfk/fixed.hpp,
+// PredictFixed and FixedBinColumn), inline: PredictFixed calls AccumulateFixedBins only when the
+// build has kFixedBinning (core_config.h) and the model has grids, so a core without it emits none
+// of this, and a pinned core reads the model's values as constants (pinned_model.h). Integer
+// operations only: the bins from fixed::BinIndex, the keys from bin_hash's 64-bit integer steps (as
+// the float map's BinKeys), the columns as the float path finds them (bin_column.h). Internal to
+// lib/core.
 #pragma once
 
 #include <cstdint>
 
+#include "bin_column.h"
+#include "bin_hash.h"
+#include "rfk/fixed.hpp"
 #include "rfk/model.hpp"
 
 namespace rfk::core {
 
+// Grid p's column (within the binning block) for x, or kNoColumn; t is the model's tail.
+inline std::uint32_t GridColumn(const Model& m, const std::uint8_t* sec, const format::fixed_params::binning::Layout& t,
+                                const std::int16_t* x, std::uint32_t p) {
+  const std::uint32_t d = m.input_dim;
+  // The arrays start 4-aligned in the blob (sections are 16-aligned, the offsets multiples of 4):
+  // read in place (LoadU32 is a memcpy call per value on the Cortex-M0).
+  const auto* mult = reinterpret_cast<const std::uint16_t*>(sec + t.mult);
+  const auto* frac = reinterpret_cast<const std::uint32_t*>(sec + t.frac);
+  const auto* base = reinterpret_cast<const std::int32_t*>(sec + t.base);
+  std::uint64_t h = bin_hash::Seed(m.bin_seed, p);
+  for (std::uint32_t c = 0, i = p * d; c < d; ++c, ++i)
+    h = bin_hash::Step(h, fixed::BinIndex(x[c], mult[i], sec[t.shift + i], frac[i], base[i]));
+  return BinColumn(m, p, bin_hash::Final(h));
+}
+
 // acc[k] = 32767 * (sum over grids p of head[k][D_F + column_p]) for the int16 input x, the
 // column of grid p's bin key as the float path finds it (none: nothing added); acc holds K zeros
 // on entry and |acc[k]| < 2^38 on return. sec is the model's fixed section, which OpenModel
-// checked. No allocation; O(P d + P log keys + P K).
-void AccumulateFixedBins(const Model& m, const std::uint8_t* sec, const std::int16_t* x, std::int64_t* acc);
+// checked. No allocation; O(P d + P log keys + P K). Bounds: each grid adds one int8 weight per output (|.| <= 127), so |acc[k]| <= 127 P < 2^24
+// before the scaling and 127 P 32767 < 2^38 after it; the grids' columns are disjoint ranges of
+// the head (hashed: p B + [0, B); exact: [grid_start[p], grid_start[p+1])), so each head weight
+// is added at most once and the validator's output bound (sum over every column) covers them.
+inline void AccumulateFixedBins(const Model& m, const std::uint8_t* sec, const std::int16_t* x,
+                                std::int64_t* acc) {
+  const format::fixed_params::binning::Layout t = fixed::BinningLayout(m);
+  const std::uint32_t K = m.num_outputs, D = m.num_features, Df = m.fourier_features;
+  const format::fixed_params::Layout l = format::fixed_params::LayoutOf(m.input_dim, m.num_frequencies, K, D);
+  const auto* q = reinterpret_cast<const std::int8_t*>(sec + l.head);
+  for (std::uint32_t p = 0; p < m.num_grids; ++p) {
+    const std::uint32_t col = GridColumn(m, sec, t, x, p);
+    if (col == kNoColumn) continue;
+    for (std::uint32_t k = 0; k < K; ++k) acc[k] += q[std::size_t{k} * D + Df + col];
+  }
+  for (std::uint32_t k = 0; k < K; ++k) acc[k] *= fixed::kCosScale;  // a bin's feature: full scale
+}
 
 }  // namespace rfk::core

@@ -10,62 +10,7 @@
 #ifdef RFK_PIN_MODEL
 #include "bytes.h"
 
-// The pinned model's bytes: `rfk export --c-header --name <RFK_PIN_ARRAY> --pin`'s array.
-extern "C" const std::uint8_t RFK_PIN_ARRAY[];
-
 namespace rfk::core {
-namespace {
-
-// A pinned value, converted to the type of the member it initializes (a constant expression: an
-// enum from its number, a float from its exact hex literal, an integer).
-template <typename A>
-struct PinValue {
-  A value;
-  template <typename T>
-  constexpr operator T() const noexcept {  // NOLINT(google-explicit-constructor): the point of it
-    return static_cast<T>(value);
-  }
-};
-template <typename A>
-constexpr PinValue<A> Pin(A value) noexcept {
-  return {value};
-}
-
-}  // namespace
-
-// The designated initializer in declaration order (GCC refuses any other order): an extension
-// before C++20 that both GCC and Clang accept, warnings off here only. The pointers are address
-// constants, so the object is initialized statically, in flash (__constinit makes GCC refuse
-// otherwise); members not listed are zero.
-#if defined(__GNUC__) && !defined(__clang__)
-#define RFK_CONSTINIT_
-#else
-#define RFK_CONSTINIT_
-#endif
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpragmas"                  // GCC: an option below it does not know
-#pragma GCC diagnostic ignored "-Wunknown-warning-option"  // Clang: the same
-#pragma GCC diagnostic ignored "-Wpedantic"
-#pragma GCC diagnostic ignored "-Wc++20-extensions"
-#pragma GCC diagnostic ignored "-Wc++20-designator"
-#pragma GCC diagnostic ignored "-Wc99-designator"
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"  // the point: members not listed are zero
-#define RFK_PIN_V_(member, value) .member = Pin(value),
-#define RFK_PIN_P_(member, pointee, at) \
-  .member = reinterpret_cast<const pointee*>(RFK_PIN_ARRAY + (at)),
-#define RFK_PIN_G_(view, entries) .view = {entries},
-#if RFK_READ_NAMES
-#define RFK_PIN_N_(entry) entry
-#else
-#define RFK_PIN_N_(entry)
-#endif
-RFK_CONSTINIT_ const Model kPinnedModel = {RFK_PIN_MODEL(RFK_PIN_V_, RFK_PIN_P_, RFK_PIN_G_, RFK_PIN_N_)};
-#undef RFK_PIN_V_
-#undef RFK_PIN_P_
-#undef RFK_PIN_G_
-#undef RFK_PIN_N_
-#pragma GCC diagnostic pop
-#undef RFK_CONSTINIT_
 
 namespace {
 

@@ -100,15 +100,6 @@ ScratchLayout Layout(const Model& m, std::uint32_t feature_block = core::kFeatur
   l.total = l.cols + RoundUp(std::size_t{m.num_grids} * sizeof(std::uint32_t), kScratchAlignment);
   return l;
 }
-}  // namespace
-
-std::size_t ScratchBytes(const Model& model) noexcept { return Layout(model).total; }
-std::size_t ScratchBytes(const Model& model, std::uint32_t feature_block) noexcept {
-  if (feature_block == 0 || feature_block % kMinFeatureBlock != 0) return 0;
-  return Layout(model, feature_block).total;
-}
-
-namespace {
 
 // Front half of Predict, ComputeFeatures and ComputeBins: checks the arguments, then imputes and
 // standardises x into the scratch's first part as the model asks (a Fastfood map may standardise
@@ -296,8 +287,10 @@ void FastfoodFeatures(const FastfoodArrays& a, const float* x, std::uint32_t d, 
   else kt.FourierPair(u, &one, F, 1, scale, z);
 }
 
-Status ComputeFeatures(const Model& model, const float* x, std::size_t x_len, void* scratch,
-                       std::size_t scratch_bytes, float* z_out, std::size_t z_len) noexcept {
+namespace {
+
+Status ComputeFeaturesOf(const Model& model, const float* x, std::size_t x_len, void* scratch,
+                         std::size_t scratch_bytes, float* z_out, std::size_t z_len) {
   if (z_out == nullptr) return Status::kNullArgument;
   if (z_len < model.num_features) return Status::kOutputTooSmall;
   const KernelTable& kt = ActiveKernels();
@@ -324,9 +317,8 @@ Status ComputeFeatures(const Model& model, const float* x, std::size_t x_len, vo
   return Status::kOk;
 }
 
-Status ComputeBins(const Model& model, const float* x, std::size_t x_len, void* scratch,
-                   std::size_t scratch_bytes, std::uint64_t* keys, std::uint32_t* columns,
-                   std::size_t len) noexcept {
+Status ComputeBinsOf(const Model& model, const float* x, std::size_t x_len, void* scratch,
+                     std::size_t scratch_bytes, std::uint64_t* keys, std::uint32_t* columns, std::size_t len) {
   if (keys == nullptr || columns == nullptr) return Status::kNullArgument;
   if (len < model.num_grids) return Status::kOutputTooSmall;
   const KernelTable& kt = ActiveKernels();
@@ -348,8 +340,8 @@ Status ComputeBins(const Model& model, const float* x, std::size_t x_len, void* 
 // first: with the scalar kernels, out = bias + the terms in frequency order (a pair's sine after
 // its cosine), one accumulator (LinearHeadQuantRef), whatever the block size. Then one weight per
 // occupied bin.
-Status Predict(const Model& model, const float* x, std::size_t x_len, void* scratch,
-               std::size_t scratch_bytes, float* out, std::size_t out_len) noexcept {
+Status PredictOf(const Model& model, const float* x, std::size_t x_len, void* scratch, std::size_t scratch_bytes,
+                 float* out, std::size_t out_len) {
   if (!core::kCoreFloat) return Status::kUnsupportedStorage;  // float path compiled out (core_config.h)
   if (out == nullptr) return Status::kNullArgument;
   if (out_len < model.num_outputs) return Status::kOutputTooSmall;
@@ -385,27 +377,24 @@ Status Predict(const Model& model, const float* x, std::size_t x_len, void* scra
 
 static_assert(kBatchBlock <= 64, "PredictBatch marks a block's imputed rows in a 64-bit mask");
 
-namespace {
 // Rows per block: kBatchBlock, fewer when many outputs would make the head sums (64 B per row
 // and output) exceed 32 KiB, but at least 6 (one group of the widest register tile).
 std::uint32_t BatchRows(const Model& model) noexcept {
   const std::uint32_t rows = 512u / (model.num_outputs == 0 ? 1u : model.num_outputs);
   return rows < 6u ? 6u : rows > kBatchBlock ? kBatchBlock : rows;
 }
-}  // namespace
 
 // Batch scratch: a block's standardised inputs, the head sums of the Fourier*HeadBatch kernels,
 // then one Predict scratch for the maps that go row by row.
-std::size_t BatchScratchBytes(const Model& model) noexcept {
+std::size_t BatchScratchOf(const Model& model) {
   const std::uint32_t rows = BatchRows(model);
   return RoundUp(std::size_t{rows} * model.input_dim * sizeof(float), kScratchAlignment) +
          RoundUp(HeadBatchScratchFloats(rows, model.num_outputs) * sizeof(float), kScratchAlignment) +
-         ScratchBytes(model);
+         Layout(model).total;
 }
 
-Status PredictBatch(const Model& m, const float* X, std::size_t n, std::size_t x_len,
-                    void* scratch, std::size_t scratch_bytes, float* out, std::size_t out_len,
-                    std::size_t* done) noexcept {
+Status PredictBatchOf(const Model& m, const float* X, std::size_t n, std::size_t x_len, void* scratch,
+                      std::size_t scratch_bytes, float* out, std::size_t out_len, std::size_t* done) {
   if (done) *done = 0;
   if (n == 0) return Status::kOk;  // nothing to read or write: null buffers are fine
   if (m.head.data == nullptr || X == nullptr || scratch == nullptr || out == nullptr)
@@ -414,7 +403,7 @@ Status PredictBatch(const Model& m, const float* X, std::size_t n, std::size_t x
   if (out_len < std::size_t{m.num_outputs} * n) return Status::kOutputTooSmall;
   if (reinterpret_cast<std::uintptr_t>(scratch) % kScratchAlignment != 0)
     return Status::kMisalignedScratch;
-  if (scratch_bytes < BatchScratchBytes(m)) return Status::kScratchTooSmall;
+  if (scratch_bytes < BatchScratchOf(m)) return Status::kScratchTooSmall;
   // Row-major W, quantized W or head, Fastfood and binning maps take the single-sample path, row
   // by row (m.projection is null unless W is f32).
   const bool batched = core::kBatchKernels && m.projection != nullptr && m.head_weights != nullptr &&
@@ -424,15 +413,15 @@ Status PredictBatch(const Model& m, const float* X, std::size_t n, std::size_t x
   auto* xs = reinterpret_cast<float*>(base);
   const std::uint32_t rows = BatchRows(m);
   auto* acc = reinterpret_cast<float*>(base + RoundUp(std::size_t{rows} * d * sizeof(float), kScratchAlignment));
-  void* single = base + (BatchScratchBytes(m) - ScratchBytes(m));
+  const std::size_t single_bytes = Layout(m).total;
+  void* single = base + (BatchScratchOf(m) - single_bytes);
   const KernelTable& kt = ActiveKernels();
   for (std::size_t i0 = 0; i0 < n; i0 += rows) {
     const auto bn = static_cast<std::uint32_t>(n - i0 < rows ? n - i0 : rows);
     const float* xb = X + i0 * d;
     if (!batched) {
       for (std::uint32_t r = 0; r < bn; ++r) {
-        const Status s = Predict(m, xb + std::size_t{r} * d, d, single, ScratchBytes(m),
-                                 out + (i0 + r) * K, K);
+        const Status s = PredictOf(m, xb + std::size_t{r} * d, d, single, single_bytes, out + (i0 + r) * K, K);
         if (s != Status::kOk) return s;
         if (done) *done = i0 + r + 1;
       }
@@ -477,14 +466,85 @@ Status PredictBatch(const Model& m, const float* X, std::size_t n, std::size_t x
   return Status::kOk;
 }
 
-const char* ClassLabel(const Model& model, std::uint32_t index) noexcept {
+const char* ClassLabelOf(const Model& model, std::uint32_t index) {
   if (model.label_pool == nullptr || index >= model.num_classes) return "";
   return model.label_pool + LoadU32(model.label_offsets + 4 * index);
 }
 
-const char* FeatureName(const Model& model, std::uint32_t index) noexcept {
+const char* FeatureNameOf(const Model& model, std::uint32_t index) {
   if (model.name_pool == nullptr || index >= model.num_names) return "";
   return model.name_pool + LoadU32(model.name_offsets + 4 * index);
 }
+
+// What the bodies above give a Model that is not open (an empty one): Prepare's refusal.
+constexpr Status kNotOpen = core::kCoreFloat ? Status::kNullArgument : Status::kUnsupportedStorage;
+
+}  // namespace
+
+// The entry points. A pinned core checks here that the Model is open, then reads kPinnedModel
+// (pinned_model.h, ModelOf); a Model that is not open gets what an empty one gets from the bodies.
+std::size_t ScratchBytes(const Model& model) noexcept {
+  return model.bytes != nullptr ? Layout(core::ModelOf(model)).total : 0;
+}
+std::size_t ScratchBytes(const Model& model, std::uint32_t feature_block) noexcept {
+  if (model.bytes == nullptr || feature_block == 0 || feature_block % kMinFeatureBlock != 0) return 0;
+  return Layout(core::ModelOf(model), feature_block).total;
+}
+Status ComputeFeatures(const Model& model, const float* x, std::size_t x_len, void* scratch,
+                       std::size_t scratch_bytes, float* z_out, std::size_t z_len) noexcept {
+  if (core::kPinned && model.bytes == nullptr) return kNotOpen;
+  return ComputeFeaturesOf(core::ModelOf(model), x, x_len, scratch, scratch_bytes, z_out, z_len);
+}
+Status ComputeBins(const Model& model, const float* x, std::size_t x_len, void* scratch,
+                   std::size_t scratch_bytes, std::uint64_t* keys, std::uint32_t* columns,
+                   std::size_t len) noexcept {
+  if (core::kPinned && model.bytes == nullptr) return kNotOpen;
+  return ComputeBinsOf(core::ModelOf(model), x, x_len, scratch, scratch_bytes, keys, columns, len);
+}
+Status Predict(const Model& model, const float* x, std::size_t x_len, void* scratch,
+               std::size_t scratch_bytes, float* out, std::size_t out_len) noexcept {
+  if (core::kPinned && model.bytes == nullptr) return kNotOpen;
+  return PredictOf(core::ModelOf(model), x, x_len, scratch, scratch_bytes, out, out_len);
+}
+std::size_t BatchScratchBytes(const Model& model) noexcept {
+  return model.bytes != nullptr ? BatchScratchOf(core::ModelOf(model)) : 0;
+}
+Status PredictBatch(const Model& model, const float* X, std::size_t n, std::size_t x_len,
+                    void* scratch, std::size_t scratch_bytes, float* out, std::size_t out_len,
+                    std::size_t* done) noexcept {
+  if (core::kPinned && model.bytes == nullptr) {
+    if (done) *done = 0;
+    return n == 0 ? Status::kOk : Status::kNullArgument;
+  }
+  return PredictBatchOf(core::ModelOf(model), X, n, x_len, scratch, scratch_bytes, out, out_len, done);
+}
+const char* ClassLabel(const Model& model, std::uint32_t index) noexcept {
+  return model.bytes != nullptr ? ClassLabelOf(core::ModelOf(model), index) : "";
+}
+const char* FeatureName(const Model& model, std::uint32_t index) noexcept {
+  return model.bytes != nullptr ? FeatureNameOf(core::ModelOf(model), index) : "";
+}
+
+#ifdef RFK_PIN_MODEL
+// The C API's calls in a pinned core: the model is open (the handle said so), and is kPinnedModel.
+namespace core::pinned {
+std::size_t ScratchBytes() noexcept { return Layout(kPinnedModel).total; }
+Status Predict(const float* x, std::size_t x_len, void* scratch, std::size_t scratch_bytes, float* out,
+               std::size_t out_len) noexcept {
+  return PredictOf(kPinnedModel, x, x_len, scratch, scratch_bytes, out, out_len);
+}
+std::size_t BatchScratchBytes() noexcept { return BatchScratchOf(kPinnedModel); }
+Status PredictBatch(const float* X, std::size_t n, std::size_t x_len, void* scratch, std::size_t scratch_bytes,
+                    float* out, std::size_t out_len, std::size_t* done) noexcept {
+  return PredictBatchOf(kPinnedModel, X, n, x_len, scratch, scratch_bytes, out, out_len, done);
+}
+Status ComputeBins(const float* x, std::size_t x_len, void* scratch, std::size_t scratch_bytes,
+                   std::uint64_t* keys, std::uint32_t* columns, std::size_t len) noexcept {
+  return ComputeBinsOf(kPinnedModel, x, x_len, scratch, scratch_bytes, keys, columns, len);
+}
+const char* ClassLabel(std::uint32_t index) noexcept { return ClassLabelOf(kPinnedModel, index); }
+const char* FeatureName(std::uint32_t index) noexcept { return FeatureNameOf(kPinnedModel, index); }
+}  // namespace core::pinned
+#endif
 
 }  // namespace rfk

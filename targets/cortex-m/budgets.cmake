@@ -168,13 +168,13 @@ set(RFK_PINNED_FLASH_BUDGET_cortex-m3 4330)
 set(RFK_PINNED_FLASH_BUDGET_cortex-m33+nofp 4330)
 set(RFK_PINNED_FLASH_BUDGET_cortex-m0 6510)
 set(RFK_PINNED_FLASH_BUDGET_cortex-m55 4240)
-set(RFK_PINNED_FIXED_FLASH_BUDGET_cortex-m4 3620)
-set(RFK_PINNED_FIXED_FLASH_BUDGET_cortex-m7 3620)
-set(RFK_PINNED_FIXED_FLASH_BUDGET_cortex-m33 3610)
-set(RFK_PINNED_FIXED_FLASH_BUDGET_cortex-m33+nofp 3610)
-set(RFK_PINNED_FIXED_FLASH_BUDGET_cortex-m3 2250)
-set(RFK_PINNED_FIXED_FLASH_BUDGET_cortex-m0 2600)
-set(RFK_PINNED_FIXED_FLASH_BUDGET_cortex-m55 3280)
+set(RFK_PINNED_FIXED_FLASH_BUDGET_cortex-m4 3050)
+set(RFK_PINNED_FIXED_FLASH_BUDGET_cortex-m7 3050)
+set(RFK_PINNED_FIXED_FLASH_BUDGET_cortex-m33 3060)
+set(RFK_PINNED_FIXED_FLASH_BUDGET_cortex-m33+nofp 3060)
+set(RFK_PINNED_FIXED_FLASH_BUDGET_cortex-m3 1640)
+set(RFK_PINNED_FIXED_FLASH_BUDGET_cortex-m0 1900)
+set(RFK_PINNED_FIXED_FLASH_BUDGET_cortex-m55 2720)
 # 2026-11-30, Predict's blocks (rfk::kFeatureBlock: the features 128 at a time, each block's part of
 # the head added before the next, so the scratch does not hold all D features; lib/core/predict.cc
 # FourierBlocks, DenseBlock, FastfoodBlock, HeadPart), `ctest -R footprint -V` in each preset's build:
@@ -223,6 +223,11 @@ set(RFK_PINNED_FIXED_FLASH_BUDGET_cortex-m55 3280)
 # 20,676 B (+260), float-only 17,864 B; the other presets +4 to +56 B.
 # Then the integer path's Walsh-Hadamard transform as the fixed kernel list's Fwht (DSP: two
 # stages per pass; MVE: VLD4 and four lanes): fixed-only M4F 13,124 B (+64), M55 13,140 B (+296).
+# 2026-12-01, the pinned cores read their Model as a constant every source sees (pinned_model.h:
+# each field folded into the code, the branches for what the model lacks gone, the 264-byte Model
+# no longer in flash): pinned f32 M4F, M7 2,500 B (-584), M33 2,512 B, M3 and M33 without FPU
+# 3,396 B, M0 5,612 B (-628), M55 3,912 B; pinned fixed M4F, M7 2,948 B (-520), M33 and M33 without
+# FPU 2,964 B, M3 1,540 B, M0 1,800 B (-744), M55 2,616 B. Budgets: measured plus about 100 B.
 # One line per target: the whole, float-only, dense configured and pinned cores' flash budgets.
 macro(rfk_flash_budgets mcu whole float dense pinned)
   set(RFK_FLASH_BUDGET_${mcu} ${whole})
@@ -231,10 +236,10 @@ macro(rfk_flash_budgets mcu whole float dense pinned)
   set(RFK_PINNED_FLASH_BUDGET_${mcu} ${pinned})
 endmacro()
 #                 target           whole  float  dense  pinned
-rfk_flash_budgets(cortex-m4        17190  14390  6170   3180)
-rfk_flash_budgets(cortex-m7        17130  14330  6170   3180)
-rfk_flash_budgets(cortex-m33       17200  14400  6150   3220)
-rfk_flash_budgets(cortex-m3        18000  15220  6950   4090)
-rfk_flash_budgets(cortex-m33+nofp  18000  15220  6950   4090)
-rfk_flash_budgets(cortex-m0        21740  18150  9500   6340)
-rfk_flash_budgets(cortex-m55       20780  17970  7550   4610)
+rfk_flash_budgets(cortex-m4        17190  14390  6170   2600)
+rfk_flash_budgets(cortex-m7        17130  14330  6170   2600)
+rfk_flash_budgets(cortex-m33       17200  14400  6150   2610)
+rfk_flash_budgets(cortex-m3        18000  15220  6950   3500)
+rfk_flash_budgets(cortex-m33+nofp  18000  15220  6950   3500)
+rfk_flash_budgets(cortex-m0        21740  18150  9500   5710)
+rfk_flash_budgets(cortex-m55       20780  17970  7550   4010)

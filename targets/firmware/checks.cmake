@@ -109,3 +109,13 @@ rfk_footprint_test(footprint_pinned pinned tests/embedded/CMakeFiles/rfk_core_pi
                    ${RFK_PINNED_FLASH_BUDGET_${RFK_MCU}})
 rfk_footprint_test(footprint_pinned_fixed pinned_fixed tests/embedded/CMakeFiles/rfk_core_pinned_house_fixed.dir
                    rfk_predict_fixed ${RFK_PINNED_FIXED_FLASH_BUDGET_${RFK_MCU}})
+# Nothing in those images takes the pinned Model's address (lib/core/pinned_model.h), so the Model
+# is not linked; the pinned core's test image, whose C++ OpenModel copies it, shows the check finds it.
+function(rfk_no_pinned_model name elf)
+  add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} -DNM=${CMAKE_NM} -DELF=${elf} -DFORBID=kPinnedModel
+                                -P ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/check_no_symbol.cmake)
+endfunction()
+rfk_no_pinned_model(footprint_pinned_no_model $<TARGET_FILE:rfk_footprint_pinned>)
+rfk_no_pinned_model(footprint_pinned_fixed_no_model $<TARGET_FILE:rfk_footprint_pinned_fixed>)
+rfk_no_pinned_model(footprint_pinned_no_model_detects $<TARGET_FILE:rfk_core_pinned_test_house_pair>)
+set_tests_properties(footprint_pinned_no_model_detects PROPERTIES WILL_FAIL ON)

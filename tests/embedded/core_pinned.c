@@ -7,7 +7,8 @@
  * (kOtherModel at header.crc32), a model of another kind, its own bytes one short (kTruncated) and
  * its own bytes with any one byte changed (every byte natively; on the boards the header and every
  * 37th byte). Without the batch kernels (the configuration leaves them out) a batch of the f32
- * model gives rfk_predict's outputs. Returns the number of failed checks. */
+ * model gives rfk_predict's outputs. The C++ entry points (core_pinned_cxx.cc) read the pinned model
+ * only once their Model is open. Returns the number of failed checks. */
 #include <stdio.h>
 #include <string.h>
 
@@ -119,8 +120,29 @@ static int empty_after_refusal(void) {
              RFK_NULL_ARGUMENT;
 }
 
+/* The C++ entry points (core_pinned_cxx.cc): on a Model that is not open, and on the one OpenModel
+ * fills, whose outputs are the C API's. */
+int pinned_cxx_not_open(void);
+int pinned_cxx_predict(const void* bytes, size_t size, int fixed, const void* x, size_t d, void* scratch,
+                       size_t scratch_bytes, void* out);
+static int cxx_outputs(void) {
+#if defined(RFK_TEST_PINNED_FIXED)
+  int32_t out[1], want[1];
+  const int16_t* x = house_fixed_inputs_q;
+  if (rfk_predict_fixed(&model, x, HOUSE_FIXED_INPUT_DIM, scratch, sizeof scratch, want, 1) != RFK_OK) return 0;
+  return pinned_cxx_predict(PINNED, PINNED_BYTES, 1, x, HOUSE_FIXED_INPUT_DIM, scratch, sizeof scratch, out) == 0 &&
+         out[0] == want[0];
+#else
+  float out[1], want[1];
+  const float* x = house_pair_inputs;
+  if (rfk_predict(&model, x, HOUSE_PAIR_INPUT_DIM, scratch, sizeof scratch, want, 1) != RFK_OK) return 0;
+  return pinned_cxx_predict(PINNED, PINNED_BYTES, 0, x, HOUSE_PAIR_INPUT_DIM, scratch, sizeof scratch, out) == 0 &&
+         memcmp(out, want, sizeof out) == 0;
+#endif
+}
+
 /* An application compiled without the configuration has rfk.h's 264-byte handle and calls the plain
- * rfk_open, which the pinned core defines too: the Model's address in the same first word. */
+ * rfk_open, which the pinned core defines too: the model's bytes in the same first word. */
 #undef rfk_open
 rfk_status rfk_open(rfk_model* model, const void* bytes, size_t size, rfk_model_error* error);
 static int plain_open(void) {
@@ -154,6 +176,8 @@ int main(void) {
   check(changed_bytes_refused(), "pinned core: its model with any one byte changed is refused");
   check(empty_after_refusal(), "pinned core: a refused open leaves the handle empty");
   check(plain_open(), "pinned core: rfk_open of an application without the configuration (264-byte handle)");
+  check(pinned_cxx_not_open(), "pinned core: the C++ entry points on a Model that is not open");
   check(rfk_open(&model, PINNED, PINNED_BYTES, NULL) == RFK_OK && host_outputs(), "pinned core: opens it again");
+  check(cxx_outputs(), "pinned core: the C++ API's Model predicts as the C API does");
   return failures;
 }

@@ -6,6 +6,7 @@
 #include <thread>
 #include <vector>
 
+#include "rfk/fixed.hpp"
 #include "rfk/host/data.hpp"
 #include "rfk/host/model_writer.hpp"
 #include "rfk/host/opened_model.hpp"
@@ -193,6 +194,11 @@ TEST_CASE("each kind of corruption returns its own status and names the field: t
     CHECK(std::string(err.field) == "header.total_bytes");
     CHECK(rfk::OpenModel(b.data(), 10, &m) == Status::kTruncated);
     CHECK(m.projection == nullptr);  // left empty on failure
+    // A Model that is not open needs no scratch (the C API's handle says the same: 0).
+    CHECK(rfk::ScratchBytes(m) == 0);
+    CHECK(rfk::ScratchBytes(m, 32) == 0);
+    CHECK(rfk::BatchScratchBytes(m) == 0);
+    CHECK(rfk::FixedScratchBytes(m) == 0);
   }
   SUBCASE("bad magic") {
     Blob b(bytes);
