@@ -355,8 +355,10 @@ def symbols(elf):
         if len(parts) == 4:
             size, names = int(parts[1], 16), by.setdefault(int(parts[0], 16), [0, []])[1]
             by[int(parts[0], 16)][0] = size
-            # The name without its parameter list: enough to find it in the sources.
-            name = re.sub(r"\(.*", "", parts[3].replace("(anonymous namespace)::", ""))
+            # The name without parameter lists and clone suffixes: enough to find it in the sources.
+            name = re.sub(r" \[clone [^]]*\]", "", parts[3].replace("(anonymous namespace)::", ""))
+            while re.search(r"\([^()]*\)", name):
+                name = re.sub(r"\([^()]*\)", "", name)
             if name not in names:
                 names.append(name)
     return by
@@ -371,7 +373,8 @@ def added(build, elf):
     out = {}
     for size, names in symbols(os.path.join(build, "bin", elf)).values():
         if size and not all(empty.get(n) == size for n in names):
-            out[" / ".join(f"`{n}`" for n in sorted(names))] = size
+            key = " / ".join(f"`{n}`" for n in sorted(names))
+            out[key] = out.get(key, 0) + size
     return out
 
 
