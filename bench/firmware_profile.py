@@ -7,8 +7,11 @@ around it (the ELF's symbols from `nm`), and prints the top functions by instruc
 whole run (opens, the harness's own loops and every prediction it makes). qemu's trace of a run
 of about 10 M instructions is about 1 GB: it goes to a temporary file, deleted afterwards.
 
-Example (docs/EMBEDDED.md, "DSP kernels"):
-  bench/firmware_profile.py --machine mps2-an386 build/cortex-m4/bin/rfk_cost_fixed.elf
+--markdown prints a Markdown table headed by the machine, commit, date and command instead
+(bench/provenance.py): what docs/generated/firmware_profile.md holds, written by (docs/EMBEDDED.md,
+"DSP kernels"):
+  bench/firmware_profile.py --machine mps2-an386 --markdown build/cortex-m4/bin/rfk_cost_fixed.elf \
+      > docs/generated/firmware_profile.md
 """
 import argparse
 import bisect
@@ -18,6 +21,8 @@ import re
 import subprocess
 import sys
 import tempfile
+
+import provenance
 
 
 def symbols(elf, nm):
@@ -38,6 +43,7 @@ def main():
     ap.add_argument("--qemu", default="qemu-system-arm")
     ap.add_argument("--nm", default="arm-none-eabi-nm")
     ap.add_argument("--top", type=int, default=20)
+    ap.add_argument("--markdown", action="store_true", help="a Markdown table with its provenance line")
     args = ap.parse_args()
     table = symbols(args.elf, args.nm)
     starts = [a for a, _ in table]
@@ -58,9 +64,21 @@ def main():
     total = sum(counts.values())
     if total == 0:
         sys.exit("no instruction logged: is the machine right for this ELF?")
-    print(f"{total} instructions executed")
+    if not args.markdown:
+        print(f"{total} instructions executed")
+        for name, n in counts.most_common(args.top):
+            print(f"{n:10d} {100.0 * n / total:5.1f}%  {name[:100]}")
+        return
+    elf = os.path.relpath(args.elf, provenance.ROOT)
+    print(f"# Instructions by function: `{elf}` on qemu `-M {args.machine}` (generated: do not edit)\n")
+    print(provenance.line(f"bench/firmware_profile.py --machine {args.machine} --markdown {elf}") +
+          f"; {args.qemu} `-singlestep -d exec,nochain`, each executed instruction attributed to the function "
+          "around its address; the whole run (the opens, the harness's loops and every prediction).\n")
+    print("| function | instructions | share |\n|---|---|---|")
     for name, n in counts.most_common(args.top):
-        print(f"{n:10d} {100.0 * n / total:5.1f}%  {name[:100]}")
+        short = re.sub(r"[(].*", "", name.replace("(anonymous namespace)::", ""))
+        print(f"| `{short}` | {n:,} | {100.0 * n / total:.1f} % |")
+    print(f"| all {len(counts)} functions | {total:,} | 100 % |")
 
 
 if __name__ == "__main__":

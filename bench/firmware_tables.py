@@ -8,9 +8,9 @@ in a header, so a figure in the docs is re-measured by re-running this script.
   bench/firmware_tables.py [--out FILE] [BUILD_DIR ...]
 
 BUILD_DIR: built preset directories (default: every build/cortex-m* and build/riscv32 that has a
-CTestTestfile.cmake); each runs `ctest -R '^(cost|footprint)' -V` there. --out: the Markdown file
-(default docs/generated/firmware.md; '-' for stdout). Counts come from qemu -icount, so they are
-the same on any host for the same build.
+CTestTestfile.cmake); each runs `ctest -R '^(cost|footprint|fixed_image)' -V` there. --out: the
+Markdown file (default docs/generated/firmware.md; '-' for stdout). Counts come from qemu -icount,
+so they are the same on any host for the same build.
 """
 import argparse
 import datetime
@@ -39,7 +39,8 @@ CORES = [("footprint", "whole core (every map, storage and path)"),
 
 
 def run_ctest(build):
-    out = subprocess.run(["ctest", "-R", "^(cost|footprint)", "-V"], cwd=build, capture_output=True, text=True)
+    out = subprocess.run(["ctest", "-R", "^(cost|footprint|fixed_image)", "-V"], cwd=build, capture_output=True,
+                         text=True)
     return out.stdout
 
 
@@ -342,6 +343,28 @@ def derived(rows, presets, cols, fixed):
     return md
 
 
+def image_table(results, presets):
+    """The smallest whole firmware, where a preset builds it (`fixed_image_limits`: the Cortex-M0's
+    16 KB image of the fixed-only core without Fastfood and binning, and a fixed-point model)."""
+    md = []
+    for p in presets:
+        for line in results[p].get("fixed_image_limits", []):
+            m = re.search(r"flash (\d+) B \(text (\d+), data (\d+)\) of (\d+); RAM (\d+) B \(data \+ bss (\d+), "
+                          r"stack peak (\d+)\) of (\d+)", line)
+            if m:
+                v = [int(x) for x in m.groups()]
+                if not md:
+                    md = ["", "## The whole 16 KB firmware (`ctest -R fixed_image -V`)", "",
+                          "`rfk_fixed_image`: the fixed-only core without Fastfood and binning "
+                          "(`rfk_core_fixed_min`), `house_fixed` and its test vectors, its own start-up code; "
+                          "the stack painted under qemu, the painter's 64-byte margin included.", "",
+                          "| target | flash (text + data) | of | RAM (data + bss + stack peak) | of |",
+                          "|---|---|---|---|---|"]
+                md.append(f"| {NAMES.get(p, p)} | {v[0]:,} B | {v[3]:,} B | {v[4]:,} B ({v[5]:,} + {v[6]:,}) | "
+                          f"{v[7]:,} B |")
+    return md
+
+
 # The images whose symbols breakdown() lists, against the empty image of the same build.
 BREAKDOWN = [("footprint_pinned", "rfk_footprint_pinned.elf"), ("footprint_pinned_fixed", "rfk_footprint_pinned_fixed.elf")]
 
@@ -487,6 +510,7 @@ def main():
     md += derived(rows, presets, cols, fixed)
     md += floor_table(rows, shapes, presets, cols)
     md += ram_table(ram, presets, cols)
+    md += image_table(results, presets)
     md += breakdown({os.path.basename(os.path.normpath(b)): b for b in builds}, presets)
     text = "\n".join(md) + "\n"
     if a.out == "-":

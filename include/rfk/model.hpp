@@ -118,8 +118,9 @@ struct Model {
   X(calibration_method) X(fixed_offset) X(calibration_params)
 /// The version of RFK_MODEL_FIELDS and of RFK_PIN_MODEL's form a pinned configuration was written
 /// for (RFK_PIN_FIELDS_VERSION; 2: the array's name, entries in declaration order, nested views grouped;
-/// 3: a WeightType is its storage's number, RFK_FORMAT_STORAGES').
-inline constexpr int kPinFieldsVersion = 3;
+/// 3: a WeightType is its storage's number, RFK_FORMAT_STORAGES'; 4: the entry macros are RFK_V,
+/// RFK_P, RFK_G and RFK_N, which no member's name can be: version 3's G was also Fastfood's member G).
+inline constexpr int kPinFieldsVersion = 4;
 
 /// The binary16 bits of an f16 standardisation, mean[d] then inv_scale[d]; null when it is f32 or absent.
 inline const std::uint16_t* StandardizeF16Values(const Model& m) noexcept {

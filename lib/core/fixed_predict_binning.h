@@ -16,9 +16,12 @@
 
 namespace rfk::core {
 
-// Grid p's column (within the binning block) for x, or kNoColumn; t is the model's tail.
-inline std::uint32_t GridColumn(const Model& m, const std::uint8_t* sec, const format::fixed_params::binning::Layout& t,
-                                const std::int16_t* x, std::uint32_t p) {
+// Grid p's column (within the binning block) for x, or kNoColumn; t is the model's tail. This and
+// AccumulateFixedBins are always inlined (one call site each per source): a call would take the
+// Model's address, which a pinned core must not (pinned_model.h).
+[[gnu::always_inline]] inline std::uint32_t GridColumn(const Model& m, const std::uint8_t* sec,
+                                                      const format::fixed_params::binning::Layout& t,
+                                                      const std::int16_t* x, std::uint32_t p) {
   const std::uint32_t d = m.input_dim;
   // The arrays start 4-aligned in the blob (sections are 16-aligned, the offsets multiples of 4):
   // read in place (LoadU32 is a memcpy call per value on the Cortex-M0).
@@ -38,8 +41,8 @@ inline std::uint32_t GridColumn(const Model& m, const std::uint8_t* sec, const f
 // before the scaling and 127 P 32767 < 2^38 after it; the grids' columns are disjoint ranges of
 // the head (hashed: p B + [0, B); exact: [grid_start[p], grid_start[p+1])), so each head weight
 // is added at most once and the validator's output bound (sum over every column) covers them.
-inline void AccumulateFixedBins(const Model& m, const std::uint8_t* sec, const std::int16_t* x,
-                                std::int64_t* acc) {
+[[gnu::always_inline]] inline void AccumulateFixedBins(const Model& m, const std::uint8_t* sec,
+                                                      const std::int16_t* x, std::int64_t* acc) {
   const format::fixed_params::binning::Layout t = fixed::BinningLayout(m);
   const std::uint32_t K = m.num_outputs, D = m.num_features, Df = m.fourier_features;
   const format::fixed_params::Layout l = format::fixed_params::LayoutOf(m.input_dim, m.num_frequencies, K, D);

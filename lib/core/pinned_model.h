@@ -117,4 +117,12 @@ inline constexpr bool kPinned = false;
 #endif
 }
 
+// A copy of one of the Model's nested views made member by member: in a pinned core each member is
+// then a constant, where a copy of the whole view (or a reference to it) reads the pinned Model in
+// memory, and so links it. For views a function takes by reference (the kernels, Fastfood's blocks).
+[[gnu::always_inline]] inline WeightsView MemberCopy(const WeightsView& w) noexcept { return {w.type, w.data, w.scale}; }
+[[gnu::always_inline]] inline FastfoodArrays MemberCopy(const FastfoodArrays& a) noexcept {
+  return {a.dp, a.blocks, a.index_bits, a.storage, a.G, a.S, a.perm, a.signs};
+}
+
 }  // namespace rfk::core

@@ -151,7 +151,7 @@ const std::uint32_t* Bins(const Model& m, const KernelTable& kt, const float* in
   const std::size_t at = std::size_t{j0} * d;  // the element offset of row j0
   const float* b = phase ? m.phase + j0 : nullptr;
   if (core::kFloatQuant && m.projection_storage != format::Storage::kF32) {  // f16, int8: widened as read
-    WeightsView w = m.projection_weights;
+    WeightsView w = core::MemberCopy(m.projection_weights);
     w.data = static_cast<const std::uint8_t*>(w.data) + at * format::ElementBytes(w.type);
     if (w.scale != nullptr) w.scale += j0;  // one per row
     kt.FourierQuant(w, m.layout == format::Layout::kPanels, b, input, n, d, m.feature_scale, z);
@@ -222,7 +222,7 @@ void FourierBlocks(const Model& m, const KernelTable& kt, const float* input, st
   const std::uint32_t F = m.num_frequencies, B = BlockFrequencies(m, core::kFeatureBlock);
   float* z = reinterpret_cast<float*>(base + l.z);
   if (core::kFloatFastfood && m.fastfood.dp != 0) {
-    const FastfoodArrays& a = m.fastfood;
+    const FastfoodArrays a = core::MemberCopy(m.fastfood);
     float* t = reinterpret_cast<float*>(base + l.ff);
     float* ub = t + a.dp;  // u for [j0, j0 + span): whole Fastfood blocks, whole feature blocks
     const std::uint32_t span = a.dp > B ? a.dp : B;
@@ -265,7 +265,7 @@ void FourierBlocks(const Model& m, const KernelTable& kt, const float* input, st
   if (!core::kFloatQuant || m.head_storage == format::Storage::kF32) {
     kt.LinearHead(m.head_weights + col, m.num_features, pair, bias, z, m.num_outputs, n, out);
   } else {
-    WeightsView h = m.head;
+    WeightsView h = core::MemberCopy(m.head);
     h.data = static_cast<const std::uint8_t*>(h.data) + std::size_t{col} * format::ElementBytes(h.type);
     kt.LinearHeadQuant(h, m.num_features, pair, bias, z, m.num_outputs, n, out);
   }
@@ -366,7 +366,7 @@ Status PredictOf(const Model& model, const float* x, std::size_t x_len, void* sc
   for (std::uint32_t p = 0; core::kFloatBinning && p < model.num_grids; ++p) {
     if (cols[p] == kNoColumn) continue;
     for (std::uint32_t k = 0; k < model.num_outputs; ++k)
-      out[k] += model.bin_scale * WeightAt(model.head, std::uint64_t{k} * D + Df + cols[p], k);
+      out[k] += model.bin_scale * WeightAt(core::MemberCopy(model.head), std::uint64_t{k} * D + Df + cols[p], k);
   }
   // Features are bounded (|z| <= feature_scale); a non-finite output can only come from a cosine
   // argument beyond kSinCosMaxArg, which SinCosRef turns into NaN.

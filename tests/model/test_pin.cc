@@ -25,39 +25,41 @@ using fixed_util::Fixed;
 using fixed_util::Trained;
 using rfk_test::Blob;
 
-// What the header's RFK_PIN_MODEL lists: "member" (or "view.member" inside G(view, ...)) -> its value,
-// the offset of a pointer; and the members that sit in N(...), the names the core reads with
-// RFK_READ_NAMES only.
+// What the header's RFK_PIN_MODEL lists: "member" (or "view.member" inside RFK_G(view, ...)) -> its
+// value, the offset of a pointer; and the members that sit in RFK_N(...), the names the core reads
+// with RFK_READ_NAMES only.
 struct Pins {
   std::map<std::string, std::string> entries;
   std::set<std::string> names;
 };
 
 Pins PinEntries(const std::string& header) {
-  const std::string macro = "#define RFK_PIN_MODEL(V, P, G, N)";
+  const std::string macro = "#define RFK_PIN_MODEL(RFK_V, RFK_P, RFK_G, RFK_N)";
   const std::size_t at = header.find(macro);
   REQUIRE(at != std::string::npos);
   const std::size_t end = header.find("\n#", at + 1);
   const std::string text = header.substr(at + macro.size(), end - at - macro.size());
   Pins pins;
-  std::vector<std::string> open;  // "view." for each G open, "" for each N
+  std::vector<std::string> open;  // "view." for each RFK_G open, "" for each RFK_N
   for (std::size_t i = 0; i < text.size();) {
-    const bool call = i + 1 < text.size() && text[i + 1] == '(';
-    if (call && text[i] == 'G') {
+    // An entry: RFK_ and its letter, then the parenthesis; args start after it.
+    const bool call = text.compare(i, 4, "RFK_") == 0 && i + 5 < text.size() && text[i + 5] == '(';
+    const char kind = call ? text[i + 4] : '\0';
+    if (kind == 'G') {
       const std::size_t comma = text.find(',', i);
-      open.push_back(text.substr(i + 2, comma - i - 2) + ".");
+      open.push_back(text.substr(i + 6, comma - i - 6) + ".");
       i = comma + 1;
-    } else if (call && text[i] == 'N') {
+    } else if (kind == 'N') {
       open.push_back("");
-      i += 2;
-    } else if (call && (text[i] == 'V' || text[i] == 'P')) {
+      i += 6;
+    } else if (kind == 'V' || kind == 'P') {
       const std::size_t close = text.find(')', i);
-      const std::string args = text.substr(i + 2, close - i - 2);
+      const std::string args = text.substr(i + 6, close - i - 6);
       std::string name;
       for (const std::string& o : open) name += o;
       name += args.substr(0, args.find(", "));
-      // P(member, pointee, offset): the pointee names a type the core casts to; V(member, value).
-      CHECK(std::count(args.begin(), args.end(), ',') == (text[i] == 'P' ? 2 : 1));
+      // RFK_P(member, pointee, offset): the pointee names a type the core casts to; RFK_V(member, value).
+      CHECK(std::count(args.begin(), args.end(), ',') == (kind == 'P' ? 2 : 1));
       CHECK(pins.entries.count(name) == 0);
       pins.entries[name] = args.substr(args.rfind(", ") + 2);
       if (std::find(open.begin(), open.end(), "") != open.end()) pins.names.insert(name);
@@ -116,7 +118,7 @@ void CheckPin(const std::vector<std::uint8_t>& bytes) {
   CHECK(h.find("#define RFK_PIN_ARRAY pinned_model ") != std::string::npos);
   const Pins pins = PinEntries(h);
   const auto& e = pins.entries;
-  // The names' members, and only they, in N(...).
+  // The names' members, and only they, in RFK_N(...).
   for (const std::string& n : pins.names) {
     CAPTURE(n);
     CHECK((n == "label_offsets" || n == "label_pool" || n == "num_names" || n == "name_offsets" || n == "name_pool"));

@@ -250,8 +250,9 @@ const char* PointeeName() {
 }
 
 // One member's entry of RFK_PIN_MODEL, or "" where its value is zero (null, 0, an enum's 0), which
-// every member not listed has: P(member, pointee, offset) for a pointer into the blob,
-// V(member, value) otherwise (enums as their number, floats as exact hex).
+// every member not listed has: RFK_P(member, pointee, offset) for a pointer into the blob,
+// RFK_V(member, value) otherwise (enums as their number, floats as exact hex). The entry macros'
+// names are prefixed so that no member's name can be one of them (Fastfood's G was).
 template <typename T>
 std::string PinMember(const char* name, const T& value, const std::uint8_t* base) {
   const T unset{};
@@ -259,16 +260,16 @@ std::string PinMember(const char* name, const T& value, const std::uint8_t* base
   if constexpr (std::is_pointer_v<T>) {
     if (value == nullptr) return "";
     const auto at = static_cast<const std::uint8_t*>(static_cast<const void*>(value)) - base;
-    std::snprintf(text, sizeof text, "P(%s, %s, %lldu)", name, PointeeName<T>(), static_cast<long long>(at));
+    std::snprintf(text, sizeof text, "RFK_P(%s, %s, %lldu)", name, PointeeName<T>(), static_cast<long long>(at));
   } else {
     if (value == unset) return "";
     if constexpr (std::is_enum_v<T>) {
-      std::snprintf(text, sizeof text, "V(%s, %lluu)", name,
+      std::snprintf(text, sizeof text, "RFK_V(%s, %lluu)", name,
                     static_cast<unsigned long long>(static_cast<std::underlying_type_t<T>>(value)));
     } else if constexpr (std::is_floating_point_v<T>) {
-      std::snprintf(text, sizeof text, "V(%s, %af)", name, static_cast<double>(value));
+      std::snprintf(text, sizeof text, "RFK_V(%s, %af)", name, static_cast<double>(value));
     } else {
-      std::snprintf(text, sizeof text, "V(%s, %lluull)", name, static_cast<unsigned long long>(value));
+      std::snprintf(text, sizeof text, "RFK_V(%s, %lluull)", name, static_cast<unsigned long long>(value));
     }
   }
   return text;
@@ -276,8 +277,8 @@ std::string PinMember(const char* name, const T& value, const std::uint8_t* base
 
 // RFK_PIN_*: the model's array, its identity (header words, size, CRC-32) and every Model member's
 // value in declaration order, as a designated initializer takes them (core_config.h,
-// model_open_pinned.cc): the members of a nested view in G(view, entries), the labels' and feature
-// names' in N(entry), which the core keeps only when it reads names (RFK_READ_NAMES 1).
+// pinned_model.h): the members of a nested view in RFK_G(view, entries), the labels' and feature
+// names' in RFK_N(entry), which the core keeps only when it reads names (RFK_READ_NAMES 1).
 std::string PinMacros(const Model& m, const std::string& array) {
   char id[160];
   std::snprintf(id, sizeof id,
@@ -289,9 +290,9 @@ std::string PinMacros(const Model& m, const std::string& array) {
                   " * through a Model in flash made of the values below instead of validating them again. */\n"
                   "#define RFK_PIN_ARRAY " + array + "  /* the model's array (rfk export --c-header) */\n";
   h += id;
-  std::string model = "#define RFK_PIN_MODEL(V, P, G, N)", group, open;  // the nested view being written
+  std::string model = "#define RFK_PIN_MODEL(RFK_V, RFK_P, RFK_G, RFK_N)", group, open;  // the nested view being written
   const auto close = [&] {
-    if (!group.empty()) model += " \\\n  G(" + open + "," + group + ")";
+    if (!group.empty()) model += " \\\n  RFK_G(" + open + "," + group + ")";
     group.clear();
   };
   const auto add = [&](const char* field, const std::string& entry) {
@@ -304,7 +305,7 @@ std::string PinMacros(const Model& m, const std::string& array) {
     for (const char* n : {"label_offsets", "label_pool", "num_names", "name_offsets", "name_pool"})
       name = name || std::strcmp(field, n) == 0;
     if (dot) group += " " + entry;
-    else model += " \\\n  " + (name ? "N(" + entry + ")" : entry);
+    else model += " \\\n  " + (name ? "RFK_N(" + entry + ")" : entry);
   };
 #define RFK_PIN_MEMBER_(field) \
   add(#field, PinMember(std::strchr(#field, '.') ? std::strchr(#field, '.') + 1 : #field, m.field, m.bytes));
