@@ -35,7 +35,10 @@ CORES = [("footprint", "whole core (every map, storage and path)"),
          ("footprint_fixed", "integer path only (RFK_CORE_FLOAT=0)"),
          ("footprint_dense", "configured for house_pair (`--config-header`: dense f32 pairs)"),
          ("footprint_pinned", "pinned to house_pair (`--config-header --pin`)"),
-         ("footprint_pinned_fixed", "pinned to house_fixed (its fixed-point conversion)")]
+         ("footprint_pinned_fixed", "pinned to house_fixed (its fixed-point conversion)"),
+         ("footprint_pinned_covtype_fastfood_int8", "pinned to covtype_fastfood_int8 (Fastfood, int8 weights, "
+          "(54, 1024))"),
+         ("footprint_pinned_covtype_ff_fixed", "pinned to covtype_ff_fixed (Fastfood on the integer path, (54, 1024))")]
 
 
 def run_ctest(build):

@@ -11,17 +11,27 @@
 
 #include "bin_column.h"
 #include "bin_hash.h"
+#include "core_config.h"
 #include "rfk/fixed.hpp"
 #include "rfk/model.hpp"
 
 namespace rfk::core {
 
-// Grid p's column (within the binning block) for x, or kNoColumn; t is the model's tail. This and
-// AccumulateFixedBins are always inlined (one call site each per source): a call would take the
-// Model's address, which a pinned core must not (pinned_model.h).
-[[gnu::always_inline]] inline std::uint32_t GridColumn(const Model& m, const std::uint8_t* sec,
-                                                      const format::fixed_params::binning::Layout& t,
-                                                      const std::int16_t* x, std::uint32_t p) {
+// In a pinned core, the two functions below are always inlined into PredictFixed: a call would take
+// the Model's address, which a pinned core must not (pinned_model.h). In the others the binning
+// loop stays out of line, so that its frame is not on the dense path's stack.
+#ifdef RFK_PIN_MODEL
+#define RFK_FIXED_BINS_INLINE_ [[gnu::always_inline]] inline
+#define RFK_FIXED_BINS_OUTLINE_ [[gnu::always_inline]] inline
+#else
+#define RFK_FIXED_BINS_INLINE_ inline
+#define RFK_FIXED_BINS_OUTLINE_ [[gnu::noinline]] inline
+#endif
+
+// Grid p's column (within the binning block) for x, or kNoColumn; t is the model's tail.
+RFK_FIXED_BINS_INLINE_ std::uint32_t GridColumn(const Model& m, const std::uint8_t* sec,
+                                                const format::fixed_params::binning::Layout& t,
+                                                const std::int16_t* x, std::uint32_t p) {
   const std::uint32_t d = m.input_dim;
   // The arrays start 4-aligned in the blob (sections are 16-aligned, the offsets multiples of 4):
   // read in place (LoadU32 is a memcpy call per value on the Cortex-M0).
@@ -37,12 +47,13 @@ namespace rfk::core {
 // acc[k] = 32767 * (sum over grids p of head[k][D_F + column_p]) for the int16 input x, the
 // column of grid p's bin key as the float path finds it (none: nothing added); acc holds K zeros
 // on entry and |acc[k]| < 2^38 on return. sec is the model's fixed section, which OpenModel
-// checked. No allocation; O(P d + P log keys + P K). Bounds: each grid adds one int8 weight per output (|.| <= 127), so |acc[k]| <= 127 P < 2^24
-// before the scaling and 127 P 32767 < 2^38 after it; the grids' columns are disjoint ranges of
-// the head (hashed: p B + [0, B); exact: [grid_start[p], grid_start[p+1])), so each head weight
-// is added at most once and the validator's output bound (sum over every column) covers them.
-[[gnu::always_inline]] inline void AccumulateFixedBins(const Model& m, const std::uint8_t* sec,
-                                                      const std::int16_t* x, std::int64_t* acc) {
+// checked. No allocation; O(P d + P log keys + P K). Bounds: each grid adds one int8 weight per
+// output (|.| <= 127), so |acc[k]| <= 127 P < 2^24 before the scaling and 127 P 32767 < 2^38 after
+// it; the grids' columns are disjoint ranges of the head (hashed: p B + [0, B); exact:
+// [grid_start[p], grid_start[p+1])), so each head weight is added at most once and the validator's
+// output bound (sum over every column) covers them.
+RFK_FIXED_BINS_OUTLINE_ void AccumulateFixedBins(const Model& m, const std::uint8_t* sec, const std::int16_t* x,
+                                                 std::int64_t* acc) {
   const format::fixed_params::binning::Layout t = fixed::BinningLayout(m);
   const std::uint32_t K = m.num_outputs, D = m.num_features, Df = m.fourier_features;
   const format::fixed_params::Layout l = format::fixed_params::LayoutOf(m.input_dim, m.num_frequencies, K, D);
@@ -56,3 +67,6 @@ namespace rfk::core {
 }
 
 }  // namespace rfk::core
+
+#undef RFK_FIXED_BINS_INLINE_
+#undef RFK_FIXED_BINS_OUTLINE_

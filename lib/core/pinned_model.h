@@ -117,12 +117,21 @@ inline constexpr bool kPinned = false;
 #endif
 }
 
-// A copy of one of the Model's nested views made member by member: in a pinned core each member is
+// In a pinned core, a copy of one of the Model's nested views made member by member: each member is
 // then a constant, where a copy of the whole view (or a reference to it) reads the pinned Model in
-// memory, and so links it. For views a function takes by reference (the kernels, Fastfood's blocks).
+// memory, and so links it. For views a function takes by reference (the kernels, Fastfood's
+// blocks); bind the result to a const reference. In any other core, the view itself (no copy on
+// the stack).
+#ifdef RFK_PIN_MODEL
 [[gnu::always_inline]] inline WeightsView MemberCopy(const WeightsView& w) noexcept { return {w.type, w.data, w.scale}; }
 [[gnu::always_inline]] inline FastfoodArrays MemberCopy(const FastfoodArrays& a) noexcept {
   return {a.dp, a.blocks, a.index_bits, a.storage, a.G, a.S, a.perm, a.signs};
 }
+#else
+template <class View>
+[[gnu::always_inline]] inline const View& MemberCopy(const View& v) noexcept {
+  return v;
+}
+#endif
 
 }  // namespace rfk::core

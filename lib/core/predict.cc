@@ -222,7 +222,7 @@ void FourierBlocks(const Model& m, const KernelTable& kt, const float* input, st
   const std::uint32_t F = m.num_frequencies, B = BlockFrequencies(m, core::kFeatureBlock);
   float* z = reinterpret_cast<float*>(base + l.z);
   if (core::kFloatFastfood && m.fastfood.dp != 0) {
-    const FastfoodArrays a = core::MemberCopy(m.fastfood);
+    const auto& a = core::MemberCopy(m.fastfood);
     float* t = reinterpret_cast<float*>(base + l.ff);
     float* ub = t + a.dp;  // u for [j0, j0 + span): whole Fastfood blocks, whole feature blocks
     const std::uint32_t span = a.dp > B ? a.dp : B;
@@ -339,7 +339,11 @@ Status ComputeBinsOf(const Model& model, const float* x, std::size_t x_len, void
 // The head goes block by block (FourierBlocks), each block's call taking out as its bias after the
 // first: with the scalar kernels, out = bias + the terms in frequency order (a pair's sine after
 // its cosine), one accumulator (LinearHeadQuantRef), whatever the block size. Then one weight per
-// occupied bin.
+// occupied bin. Outside a pinned core Predict is its one caller, and it is inlined there (GCC -Os
+// kept it apart: 24 B more stack on the Cortex-M0).
+#ifndef RFK_PIN_MODEL
+[[gnu::always_inline]] inline
+#endif
 Status PredictOf(const Model& model, const float* x, std::size_t x_len, void* scratch, std::size_t scratch_bytes,
                  float* out, std::size_t out_len) {
   if (!core::kCoreFloat) return Status::kUnsupportedStorage;  // float path compiled out (core_config.h)
@@ -376,6 +380,15 @@ Status PredictOf(const Model& model, const float* x, std::size_t x_len, void* sc
 }
 
 static_assert(kBatchBlock <= 64, "PredictBatch marks a block's imputed rows in a 64-bit mask");
+
+// One row of a batch the single-sample way: through Predict itself outside a pinned core, so that
+// PredictOf has one caller there and is inlined into it (no frame of its own on the stack); through
+// PredictOf in a pinned core, whose callers all pass kPinnedModel.
+Status PredictRow(const Model& m, const float* x, std::size_t x_len, void* scratch, std::size_t scratch_bytes,
+                  float* out, std::size_t out_len) {
+  if constexpr (core::kPinned) return PredictOf(m, x, x_len, scratch, scratch_bytes, out, out_len);
+  return Predict(m, x, x_len, scratch, scratch_bytes, out, out_len);
+}
 
 // Rows per block: kBatchBlock, fewer when many outputs would make the head sums (64 B per row
 // and output) exceed 32 KiB, but at least 6 (one group of the widest register tile).
@@ -421,7 +434,7 @@ Status PredictBatchOf(const Model& m, const float* X, std::size_t n, std::size_t
     const float* xb = X + i0 * d;
     if (!batched) {
       for (std::uint32_t r = 0; r < bn; ++r) {
-        const Status s = PredictOf(m, xb + std::size_t{r} * d, d, single, single_bytes, out + (i0 + r) * K, K);
+        const Status s = PredictRow(m, xb + std::size_t{r} * d, d, single, single_bytes, out + (i0 + r) * K, K);
         if (s != Status::kOk) return s;
         if (done) *done = i0 + r + 1;
       }

@@ -109,6 +109,27 @@ rfk_footprint_test(footprint_pinned pinned tests/embedded/CMakeFiles/rfk_core_pi
                    ${RFK_PINNED_FLASH_BUDGET_${RFK_MCU}})
 rfk_footprint_test(footprint_pinned_fixed pinned_fixed tests/embedded/CMakeFiles/rfk_core_pinned_house_fixed.dir
                    rfk_predict_fixed ${RFK_PINNED_FIXED_FLASH_BUDGET_${RFK_MCU}})
+# The other pinned kinds (RFK_PINNED_FIXTURES beyond house_pair and house_fixed: Fastfood int8 on
+# the float path, Fastfood on the integer path): footprint_core.c or footprint_fixed.c on each core,
+# within RFK_PINNED_<NAME>_FLASH_BUDGET_<mcu> (budgets.cmake; the whole core's where none is recorded).
+set(RFK_PINNED_KINDS ${RFK_PINNED_FIXTURES})
+list(REMOVE_ITEM RFK_PINNED_KINDS house_pair house_fixed)
+foreach(name IN LISTS RFK_PINNED_KINDS)
+  set(source core)
+  set(entry rfk_predict)
+  if(name IN_LIST RFK_FIXED_FIXTURES)
+    set(source fixed)
+    set(entry rfk_predict_fixed)
+  endif()
+  string(TOUPPER ${name} upper)
+  if(NOT DEFINED RFK_PINNED_${upper}_FLASH_BUDGET_${RFK_MCU})
+    set(RFK_PINNED_${upper}_FLASH_BUDGET_${RFK_MCU} ${RFK_FLASH_BUDGET_${RFK_MCU}})
+  endif()
+  rfk_footprint_image(pinned_${name} ${source} rfk_core_pinned_${name})
+  target_link_options(rfk_footprint_pinned_${name} PRIVATE -Wl,--defsym=${name}=rfk_model_flash)
+  rfk_footprint_test(footprint_pinned_${name} pinned_${name} tests/embedded/CMakeFiles/rfk_core_pinned_${name}.dir
+                     ${entry} ${RFK_PINNED_${upper}_FLASH_BUDGET_${RFK_MCU}})
+endforeach()
 # Nothing in those images takes the pinned Model's address (lib/core/pinned_model.h), so the Model
 # is not linked; the pinned core's test image, whose C++ OpenModel copies it, shows the check finds it.
 function(rfk_no_pinned_model name elf)
@@ -117,5 +138,8 @@ function(rfk_no_pinned_model name elf)
 endfunction()
 rfk_no_pinned_model(footprint_pinned_no_model $<TARGET_FILE:rfk_footprint_pinned>)
 rfk_no_pinned_model(footprint_pinned_fixed_no_model $<TARGET_FILE:rfk_footprint_pinned_fixed>)
+foreach(name IN LISTS RFK_PINNED_KINDS)
+  rfk_no_pinned_model(footprint_pinned_${name}_no_model $<TARGET_FILE:rfk_footprint_pinned_${name}>)
+endforeach()
 rfk_no_pinned_model(footprint_pinned_no_model_detects $<TARGET_FILE:rfk_core_pinned_test_house_pair>)
 set_tests_properties(footprint_pinned_no_model_detects PROPERTIES WILL_FAIL ON)

@@ -64,8 +64,11 @@ set(RFK_FIXTURE_covtype_small_binary ON OFF @COVTYPE@/covtype.binary.train.csv.g
     @COVTYPE@/covtype.binary.test.csv.gz --label-col 0 --map fourier -D 32 --gamma scale --lambda 1e-6)
 set(RFK_FIXTURE_VECTORS 32)
 # Fixtures exported with a pinned core configuration too (`rfk export --config-header <name>_pin.h
-# --pin`): the cores pinned to them (tests/embedded/core_pinned.c, the footprint_pinned tests).
-set(RFK_PINNED_FIXTURES house_pair house_fixed)
+# --pin`): the cores pinned to them. house_pair and house_fixed: tests/embedded/core_pinned.c and
+# the footprint_pinned tests; the others, one of each kind a pinned core compiles differently
+# (Fastfood with int8 weights on the float path, Fastfood on the integer path):
+# tests/embedded/pinned_outputs.c and footprint_pinned_<name>.
+set(RFK_PINNED_FIXTURES house_pair house_fixed covtype_fastfood_int8 covtype_ff_fixed)
 # The fixtures a board with 16 KiB of RAM and 256 KiB of flash (micro:bit, Cortex-M0) compiles in:
 # all but the dense (54, 1024) Forest Cover models, whose 254,816 bytes (f32 phase; 110 KB as
 # binary pairs) fill most of that flash and whose int8 copy (62 KB) does not fit beside the others,

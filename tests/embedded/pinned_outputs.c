@@ -1,0 +1,76 @@
+/* A core pinned to one more kind of model than core_pinned.c's two (RFK_PINNED_FIXTURES in
+ * tests/embedded/fixtures.cmake: Fastfood with int8 weights on the float path, Fastfood on the
+ * integer path), built once per fixture with PINNED (the model array's name), PINNED_UPPER (its
+ * macros' prefix), PINNED_HEADER (its header) and, for a fixed-point model, PINNED_FIXED. The
+ * pinned core folds the model's values into its code (lib/core/pinned_model.h), so each kind is a
+ * different program: it must give the host's outputs for all of the model's test vectors (the
+ * integers exactly; the floats exactly on x86-64, where the host's scalar kernels computed them,
+ * else within selfcheck's 1e-4), its sizes, refuse another model at open (kOtherModel at
+ * header.crc32) and open its own again after that. Returns the number of failed checks. */
+#include <stdio.h>
+#include <string.h>
+
+#include "house_pair.h"
+#include "rfk/rfk.h"
+#include PINNED_HEADER
+
+#define RFK_CAT_(a, b) a##b
+#define RFK_CAT(a, b) RFK_CAT_(a, b)
+#define ARRAY(suffix) RFK_CAT(PINNED, suffix)    /* e.g. covtype_ff_fixed_inputs_q */
+#define MACRO(suffix) RFK_CAT(PINNED_UPPER, suffix) /* e.g. COVTYPE_FF_FIXED_INPUT_DIM */
+#define DIM MACRO(_INPUT_DIM)
+#define OUTPUTS MACRO(_OUTPUTS)
+
+#if defined(PINNED_FIXED)
+static uint8_t scratch[MACRO(_FIXED_SCRATCH_BYTES)] RFK_ALIGNED;
+#else
+static uint8_t scratch[MACRO(_SCRATCH_BYTES)] RFK_ALIGNED;
+#endif
+static rfk_model model;
+static int failures;
+
+static void check(int ok, const char* what) {
+  if (!ok) ++failures;
+  printf("%s: %s\n", ok ? "ok" : "FAILED", what);
+}
+
+/* The outputs of test vector v are the host's. */
+static int host_outputs(uint32_t v) {
+  int same = 1;
+#if defined(PINNED_FIXED)
+  int32_t out[OUTPUTS];
+  same = rfk_predict_fixed(&model, ARRAY(_inputs_q) + v * DIM, DIM, scratch, sizeof scratch, out, OUTPUTS) == RFK_OK;
+  for (uint32_t k = 0; k < OUTPUTS; ++k) same &= out[k] == ARRAY(_outputs_q)[v * OUTPUTS + k];
+#else
+  float out[OUTPUTS];
+  same = rfk_predict(&model, ARRAY(_inputs) + v * DIM, DIM, scratch, sizeof scratch, out, OUTPUTS) == RFK_OK;
+  for (uint32_t k = 0; k < OUTPUTS; ++k) {
+    const float want = ARRAY(_outputs)[v * OUTPUTS + k];
+#if defined(__x86_64__)
+    same &= out[k] == want;
+#else
+    const float scale = want > 1.0f ? want : want < -1.0f ? -want : 1.0f;
+    same &= out[k] - want <= 1e-4f * scale && want - out[k] <= 1e-4f * scale;
+#endif
+  }
+#endif
+  return same;
+}
+
+static int all_host_outputs(void) {
+  int same = 1;
+  for (uint32_t v = 0; v < MACRO(_VECTORS); ++v) same &= host_outputs(v);
+  return same;
+}
+
+int main(void) {
+  rfk_model_error err;
+  check(rfk_open(&model, PINNED, MACRO(_BYTES), NULL) == RFK_OK, "pinned core: opens its model");
+  check(rfk_input_dim(&model) == DIM && rfk_num_outputs(&model) == OUTPUTS, "pinned core: the model's sizes");
+  check(all_host_outputs(), "pinned core: the host's outputs for every test vector");
+  check(rfk_open(&model, house_pair, HOUSE_PAIR_BYTES, &err) == RFK_OTHER_MODEL && strcmp(err.field, "header.crc32") == 0,
+        "pinned core: another model is refused (kOtherModel, header.crc32)");
+  check(rfk_input_dim(&model) == 0, "pinned core: a refused open leaves the handle empty");
+  check(rfk_open(&model, PINNED, MACRO(_BYTES), NULL) == RFK_OK && host_outputs(0), "pinned core: opens it again");
+  return failures;
+}
