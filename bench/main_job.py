@@ -1,0 +1,87 @@
+#!/usr/bin/python3
+"""The README's main-job figures: scripts/main-job.sh's model (Fashion-MNIST's 60,000 training
+images, d = 784, Gaussian kernel, D = 4000, lambda = 1e-6, every thread), trained and evaluated on
+the 10,000 test images with this checkout's rfk, written into README.md between its `main_job.py`
+markers headed by the machine, commit, date and command.
+
+- accuracy: `rfk eval` (the calibrated decision) and `rfk eval --decision raw`;
+- model size, and the training time of `rfk train`'s report (reading and the probability
+  calibration included, as the main job prints it);
+- per-sample prediction latency: `rfk eval`'s predict_us_per_sample (one sample at a time through
+  the device core), --runs runs with the kernel table rfk chooses (`rfk info` names it) and two with
+  RFK_TARGET=scalar.
+
+usage: bench/main_job.py [--rfk build/main/bin/rfk] [--work DIR] [--runs 3] [--out README.md | -]
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import provenance
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.join(ROOT, "bench", "paper"))
+import blocks  # noqa: E402  (the marked blocks the docs' scripts own)
+
+DATA = "/usr/share/datasets/fashion-mnist"
+BEGIN, END = "<!-- main_job.py: begin -->", "<!-- main_job.py: end -->"
+
+
+def run(cmd, env=None):
+    print("+", " ".join(cmd), file=sys.stderr, flush=True)
+    return subprocess.run(cmd, check=True, capture_output=True, text=True, env=env).stdout
+
+
+def evaluate(a, model, *extra, env=None):
+    return json.loads(run([a.rfk, "eval", "-m", model, os.path.join(DATA, "t10k-images-idx3-ubyte.gz"), "--json"]
+                          + list(extra), env=env))
+
+
+def spread(values, unit):
+    lo, hi = min(values), max(values)
+    return f"{lo:.0f} {unit}" if round(lo) == round(hi) else f"{lo:.0f}–{hi:.0f} {unit}"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rfk", default=os.path.join(ROOT, "build/main/bin/rfk"))
+    ap.add_argument("--work", help="the model (default: a temporary directory)")
+    ap.add_argument("--runs", type=int, default=3, help="evaluations with the chosen kernel table")
+    ap.add_argument("--out", default=os.path.join(ROOT, "README.md"), help="README to write the block into; - prints it")
+    a = ap.parse_args()
+    table = re.search(r"^active: (\S+)", run([a.rfk, "info"]), re.M).group(1)
+    with tempfile.TemporaryDirectory() as tmp:
+        model = os.path.join(a.work or tmp, "fashion-mnist.rfk")
+        report = run([a.rfk, "train", "--train", os.path.join(DATA, "train-images-idx3-ubyte.gz"), "-o", model,
+                      "--kernel", "gaussian", "-D", "4000", "--lambda", "1e-6", "--json"])
+        seconds = json.loads(report)["seconds"]["total"]
+        evals = [evaluate(a, model) for _ in range(a.runs)]
+        raw = evaluate(a, model, "--decision", "raw")
+        scalar_env = dict(os.environ, RFK_TARGET="scalar")
+        scalar = [evaluate(a, model, env=scalar_env) for _ in range(2)]
+    e = evals[0]
+    line = provenance.line(f"bench/main_job.py --runs {a.runs}")
+    text = "\n".join([
+        BEGIN,
+        f"{line} (`scripts/main-job.sh`'s commands: d = 784, D = 4000, every thread): "
+        f"**{100 * e['accuracy']:.2f} % test accuracy** ({100 * raw['accuracy']:.2f} % with `rfk eval --decision "
+        f"raw`, the uncalibrated decision), {e['model_bytes'] / 2**20:.2f} MiB model, {seconds:.1f} s of `rfk train` "
+        f"(reading and the probability calibration included), "
+        f"{spread([r['predict_us_per_sample'] for r in evals], 'µs')} per prediction with the {table} kernels "
+        f"({a.runs} `rfk eval` runs) and {spread([r['predict_us_per_sample'] for r in scalar], 'µs')} with the "
+        "scalar ones (`RFK_TARGET=scalar`, two runs).",
+        END]) + "\n"
+    if a.out == "-":
+        sys.stdout.write(text)
+    else:
+        blocks.write_block(a.out, text, BEGIN, END)
+        print(f"main_job: wrote {a.out}'s main-job figures", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
