@@ -134,7 +134,7 @@ endforeach()
 # is not linked; the pinned core's test image, whose C++ OpenModel copies it, shows the check finds it.
 function(rfk_no_pinned_model name elf)
   add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} -DNM=${CMAKE_NM} -DELF=${elf} -DFORBID=kPinnedModel
-                                -P ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/check_no_symbol.cmake)
+                                "-DWHAT=the pinned Model" -P ${PROJECT_SOURCE_DIR}/cmake/check_no_symbol.cmake)
 endfunction()
 rfk_no_pinned_model(footprint_pinned_no_model $<TARGET_FILE:rfk_footprint_pinned>)
 rfk_no_pinned_model(footprint_pinned_fixed_no_model $<TARGET_FILE:rfk_footprint_pinned_fixed>)
