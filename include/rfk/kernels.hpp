@@ -188,7 +188,8 @@ void FourierPairQuantRef(const WeightsView& W, bool panels, const float* x, std:
 /// accumulated from the bias in j order: LinearHeadRef's bits on the widened weights. With
 /// pair != 0, also the second half, row elements pair + j against z[D + j], each j's term right
 /// after the first half's: acc += w_kj z_j, then acc += w_k,pair+j z_D+j (a [cos, sin] pair block:
-/// the same bits whatever the block size).
+/// the same bits whatever the block size). H may be f32 too, except in a device core built without
+/// the f32 head (lib/core/core_config.h, RFK_HEAD_F32 0), which refuses such a head at open.
 void LinearHeadQuantRef(const WeightsView& H, std::uint32_t stride, std::uint32_t pair, const float* bias,
                         const float* z, std::uint32_t K, std::uint32_t D, float* out) noexcept;
 

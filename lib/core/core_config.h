@@ -50,6 +50,13 @@
 #ifndef RFK_FLOAT_QUANT
 #define RFK_FLOAT_QUANT 1
 #endif
+// RFK_HEAD_F32: the float path's f32 head (the LinearHead kernel), 1 unless the build says 0;
+// `rfk export --config-header` writes 0 for a model whose head is stored f16 or int8, whose core then
+// links the quantized head's loop alone. A float model with an f32 head is refused at open:
+// kUnsupportedStorage at head.storage.
+#ifndef RFK_HEAD_F32
+#define RFK_HEAD_F32 1
+#endif
 
 // The model's form and optional sections (each 1 unless the build says 0; `rfk export
 // --config-header` writes them for a model), refused at open when compiled out, at the field named:
@@ -108,6 +115,8 @@ inline constexpr bool kFloatDense = kCoreFloat && RFK_FLOAT_DENSE != 0;        /
 inline constexpr bool kFloatFastfood = kCoreFloat && RFK_FLOAT_FASTFOOD != 0;  // Fastfood's transform
 inline constexpr bool kFloatBinning = kCoreFloat && RFK_FLOAT_BINNING != 0;    // bin keys and columns
 inline constexpr bool kFloatQuant = kCoreFloat && RFK_FLOAT_QUANT != 0;        // f16 / int8 weights
+inline constexpr bool kHeadF32 = kCoreFloat && RFK_HEAD_F32 != 0;              // an f32 head (LinearHead)
+static_assert(!kCoreFloat || kHeadF32 || kFloatQuant, "rfk core: RFK_HEAD_F32 and RFK_FLOAT_QUANT are both 0: no head");
 inline constexpr bool kFormPair = kCoreFloat && RFK_FORM_PAIR != 0;    // z = [cos, sin] (pair kinds)
 inline constexpr bool kFormPhase = kCoreFloat && RFK_FORM_PHASE != 0;  // z = cos(Wx + b) (phase kinds)
 inline constexpr bool kLayoutRows = kCoreFloat && RFK_LAYOUT_ROWS != 0;  // row-major W (format 1.0)

@@ -316,8 +316,11 @@ void LinearHeadQuantRef(const WeightsView& H, std::uint32_t stride, std::uint32_
                         const float* z, std::uint32_t K, std::uint32_t D, float* out) noexcept {
   for (std::uint32_t k = 0; k < K; ++k) {
     const std::uint64_t row = std::uint64_t{k} * stride;
-    out[k] = H.type == WeightType::kF32 ? HeadRowF32(static_cast<const float*>(H.data) + row, bias[k], z, D, pair)
-                                        : HeadRowQuant(H, k, row, bias[k], z, D, pair);
+    // A core built without the f32 head (RFK_HEAD_F32 0) refused every f32 head at open: its
+    // quantized head's loop alone is linked.
+    out[k] = core::kHeadF32 && H.type == WeightType::kF32
+                 ? HeadRowF32(static_cast<const float*>(H.data) + row, bias[k], z, D, pair)
+                 : HeadRowQuant(H, k, row, bias[k], z, D, pair);
   }
 }
 
@@ -530,7 +533,7 @@ void ScalarLinearHeadQuant(const WeightsView& H, std::uint32_t stride, std::uint
 #define RFK_SCALAR_BUILT_FourierPair ((core::kFloatDense || core::kFloatFastfood) && core::kFormPair)
 #define RFK_SCALAR_BUILT_FourierPhaseHeadBatch (core::kBatchKernels && core::kFormPhase)
 #define RFK_SCALAR_BUILT_FourierPairHeadBatch (core::kBatchKernels && core::kFormPair)
-#define RFK_SCALAR_BUILT_LinearHead true
+#define RFK_SCALAR_BUILT_LinearHead core::kHeadF32
 #define RFK_SCALAR_BUILT_BinKeys core::kFloatBinning
 #define RFK_SCALAR_BUILT_Fwht core::kFloatFastfood
 #define RFK_SCALAR_BUILT_ApplySigns core::kFloatFastfood

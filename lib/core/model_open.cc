@@ -427,8 +427,9 @@ bool CheckHead(Reader& r) {
     return false;
   const f::Storage st = storage == 0 ? f::Storage::kF32 : static_cast<f::Storage>(storage);
   // A quantized head where the float path runs the model (not a fixed-only one, whose float head
-  // is unused) needs kFloatQuant.
-  if (core::kCoreFloat && !core::kFloatQuant && st != f::Storage::kF32 && (!core::kCoreFixed || FloatRuns(r)))
+  // is unused) needs kFloatQuant, an f32 one kHeadF32.
+  if (core::kCoreFloat && (st != f::Storage::kF32 ? !core::kFloatQuant : !core::kHeadF32) &&
+      (!core::kCoreFixed || FloatRuns(r)))
     return r.Fail(Status::kUnsupportedStorage, "head.storage", s.offset + hf::kStorage);
   const std::uint64_t K = m.num_outputs, D = m.num_features;
   if (s.size != hf::kHeaderBytes + f::QuantMatrixBytes(st, K, D) + 4 * K)

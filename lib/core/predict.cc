@@ -262,7 +262,7 @@ void FourierBlocks(const Model& m, const KernelTable& kt, const float* input, st
 // 2.998x fewer instructions than its scalar one with it).
 [[gnu::always_inline]] inline void HeadPart(const Model& m, const KernelTable& kt, std::uint32_t col, std::uint32_t pair,
                                             std::uint32_t n, const float* z, const float* bias, float* out) {
-  if (!core::kFloatQuant || m.head_storage == format::Storage::kF32) {
+  if (core::kHeadF32 && (!core::kFloatQuant || m.head_storage == format::Storage::kF32)) {
     kt.LinearHead(m.head_weights + col, m.num_features, pair, bias, z, m.num_outputs, n, out);
   } else {
     WeightsView h = core::MemberCopy(m.head);

@@ -180,6 +180,7 @@ TEST_CASE("fixed codes: rfk export writes the constants, code vectors for intege
     CHECK(c.find("#define RFK_FLOAT_FASTFOOD 0") != std::string::npos);
     CHECK(c.find("#define RFK_FLOAT_BINNING 0") != std::string::npos);
     CHECK(c.find("#define RFK_FLOAT_QUANT 0") != std::string::npos);
+    CHECK(c.find("#define RFK_HEAD_F32 1") != std::string::npos);  // m's head is f32; f has no float path
     // m: [cos, sin] pairs in panels, no impute; names not read.
     CHECK(c.find(std::string("#define RFK_FORM_PAIR ") + (fixed ? "0" : "1")) != std::string::npos);
     CHECK(c.find("#define RFK_FORM_PHASE 0") != std::string::npos);

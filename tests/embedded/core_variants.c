@@ -1,5 +1,5 @@
 /* The reduced cores (lib/core/core_config.h, docs/EMBEDDED.md "Choosing what the core reads"),
- * built three times from this file: RFK_TEST_FIXED_ONLY links rfk_core_fixed_only (RFK_CORE_FLOAT=0),
+ * built once per variant from this file: RFK_TEST_FIXED_ONLY links rfk_core_fixed_only (RFK_CORE_FLOAT=0),
  * with RFK_TEST_FIXED_MIN too rfk_core_fixed_min (also RFK_FIXED_FASTFOOD=0 and RFK_FIXED_BINNING=0),
  * otherwise rfk_core_float_only (RFK_CORE_FIXED=0). Each must read the kind it keeps exactly as the
  * whole core does (the host's outputs for the first test vector) and refuse the kind it left out at
@@ -11,7 +11,10 @@
  * float-only core does and refuses a Fastfood, a binning and an int8 model at open, at the field
  * that names what is missing; as `rfk export --config-header` configures it for house_pair (pairs,
  * no impute, no calibration, names not read), it also refuses the phase form, an impute section
- * and a calibration section, and gives "" for a feature name. Returns the number of failed checks. */
+ * and a calibration section, and gives "" for a feature name. RFK_TEST_QUANT_HEAD links
+ * rfk_core_quant_head (float-only without the f32 head, RFK_HEAD_F32=0): it reads the int8 model
+ * (house_int8) and refuses house_pair's f32 head at head.storage. Returns the number of failed
+ * checks. */
 #include <stdio.h>
 #include <string.h>
 
@@ -105,14 +108,31 @@ int main(void) {
     check(rfk_open(&model, house_pair, HOUSE_PAIR_BYTES, NULL) == RFK_OK && rfk_feature_name(&model, 0)[0] == '\0',
           "dense f32 core: feature names are not read (\"\")");
   }
-#else
+#elif !defined(RFK_TEST_QUANT_HEAD)
   check(rfk_open(&model, house_pair, HOUSE_PAIR_BYTES, NULL) == RFK_OK && strcmp(rfk_feature_name(&model, 0), "1") == 0,
         "float-only core: reads the feature names");
 #endif
   refused(house_fixed, HOUSE_FIXED_BYTES, 1, "float-only core: a fixed model is refused (kUnsupportedStorage, fixed)");
-  check(rfk_open(&model, house_pair, HOUSE_PAIR_BYTES, NULL) == RFK_OK, "float-only core: opens the float model");
-  const float want = house_pair_outputs[0], scale = want > 1.0f ? want : want < -1.0f ? -want : 1.0f;
-  check(rfk_predict(&model, house_pair_inputs, HOUSE_PAIR_INPUT_DIM, scratch, sizeof scratch, out, 1) == RFK_OK &&
+#if defined(RFK_TEST_QUANT_HEAD)
+  {
+    rfk_model_error err;
+    check(rfk_open(&model, house_pair, HOUSE_PAIR_BYTES, &err) == RFK_UNSUPPORTED_STORAGE &&
+              strcmp(err.field, "head.storage") == 0 && err.offset != 0,
+          "core without the f32 head: an f32 head is refused (kUnsupportedStorage, head.storage)");
+  }
+#define FLOAT_MODEL house_int8
+#define FLOAT_MODEL_BYTES HOUSE_INT8_BYTES
+#define FLOAT_MODEL_INPUTS house_int8_inputs
+#define FLOAT_MODEL_OUTPUTS house_int8_outputs
+#else
+#define FLOAT_MODEL house_pair
+#define FLOAT_MODEL_BYTES HOUSE_PAIR_BYTES
+#define FLOAT_MODEL_INPUTS house_pair_inputs
+#define FLOAT_MODEL_OUTPUTS house_pair_outputs
+#endif
+  check(rfk_open(&model, FLOAT_MODEL, FLOAT_MODEL_BYTES, NULL) == RFK_OK, "float-only core: opens the float model");
+  const float want = FLOAT_MODEL_OUTPUTS[0], scale = want > 1.0f ? want : want < -1.0f ? -want : 1.0f;
+  check(rfk_predict(&model, FLOAT_MODEL_INPUTS, HOUSE_PAIR_INPUT_DIM, scratch, sizeof scratch, out, 1) == RFK_OK &&
             out[0] - want <= 1e-4f * scale && want - out[0] <= 1e-4f * scale,
         "float-only core: the host's output (selfcheck's tolerance, 1e-4 relative)");
 #endif

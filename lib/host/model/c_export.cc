@@ -339,6 +339,8 @@ std::string CoreConfigHeader(const Model& m, const std::string& comment, const s
   const bool quant = ((dense || ff) && m.projection_storage != format::Storage::kF32) ||
                      (float_path && (m.head_storage != format::Storage::kF32 || StandardizeF16Values(m) != nullptr));
   h += flag("RFK_FLOAT_QUANT", quant, "f16 / int8 weights (or an f16 standardize) on the float path");
+  h += flag("RFK_HEAD_F32", !float_path || m.head_storage == format::Storage::kF32,
+            "the float path's f32 head (0: the model's head is f16 or int8)");
   const bool phase = format::IsPhaseForm(m.map);
   h += flag("RFK_FORM_PAIR", (dense || ff) && !phase, "Fourier features as [cos, sin] pairs");
   h += flag("RFK_FORM_PHASE", (dense || ff) && phase, "Fourier features as cos(Wx + b)");
