@@ -24,10 +24,8 @@ namespace rfk::core {
 // 4 % more on the M0 and 13 % more on RV32IMC.
 #ifdef RFK_PIN_MODEL
 #define RFK_FIXED_BINS_INLINE_ [[gnu::always_inline]] inline
-#define RFK_FIXED_BINS_OUTLINE_ [[gnu::always_inline]] inline
 #else
 #define RFK_FIXED_BINS_INLINE_ [[gnu::noinline]] inline
-#define RFK_FIXED_BINS_OUTLINE_ [[gnu::noinline]] inline
 #endif
 
 // Grid p's column (within the binning block) for x, or kNoColumn; t is the model's tail.
@@ -54,8 +52,8 @@ RFK_FIXED_BINS_INLINE_ std::uint32_t GridColumn(const Model& m, const std::uint8
 // it; the grids' columns are disjoint ranges of the head (hashed: p B + [0, B); exact:
 // [grid_start[p], grid_start[p+1])), so each head weight is added at most once and the validator's
 // output bound (sum over every column) covers them.
-RFK_FIXED_BINS_OUTLINE_ void AccumulateFixedBins(const Model& m, const std::uint8_t* sec, const std::int16_t* x,
-                                                 std::int64_t* acc) {
+RFK_FIXED_BINS_INLINE_ void AccumulateFixedBins(const Model& m, const std::uint8_t* sec, const std::int16_t* x,
+                                                std::int64_t* acc) {
   const format::fixed_params::binning::Layout t = fixed::BinningLayout(m);
   const std::uint32_t K = m.num_outputs, D = m.num_features, Df = m.fourier_features;
   const format::fixed_params::Layout l = format::fixed_params::LayoutOf(m.input_dim, m.num_frequencies, K, D);
@@ -71,4 +69,3 @@ RFK_FIXED_BINS_OUTLINE_ void AccumulateFixedBins(const Model& m, const std::uint
 }  // namespace rfk::core
 
 #undef RFK_FIXED_BINS_INLINE_
-#undef RFK_FIXED_BINS_OUTLINE_
