@@ -22,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 
+import firmware_tables  # short_name: one rule for the symbols' names
 import provenance
 
 
@@ -76,8 +77,7 @@ def main():
           "around its address; the whole run (the opens, the harness's loops and every prediction).\n")
     print("| function | instructions | share |\n|---|---|---|")
     for name, n in counts.most_common(args.top):
-        short = re.sub(r"[(].*", "", name.replace("(anonymous namespace)::", ""))
-        print(f"| `{short}` | {n:,} | {100.0 * n / total:.1f} % |")
+        print(f"| `{firmware_tables.short_name(name)}` | {n:,} | {100.0 * n / total:.1f} % |")
     print(f"| all {len(counts)} functions | {total:,} | 100 % |")
 
 

@@ -372,6 +372,15 @@ def image_table(results, presets):
 BREAKDOWN = [("footprint_pinned", "rfk_footprint_pinned.elf"), ("footprint_pinned_fixed", "rfk_footprint_pinned_fixed.elf")]
 
 
+def short_name(name):
+    """A demangled symbol without parameter lists, clone suffixes and anonymous namespaces: enough
+    to find it in the sources (firmware_profile.py's table uses it too)."""
+    name = re.sub(r" \[clone [^]]*\]", "", name.replace("(anonymous namespace)::", ""))
+    while re.search(r"\([^()]*\)", name):
+        name = re.sub(r"\([^()]*\)", "", name)
+    return name
+
+
 def symbols(elf):
     """{address: (size, [names])} of an image's sized symbols (`nm -S -C`; aliases share an address)."""
     out = subprocess.run(["arm-none-eabi-nm", "-S", "-C", elf], capture_output=True, text=True).stdout
@@ -381,10 +390,7 @@ def symbols(elf):
         if len(parts) == 4:
             size, names = int(parts[1], 16), by.setdefault(int(parts[0], 16), [0, []])[1]
             by[int(parts[0], 16)][0] = size
-            # The name without parameter lists and clone suffixes: enough to find it in the sources.
-            name = re.sub(r" \[clone [^]]*\]", "", parts[3].replace("(anonymous namespace)::", ""))
-            while re.search(r"\([^()]*\)", name):
-                name = re.sub(r"\([^()]*\)", "", name)
+            name = short_name(parts[3])
             if name not in names:
                 names.append(name)
     return by

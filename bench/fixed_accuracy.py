@@ -95,18 +95,12 @@ def row(a, files, ds, options, fixed_flag, work):
                 f32_bytes=os.path.getsize(f32), fixed_bytes=os.path.getsize(fixed))
 
 
-def table(a, files, rows, fixed_flag, work, title):
+def table(a, files, rows, common, fixed_flag, work, title):
     lines = [f"{title}:", "", provenance.line(f"bench/fixed_accuracy.py --threads {a.threads} --tables {title}"), "",
              "| dataset | map | f32 test error | fixed-point test error | model bytes f32 / fixed-point |",
              "|---|---|---|---|---|"]
     for ds, label, options in rows:
-        if title == "dense":
-            options = options + ["--gamma", "auto", "--lambda", "auto"]
-        elif title == "fastfood":
-            options = options + ["-D", "1024", "--gamma", "scale"]
-        elif title == "binning":
-            options = ["--map", "binning"] + options
-        r = row(a, files, ds, options, fixed_flag, work)
+        r = row(a, files, ds, common + options, fixed_flag, work)
         unit = " (rel. RMSE)" if ds in REGRESSION else ""
         lines.append(f"| {NAMES[ds]}{unit} | {label} | {r['f32']:.3f} % | {r['fixed']:.3f} % "
                      f"({r['fixed'] - r['f32']:+.3f}) | {r['f32_bytes']:,} / {r['fixed_bytes']:,} |")
@@ -121,14 +115,17 @@ def main():
     ap.add_argument("--tables", nargs="+", choices=["dense", "fastfood", "binning"],
                     default=["dense", "fastfood", "binning"])
     a = ap.parse_args()
-    specs = {"dense": (DENSE, "--fixed"), "fastfood": (FASTFOOD, "--fixed-only"), "binning": (BINNING, "--fixed-only")}
+    # Each table: its rows, the options every row's `rfk train` takes, and the convert flag.
+    specs = {"dense": (DENSE, ["--gamma", "auto", "--lambda", "auto"], "--fixed"),
+             "fastfood": (FASTFOOD, ["-D", "1024", "--gamma", "scale"], "--fixed-only"),
+             "binning": (BINNING, ["--map", "binning"], "--fixed-only")}
     with tempfile.TemporaryDirectory() as tmp:
         work = a.work or tmp
         os.makedirs(work, exist_ok=True)
         files = data_files(a, work)
         for name in a.tables:
-            rows, flag = specs[name]
-            print(table(a, files, rows, flag, work, name), flush=True)
+            rows, common, flag = specs[name]
+            print(table(a, files, rows, common, flag, work, name), flush=True)
     return 0
 
 
