@@ -38,7 +38,11 @@ CORES = [("footprint", "whole core (every map, storage and path)"),
          ("footprint_pinned_fixed", "pinned to house_fixed (its fixed-point conversion)"),
          ("footprint_pinned_covtype_fastfood_int8", "pinned to covtype_fastfood_int8 (Fastfood, int8 weights, "
           "(54, 1024))"),
-         ("footprint_pinned_covtype_ff_fixed", "pinned to covtype_ff_fixed (Fastfood on the integer path, (54, 1024))")]
+         ("footprint_pinned_covtype_ff_fixed", "pinned to covtype_ff_fixed (Fastfood on the integer path, (54, 1024))"),
+         ("footprint_pinned_small_house_pair", "pinned to house_pair, built for size (`RFK_CORE_SMALL`)"),
+         ("footprint_pinned_small_house_fixed", "pinned to house_fixed, built for size"),
+         ("footprint_pinned_small_covtype_fastfood_int8", "pinned to covtype_fastfood_int8, built for size"),
+         ("footprint_pinned_small_covtype_ff_fixed", "pinned to covtype_ff_fixed, built for size")]
 
 
 def run_ctest(build):
@@ -205,7 +209,7 @@ def readme_block(rows, results, ram, presets, stamp):
     m4, m55 = "cortex-m4", "cortex-m55"
     phase, fixed = "covtype_phase (d = 54, D = 1024)", "covtype_fixed (d = 54, D = 1024), `cost_fixed`"
     need = [(rows, phase, m4), (rows, fixed, m4), (rows, phase + ", helium-MVE table", m55), (rows, phase, m55),
-            (rows, fixed, m55), (rows, fixed.replace("cost_fixed", "cost_fixed_scalar"), m55),
+            (rows, fixed, m55), (rows, fixed.replace("cost_fixed", "cost_fixed_small"), m55),
             (ram, "house_pair (d = 16, D = 256), `cost_block32`", m4)]
     if any(p not in presets for p in (m4, m55)) or any(p not in t.get(k, {}) for t, k, p in need):
         return None
@@ -215,7 +219,7 @@ def readme_block(rows, results, ram, presets, stamp):
         return None
     f32, fix = rows[phase][m4], rows[fixed][m4]
     helium, scalar = rows[phase + ", helium-MVE table"][m55], rows[phase][m55]
-    mve, mve_scalar = rows[fixed][m55], rows[fixed.replace("cost_fixed", "cost_fixed_scalar")][m55]
+    mve, mve_scalar = rows[fixed][m55], rows[fixed.replace("cost_fixed", "cost_fixed_small")][m55]
     scratch, stack = ram["house_pair (d = 16, D = 256), `cost_block32`"][m4]
     link = "docs/generated/firmware.md"
     return "\n".join([
@@ -276,6 +280,28 @@ def ratio_table(rows, presets, cols, pairs, title, intro):
             "|---|" + "---|" * len(cols)] + lines
 
 
+def small_against_default(rows, presets, cols):
+    """The core built for size against the default, instructions per prediction: `cost_small` /
+    `cost` (float path) and `cost_fixed_small` / `cost_fixed` (integer path), the same build."""
+    md = []
+    for label, by in rows.items():
+        for small, default in ((", `cost_small`", ""), (", `cost_fixed_small`", ", `cost_fixed`")):
+            if not label.endswith(small):
+                continue
+            name = label[: -len(small)]
+            base = rows.get(name + default, {})
+            cells = [f"{by[p] / base[p]:.2f}" if p in by and p in base else "—" for p in presets]
+            if any(c != "—" for c in cells):
+                md.append(f"| {name}{' (integer path)' if default else ''} | " + " | ".join(cells) + " |")
+    if not md:
+        return []
+    return ["", "## Built for size against the default (`cost_small` / `cost`, `cost_fixed_small` / `cost_fixed`)",
+            "", "`RFK_CORE_SMALL` (docs/EMBEDDED.md, \"Building for size\"): the same outputs from the plainest "
+            "loops; instructions per prediction of that core over the default core's, the same build. "
+            "The cores where it is the default (M3, M0, RV32IMC) have no column.",
+            "", "| fixture | " + " | ".join(cols) + " |", "|---|" + "---|" * len(cols)] + md
+
+
 def stored_against_f32(rows, presets, cols):
     """Instructions of each int8 or f16 fixture over its f32 twin's, per core."""
     return ratio_table(rows, presets, cols, STORED_FROM,
@@ -319,6 +345,7 @@ def derived(rows, presets, cols, fixed):
             cells = [f"{by[p] / base[p]:.3f}" if p in by and p in base else "—" for p in presets]
             if any(c != "—" for c in cells):
                 md.append(f"| {label} | " + " | ".join(cells) + " |")
+    md += small_against_default(rows, presets, cols)
     md += stored_against_f32(rows, presets, cols)
     md += fastfood_against_dense(rows, presets, cols)
     sources = fixed_sources()
@@ -331,7 +358,7 @@ def derived(rows, presets, cols, fixed):
         source = sources.get(fixture)
         f32 = next((r for lab, r in rows.items() if fixture_of(lab) == source and "`" not in lab
                     and "table" not in lab), None)
-        scalar = rows.get(label.replace("`cost_fixed`", "`cost_fixed_scalar`"), {})
+        scalar = rows.get(label.replace("`cost_fixed`", "`cost_fixed_small`"), {})
         for p, col in zip(presets, cols):
             if p in scalar and f32 and p in f32 and p in by:
                 dsp = by[p]
@@ -369,7 +396,9 @@ def image_table(results, presets):
 
 
 # The images whose symbols breakdown() lists, against the empty image of the same build.
-BREAKDOWN = [("footprint_pinned", "rfk_footprint_pinned.elf"), ("footprint_pinned_fixed", "rfk_footprint_pinned_fixed.elf")]
+BREAKDOWN = [("footprint_pinned", "rfk_footprint_pinned.elf"), ("footprint_pinned_fixed", "rfk_footprint_pinned_fixed.elf"),
+             ("footprint_pinned_small_house_pair", "rfk_footprint_pinned_small_house_pair.elf"),
+             ("footprint_pinned_small_house_fixed", "rfk_footprint_pinned_small_house_fixed.elf")]
 
 
 def short_name(name):

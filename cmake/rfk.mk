@@ -7,6 +7,8 @@
 #   RFK_CONFIG_HEADER the configuration `rfk export --config-header` wrote for a model: the core
 #                     compiles what that model needs and refuses other kinds at open
 #   RFK_CORE_DEFINES  core_config.h's switches, e.g. -DRFK_CORE_FLOAT=0 for a fixed-point-only core
+#   RFK_SMALL         1: the core built for size (RFK_CORE_SMALL): the same outputs from its
+#                     plainest loops, smaller and slower where the MCU has an FPU or DSP extension
 # Define the project's default goal before the include (its first rule is the library's).
 # Then: CPPFLAGS += $(RFK_CPPFLAGS) for the application's sources (the headers: rfk/rfk.h, and
 # RFK_CONFIG_HEADER, which rfk.h reads too: a pinned configuration's handle is one pointer), and
@@ -21,7 +23,8 @@ RFK_CORE_SOURCES := $(wildcard $(RFK_MK_DIR)/core/*.cc)
 RFK_CORE_OBJECTS := $(patsubst $(RFK_MK_DIR)/core/%.cc,$(RFK_BUILD_DIR)/%.o,$(RFK_CORE_SOURCES))
 RFK_CORE_LIB := $(RFK_BUILD_DIR)/librfk_core.a
 RFK_CORE_CXXFLAGS := -std=c++17 -fno-exceptions -fno-rtti -fno-threadsafe-statics \
-                     -idirafter $(RFK_MK_DIR)/freestanding-cxx $(RFK_CORE_DEFINES)
+                     -idirafter $(RFK_MK_DIR)/freestanding-cxx $(RFK_CORE_DEFINES) \
+                     $(if $(filter 1,$(RFK_SMALL)),-DRFK_CORE_SMALL=1)
 
 $(RFK_BUILD_DIR)/%.o: $(RFK_MK_DIR)/core/%.cc $(RFK_CONFIG_HEADER)
 	@mkdir -p $(@D)

@@ -17,13 +17,14 @@
 #include <cstdint>
 
 #include "bytes.h"
+#include "core_config.h"  // RFK_CORE_SMALL
 
 #if defined(__ARM_FEATURE_DSP)
 #include <arm_acle.h>
 #endif
 
 #ifndef RFK_FIXED_DSP
-#if defined(__ARM_FEATURE_DSP)
+#if defined(__ARM_FEATURE_DSP) && !RFK_CORE_SMALL
 #define RFK_FIXED_DSP 1
 #else
 #define RFK_FIXED_DSP 0

@@ -32,9 +32,11 @@ rfk_cost_test(cost_block32 rfk_core_block32)
 # The integer path alone (RFK_COST_FIXED_ONLY): the fixed (16, 256) and (54, 1024) fixtures, which
 # a 256 KiB board holds only without the float ones.
 rfk_cost_test(cost_fixed rfk::core RFK_COST_FIXED_ONLY=1)
-# The same with the scalar loops, on cores whose default is the DSP ones: side by side.
-if(TARGET rfk_core_fixed_scalar)
-  rfk_cost_test(cost_fixed_scalar rfk_core_fixed_scalar RFK_COST_FIXED_ONLY=1)
+# Both again through the core built for size (RFK_CORE_SMALL: plain loops, the integer path's scalar
+# kernels), on the cores where that differs from the default (lib/CMakeLists.txt): side by side.
+if(TARGET rfk_core_small)
+  rfk_cost_test(cost_small rfk_core_small)
+  rfk_cost_test(cost_fixed_small rfk_core_small RFK_COST_FIXED_ONLY=1)
 endif()
 
 # Footprint: the same image with and without the core, sized; the core's objects carry GCC's
@@ -130,6 +132,30 @@ foreach(name IN LISTS RFK_PINNED_KINDS)
   rfk_footprint_test(footprint_pinned_${name} pinned_${name} tests/embedded/CMakeFiles/rfk_core_pinned_${name}.dir
                      ${entry} ${RFK_PINNED_${upper}_FLASH_BUDGET_${RFK_MCU}})
 endforeach()
+# The same four pinned cores built for size (rfk_core_pinned_small_<fixture>, where RFK_CORE_SMALL
+# differs from the default), within RFK_PINNED_SMALL_<FIXTURE>_FLASH_BUDGET_<mcu> (budgets.cmake).
+set(RFK_PINNED_SMALL_KINDS)
+if(TARGET rfk_core_small)
+  set(RFK_PINNED_SMALL_KINDS ${RFK_PINNED_FIXTURES})
+endif()
+foreach(name IN LISTS RFK_PINNED_SMALL_KINDS)
+  set(source core)
+  set(entry rfk_predict)
+  if(name IN_LIST RFK_FIXED_FIXTURES)
+    set(source fixed)
+    set(entry rfk_predict_fixed)
+  endif()
+  string(TOUPPER ${name} upper)
+  if(NOT DEFINED RFK_PINNED_SMALL_${upper}_FLASH_BUDGET_${RFK_MCU})
+    message(FATAL_ERROR "RFK_MCU=${RFK_MCU}: no budget for the small pinned ${name} core in budgets.cmake; "
+                        "measure it (ctest -R footprint_pinned_small -V) and record it there")
+  endif()
+  rfk_footprint_image(pinned_small_${name} ${source} rfk_core_pinned_small_${name})
+  target_link_options(rfk_footprint_pinned_small_${name} PRIVATE -Wl,--defsym=${name}=rfk_model_flash)
+  rfk_footprint_test(footprint_pinned_small_${name} pinned_small_${name}
+                     tests/embedded/CMakeFiles/rfk_core_pinned_small_${name}.dir ${entry}
+                     ${RFK_PINNED_SMALL_${upper}_FLASH_BUDGET_${RFK_MCU}})
+endforeach()
 # Nothing in those images takes the pinned Model's address (lib/core/pinned_model.h), so the Model
 # is not linked; the pinned core's test image, whose C++ OpenModel copies it, shows the check finds it.
 function(rfk_no_pinned_model name elf)
@@ -140,6 +166,9 @@ rfk_no_pinned_model(footprint_pinned_no_model $<TARGET_FILE:rfk_footprint_pinned
 rfk_no_pinned_model(footprint_pinned_fixed_no_model $<TARGET_FILE:rfk_footprint_pinned_fixed>)
 foreach(name IN LISTS RFK_PINNED_KINDS)
   rfk_no_pinned_model(footprint_pinned_${name}_no_model $<TARGET_FILE:rfk_footprint_pinned_${name}>)
+endforeach()
+foreach(name IN LISTS RFK_PINNED_SMALL_KINDS)
+  rfk_no_pinned_model(footprint_pinned_small_${name}_no_model $<TARGET_FILE:rfk_footprint_pinned_small_${name}>)
 endforeach()
 rfk_no_pinned_model(footprint_pinned_no_model_detects $<TARGET_FILE:rfk_core_pinned_test_house_pair>)
 set_tests_properties(footprint_pinned_no_model_detects PROPERTIES WILL_FAIL ON)

@@ -2,7 +2,9 @@
  * model: house_pair (tests/embedded/fixtures.cmake); core_config_house_pair checks that rfk export writes this
  * The rfk core configuration this model needs (lib/core/core_config.h). Compile the core
  * with it (rfk_add_core(<name> CONFIG <this file>), rfk.mk's RFK_CONFIG_HEADER, or
- * -DRFK_CONFIG_HEADER='"<this file>"'): a model of another kind is refused at open. */
+ * -DRFK_CONFIG_HEADER='"<this file>"'): a model of another kind is refused at open. Built
+ * for size (rfk_add_core's SMALL, rfk.mk's RFK_SMALL := 1): the same outputs, less flash,
+ * slower (docs/EMBEDDED.md, "Building for size"). */
 #ifndef RFK_CORE_CONFIG_FROM_MODEL_H_
 #define RFK_CORE_CONFIG_FROM_MODEL_H_
 #define RFK_CORE_FLOAT 1  /* float weights: rfk_predict */

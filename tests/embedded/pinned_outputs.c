@@ -1,6 +1,6 @@
-/* A core pinned to one more kind of model than core_pinned.c's two (RFK_PINNED_FIXTURES in
- * tests/embedded/fixtures.cmake: Fastfood with int8 weights on the float path, Fastfood on the
- * integer path), built once per fixture with PINNED (the model array's name), PINNED_UPPER (its
+/* A core pinned to one model of RFK_PINNED_FIXTURES (tests/embedded/fixtures.cmake) other than
+ * core_pinned.c's two (Fastfood with int8 weights on the float path, Fastfood on the integer path),
+ * or to any of them in a core built for size (RFK_CORE_SMALL), built once per fixture with PINNED (the model array's name), PINNED_UPPER (its
  * macros' prefix), PINNED_HEADER (its header) and, for a fixed-point model, PINNED_FIXED. The
  * pinned core folds the model's values into its code (lib/core/pinned_model.h), so each kind is a
  * different program: it must give the host's outputs for all of the model's test vectors (the
@@ -10,9 +10,17 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "house_pair.h"
 #include "rfk/rfk.h"
 #include PINNED_HEADER
+
+/* The other model it must refuse: house_pair, or the one the build names (OTHER, OTHER_UPPER,
+ * OTHER_HEADER) where house_pair is the pinned one. */
+#if !defined(OTHER)
+#define OTHER house_pair
+#define OTHER_UPPER HOUSE_PAIR
+#define OTHER_HEADER "house_pair.h"
+#endif
+#include OTHER_HEADER
 
 #define RFK_CAT_(a, b) a##b
 #define RFK_CAT(a, b) RFK_CAT_(a, b)
@@ -20,6 +28,7 @@
 #define MACRO(suffix) RFK_CAT(PINNED_UPPER, suffix) /* e.g. COVTYPE_FF_FIXED_INPUT_DIM */
 #define DIM MACRO(_INPUT_DIM)
 #define OUTPUTS MACRO(_OUTPUTS)
+#define OTHER_BYTES RFK_CAT(OTHER_UPPER, _BYTES)
 
 #if defined(PINNED_FIXED)
 static uint8_t scratch[MACRO(_FIXED_SCRATCH_BYTES)] RFK_ALIGNED;
@@ -68,7 +77,7 @@ int main(void) {
   check(rfk_open(&model, PINNED, MACRO(_BYTES), NULL) == RFK_OK, "pinned core: opens its model");
   check(rfk_input_dim(&model) == DIM && rfk_num_outputs(&model) == OUTPUTS, "pinned core: the model's sizes");
   check(all_host_outputs(), "pinned core: the host's outputs for every test vector");
-  check(rfk_open(&model, house_pair, HOUSE_PAIR_BYTES, &err) == RFK_OTHER_MODEL && strcmp(err.field, "header.crc32") == 0,
+  check(rfk_open(&model, OTHER, OTHER_BYTES, &err) == RFK_OTHER_MODEL && strcmp(err.field, "header.crc32") == 0,
         "pinned core: another model is refused (kOtherModel, header.crc32)");
   check(rfk_input_dim(&model) == 0, "pinned core: a refused open leaves the handle empty");
   check(rfk_open(&model, PINNED, MACRO(_BYTES), NULL) == RFK_OK && host_outputs(0), "pinned core: opens it again");
