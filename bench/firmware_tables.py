@@ -289,6 +289,8 @@ def small_against_default(rows, presets, cols):
             if not label.endswith(small):
                 continue
             name = label[: -len(small)]
+            if not default and name + ", `cost_fixed_small`" in rows:  # cost's integer rows: counted below
+                continue
             base = rows.get(name + default, {})
             cells = [f"{by[p] / base[p]:.2f}" if p in by and p in base else "—" for p in presets]
             if any(c != "—" for c in cells):
