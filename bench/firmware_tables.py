@@ -215,7 +215,8 @@ def readme_block(rows, results, ram, presets, stamp):
         return None
     dense, _ = footprint(results[m4].get("footprint_dense", []))
     pinned, _ = footprint(results[m4].get("footprint_pinned", []))
-    if dense is None or pinned is None:
+    small, _ = footprint(results[m4].get("footprint_pinned_small_house_pair", []))
+    if dense is None or pinned is None or small is None:
         return None
     f32, fix = rows[phase][m4], rows[fixed][m4]
     helium, scalar = rows[phase + ", helium-MVE table"][m55], rows[phase][m55]
@@ -228,7 +229,7 @@ def readme_block(rows, results, ram, presets, stamp):
         f"| Cortex-M4F, (54, 1024) 7-class model | {f32:,} instructions per prediction (f32); {fix:,} fixed-point "
         f"with DSP kernels ({fix / f32:.2f}x) | [docs/EMBEDDED.md](docs/EMBEDDED.md#dsp-kernels-cortex-m4-m7-m33) |",
         f"| Cortex-M4F core configured for a dense f32 model | {dense:,} B of flash; {pinned:,} B pinned to the model "
-        f"(`--pin`), with a 4-byte handle; {4 + scratch + stack:,} B of RAM for a (16, 256) model | [{link}]({link}) |",
+        f"(`--pin`), {small:,} B built for size (`RFK_CORE_SMALL`), with a 4-byte handle; {4 + scratch + stack:,} B of RAM for a (16, 256) model | [{link}]({link}) |",
         f"| Cortex-M55, (54, 1024) 7-class model | {helium:,} instructions per prediction with Helium, "
         f"{scalar / helium:.2f}x fewer than scalar; fixed-point {mve:,}, {mve_scalar / mve:.1f}x fewer than its "
         "scalar loops | [docs/EMBEDDED.md](docs/EMBEDDED.md#helium-kernels-cortex-m55) |",
