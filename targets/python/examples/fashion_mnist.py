@@ -11,7 +11,8 @@ same files (same options, seed 1), checks that the two model files are byte-iden
 own training time (its --json report's train seconds, file reading excluded, as fit() has the
 arrays already) and predict against `rfk eval`'s prediction time. Times are wall-clock on the
 machine it runs on; nothing here checks them. --threads N gives rfk (n_jobs, the CLI's --threads)
-N threads, default all; scikit-learn's BLAS threads follow OPENBLAS_NUM_THREADS.
+N threads, default all; scikit-learn's BLAS threads follow OPENBLAS_NUM_THREADS. --json prints
+the same figures as one JSON object at the end (bench/python_example.py reads it).
 """
 import argparse
 import gzip
@@ -48,7 +49,9 @@ def main():
     ap.add_argument("--header", help="write the model as a C header (rfk export's header-only form)")
     ap.add_argument("--skip-sklearn", action="store_true")
     ap.add_argument("--threads", type=int, help="rfk's threads (n_jobs and the CLI's --threads; default all)")
+    ap.add_argument("--json", action="store_true", help="also print the figures as one JSON object")
     a = ap.parse_args()
+    out = {"features": a.features}
     files = {k: os.path.join(a.data, f"{k}-idx{3 if 'images' in k else 1}-ubyte.gz")
              for k in ("train-images", "train-labels", "t10k-images", "t10k-labels")}
     X = read_idx(files["train-images"]).reshape(60000, -1).astype(np.float32)  # the reader's floats: 0..255
@@ -63,6 +66,7 @@ def main():
     t0 = time.perf_counter()
     pred = clf.predict(Xt)
     predict_s = time.perf_counter() - t0
+    out.update(error=float(np.mean(pred != yt)), fit_s=fit_s, predict_s=predict_s)
     print(f"rfk     D={a.features}: test error {np.mean(pred != yt):.4f}  fit {fit_s:.1f} s  "
           f"predict {predict_s:.2f} s ({predict_s / len(Xt) * 1e3:.3f} ms/row)  model {len(clf.to_bytes()) / 2**20:.2f} MiB")
 
@@ -78,6 +82,7 @@ def main():
         t0 = time.perf_counter()
         sk_pred = ridge.predict(sk.transform(Xt))
         sk_predict = time.perf_counter() - t0
+        out.update(sklearn_error=float(np.mean(sk_pred != yt)), sklearn_fit_s=sk_fit, sklearn_predict_s=sk_predict)
         print(f"sklearn RBFSampler+RidgeClassifier: test error {np.mean(sk_pred != yt):.4f}  fit {sk_fit:.1f} s  "
               f"predict {sk_predict:.2f} s")
 
@@ -99,9 +104,13 @@ def main():
                                       capture_output=True, text=True).stdout.split()
         train_s = report["seconds"]["train"]
         cli_predict_s = ev["predict_us_per_sample"] * len(Xt) / 1e6
+        out.update(cli_train_s=train_s, cli_predict_s=cli_predict_s, cli_error=1.0 - ev["accuracy"],
+                   same_model=same, same_predictions=cli_pred == [str(v) for v in pred])
         print(f"rfk CLI: train {train_s:.1f} s, predict {cli_predict_s:.2f} s; model files byte-identical: {same}; "
               f"predictions equal: {cli_pred == [str(v) for v in pred]}")
         print(f"Python / CLI: fit {fit_s / train_s:.3f}, predict {predict_s / cli_predict_s:.3f}")
+    if a.json:
+        print(json.dumps(out))
 
 
 if __name__ == "__main__":
