@@ -2,12 +2,12 @@
 """docs/PYTHON.md's "Example and measurements" table: targets/python/examples/fashion_mnist.py
 (Fashion-MNIST, D = 4000, alpha = 1e-6) run at one thread and at every thread, with its CLI
 comparison, beside scikit-learn's StandardScaler + RBFSampler + RidgeClassifier on NumPy's
-OpenBLAS (OPENBLAS_CORETYPE=SkylakeX unless the environment sets one: Debian's OpenBLAS 0.3.21
-takes AVX-512 Zen 4 cores for "Prescott"), written into docs/PYTHON.md between its
+OpenBLAS with --openblas-core's kernels (OPENBLAS_CORETYPE, default SkylakeX: Debian's OpenBLAS
+0.3.21 takes AVX-512 Zen 4 cores for "Prescott"), written into docs/PYTHON.md between its
 `python_example.py` markers under the machine, commit, date and command.
 
 usage: bench/python_example.py [--python build/python-venv/bin/python] [--rfk build/release/bin/rfk]
-                               [--out docs/PYTHON.md | -]
+                               [--openblas-core SkylakeX] [--out docs/PYTHON.md | -]
 """
 import argparse
 import json
@@ -27,8 +27,7 @@ BEGIN, END = "<!-- python_example.py: begin -->", "<!-- python_example.py: end -
 
 def run_example(a, threads):
     """The example's JSON figures at `threads` threads (rfk's n_jobs and --threads, OpenBLAS's)."""
-    env = dict(os.environ, OPENBLAS_NUM_THREADS=str(threads))
-    env.setdefault("OPENBLAS_CORETYPE", "SkylakeX")
+    env = dict(os.environ, OPENBLAS_NUM_THREADS=str(threads), OPENBLAS_CORETYPE=a.openblas_core)
     cmd = [a.python, EXAMPLE, "--cli", a.rfk, "--threads", str(threads), "--json"]
     print("+", f"OPENBLAS_NUM_THREADS={threads}", " ".join(cmd), file=sys.stderr, flush=True)
     out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env).stdout
@@ -49,16 +48,18 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--python", default=os.path.join(ROOT, "build", "python-venv", "bin", "python"))
     ap.add_argument("--rfk", default=os.path.join(ROOT, "build", "release", "bin", "rfk"))
+    ap.add_argument("--openblas-core", default="SkylakeX", help="OPENBLAS_CORETYPE for both rfk and NumPy")
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "PYTHON.md"), help="the doc to write into; - prints")
     a = ap.parse_args()
     every = os.cpu_count() or 1
     results = [(t, run_example(a, t)) for t in sorted({1, every})]
     first = results[0][1]
     same = all(r["same_model"] and r["same_predictions"] for _, r in results)
-    line = provenance.line("bench/python_example.py")
+    line = provenance.line("bench/python_example.py" + (f" --openblas-core {a.openblas_core}"
+                                                        if a.openblas_core != "SkylakeX" else ""))
     text = "\n".join([
         BEGIN,
-        f"{line}; OpenBLAS core `{os.environ.get('OPENBLAS_CORETYPE', 'SkylakeX')}`:", "",
+        f"{line}; OpenBLAS kernels `{a.openblas_core}` (`OPENBLAS_CORETYPE`):", "",
         *table(results), "",
         f"Test error: rfk {first['error']:.4f} (Python), {first['cli_error']:.4f} (CLI), scikit-learn "
         f"{first['sklearn_error']:.4f}. " + ("In every run the CLI's model file and Python's were byte-identical and "
