@@ -111,26 +111,32 @@ rfk_footprint_test(footprint_pinned pinned tests/embedded/CMakeFiles/rfk_core_pi
                    ${RFK_PINNED_FLASH_BUDGET_${RFK_MCU}})
 rfk_footprint_test(footprint_pinned_fixed pinned_fixed tests/embedded/CMakeFiles/rfk_core_pinned_house_fixed.dir
                    rfk_predict_fixed ${RFK_PINNED_FIXED_FLASH_BUDGET_${RFK_MCU}})
-# The other pinned kinds (RFK_PINNED_FIXTURES beyond house_pair and house_fixed: Fastfood int8 on
-# the float path, Fastfood on the integer path): footprint_core.c or footprint_fixed.c on each core,
-# within RFK_PINNED_<NAME>_FLASH_BUDGET_<mcu> (budgets.cmake; the whole core's where none is recorded).
-set(RFK_PINNED_KINDS ${RFK_PINNED_FIXTURES})
-list(REMOVE_ITEM RFK_PINNED_KINDS house_pair house_fixed)
-foreach(name IN LISTS RFK_PINNED_KINDS)
+# rfk_pinned_footprint(variant name budget): footprint_core.c or footprint_fixed.c (by the fixture's
+# path) on rfk_core_<variant>_<name>, the image rfk_footprint_<variant>_<name>, the test
+# footprint_<variant>_<name> within `budget`.
+function(rfk_pinned_footprint variant name budget)
   set(source core)
   set(entry rfk_predict)
   if(name IN_LIST RFK_FIXED_FIXTURES)
     set(source fixed)
     set(entry rfk_predict_fixed)
   endif()
+  rfk_footprint_image(${variant}_${name} ${source} rfk_core_${variant}_${name})
+  target_link_options(rfk_footprint_${variant}_${name} PRIVATE -Wl,--defsym=${name}=rfk_model_flash)
+  rfk_footprint_test(footprint_${variant}_${name} ${variant}_${name}
+                     tests/embedded/CMakeFiles/rfk_core_${variant}_${name}.dir ${entry} ${budget})
+endfunction()
+# The other pinned kinds (RFK_PINNED_FIXTURES beyond house_pair and house_fixed: Fastfood int8 on
+# the float path, Fastfood on the integer path), within RFK_PINNED_<NAME>_FLASH_BUDGET_<mcu>
+# (budgets.cmake; the whole core's where none is recorded).
+set(RFK_PINNED_KINDS ${RFK_PINNED_FIXTURES})
+list(REMOVE_ITEM RFK_PINNED_KINDS house_pair house_fixed)
+foreach(name IN LISTS RFK_PINNED_KINDS)
   string(TOUPPER ${name} upper)
   if(NOT DEFINED RFK_PINNED_${upper}_FLASH_BUDGET_${RFK_MCU})
     set(RFK_PINNED_${upper}_FLASH_BUDGET_${RFK_MCU} ${RFK_FLASH_BUDGET_${RFK_MCU}})
   endif()
-  rfk_footprint_image(pinned_${name} ${source} rfk_core_pinned_${name})
-  target_link_options(rfk_footprint_pinned_${name} PRIVATE -Wl,--defsym=${name}=rfk_model_flash)
-  rfk_footprint_test(footprint_pinned_${name} pinned_${name} tests/embedded/CMakeFiles/rfk_core_pinned_${name}.dir
-                     ${entry} ${RFK_PINNED_${upper}_FLASH_BUDGET_${RFK_MCU}})
+  rfk_pinned_footprint(pinned ${name} ${RFK_PINNED_${upper}_FLASH_BUDGET_${RFK_MCU}})
 endforeach()
 # The same four pinned cores built for size (rfk_core_pinned_small_<fixture>, where RFK_CORE_SMALL
 # differs from the default), within RFK_PINNED_SMALL_<FIXTURE>_FLASH_BUDGET_<mcu> (budgets.cmake).
@@ -139,22 +145,12 @@ if(TARGET rfk_core_small)
   set(RFK_PINNED_SMALL_KINDS ${RFK_PINNED_FIXTURES})
 endif()
 foreach(name IN LISTS RFK_PINNED_SMALL_KINDS)
-  set(source core)
-  set(entry rfk_predict)
-  if(name IN_LIST RFK_FIXED_FIXTURES)
-    set(source fixed)
-    set(entry rfk_predict_fixed)
-  endif()
   string(TOUPPER ${name} upper)
   if(NOT DEFINED RFK_PINNED_SMALL_${upper}_FLASH_BUDGET_${RFK_MCU})
     message(FATAL_ERROR "RFK_MCU=${RFK_MCU}: no budget for the small pinned ${name} core in budgets.cmake; "
                         "measure it (ctest -R footprint_pinned_small -V) and record it there")
   endif()
-  rfk_footprint_image(pinned_small_${name} ${source} rfk_core_pinned_small_${name})
-  target_link_options(rfk_footprint_pinned_small_${name} PRIVATE -Wl,--defsym=${name}=rfk_model_flash)
-  rfk_footprint_test(footprint_pinned_small_${name} pinned_small_${name}
-                     tests/embedded/CMakeFiles/rfk_core_pinned_small_${name}.dir ${entry}
-                     ${RFK_PINNED_SMALL_${upper}_FLASH_BUDGET_${RFK_MCU}})
+  rfk_pinned_footprint(pinned_small ${name} ${RFK_PINNED_SMALL_${upper}_FLASH_BUDGET_${RFK_MCU}})
 endforeach()
 # Nothing in those images takes the pinned Model's address (lib/core/pinned_model.h), so the Model
 # is not linked; the pinned core's test image, whose C++ OpenModel copies it, shows the check finds it.
