@@ -16,14 +16,20 @@
 
 // RFK_CORE_SMALL: size over speed (0 unless the build says 1: rfk_add_core's SMALL, rfk.mk's
 // RFK_SMALL=1, or -DRFK_CORE_SMALL=1). The same outputs, to the bit, from the core's plainest loops:
-// one accumulator a row (RFK_CORE_PLAIN_LOOPS, as on the soft-float cores) and, on cores with the
-// Arm DSP extension or MVE, the integer path's scalar kernels (RFK_FIXED_DSP 0: fixed_kernels.h)
-// and, on those with MVE-F, the scalar kernel table alone (RFK_HELIUM 0: kernels_helium.h).
-// docs/EMBEDDED.md gives what it saves and costs per kind and core.
+// one accumulator a row (RFK_CORE_PLAIN_LOOPS, below) and, on cores with the Arm DSP extension or
+// MVE, the integer path's scalar kernels (RFK_FIXED_DSP 0: fixed_kernels.h) and, on those with
+// MVE-F, the scalar kernel table alone (RFK_HELIUM 0: kernels_helium.h). docs/EMBEDDED.md gives
+// what it saves and costs per kind and core.
 #ifndef RFK_CORE_SMALL
 #define RFK_CORE_SMALL 0
 #endif
-#if RFK_CORE_SMALL && !defined(RFK_CORE_PLAIN_LOOPS)
+// RFK_CORE_PLAIN_LOOPS: the scalar kernels' plainest loops (kernels_scalar.cc,
+// kernels_scalar_maps.cc), where the others keep several sums in registers and unroll. Defined for
+// a core built for size, and on builds that optimise for size where every float operation is a
+// library call (the soft-float firmware presets: Cortex-M0, M3, M33 without FPU, RV32IMC): there,
+// restructured loops save a few instructions next to each call's few dozen and cost flash.
+#if !defined(RFK_CORE_PLAIN_LOOPS) && \
+    (RFK_CORE_SMALL || (defined(__OPTIMIZE_SIZE__) && (defined(__SOFTFP__) || defined(__riscv_float_abi_soft))))
 #define RFK_CORE_PLAIN_LOOPS 1
 #endif
 

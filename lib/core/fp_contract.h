@@ -14,12 +14,4 @@
 #elif defined(__GNUC__)
 #pragma GCC optimize("fp-contract=off")
 #endif
-
-// Defined on builds that optimise for size where every float operation is a library call (the
-// soft-float firmware presets: Cortex-M0, M3, M33 without FPU, RV32IMC). There, restructured
-// loops save a few instructions next to each call's few dozen and cost flash, so the core keeps
-// its plainest loops; elsewhere the scalar table takes forms that keep values in registers.
-#if defined(__OPTIMIZE_SIZE__) && (defined(__SOFTFP__) || defined(__riscv_float_abi_soft))
-#define RFK_CORE_PLAIN_LOOPS 1
-#endif
 #endif  // RFK_CORE_FP_CONTRACT_H_

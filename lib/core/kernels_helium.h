@@ -1,9 +1,10 @@
 // The Helium (M-profile Vector Extension, floating point) kernels of the device core, for
 // Armv8.1-M cores with MVE-F (Cortex-M55, M85): compiled in where the compiler targets MVE-F,
-// unless the build says RFK_HELIUM=0 or builds the core for size (RFK_CORE_SMALL). There is no run-time detection on a microcontroller: the
-// build's -mcpu decides. The "helium-MVE" kernel table (kernels_scalar.cc) is the scalar table
-// with these kernels in place of the scalar ones, and is the default table where it is built; the
-// scalar table stays selectable (rfk_select_kernels("scalar")) and is the oracle.
+// unless the build says RFK_HELIUM=0 or builds the core for size (RFK_CORE_SMALL). There is no
+// run-time detection on a microcontroller: the build's -mcpu decides. The "helium-MVE" kernel table
+// (kernels_scalar.cc) is the scalar table with these kernels in place of the scalar ones, and is
+// the default table where it is built; the scalar table stays selectable
+// (rfk_select_kernels("scalar")) and is the oracle.
 // Internal to lib/core.
 #pragma once
 

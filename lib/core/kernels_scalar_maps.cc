@@ -37,7 +37,8 @@ void FwhtRef(float* x, std::uint32_t n) noexcept {
 
 // Fastfood's B (ApplySigns' contract, rfk/kernels.hpp): the sign goes in as an XOR of the float's
 // sign bit, not as a branch on B's random bits (half of them mispredicted). The soft-float
-// firmware presets take one loop over the entries (RFK_CORE_PLAIN_LOOPS); others copy x and flip
+// firmware presets and cores built for size take one loop over the entries (RFK_CORE_PLAIN_LOOPS,
+// core_config.h); others copy x and flip
 // a byte of B per 8 entries, which compilers unroll into shifts by constants (x86: 61 k -> 37 k
 // instructions per Fashion-MNIST sample; Cortex-M4F: 86.2 k -> 83.3 k per binary (54, 1024)
 // prediction for 64 B of flash).
