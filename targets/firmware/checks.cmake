@@ -111,9 +111,19 @@ rfk_footprint_test(footprint_pinned pinned tests/embedded/CMakeFiles/rfk_core_pi
                    ${RFK_PINNED_FLASH_BUDGET_${RFK_MCU}})
 rfk_footprint_test(footprint_pinned_fixed pinned_fixed tests/embedded/CMakeFiles/rfk_core_pinned_house_fixed.dir
                    rfk_predict_fixed ${RFK_PINNED_FIXED_FLASH_BUDGET_${RFK_MCU}})
+# Nothing in those images takes the pinned Model's address (lib/core/pinned_model.h), so the Model
+# is not linked; the pinned core's test image, whose C++ OpenModel copies it, shows the check finds it.
+function(rfk_no_pinned_model name elf)
+  add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} -DNM=${CMAKE_NM} -DELF=${elf} -DFORBID=kPinnedModel
+                                "-DWHAT=the pinned Model" -P ${PROJECT_SOURCE_DIR}/cmake/check_no_symbol.cmake)
+endfunction()
+rfk_no_pinned_model(footprint_pinned_no_model $<TARGET_FILE:rfk_footprint_pinned>)
+rfk_no_pinned_model(footprint_pinned_fixed_no_model $<TARGET_FILE:rfk_footprint_pinned_fixed>)
+rfk_no_pinned_model(footprint_pinned_no_model_detects $<TARGET_FILE:rfk_core_pinned_test_house_pair>)
+set_tests_properties(footprint_pinned_no_model_detects PROPERTIES WILL_FAIL ON)
 # rfk_pinned_footprint(variant name budget): footprint_core.c or footprint_fixed.c (by the fixture's
 # path) on rfk_core_<variant>_<name>, the image rfk_footprint_<variant>_<name>, the test
-# footprint_<variant>_<name> within `budget`.
+# footprint_<variant>_<name> within `budget`, and footprint_<variant>_<name>_no_model.
 function(rfk_pinned_footprint variant name budget)
   set(source core)
   set(entry rfk_predict)
@@ -125,6 +135,7 @@ function(rfk_pinned_footprint variant name budget)
   target_link_options(rfk_footprint_${variant}_${name} PRIVATE -Wl,--defsym=${name}=rfk_model_flash)
   rfk_footprint_test(footprint_${variant}_${name} ${variant}_${name}
                      tests/embedded/CMakeFiles/rfk_core_${variant}_${name}.dir ${entry} ${budget})
+  rfk_no_pinned_model(footprint_${variant}_${name}_no_model $<TARGET_FILE:rfk_footprint_${variant}_${name}>)
 endfunction()
 # The other pinned kinds (RFK_PINNED_FIXTURES beyond house_pair and house_fixed: Fastfood int8 on
 # the float path, Fastfood on the integer path), within RFK_PINNED_<NAME>_FLASH_BUDGET_<mcu>
@@ -152,19 +163,3 @@ foreach(name IN LISTS RFK_PINNED_SMALL_KINDS)
   endif()
   rfk_pinned_footprint(pinned_small ${name} ${RFK_PINNED_SMALL_${upper}_FLASH_BUDGET_${RFK_MCU}})
 endforeach()
-# Nothing in those images takes the pinned Model's address (lib/core/pinned_model.h), so the Model
-# is not linked; the pinned core's test image, whose C++ OpenModel copies it, shows the check finds it.
-function(rfk_no_pinned_model name elf)
-  add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} -DNM=${CMAKE_NM} -DELF=${elf} -DFORBID=kPinnedModel
-                                "-DWHAT=the pinned Model" -P ${PROJECT_SOURCE_DIR}/cmake/check_no_symbol.cmake)
-endfunction()
-rfk_no_pinned_model(footprint_pinned_no_model $<TARGET_FILE:rfk_footprint_pinned>)
-rfk_no_pinned_model(footprint_pinned_fixed_no_model $<TARGET_FILE:rfk_footprint_pinned_fixed>)
-foreach(name IN LISTS RFK_PINNED_KINDS)
-  rfk_no_pinned_model(footprint_pinned_${name}_no_model $<TARGET_FILE:rfk_footprint_pinned_${name}>)
-endforeach()
-foreach(name IN LISTS RFK_PINNED_SMALL_KINDS)
-  rfk_no_pinned_model(footprint_pinned_small_${name}_no_model $<TARGET_FILE:rfk_footprint_pinned_small_${name}>)
-endforeach()
-rfk_no_pinned_model(footprint_pinned_no_model_detects $<TARGET_FILE:rfk_core_pinned_test_house_pair>)
-set_tests_properties(footprint_pinned_no_model_detects PROPERTIES WILL_FAIL ON)
