@@ -28,7 +28,7 @@ sys.path.insert(0, os.path.join(ROOT, "bench", "paper"))
 import blocks  # noqa: E402  (the marked blocks the docs' scripts own)
 
 DATA = "/usr/share/datasets/fashion-mnist"
-BEGIN, END = "<!-- main_job.py: begin -->", "<!-- main_job.py: end -->"
+BEGIN, END = blocks.markers("main_job.py")
 
 
 def run(cmd, env=None):

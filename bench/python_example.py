@@ -22,7 +22,7 @@ sys.path.insert(0, os.path.join(ROOT, "bench", "paper"))
 import blocks  # noqa: E402  (the marked blocks the docs' scripts own)
 
 EXAMPLE = os.path.join(ROOT, "targets", "python", "examples", "fashion_mnist.py")
-BEGIN, END = "<!-- python_example.py: begin -->", "<!-- python_example.py: end -->"
+BEGIN, END = blocks.markers("python_example.py")
 
 
 def run_example(a, threads):

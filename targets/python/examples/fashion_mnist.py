@@ -104,10 +104,11 @@ def main():
                                       capture_output=True, text=True).stdout.split()
         train_s = report["seconds"]["train"]
         cli_predict_s = ev["predict_us_per_sample"] * len(Xt) / 1e6
+        same_pred = cli_pred == [str(v) for v in pred]
         out.update(cli_train_s=train_s, cli_predict_s=cli_predict_s, cli_error=1.0 - ev["accuracy"],
-                   same_model=same, same_predictions=cli_pred == [str(v) for v in pred])
+                   same_model=same, same_predictions=same_pred)
         print(f"rfk CLI: train {train_s:.1f} s, predict {cli_predict_s:.2f} s; model files byte-identical: {same}; "
-              f"predictions equal: {cli_pred == [str(v) for v in pred]}")
+              f"predictions equal: {same_pred}")
         print(f"Python / CLI: fit {fit_s / train_s:.3f}, predict {predict_s / cli_predict_s:.3f}")
     if a.json:
         print(json.dumps(out))
