@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (tests/fuzz/fuzz_targets.h) with clang-14
 # (-fsanitize=fuzzer,address,undefined; the core's and the host library's objects compiled once,
-# on every core, and shared) and runs each, one after the other on one core, for a bounded time
-# on a seed corpus of real inputs, then prints executions and coverage per target.
+# on every core, and shared), then runs them as many at once as there are cores (each fuzzer on
+# one core) for a bounded time on a seed corpus of real inputs, and prints executions and coverage
+# per target.
 #   scripts/fuzz.sh [seconds per target, default 60] [target ...]
 #   targets: model model_dense model_pinned capi libsvm csv idx train convert (default: all). CI's
 #   short run: scripts/fuzz.sh 20. model_dense is fuzz_model on the core `rfk export --config-header`
@@ -263,26 +264,42 @@ build_target() {
 }
 
 declare -A max_len=([model]=65536 [model_dense]=65536 [model_pinned]=65536 [capi]=65536 [libsvm]=8192 [csv]=8192 [idx]=16384 [train]=4096 [convert]=65536)
-status=0
-report=()
 for t in "${targets[@]}"; do
   echo "== $t: building" >&2
   build_target "$t"
   "seeds_$t"
   mkdir -p "$out/corpus/$t" "$out/artifacts/$t" "$tmp/seeds/$t"
   [ -d "tests/fuzz/regressions/$t" ] && cp tests/fuzz/regressions/"$t"/* "$tmp/seeds/$t/" 2>/dev/null || true
+done
+
+# TARGET: one bounded run; its exit status goes to $tmp/rc.TARGET, its output to its log.
+fuzz_one() {
+  local t=$1 rc=0
   echo "== $t: fuzzing for ${secs}s" >&2
-  log="$out/logs/$t.log"
-  rc=0
   "$out/fuzz_$t" -max_total_time="$secs" -max_len="${max_len[$t]}" -timeout=10 -rss_limit_mb=2048 \
     -print_final_stats=1 -artifact_prefix="$out/artifacts/$t/" \
-    "$out/corpus/$t" "$tmp/seeds/$t" > "$log" 2>&1 || rc=$?
+    "$out/corpus/$t" "$tmp/seeds/$t" > "$out/logs/$t.log" 2>&1 || rc=$?
+  echo "$rc" > "$tmp/rc.$t"
+}
+running=0
+for t in "${targets[@]}"; do
+  fuzz_one "$t" &
+  running=$((running + 1))
+  if [ "$running" -ge "$(nproc)" ]; then wait -n || true; running=$((running - 1)); fi
+done
+wait
+
+status=0
+report=()
+for t in "${targets[@]}"; do
+  log="$out/logs/$t.log"
+  rc=$(cat "$tmp/rc.$t" 2>/dev/null || echo missing)
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   done_line=$(grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -1 || true)
   cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<< "$done_line")
   ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<< "$done_line")
   corp=$(sed -n 's/.* corp: \([0-9]*\).*/\1/p' <<< "$done_line")
-  if [ "$rc" -ne 0 ]; then
+  if [ "$rc" != 0 ]; then
     status=1
     grep -E "ERROR|SUMMARY|invariant|Test unit written|uncaught" "$log" | head -20 >&2 || true
     result="FAILED (exit $rc; log $log)"
