@@ -16,10 +16,11 @@
 
 // RFK_CORE_SMALL: size over speed (0 unless the build says 1: rfk_add_core's SMALL, rfk.mk's
 // RFK_SMALL=1, or -DRFK_CORE_SMALL=1). The same outputs, to the bit, from the core's plainest loops:
-// one accumulator a row (RFK_CORE_PLAIN_LOOPS, below) and, on cores with the Arm DSP extension or
-// MVE, the integer path's scalar kernels (RFK_FIXED_DSP 0: fixed_kernels.h) and, on those with
-// MVE-F, the scalar kernel table alone (RFK_HELIUM 0: kernels_helium.h). docs/EMBEDDED.md gives
-// what it saves and costs per kind and core.
+// one accumulator a row (RFK_CORE_PLAIN_LOOPS, below); the integer path's cosine table computed
+// rather than stored (quarter_cos.h: about 400 bytes less); on cores with the Arm DSP extension or
+// MVE, the integer path's scalar kernels (RFK_FIXED_DSP 0: fixed_kernels.h); on those with MVE-F,
+// the scalar kernel table alone (RFK_HELIUM 0: kernels_helium.h). docs/EMBEDDED.md gives what it
+// saves and costs per kind and core.
 #ifndef RFK_CORE_SMALL
 #define RFK_CORE_SMALL 0
 #endif

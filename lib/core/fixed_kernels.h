@@ -18,6 +18,7 @@
 
 #include "bytes.h"
 #include "core_config.h"  // RFK_CORE_SMALL
+#include "quarter_cos.h"
 
 #if defined(__ARM_FEATURE_DSP)
 #include <arm_acle.h>
@@ -80,9 +81,14 @@ inline constexpr std::uint32_t QuadSlot(std::uint32_t j, std::uint32_t n) {
   return (j & ~3u) | (r == 1u ? 2u : r == 2u ? 1u : r);
 }
 
-// The quarter-wave table of CosTurns (fixed_cos.cc) and its body, inlined into PredictFixed's loops
-// (the out-of-line CosTurns is this, called).
-extern const std::uint16_t kQuarterCos2[258];
+// Entry i (0..257) of CosTurns' quarter-wave table (quarter_cos.h): read, or, in a core built for
+// size, computed (the same integers) by one out-of-line function (fixed_cos.cc).
+#if RFK_CORE_SMALL
+std::uint32_t QuarterCosEntry(std::uint32_t i);
+#else
+[[gnu::always_inline]] inline std::uint32_t QuarterCosEntry(std::uint32_t i) { return kQuarterCos2[i]; }
+#endif
+// CosTurns' body, inlined into PredictFixed's loops (the out-of-line CosTurns is this, called).
 // The cosine's magnitude at mirrored position p in (0, 2^30] of a quadrant: one rounding for
 // interpolation and scale, v = round((a * 2^16 - (a - b) * frac) / 2^17), in unsigned 32-bit
 // arithmetic, exact: the table decreases (a >= b), a * 2^16 + 2^16 <= 65535 * 2^16 < 2^32, and the
@@ -90,8 +96,8 @@ extern const std::uint16_t kQuarterCos2[258];
 [[gnu::always_inline]] inline std::int32_t QuarterCos(std::uint32_t p) {
   const std::uint32_t i = p >> 22;                // table index, 0..256
   const std::uint32_t frac = (p >> 6) & 0xFFFFu;  // the next 16 bits
-  const std::uint32_t a = kQuarterCos2[i];
-  const std::uint32_t drop = a - kQuarterCos2[i + 1];
+  const std::uint32_t a = QuarterCosEntry(i);
+  const std::uint32_t drop = a - QuarterCosEntry(i + 1);
   return static_cast<std::int32_t>(((a << 16) - drop * frac + 0x10000u) >> 17);
 }
 [[gnu::always_inline]] inline std::int16_t CosTurnsInline(std::uint32_t phase) {

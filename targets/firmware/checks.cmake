@@ -33,11 +33,12 @@ rfk_cost_test(cost_block32 rfk_core_block32)
 # a 256 KiB board holds only without the float ones.
 rfk_cost_test(cost_fixed rfk::core RFK_COST_FIXED_ONLY=1)
 # Both again through the core built for size (RFK_CORE_SMALL: plain loops, the integer path's scalar
-# kernels), on the cores where that differs from the default (lib/CMakeLists.txt): side by side.
-if(TARGET rfk_core_small)
+# kernels and computed cosine table), side by side; the float fixtures only where the float path's
+# small form differs from the default (RFK_CORE_SMALL_FLOAT_DIFFERS, lib/CMakeLists.txt).
+if(RFK_CORE_SMALL_FLOAT_DIFFERS)
   rfk_cost_test(cost_small rfk_core_small)
-  rfk_cost_test(cost_fixed_small rfk_core_small RFK_COST_FIXED_ONLY=1)
 endif()
+rfk_cost_test(cost_fixed_small rfk_core_small RFK_COST_FIXED_ONLY=1)
 
 # Footprint: the same image with and without the core, sized; the core's objects carry GCC's
 # call-graph and stack-usage records (-fcallgraph-info=su) for the worst-case predict stack.
@@ -149,13 +150,10 @@ foreach(name IN LISTS RFK_PINNED_KINDS)
   endif()
   rfk_pinned_footprint(pinned ${name} ${RFK_PINNED_${upper}_FLASH_BUDGET_${RFK_MCU}})
 endforeach()
-# The same four pinned cores built for size (rfk_core_pinned_small_<fixture>, where RFK_CORE_SMALL
-# differs from the default), within RFK_PINNED_SMALL_<FIXTURE>_FLASH_BUDGET_<mcu> (budgets.cmake).
-set(RFK_PINNED_SMALL_KINDS)
-if(TARGET rfk_core_small)
-  set(RFK_PINNED_SMALL_KINDS ${RFK_PINNED_FIXTURES})
-endif()
-foreach(name IN LISTS RFK_PINNED_SMALL_KINDS)
+# The pinned cores built for size (rfk_core_pinned_small_<fixture>, those of
+# RFK_PINNED_SMALL_FIXTURES: where RFK_CORE_SMALL differs from the default), within
+# RFK_PINNED_SMALL_<FIXTURE>_FLASH_BUDGET_<mcu> (budgets.cmake).
+foreach(name IN LISTS RFK_PINNED_SMALL_FIXTURES)
   string(TOUPPER ${name} upper)
   if(NOT DEFINED RFK_PINNED_SMALL_${upper}_FLASH_BUDGET_${RFK_MCU})
     message(FATAL_ERROR "RFK_MCU=${RFK_MCU}: no budget for the small pinned ${name} core in budgets.cmake; "

@@ -5,7 +5,8 @@
 // of those instructions, so their loops, tails and the quad order are checked everywhere. Inputs:
 // every length 0..kMaxLen at every start offset 0..3 (unaligned words), pseudo-random values and
 // the extremes (-32768, 32767, -128, 127), whose sums wrap; and the joint cosine and sine of the
-// DSP loops against CosTurns and SinTurns. Prints integers only (no float printf on bare metal);
+// DSP loops against CosTurns and SinTurns; the quarter-cosine entries a core built for size
+// computes against its table. Prints integers only (no float printf on bare metal);
 // returns non-zero on any mismatch.
 // Nothing is allocated.
 #include <stdio.h>
@@ -173,6 +174,18 @@ std::uint32_t CheckCosSin(std::uint32_t* checked) {
   return bad;
 }
 
+// The quarter-wave table's entries as a core built for size computes them (quarter_cos.h: checked
+// at compile time already) against the table, at run time on this platform's compiler and CPU.
+std::uint32_t CheckQuarterCosEntries(std::uint32_t* checked) {
+  std::uint32_t bad = 0;
+  for (volatile std::uint32_t i = 0; i <= 256; i = i + 1) {
+    ++*checked;
+    if (fk::quarter_cos::Entry(i) != fk::kQuarterCos2[i] && bad++ < 4)
+      printf("fixed kernels: the computed quarter-cosine entry %lu differs\n", static_cast<unsigned long>(i));
+  }
+  return bad;
+}
+
 }  // namespace
 
 #if defined(__ARM_FEATURE_DSP)
@@ -198,6 +211,7 @@ int main() {
   RFK_FIXED_KERNEL_LIST(RFK_CHECK_KERNEL)
 #undef RFK_CHECK_KERNEL
   mismatches += CheckCosSin(&checked);
+  mismatches += CheckQuarterCosEntries(&checked);
   printf("fixed kernels: %u cases checked, %u mismatches (DSP instructions %s; MVE kernels %s)\n",
          static_cast<unsigned>(checked), static_cast<unsigned>(mismatches), kDspInstructions,
          RFK_FIXED_MVE ? "run" : "absent");

@@ -87,6 +87,16 @@ set(RFK_SMALL_BOARD_FIXTURES house_pair a9a_hashed a9a_exact covtype_fastfood ho
 # Cortex-M0's flash beside the small ones in fixed_check and cost_fixed. The a9a ones are random
 # binning on the integer path (hashed: P = 30, B = 64; exact: P = 10, the keys kept), d = 123.
 set(RFK_FIXED_FIXTURES house_fixed covtype_fixed covtype_ff_fixed a9a_hashed_fixed a9a_exact_fixed)
+# The pinned fixtures whose cores are built again for size (RFK_CORE_SMALL: core_pinned_small_<name>,
+# footprint_pinned_small_<name>): all of them where the float path's small form differs from the
+# default (RFK_CORE_SMALL_FLOAT_DIFFERS, lib/CMakeLists.txt: cores with an FPU or the DSP
+# extension), the fixed-point ones alone elsewhere (their computed cosine table is what differs).
+set(RFK_PINNED_SMALL_FIXTURES)
+foreach(name IN LISTS RFK_PINNED_FIXTURES)
+  if(RFK_CORE_SMALL_FLOAT_DIFFERS OR name IN_LIST RFK_FIXED_FIXTURES)
+    list(APPEND RFK_PINNED_SMALL_FIXTURES ${name})
+  endif()
+endforeach()
 set(RFK_FIXED_house_fixed house_pair --fixed-only)
 set(RFK_FIXED_covtype_fixed covtype_phase --fixed-only)
 # The binary (54, 1024) Fastfood model on the integer path (d' = 64, 8 blocks of G, S, Pi, B in
