@@ -26,8 +26,22 @@ struct FixedFastfoodView {
   std::uint32_t d, F, dp, index_bits;
 };
 
-FixedFastfoodView FixedFastfoodOf(const std::uint8_t* section, std::uint32_t phase_at,
-                                  const format::fixed_params::FastfoodTail& ff, std::uint32_t d, std::uint32_t F);
+// Inline, as FixedFastfoodViewAt below: a core pinned to a model folds the view into constants.
+inline FixedFastfoodView FixedFastfoodOf(const std::uint8_t* sec, std::uint32_t phase_at,
+                                         const format::fixed_params::FastfoodTail& ff, std::uint32_t d,
+                                         std::uint32_t F) {
+  return FixedFastfoodView{reinterpret_cast<const std::int16_t*>(sec + ff.g),
+                           reinterpret_cast<const std::int32_t*>(sec + ff.s_mult),
+                           sec + ff.s_shift,
+                           sec + ff.g_shift,
+                           sec + ff.perm,
+                           sec + ff.signs,
+                           sec + phase_at,
+                           d,
+                           F,
+                           ff.dp,
+                           format::fastfood::IndexBits(ff.dp)};
+}
 
 // t <- H t in place (the unnormalised Walsh-Hadamard transform of FwhtRef), n a power of two:
 // the core's version of the kernel list's Fwht (fixed_kernels.h: scalar, DSP or MVE; the same
@@ -46,9 +60,12 @@ void FixedFastfoodTurns(const FixedFastfoodView& a, const std::int16_t* x, std::
 // The view of a fixed section `sec` whose Fastfood tail is at `tail_at` = LayoutOf(..., false).bytes
 // and its phases at `phase_at`, for FixedFastfoodTurns: PredictFixed's, once per prediction. For a
 // section the validator accepted only: the tail's layout is computed in 32 bits (FastfoodTailOf<
-// uint32_t>), no 64-bit library calls on 32-bit cores.
-FixedFastfoodView FixedFastfoodViewAt(const std::uint8_t* sec, std::uint32_t tail_at, std::uint32_t phase_at,
-                                      std::uint32_t d, std::uint32_t F) noexcept;
+// uint32_t>), no 64-bit library calls on 32-bit cores. Inline: in a pinned core (core_config.h)
+// every argument is a constant, and so is the view.
+inline FixedFastfoodView FixedFastfoodViewAt(const std::uint8_t* sec, std::uint32_t tail_at, std::uint32_t phase_at,
+                                             std::uint32_t d, std::uint32_t F) noexcept {
+  return FixedFastfoodOf(sec, phase_at, format::fixed_params::FastfoodTailOf<std::uint32_t>(tail_at, d, F), d, F);
+}
 
 // format::fixed_params::FastfoodTailOf in 64 bits, out of line (its arithmetic is library calls on
 // 32-bit cores: one copy for the validator and FixedFastfoodBytes).

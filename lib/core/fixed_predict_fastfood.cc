@@ -22,21 +22,6 @@
 
 namespace rfk::core {
 
-FixedFastfoodView FixedFastfoodOf(const std::uint8_t* sec, std::uint32_t phase_at,
-                                  const format::fixed_params::FastfoodTail& ff, std::uint32_t d, std::uint32_t F) {
-  return FixedFastfoodView{reinterpret_cast<const std::int16_t*>(sec + ff.g),
-                           reinterpret_cast<const std::int32_t*>(sec + ff.s_mult),
-                           sec + ff.s_shift,
-                           sec + ff.g_shift,
-                           sec + ff.perm,
-                           sec + ff.signs,
-                           sec + phase_at,
-                           d,
-                           F,
-                           ff.dp,
-                           format::fastfood::IndexBits(ff.dp)};
-}
-
 void FwhtI32(std::int32_t* t, std::uint32_t n) noexcept { fixed::kernels::Fwht(t, n); }
 
 void FixedFastfoodTurns(const FixedFastfoodView& a, const std::int16_t* x, std::uint32_t b, std::int32_t* t,
@@ -83,12 +68,6 @@ void FixedFastfoodTurns(const FixedFastfoodView& a, const std::int16_t* x, std::
 
 format::fixed_params::FastfoodTail FixedFastfoodTail(std::uint64_t tail_at, std::uint32_t d, std::uint32_t F) noexcept {
   return format::fixed_params::FastfoodTailOf(tail_at, d, F);
-}
-
-FixedFastfoodView FixedFastfoodViewAt(const std::uint8_t* sec, std::uint32_t tail_at, std::uint32_t phase_at,
-                                      std::uint32_t d, std::uint32_t F) noexcept {
-  // An accepted section: its offsets fit 32 bits (no 64-bit library calls on 32-bit cores).
-  return FixedFastfoodOf(sec, phase_at, format::fixed_params::FastfoodTailOf<std::uint32_t>(tail_at, d, F), d, F);
 }
 
 std::uint64_t FixedFastfoodBytes(std::uint64_t tail_at, std::uint32_t d, std::uint32_t F) noexcept {
