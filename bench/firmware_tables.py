@@ -209,7 +209,7 @@ def readme_block(rows, results, ram, presets, stamp):
     m4, m55 = "cortex-m4", "cortex-m55"
     phase, fixed = "covtype_phase (d = 54, D = 1024)", "covtype_fixed (d = 54, D = 1024), `cost_fixed`"
     need = [(rows, phase, m4), (rows, fixed, m4), (rows, phase + ", helium-MVE table", m55), (rows, phase, m55),
-            (rows, fixed, m55), (rows, fixed.replace("cost_fixed", "cost_fixed_small"), m55),
+            (rows, fixed, m55), (rows, fixed.replace("cost_fixed", "cost_fixed_scalar"), m55),
             (ram, "house_pair (d = 16, D = 256), `cost_block32`", m4)]
     if any(p not in presets for p in (m4, m55)) or any(p not in t.get(k, {}) for t, k, p in need):
         return None
@@ -220,7 +220,7 @@ def readme_block(rows, results, ram, presets, stamp):
         return None
     f32, fix = rows[phase][m4], rows[fixed][m4]
     helium, scalar = rows[phase + ", helium-MVE table"][m55], rows[phase][m55]
-    mve, mve_scalar = rows[fixed][m55], rows[fixed.replace("cost_fixed", "cost_fixed_small")][m55]
+    mve, mve_scalar = rows[fixed][m55], rows[fixed.replace("cost_fixed", "cost_fixed_scalar")][m55]
     scratch, stack = ram["house_pair (d = 16, D = 256), `cost_block32`"][m4]
     link = "docs/generated/firmware.md"
     return "\n".join([
@@ -362,7 +362,7 @@ def derived(rows, presets, cols, fixed):
         source = sources.get(fixture)
         f32 = next((r for lab, r in rows.items() if fixture_of(lab) == source and "`" not in lab
                     and "table" not in lab), None)
-        scalar = rows.get(label.replace("`cost_fixed`", "`cost_fixed_small`"), {})
+        scalar = rows.get(label.replace("`cost_fixed`", "`cost_fixed_scalar`"), {})
         for p, col in zip(presets, cols):
             if p in scalar and f32 and p in f32 and p in by:
                 dsp = by[p]

@@ -39,6 +39,11 @@ if(RFK_CORE_SMALL_FLOAT_DIFFERS)
   rfk_cost_test(cost_small rfk_core_small)
 endif()
 rfk_cost_test(cost_fixed_small rfk_core_small RFK_COST_FIXED_ONLY=1)
+# The integer path's scalar loops with the stored table, on cores whose default is the DSP or MVE
+# ones: what those replace, side by side.
+if(TARGET rfk_core_fixed_scalar)
+  rfk_cost_test(cost_fixed_scalar rfk_core_fixed_scalar RFK_COST_FIXED_ONLY=1)
+endif()
 
 # Footprint: the same image with and without the core, sized; the core's objects carry GCC's
 # call-graph and stack-usage records (-fcallgraph-info=su) for the worst-case predict stack.
