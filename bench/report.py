@@ -1,27 +1,32 @@
 #!/usr/bin/python3
-"""Turns bench_kernels' JSON (with repetitions) into docs/PERFORMANCE.md: medians only.
+"""Turns bench_kernels' JSON (with repetitions) into the kernel benchmark tables of
+docs/PERFORMANCE.md: medians only.
 
-usage: report.py BENCH_JSON [PREVIOUS_PERFORMANCE_MD]
-Everything in the previous file from the KEEP marker on (side-by-side comparisons of two builds
-made by bench/compare.py, and the training figures of bench/fashion_vs_sklearn.py and
-bench/a9a_vs_sklearn.py: what one run of one build cannot reproduce) is carried over at the end.
+usage: report.py BENCH_JSON [DOC]
+Replaces the block between `<!-- report.py: begin -->` and `<!-- report.py: end -->` in DOC
+(default docs/PERFORMANCE.md; written atomically) and leaves the rest of the page, which other
+scripts and people write, as it is. The block's header names the machine, commit, date and command.
 """
+import contextlib
+import io
 import json
+import os
 import platform
 import re
 import sys
-from collections import defaultdict
 
-KEEP = "<!-- kept by bench/report.py: comparisons measured side by side (bench/compare.py) -->"
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+sys.path.insert(0, os.path.join(ROOT, "bench", "paper"))
+import blocks  # noqa: E402  (the marked blocks the docs' scripts own)
+import provenance  # noqa: E402
+
+BEGIN, END = blocks.markers("report.py")
 data = json.load(open(sys.argv[1]))
-kept = ""
-if len(sys.argv) > 2:
-    try:
-        previous = open(sys.argv[2], encoding="utf-8").read()
-        if KEEP in previous:
-            kept = previous[previous.index(KEEP):]
-    except OSError:
-        pass
+doc_path = sys.argv[2] if len(sys.argv) > 2 else os.path.join(ROOT, "docs", "PERFORMANCE.md")
+page = io.StringIO()
+_redirect = contextlib.redirect_stdout(page)  # everything printed below, up to END, is the block
+_redirect.__enter__()
 ctx = data["context"]
 med = {}
 for b in data["benchmarks"]:
@@ -34,14 +39,6 @@ def ns(name):
 def gf(name):
     return med[name].get("GFLOPS") if name in med else None  # counters are already GFLOP/s
 
-cpu = "unknown"
-try:
-    for line in open("/proc/cpuinfo"):
-        if line.startswith("model name"):
-            cpu = line.split(":", 1)[1].strip()
-            break
-except OSError:
-    pass
 peak_pre = float(ctx.get("peak_fma_gflops", "nan"))
 peak_bench = med["peak_fma"]["GFLOPS"] if "peak_fma" in med else float("nan")
 peak = max(peak_pre, peak_bench)
@@ -53,16 +50,17 @@ for name in med:
         tables.append(m.group(1))
 order = {t: i for i, t in enumerate(tables)}
 
-print("# Performance")
+print(BEGIN)
+print("## Kernel benchmarks (`bench/run.sh`)")
 print()
-print("Measured by `bench/run.sh` (Google Benchmark, 5 repetitions, **medians**; one thread) on:")
+print("Google Benchmark, 5 repetitions, **medians**; one thread. "
+      f"{provenance.line('bench/run.sh')} ({platform.system()} {platform.release()}).")
 print()
-print(f"- CPU: {cpu}, {ctx.get('num_cpus')} CPUs; date {ctx.get('date')}; {platform.system()} {platform.release()}")
 print(f"- Peak FMA rate of this CPU, measured in the same run (12 independent FMA chains, "
       f"Highway {ctx.get('peak_fma_target')}): **{peak:.0f} GFLOP/s** (the larger of {peak_pre:.0f} "
       f"before the run and {peak_bench:.0f} during it; the VM's clock varies between runs).")
-print("- Model shapes (d, D) as in the issue; `phase` = √(2/D)·cos(Wx+b) with F = D frequencies (the same")
-print("  arithmetic as the baselines), `pair` = [cos, sin] with F = D/2. K = 1 output.")
+print("- Model shapes (d, D): `phase` = √(2/D)·cos(Wx+b) with F = D frequencies (the same arithmetic as")
+print("  the baselines), `pair` = [cos, sin] with F = D/2. K = 1 output.")
 print("- GFLOP/s counts the multiply-adds of the projection and the head (2 flops each); sin/cos are not counted.")
 print()
 print("## Single-sample predict latency (µs, `rfk::Predict`)")
@@ -210,5 +208,7 @@ for s in shapes:
                 cells.append(f"{med[n]['real_time']:.0f} ns")
         print(f"| {t} | " + " | ".join(cells) + " |")
     print()
-if kept:
-    print(kept.rstrip("\n"))
+print(END)
+_redirect.__exit__(None, None, None)
+blocks.write_block(doc_path, page.getvalue(), BEGIN, END)
+print(f"report.py: wrote the kernel benchmarks into {doc_path}")
