@@ -214,6 +214,7 @@ seeds_train() {
 # Objects shared by the targets, each compiled once and on every core: the core (model, capi,
 # train, convert) and the host library (train, convert; its data readers for libsvm, csv, idx).
 host_flags=(-DEIGEN_DONT_VECTORIZE -isystem /usr/include/eigen3 -Ilib/host -Ilib)
+obj_flags=()  # objects()'s extra compiler flags (a configured core's), empty unless a target sets them
 objects() {  # NAME SOURCE...: compiles the sources into $out/obj/NAME (once), listing the objects in objs
   local name=$1 src pending=0
   shift
@@ -223,7 +224,7 @@ objects() {  # NAME SOURCE...: compiles the sources into $out/obj/NAME (once), l
   rm -rf "$out/obj/$name"
   mkdir -p "$out/obj/$name"
   for src in "$@"; do
-    "${cxx[@]}" "${host_flags[@]}" -c "$src" -o "$out/obj/$name/$(basename "$src" .cc).o" &
+    "${cxx[@]}" "${host_flags[@]}" "${obj_flags[@]}" -c "$src" -o "$out/obj/$name/$(basename "$src" .cc).o" &
     pending=$((pending + 1))
     if [ "$pending" -ge "$(nproc)" ]; then wait -n; pending=$((pending - 1)); fi
   done
@@ -238,16 +239,21 @@ build_target() {
   core_objs=("${objs[@]}")
   case $t in
     model) "${cxx[@]}" -DRFK_FUZZ_ENTRY=Model tests/fuzz/fuzz_model.cc "${core_objs[@]}" -o "$out/fuzz_$t" ;;
-    model_dense)  # a configured core: its own compile of the core's sources
-      "${cxx[@]}" -DRFK_FUZZ_ENTRY=Model "-DRFK_CONFIG_HEADER=\"$PWD/tests/embedded/house_pair_config.h\"" \
-        tests/fuzz/fuzz_model.cc "${core[@]}" -o "$out/fuzz_$t" ;;
-    model_pinned)  # a core pinned to the first seed model (rfk export --pin), its own compile
+    model_dense)  # a configured core: its own objects of the core's sources
+      obj_flags=("-DRFK_CONFIG_HEADER=\"$PWD/tests/embedded/house_pair_config.h\"")
+      objects core_dense "${core[@]}"
+      "${cxx[@]}" -DRFK_FUZZ_ENTRY=Model "${obj_flags[@]}" tests/fuzz/fuzz_model.cc "${objs[@]}" -o "$out/fuzz_$t"
+      obj_flags=() ;;
+    model_pinned)  # a core pinned to the first seed model (rfk export --pin), its own objects
       seeds_model
       build/release/bin/rfk export -m "$tmp/seeds/model/seed0.rfk" --c-header "$tmp/pinned.h" --name pinned \
         --config-header "$tmp/pin.h" --pin 2>/dev/null
       printf '#include "%s"\n' "$tmp/pinned.h" > "$tmp/pinned_array.cc"  # the array the pinned core reads
-      "${cxx[@]}" -DRFK_FUZZ_ENTRY=Model "-DRFK_CONFIG_HEADER=\"$tmp/pin.h\"" \
-        tests/fuzz/fuzz_model.cc "$tmp/pinned_array.cc" "${core[@]}" -o "$out/fuzz_$t" ;;
+      obj_flags=("-DRFK_CONFIG_HEADER=\"$tmp/pin.h\"")
+      objects core_pinned "${core[@]}"
+      "${cxx[@]}" -DRFK_FUZZ_ENTRY=Model "${obj_flags[@]}" tests/fuzz/fuzz_model.cc "$tmp/pinned_array.cc" \
+        "${objs[@]}" -o "$out/fuzz_$t"
+      obj_flags=() ;;
     capi) "${cxx[@]}" -DRFK_FUZZ_ENTRY=CApi tests/fuzz/fuzz_capi.cc "${core_objs[@]}" -o "$out/fuzz_$t" ;;
     libsvm | csv | idx)
       entry=$(printf '%s' "${t:0:1}" | tr a-z A-Z)${t:1}
