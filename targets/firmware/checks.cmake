@@ -25,6 +25,9 @@ function(rfk_cost_test test core)
   add_test(NAME ${test} COMMAND ${RFK_COST_EMULATOR} $<TARGET_FILE:rfk_${test}>)
   set_tests_properties(${test} PROPERTIES TIMEOUT 300)
 endfunction()
+if(NOT RFK_TEST_CORE_VARIANTS)
+  message(FATAL_ERROR "RFK_TEST_CORE_VARIANTS=OFF: the firmware checks measure the reduced, small and pinned cores")
+endif()
 rfk_cost_test(cost rfk::core)
 # The same fixtures through 32-feature blocks (what `rfk export --config-header` configures): the
 # same outputs, less scratch, a few more kernel calls; side by side with `cost`.
