@@ -301,7 +301,7 @@ def small_against_default(rows, presets, cols):
     return ["", "## Built for size against the default (`cost_small` / `cost`, `cost_fixed_small` / `cost_fixed`)",
             "", "`RFK_CORE_SMALL` (docs/EMBEDDED.md, \"Building for size\"): the same outputs from the plainest "
             "loops; instructions per prediction of that core over the default core's, the same build. "
-            "On the cores where the float path's plain loops are the default (M3, M0, RV32IMC) only the "
+            "On the cores where the float path's plain loops are the default (M3, M33 without FPU, M0, RV32IMC) only the "
             "integer path differs (its computed cosine table).",
             "", "| fixture | " + " | ".join(cols) + " |", "|---|" + "---|" * len(cols)] + md
 

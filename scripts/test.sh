@@ -3,9 +3,9 @@
 # needs from Debian's apt, then configures, builds (warnings are errors) and runs the whole doctest
 # suite through CTest with the `release` workflow preset, the whole suite again (but the reduced,
 # small and pinned cores' tests) under AddressSanitizer + UndefinedBehaviorSanitizer with
-# assertions on and the device core and its kernels unoptimised (`asan`: unoptimised code catches what inlining hides, an ABI mismatch between
-# target clones broke only -O0; the host code runs at -O1 there, and the `debug` preset stays for
-# work by hand), and the concurrency tests under ThreadSanitizer (`tsan`); then the cross builds,
+# assertions on and the device core and its kernels unoptimised (`asan`: unoptimised code catches
+# what inlining hides, an ABI mismatch between target clones broke only -O0; the host code runs
+# at -O1 there, and the `debug` preset stays for work by hand), and the concurrency tests under ThreadSanitizer (`tsan`); then the cross builds,
 # each running its device tests under emulation: aarch64 and armhf Linux (qemu-user) and Cortex-M4F,
 # M7, M3, M0, M33 (with and without FPU) and M55 firmware (qemu-system-arm: MPS2 and MPS3 boards,
 # micro:bit) and RV32IMC firmware (qemu-system-riscv32 -M virt) with the footprint budgets; last, a short bounded

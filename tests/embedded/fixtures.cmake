@@ -89,8 +89,7 @@ set(RFK_SMALL_BOARD_FIXTURES house_pair a9a_hashed a9a_exact covtype_fastfood ho
 set(RFK_FIXED_FIXTURES house_fixed covtype_fixed covtype_ff_fixed a9a_hashed_fixed a9a_exact_fixed)
 # The pinned fixtures whose cores are built again for size (RFK_CORE_SMALL: core_pinned_small_<name>,
 # footprint_pinned_small_<name>): all of them where the float path's small form differs from the
-# default (RFK_CORE_SMALL_FLOAT_DIFFERS, lib/CMakeLists.txt: cores with an FPU or the DSP
-# extension), the fixed-point ones alone elsewhere (their computed cosine table is what differs).
+# default (RFK_CORE_SMALL_FLOAT_DIFFERS, lib/CMakeLists.txt: cores with an FPU), the fixed-point ones alone elsewhere (their computed cosine table is what differs).
 set(RFK_PINNED_SMALL_FIXTURES)
 foreach(name IN LISTS RFK_PINNED_FIXTURES)
   if(RFK_CORE_SMALL_FLOAT_DIFFERS OR name IN_LIST RFK_FIXED_FIXTURES)
