@@ -25,7 +25,8 @@ ExternalProject_Add(rfk_host_tools
   CMAKE_ARGS -DCMAKE_BUILD_TYPE=Release -DRFK_HOST_TOOLS_ONLY=ON "-DRFK_BACKENDS="
              -DRFK_WERROR=${RFK_WERROR} -DCMAKE_C_COMPILER=${RFK_HOST_CC}
              -DCMAKE_CXX_COMPILER=${RFK_HOST_CXX}
-  # MAKEFLAGS cleared: the outer make's jobserver is not passed through ExternalProject.
+  # MAKEFLAGS cleared: under Makefiles the outer make's jobserver is not passed through
+  # ExternalProject.
   BUILD_COMMAND ${CMAKE_COMMAND} -E env MAKEFLAGS= ${CMAKE_COMMAND} --build <BINARY_DIR> --target rfk_fixtures -j 2
   BUILD_ALWAYS ON
   INSTALL_COMMAND ""

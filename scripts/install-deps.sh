@@ -22,7 +22,7 @@ set -euo pipefail
 # libopenblas-dev: the BLAS behind training's Gram statistics (lib/host/training/gram.cc). libopenmpi-dev and
 # openmpi-bin: distributed training (rfk train --mpi; optional in the build, tested by mpi_train).
 # doxygen: the API reference of include/rfk (docs/api; ctest api_reference checks its warnings).
-pkgs=(cmake g++ make pkg-config dpkg-dev zlib1g-dev libeigen3-dev libcli11-dev doctest-dev libhwy-dev
+pkgs=(cmake ninja-build g++ make pkg-config dpkg-dev zlib1g-dev libeigen3-dev libcli11-dev doctest-dev libhwy-dev
       libxsimd-dev libbenchmark-dev libopenblas-dev libopenmpi-dev openmpi-bin python3 doxygen)
 cross=0
 for arg in "$@"; do
