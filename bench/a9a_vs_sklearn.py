@@ -15,10 +15,11 @@ scikit-learn's speed depends on the BLAS under NumPy: Debian's default is the re
 another BLAS unless --any-blas is given, and prints which one it measured (bench/blas_info.py).
 
 usage: bench/a9a_vs_sklearn.py [--rfk build/release/bin/rfk] [--features 500] [--repeats 5]
-                               [--threads 1,N] [--any-blas]
+                               [--threads 1,N] [--any-blas] [--out docs/PERFORMANCE.md]
+--out writes the table into that page between its `a9a_vs_sklearn.py` markers, headed by the
+machine, commit, date and command (bench/provenance.py); without it the table is printed.
 """
 import argparse
-import datetime
 import json
 import os
 import statistics
@@ -34,10 +35,13 @@ from sklearn.kernel_approximation import RBFSampler
 from sklearn.linear_model import RidgeClassifier
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import blas_info  # noqa: E402
-
 ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(ROOT, "bench", "paper"))
+import blas_info  # noqa: E402
+import blocks  # noqa: E402  (the marked blocks the docs' scripts own)
+import provenance  # noqa: E402
+
 DATA = os.path.join(ROOT, "..", "shared", "datasets", "adult_a9a")
 
 
@@ -73,6 +77,7 @@ def main():
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--threads", default=f"1,{os.cpu_count()}")
     ap.add_argument("--any-blas", action="store_true", help="measure scikit-learn on a BLAS other than OpenBLAS")
+    ap.add_argument("--out", help="the page to write the table into (between its a9a_vs_sklearn.py markers)")
     a = ap.parse_args()
     blas = blas_info.describe()
     if not blas.startswith("OpenBLAS") and not a.any_blas:
@@ -93,21 +98,21 @@ def main():
                         s, sk_err = run_sklearn(train, test, a.features, a.gamma, a.lam, r, t)
                     times[(side, t)].append(s)
         model_bytes = os.path.getsize(model)
-    print(f"a9a: 32561 train / 16281 test rows, D = {a.features}, gamma = {a.gamma}, lambda = {a.lam} "
-          f"(sklearn alpha = {a.lam * 32561:g}); {a.repeats} alternating runs per thread count, medians; "
-          f"{datetime.date.today().isoformat()}")
-    print(f"machine: {os.cpu_count()} CPUs; scikit-learn {sklearn.__version__}, numpy {np.__version__}, "
-          f"BLAS: {blas_info.describe().split(' (')[0]}")
-    print(f"rfk: test error {100 * ev['error_rate']:.2f} %, model {model_bytes / 1024:.1f} KiB, "
-          f"{ev['predict_us_per_sample']:.1f} us/prediction; scikit-learn: test error {100 * sk_err:.2f} % (last run)")
-    print()
-    print("| threads | rfk train (median) | scikit-learn load + fit (median) | rfk / scikit-learn | all runs rfk / sklearn (s) |")
-    print("|---|---|---|---|---|")
+    out = [provenance.line(" ".join(["bench/a9a_vs_sklearn.py"] + sys.argv[1:])), "",
+           f"a9a: 32,561 training / 16,281 test rows, D = {a.features}, γ = {a.gamma}, λ = {a.lam} (scikit-learn's "
+           f"α = {a.lam * 32561:g}); {a.repeats} alternating runs per thread count, medians; scikit-learn "
+           f"{sklearn.__version__}, NumPy {np.__version__}, BLAS: {blas.split(' (')[0]}; rfk: test error "
+           f"{100 * ev['error_rate']:.2f} %, model {model_bytes / 1024:.1f} KiB, {ev['predict_us_per_sample']:.1f} µs "
+           f"per prediction; scikit-learn: test error {100 * sk_err:.2f} % (last run)", "",
+           "| threads | rfk train (whole process) | scikit-learn load + fit | rfk / scikit-learn | all runs rfk / "
+           "scikit-learn (s) |", "|---|---|---|---|---|"]
     for t in threads:
         r, k = times[("rfk", t)], times[("sklearn", t)]
         rm, km = statistics.median(r), statistics.median(k)
-        print(f"| {t} | {rm:.3f} s | {km:.3f} s | {rm / km:.2f} | {', '.join(f'{x:.2f}' for x in r)} / "
-              f"{', '.join(f'{x:.2f}' for x in k)} |")
+        out.append(f"| {t} | {rm:.3f} s | {km:.3f} s | {rm / km:.2f} | {', '.join(f'{x:.2f}' for x in r)} / "
+                   f"{', '.join(f'{x:.2f}' for x in k)} |")
+    with blocks.output(a.out, "a9a_vs_sklearn.py"):
+        print("\n".join(out))
     return 0
 
 

@@ -16,7 +16,9 @@ columns (exact mode: the bins seen in training).
 Prints a Markdown table headed by the machine, commit, date and command.
 
 usage: bench/binning_table.py [--rfk build/release/bin/rfk] [--work DIR] [--threads N]
-                              [--gammas 0.25 0.5 1 2]
+                              [--gammas 0.25 0.5 1 2] [--out PAGE]
+--out PAGE writes the table into PAGE between its `binning_table.py` markers instead
+(bench/paper/blocks.py).
 """
 import argparse
 import gzip
@@ -29,6 +31,8 @@ import tempfile
 import provenance
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.join(ROOT, "bench", "paper"))
+import blocks  # noqa: E402  (the marked blocks the docs' scripts own)
 
 
 def run(cmd):
@@ -71,6 +75,8 @@ def main():
     ap.add_argument("--work", help="the split and the models (default: a temporary directory)")
     ap.add_argument("--threads", type=int, default=os.cpu_count())
     ap.add_argument("--gammas", nargs="+", default=["0.25", "0.5", "1", "2"])
+    ap.add_argument("--out", help="the page to write the table into, between its binning_table.py markers "
+                    "(docs/PERFORMANCE.md); without it the table is printed")
     a = ap.parse_args()
     a9a = os.path.join(ROOT, "../shared/datasets/adult_a9a")
     rows = []
@@ -101,12 +107,13 @@ def main():
         rows.append(("Forest Cover subset", f"Fourier D = 5000, γ = {auto['gamma']:.4g}, λ = {auto['lambda']:g} (chosen "
                      "by `--gamma auto --lambda auto` at D = 1000)",
                      row(a, tr, te, m, ["-D", "5000", "--gamma", g, "--lambda", lam], 0)))
-    print(provenance.line(f"bench/binning_table.py --threads {a.threads}") + "\n")
-    print("| data | model | bins | test error | train time | model size |")
-    print("|---|---|---|---|---|---|")
-    for data, label, r in rows:
-        bins = f"{r['bins']:,}" if r["bins"] else "-"
-        print(f"| {data} | {label} | {bins} | {r['error']:.2f} % | {r['seconds']:.2f} s | {size(r['bytes'])} |")
+    with blocks.output(a.out, "binning_table.py"):
+        print(provenance.line(f"bench/binning_table.py --threads {a.threads}") + "\n")
+        print("| data | model | bins | test error | train time | model size |")
+        print("|---|---|---|---|---|---|")
+        for data, label, r in rows:
+            bins = f"{r['bins']:,}" if r["bins"] else "-"
+            print(f"| {data} | {label} | {bins} | {r['error']:.2f} % | {r['seconds']:.2f} s | {size(r['bytes'])} |")
     return 0
 
 

@@ -23,15 +23,17 @@ reported, with every run and the load average before it (the machine may be shar
 
 usage: bench/fashion_vs_sklearn.py [--rfk build/release/bin/rfk] [--repeats 5] [--threads 1,2]
                                    [--features 4000] [--lambda 1e-6] [--gamma G] [--json out.json]
-                                   [--no-like-for-like]
+                                   [--no-like-for-like] [--out docs/PERFORMANCE.md]
+--out writes the table into that page between its `fashion_vs_sklearn.py` markers, headed by the
+machine, commit, date and command (bench/provenance.py); without it the table is printed.
+--readme README.md also rewrites the README's figures row that starts "| training against
+scikit-learn" with the default's ratios.
 Needs OpenBLAS under NumPy for an honest peer: `scripts/install-deps.sh --bench`.
 """
 import argparse
-import datetime
 import gzip
 import json
 import os
-import platform
 import re
 import statistics
 import subprocess
@@ -41,6 +43,10 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "bench", "paper"))
+import blocks  # noqa: E402  (the marked blocks the docs' scripts own)
+import provenance  # noqa: E402
+
 DATA = "/usr/share/datasets/fashion-mnist"
 
 
@@ -108,15 +114,6 @@ def run_rfk(a, threads, model, calibrate=True):
                 accuracy=json.loads(ev)["accuracy"])
 
 
-def machine():
-    try:
-        with open("/proc/cpuinfo") as f:
-            name = next(l.split(":", 1)[1].strip() for l in f if l.startswith("model name"))
-    except (OSError, StopIteration):
-        name = platform.processor()
-    return f"{name}, {os.cpu_count()} CPUs, {platform.machine()}"
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rfk", default=os.path.join(ROOT, "build", "release", "bin", "rfk"))
@@ -130,6 +127,8 @@ def main():
     ap.add_argument("--json", help="also write every run here")
     ap.add_argument("--no-like-for-like", dest="like", action="store_false",
                     help="leave out the rfk --no-calibration runs")
+    ap.add_argument("--out", help="the page to write the table into (between its fashion_vs_sklearn.py markers)")
+    ap.add_argument("--readme", help="also rewrite this README's row of these figures")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.child:
@@ -152,29 +151,32 @@ def main():
                     runs[(side, t)].append(res)
                     print(f"# repeat {r + 1}, {t} thread(s), {side}: {res['seconds']:.2f} s, accuracy "
                           f"{100 * res['accuracy']:.2f} %, load {load:.2f}", file=sys.stderr, flush=True)
-    report(a, threads, runs)
+    with blocks.output(a.out, "fashion_vs_sklearn.py"):
+        print(report(a, threads, runs, " ".join(["bench/fashion_vs_sklearn.py"] + sys.argv[1:])))
+    if a.readme:
+        readme_row(a, threads, runs)
     if a.json:
         with open(a.json, "w") as f:
             json.dump({f"{s}/{t}": v for (s, t), v in runs.items()}, f, indent=1)
 
 
-def report(a, threads, runs):
+def report(a, threads, runs, command):
+    """The table in Markdown, headed by provenance and the run's settings."""
     sk = runs[("sklearn", threads[0])][0]
-    print(f"Fashion-MNIST: 60,000 train / 10,000 test images, d = 784, D = {a.features}, gamma = {a.gamma:.6g}, "
-          f"lambda = {a.lam:g} (scikit-learn alpha = {a.lam * 60000:g}); {a.repeats} alternating runs per thread "
-          f"count, medians; {datetime.date.today().isoformat()}")
-    print(f"machine: {machine()}")
-    print(f"scikit-learn's BLAS: {sk['blas']}; coefficients {sk['dtype']}")
-    print(f"rfk: {' '.join(os.path.relpath(c, ROOT) if c.startswith(ROOT + os.sep) else c for c in rfk_cmd(a, 'T', 'fashion.rfk', a.gamma))}")
-    print()
+    loads = [x["load_before"] for v in runs.values() for x in v]
+    rfk = " ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT + os.sep) else c
+                   for c in rfk_cmd(a, "T", "fashion.rfk", a.gamma))
+    out = [provenance.line(command) + f"; load average before the runs {min(loads):.2f}-{max(loads):.2f}", "",
+           f"Fashion-MNIST: 60,000 training / 10,000 test images, d = 784, D = {a.features}, γ = {a.gamma:.6g}, "
+           f"λ = {a.lam:g} (scikit-learn's α = {a.lam * 60000:g}); {a.repeats} alternating runs per thread count, "
+           f"medians; scikit-learn's BLAS: {sk['blas']}, coefficients {sk['dtype']}; rfk: `{rfk}`", ""]
     like = any(side == "rfk-nocal" for side, _ in runs)
     head = "| threads | rfk train (whole process) | "
     head += "rfk --no-calibration | " if like else ""
-    head += "scikit-learn (whole process) | of which fit | rfk / sklearn | "
-    head += "rfk --no-calibration / sklearn | " if like else ""
-    head += "rfk accuracy | sklearn accuracy | all runs rfk / sklearn (s) |"
-    print(head)
-    print("|---" * (head.count("|") - 1) + "|")
+    head += "scikit-learn (whole process) | of which fit | rfk / scikit-learn | "
+    head += "rfk --no-calibration / scikit-learn | " if like else ""
+    head += "test accuracy rfk / scikit-learn | all runs rfk / scikit-learn (s) |"
+    out += [head, "|---" * (head.count("|") - 1) + "|"]
     med = lambda v, key="seconds": statistics.median(x[key] for x in v)
     for t in threads:
         r, s = runs[("rfk", t)], runs[("sklearn", t)]
@@ -182,13 +184,29 @@ def report(a, threads, runs):
         rm, sm = med(r), med(s)
         row = f"| {t} | {rm:.2f} s | " + (f"{med(n):.2f} s | " if n else "")
         row += f"{sm:.2f} s | {med(s, 'fit_s'):.2f} s | {rm / sm:.2f} | " + (f"{med(n) / sm:.2f} | " if n else "")
-        row += (f"{100 * med(r, 'accuracy'):.2f} % | {100 * med(s, 'accuracy'):.2f} % | "
+        row += (f"{100 * med(r, 'accuracy'):.2f} % / {100 * med(s, 'accuracy'):.2f} % | "
                 f"{', '.join(f'{x:.1f}' for x in (v['seconds'] for v in r))} / "
                 f"{', '.join(f'{x:.1f}' for x in (v['seconds'] for v in s))} |")
-        print(row)
-    loads = [x["load_before"] for v in runs.values() for x in v]
-    print()
-    print(f"load average (1 min) before the runs: {min(loads):.2f} to {max(loads):.2f}")
+        out.append(row)
+    return "\n".join(out)
+
+
+def readme_row(a, threads, runs):
+    """Rewrites the README's row "| training against scikit-learn ..." with the default's ratios."""
+    med = lambda side, t: statistics.median(x["seconds"] for x in runs[(side, t)])
+    ratios = ", ".join(f"{med('rfk', t) / med('sklearn', t):.2f}x at {t} thread{'s' if t > 1 else ''}"
+                       for t in threads)
+    acc = lambda side: 100 * statistics.median(x["accuracy"] for x in runs[(side, threads[0])])
+    row = (f"| training against scikit-learn on OpenBLAS (Fashion-MNIST, D = {a.features}) | {ratios} of its time, "
+           f"{acc('rfk'):.2f} % against {acc('sklearn'):.2f} % test accuracy | "
+           "[docs/PERFORMANCE.md](docs/PERFORMANCE.md#headline-figures) |")
+    doc = open(a.readme).read()
+    new, n = re.subn(r"^\| training against scikit-learn.*$", lambda m: row, doc, count=1, flags=re.M)
+    if n != 1:
+        raise SystemExit(f"fashion_vs_sklearn: no row '| training against scikit-learn' in {a.readme}")
+    with open(a.readme + ".tmp", "w") as f:
+        f.write(new)
+    os.replace(a.readme + ".tmp", a.readme)
 
 
 if __name__ == "__main__":

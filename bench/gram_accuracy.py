@@ -8,7 +8,9 @@ Fashion-MNIST (D = 4000, lambda = 1e-6, the README's main job) and on a9a (D = 5
 and prints a Markdown table headed by the machine, commit, date and command.
 
 usage: bench/gram_accuracy.py [--bin build/release/bin/rfk_gram_accuracy] [--threads N]
-                              [--fashion DIR] [--a9a DIR]
+                              [--fashion DIR] [--a9a DIR] [--out PAGE]
+--out PAGE writes the table into PAGE between its `gram_accuracy.py` markers instead
+(bench/paper/blocks.py).
 """
 import argparse
 import json
@@ -19,6 +21,8 @@ import sys
 import provenance
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.join(ROOT, "bench", "paper"))
+import blocks  # noqa: E402  (the marked blocks the docs' scripts own)
 
 
 def measure(binary, train, test, D, lam, threads):
@@ -33,6 +37,8 @@ def main():
     ap.add_argument("--threads", type=int, default=os.cpu_count())
     ap.add_argument("--fashion", default="/usr/share/datasets/fashion-mnist")
     ap.add_argument("--a9a", default=os.path.join(ROOT, "../shared/datasets/adult_a9a"))
+    ap.add_argument("--out", help="the page to write the table into, between its gram_accuracy.py markers; "
+                    "without it the table is printed")
     a = ap.parse_args()
     runs = [("Fashion-MNIST", os.path.join(a.fashion, "train-images-idx3-ubyte.gz"),
              os.path.join(a.fashion, "t10k-images-idx3-ubyte.gz"), 4000, "1e-6"),
@@ -42,21 +48,22 @@ def main():
         r = measure(a.bin, train, test, D, lam, a.threads)
         print(f"{name}: {r}", file=sys.stderr)
         res.append((name, r))
-    print(provenance.line(f"bench/gram_accuracy.py --threads {a.threads}") + "; "
-          + "; ".join(f"{n}: {r['rows']:,} rows, D = {r['D']}, γ = {r['gamma']:.6g}, λ = {r['lambda']:g}"
-                      for n, r in res) + "\n")
-    print("| quantity | relative error of the float-within-block result, " + " | ".join(n for n, _ in res) + " |")
-    print("|---|" + "---|" * len(res))
     rows = [("G = ZᵀZ, largest entry error / largest diagonal entry", "G_max_err_over_max_diag"),
             ("G, Frobenius", "G_rel_frobenius"), ("h = ZᵀY, Frobenius (double on both sides)", "h_rel"),
             ("solved head W, Frobenius", "W_rel"), ("bias", "bias_rel")]
-    for label, key in rows:
-        print(f"| {label} | " + " | ".join(f"{r[key]:.2g}" for _, r in res) + " |")
     errors = []
     for _, r in res:
         f, d = 100 * r["test_error_float_gram"], 100 * r["test_error_double_gram"]
         errors.append(f"{f:.2f} % with both" if f"{f:.4f}" == f"{d:.4f}" else f"{f:.4f} % against {d:.4f} %")
-    print("| test error, float-within-block / double | " + " | ".join(errors) + " |")
+    with blocks.output(a.out, "gram_accuracy.py"):
+        print(provenance.line(f"bench/gram_accuracy.py --threads {a.threads}") + "; "
+              + "; ".join(f"{n}: {r['rows']:,} rows, D = {r['D']}, γ = {r['gamma']:.6g}, λ = {r['lambda']:g}"
+                          for n, r in res) + "\n")
+        print("| quantity | relative error of the float-within-block result, " + " | ".join(n for n, _ in res) + " |")
+        print("|---|" + "---|" * len(res))
+        for label, key in rows:
+            print(f"| {label} | " + " | ".join(f"{r[key]:.2g}" for _, r in res) + " |")
+        print("| test error, float-within-block / double | " + " | ".join(errors) + " |")
     return 0
 
 

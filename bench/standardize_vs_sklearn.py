@@ -11,7 +11,9 @@ density rule), and scikit-learn (StandardScaler, RBFSampler(gamma = rfk's gamma 
 relative RMSE in % (regression), misclassified % (forest: class 2 vs rest).
 
 usage: bench/standardize_vs_sklearn.py [--rfk build/release/bin/rfk] [--work DIR] [-D 1000]
-                                       [--lambda 1e-4] [cpu census forest]
+                                       [--lambda 1e-4] [cpu census forest] [--out PAGE]
+--out PAGE writes the table into PAGE between its `standardize_vs_sklearn.py` markers instead
+(bench/paper/blocks.py).
 """
 import argparse
 import gzip
@@ -26,6 +28,8 @@ import provenance
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "bench", "paper"))
+import blocks  # noqa: E402  (the marked blocks the docs' scripts own)
 
 
 def to_libsvm(work, name, part, classify):
@@ -67,6 +71,9 @@ def main():
     ap.add_argument("--work", help="where the converted files go (default: a temporary directory)")
     ap.add_argument("-D", type=int, default=1000)
     ap.add_argument("--lambda", dest="lam", type=float, default=1e-4, help="rfk's default")
+    ap.add_argument("--out", help="the page to write the table into, between its "
+                    "standardize_vs_sklearn.py markers; "
+                    "without it the table is printed")
     ap.add_argument("names", nargs="*", default=["cpu", "census", "forest"])
     a = ap.parse_args()
     import numpy as np
@@ -75,23 +82,24 @@ def main():
         subprocess.run([sys.executable, os.path.join(HERE, "paper", "convert.py"), "--out", work] + a.names,
                        check=True, stdout=subprocess.DEVNULL)
         import sklearn as sk_module
-        print(provenance.line(f"bench/standardize_vs_sklearn.py {' '.join(a.names)}")
-              + f"; D = {a.D}, lambda = {a.lam}; scikit-learn {sk_module.__version__}; "
-              "errors in % (relative RMSE or misclassified)")
-        print()
-        print("| data (LIBSVM) | non-zeros | rfk default | rfk --standardize | rfk --no-standardize | "
-              "scikit-learn StandardScaler (3 seeds) |")
-        print("|---|---|---|---|---|---|")
-        for name in a.names:
-            classify = name == "forest"
-            X, y = to_libsvm(work, name, "train", classify)
-            Xt, yt = to_libsvm(work, name, "test", classify)
-            r = {k: rfk(a, work, name, extra, classify)
-                 for k, extra in (("default", []), ("on", ["--standardize"]), ("off", ["--no-standardize"]))}
-            sk = [sklearn(a, X, y, Xt, yt, r["on"]["gamma"], classify, s) for s in range(3)]
-            print(f"| {name} {X.shape[0]} x {X.shape[1]} | {100 * np.mean(X != 0):.1f} % | "
-                  f"{r['default']['error']:.2f} ({r['default']['standardize']}) | {r['on']['error']:.2f} | "
-                  f"{r['off']['error']:.2f} | {', '.join(f'{e:.2f}' for e in sk)} |", flush=True)
+        with blocks.output(a.out, "standardize_vs_sklearn.py"):
+            print(provenance.line(f"bench/standardize_vs_sklearn.py {' '.join(a.names)}")
+                  + f"; D = {a.D}, lambda = {a.lam}; scikit-learn {sk_module.__version__}; "
+                  "errors in % (relative RMSE or misclassified)")
+            print()
+            print("| data (LIBSVM) | non-zeros | rfk default | rfk --standardize | rfk --no-standardize | "
+                  "scikit-learn StandardScaler (3 seeds) |")
+            print("|---|---|---|---|---|---|")
+            for name in a.names:
+                classify = name == "forest"
+                X, y = to_libsvm(work, name, "train", classify)
+                Xt, yt = to_libsvm(work, name, "test", classify)
+                r = {k: rfk(a, work, name, extra, classify)
+                     for k, extra in (("default", []), ("on", ["--standardize"]), ("off", ["--no-standardize"]))}
+                sk = [sklearn(a, X, y, Xt, yt, r["on"]["gamma"], classify, s) for s in range(3)]
+                print(f"| {name} {X.shape[0]} x {X.shape[1]} | {100 * np.mean(X != 0):.1f} % | "
+                      f"{r['default']['error']:.2f} ({r['default']['standardize']}) | {r['on']['error']:.2f} | "
+                      f"{r['off']['error']:.2f} | {', '.join(f'{e:.2f}' for e in sk)} |", flush=True)
     return 0
 
 

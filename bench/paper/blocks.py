@@ -1,8 +1,11 @@
 """Marked blocks in docs/RESULTS.md: each script that measures something on its own (defaults.py,
 storage.py) owns the text between `<!-- NAME: begin -->` and `<!-- NAME: end -->`; run.py, which
 rewrites the rest of the file, keeps those blocks."""
+import contextlib
+import io
 import os
 import re
+import sys
 
 MARKED_BLOCK = re.compile(r"<!-- ([\w.-]+): begin -->.*?<!-- \1: end -->", re.S)
 
@@ -28,3 +31,20 @@ def write_block(path, text, begin, end):
     with open(path + ".tmp", "w") as f:
         f.write(doc)
     os.replace(path + ".tmp", path)
+
+
+@contextlib.contextmanager
+def output(page, name):
+    """What is printed inside is the block `name`'s text: on leaving, it is printed, or with `page`
+    (a path) written between the block's markers there (atomically). Nothing is written when the
+    body raises."""
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        yield
+    text = buf.getvalue().rstrip("\n")
+    if not page:
+        print(text)
+        return
+    begin, end = markers(name)
+    write_block(page, f"{begin}\n{text}\n{end}\n", begin, end)
+    print(f"{name}: wrote its table into {page}", file=sys.stderr)

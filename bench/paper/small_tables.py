@@ -16,6 +16,9 @@ fit's seconds (reading excluded) and its test error (run it with Debian's /usr/b
 has scikit-learn).
 
 usage: small_tables.py --rfk PATH --work DIR [--threads N] [--sizes 100 300 1000] [--sklearn]
+                       [--out PAGE]
+--out PAGE writes the table into PAGE between its `small_tables.py` markers instead
+(bench/paper/blocks.py).
 """
 import argparse
 import json
@@ -29,7 +32,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.dirname(HERE))
-import convert  # noqa: E402
+import blocks  # noqa: E402  (the marked blocks the docs' scripts own)
 import provenance  # noqa: E402
 
 DATASETS = ["cpu", "census", "adult", "forest"]
@@ -93,6 +96,8 @@ def main():
     ap.add_argument("--work", required=True)
     ap.add_argument("--threads", type=int, default=os.cpu_count())
     ap.add_argument("--sizes", type=int, nargs="+", default=[100, 300, 1000])
+    ap.add_argument("--out", help="the page to write the table into, between its small_tables.py markers; "
+                    "without it the table is printed")
     ap.add_argument("--sklearn", action="store_true", help="add scikit-learn's SVC/SVR grid search beside rfk")
     a = ap.parse_args()
     rows = []
@@ -110,18 +115,19 @@ def main():
             rows.append((ds, n, res))
             print(f"{ds} n={n}: " + ", ".join(f"{k} {v.get('train_s', v.get('s1', 0)):.2f} s {v['error']:.2f} %"
                                                for k, v in res.items()), file=sys.stderr)
-    print(provenance.line(f"bench/paper/small_tables.py --rfk {a.rfk} --threads {a.threads}"
-                          f"{' --sklearn' if a.sklearn else ''}") + "\n")
-    peer = ["scikit-learn SVC grid: fit s, 1 job", f"{a.threads} jobs", "test error %"] if a.sklearn else []
-    print("| dataset | training rows | default: train s | default: test error % | auto: train s | "
-          "auto: test error % | selection in the dual |" + "".join(f" {h} |" for h in peer))
-    print("|---|---:|---:|---:|---:|---:|---|" + "---:|" * len(peer))
-    for ds, n, res in rows:
-        d, u = res["default"], res["auto"]
-        extra = (f" {res['sklearn']['s1']:.2f} | {res['sklearn']['sn']:.2f} | {res['sklearn']['error']:.2f} |"
-                 if a.sklearn else "")
-        print(f"| {ds} | {n} | {d['train_s']:.2f} | {d['error']:.2f} | {u['train_s']:.2f} | {u['error']:.2f} | "
-              f"{'yes' if d['dual'] else 'no'} |" + extra)
+    with blocks.output(a.out, "small_tables.py"):
+        print(provenance.line(f"bench/paper/small_tables.py --rfk {a.rfk} --threads {a.threads}"
+                              f"{' --sklearn' if a.sklearn else ''}") + "\n")
+        peer = ["scikit-learn SVC grid: fit s, 1 job", f"{a.threads} jobs", "test error %"] if a.sklearn else []
+        print("| dataset | training rows | default: train s | default: test error % | auto: train s | "
+              "auto: test error % | selection in the dual |" + "".join(f" {h} |" for h in peer))
+        print("|---|---:|---:|---:|---:|---:|---|" + "---:|" * len(peer))
+        for ds, n, res in rows:
+            d, u = res["default"], res["auto"]
+            extra = (f" {res['sklearn']['s1']:.2f} | {res['sklearn']['sn']:.2f} | {res['sklearn']['error']:.2f} |"
+                     if a.sklearn else "")
+            print(f"| {ds} | {n} | {d['train_s']:.2f} | {d['error']:.2f} | {u['train_s']:.2f} | {u['error']:.2f} | "
+                  f"{'yes' if d['dual'] else 'no'} |" + extra)
     return 0
 
 
