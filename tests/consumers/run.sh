@@ -6,7 +6,7 @@
 #   run.sh find_package PREFIX FIXTURES WORK  CMake find_package(rfk) against PREFIX
 #   run.sh pkg_config   PREFIX FIXTURES WORK  plain Makefile + pkg-config, g++
 #   run.sh c_gcc        PREFIX FIXTURES WORK  C compiled and linked by gcc (no C++ runtime)
-#   run.sh subproject   add_subdirectory|fetchcontent SOURCE FIXTURES WORK
+#   run.sh subproject   fetchcontent SOURCE FIXTURES WORK  FetchContent of the tree at SOURCE
 #   run.sh baremetal    MCU SOURCE FIXTURES WORK   core cross-built and installed for MCU, a C
 #                                                   firmware project against it, run under qemu
 #   run.sh sources      host|cortex-m33 SOURCE FIXTURES WORK  the core's sources in a plain
@@ -42,7 +42,8 @@ configure_build() {  # SOURCE BUILD [cmake args...]
 }
 
 # KIND SOURCE FIXTURES WORK: the consumer project tests/consumers/KIND built against rfk's
-# source tree at SOURCE (add_subdirectory or FetchContent, default options) and run.
+# source tree at SOURCE (FetchContent, default options: FetchContent_MakeAvailable adds the tree
+# with add_subdirectory, so this is also what `add_subdirectory(path/to/rfk)` builds) and run.
 subproject() {
   local kind=$1 source=$2 fixtures=$3 work=$4
   fresh "$work"
