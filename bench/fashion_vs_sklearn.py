@@ -194,10 +194,10 @@ def report(a, threads, runs, command):
 def readme_row(a, threads, runs):
     """Rewrites the README's row "| training against scikit-learn ..." with the default's ratios."""
     med = lambda side, t: statistics.median(x["seconds"] for x in runs[(side, t)])
-    ratios = ", ".join(f"{med('rfk', t) / med('sklearn', t):.2f}x at {t} thread{'s' if t > 1 else ''}"
-                       for t in threads)
+    ratios = ", ".join(f"{med('rfk', t) / med('sklearn', t):.2f}x{' its time' if i == 0 else ''} at {t} "
+                       f"thread{'s' if t > 1 else ''}" for i, t in enumerate(threads))
     acc = lambda side: 100 * statistics.median(x["accuracy"] for x in runs[(side, threads[0])])
-    row = (f"| training against scikit-learn on OpenBLAS (Fashion-MNIST, D = {a.features}) | {ratios} of its time, "
+    row = (f"| training against scikit-learn on OpenBLAS (Fashion-MNIST, D = {a.features}) | {ratios}; "
            f"{acc('rfk'):.2f} % against {acc('sklearn'):.2f} % test accuracy | "
            "[docs/PERFORMANCE.md](docs/PERFORMANCE.md#headline-figures) |")
     doc = open(a.readme).read()
