@@ -11,11 +11,10 @@
 #include "fp_contract.h"  // first: no compiler-fused multiply-adds in this file
 #include <cstring>
 
-#include "kernels_helium.h"
 #include "rfk/kernels.hpp"
+#include "scalar_table.h"  // RFK_HAVE_DISPATCH
 
-#if RFK_HAVE_HWY || RFK_HAVE_XSIMD || RFK_HAVE_HELIUM
-#define RFK_HAVE_DISPATCH 1
+#if RFK_HAVE_DISPATCH
 #include <atomic>
 #endif
 

@@ -25,7 +25,7 @@
 #if RFK_HAVE_HELIUM
 namespace rfk::helium {
 
-// As ScalarFourierPhase and ScalarFourierPair within the kernel contract's feature tolerance
+// As the scalar table's FourierPhase and FourierPair within the kernel contract's feature tolerance
 // (rfk/kernels.hpp): each panel's 16 dot products in four vectors of four lanes of fused
 // multiply-adds, in the scalar order of the inputs; then SinCosRef's fast path four lanes at a
 // time with its operations (sincos_ref.h), so an argument's sine and cosine are SinCosRef's bits;
@@ -35,7 +35,7 @@ void FourierPhase(const float* Wp, const float* b, const float* x, std::uint32_t
                   float* z) noexcept;
 void FourierPair(const float* Wp, const float* x, std::uint32_t F, std::uint32_t d, float scale, float* z) noexcept;
 
-// As ScalarLinearHead within the kernel contract's head tolerance (rfk/kernels.hpp), not bit for
+// As the scalar table's LinearHead within the kernel contract's head tolerance (rfk/kernels.hpp), not bit for
 // bit: each output's dot product in eight lanes of fused multiply-adds (a pair block's two halves
 // into the same lanes), summed at the end.
 void LinearHead(const float* H, std::uint32_t stride, std::uint32_t pair, const float* bias, const float* z,

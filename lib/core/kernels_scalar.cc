@@ -4,6 +4,7 @@
 
 #include "core_config.h"
 #include "kernels_helium.h"
+#include "scalar_table.h"
 #include "sincos_ref.h"
 #include "widen.h"
 
@@ -326,8 +327,10 @@ void LinearHeadQuantRef(const WeightsView& H, std::uint32_t stride, std::uint32_
 
 // ---------------------------------------------------------------- the scalar table
 
-namespace {
+// The kernels of the scalar table (scalar_table.h lists its entries), with their helpers.
+namespace core::scalar {
 
+namespace {
 constexpr std::uint32_t kPw = 16;  // format::kPanelWidth
 
 // One panel: acc[j] = sum_c W[j][c] x[c] for the panel's 16 frequencies, c in order from 0.0f:
@@ -350,17 +353,14 @@ __attribute__((noinline)) void PanelDot(const float* panel, const float* x, std:
   acc[7] = a7; acc[8] = a8; acc[9] = a9; acc[10] = a10; acc[11] = a11; acc[12] = a12;
   acc[13] = a13; acc[14] = a14; acc[15] = a15;
 }
+}  // namespace
 
-void ScalarStandardize(const float* x, const float* mean, const float* inv_scale, std::uint32_t d,
-                       float* out) noexcept {
-  StandardizeRef(x, mean, inv_scale, d, out);
-}
-
-void ScalarStandardizeF16(const float* x, const std::uint16_t* mean, const std::uint16_t* inv_scale,
-                          std::uint32_t d, float* out) noexcept {
+void StandardizeF16(const float* x, const std::uint16_t* mean, const std::uint16_t* inv_scale,
+                    std::uint32_t d, float* out) noexcept {
   for (std::uint32_t c = 0; c < d; ++c) out[c] = (x[c] - core::WidenHalf(mean[c])) * core::WidenHalf(inv_scale[c]);
 }
 
+namespace {
 #if defined(RFK_CORE_PLAIN_LOOPS)
 // One row's sum over a W in panels (its elements kPw apart), from 0.0f in c order: PanelDot's
 // operations for that row. Not inlined: by pointer, in few registers (inlined into Features' loop,
@@ -400,17 +400,22 @@ __attribute__((noinline)) void Features(const float* Wp, const float* b, const f
   }
 #endif
 }
+}  // namespace
 
-void ScalarFourierPhase(const float* Wp, const float* b, const float* x, std::uint32_t F,
-                        std::uint32_t d, float scale, float* z) noexcept {
-  Features(Wp, b, x, F, d, scale, z);
+// The table's entries call their helper only where the build has them (scalar_table.h,
+// RFK_SCALAR_BUILT_): an entry left out is an empty function the linker drops, so that Features
+// (HeadBatch) is compiled for the one form the build calls.
+void FourierPhase(const float* Wp, const float* b, const float* x, std::uint32_t F,
+                  std::uint32_t d, float scale, float* z) noexcept {
+  if (RFK_SCALAR_BUILT_FourierPhase) Features(Wp, b, x, F, d, scale, z);
 }
 
-void ScalarFourierPair(const float* Wp, const float* x, std::uint32_t F, std::uint32_t d,
-                       float scale, float* z) noexcept {
-  Features(Wp, nullptr, x, F, d, scale, z);
+void FourierPair(const float* Wp, const float* x, std::uint32_t F, std::uint32_t d,
+                 float scale, float* z) noexcept {
+  if (RFK_SCALAR_BUILT_FourierPair) Features(Wp, nullptr, x, F, d, scale, z);
 }
 
+namespace {
 // Batch prediction, one sample at a time: each panel's features go straight into the head sums
 // (out[k] starts at the bias, as in LinearHeadRef), so no feature row is stored.
 // Both forms give Predict's bits through the scalar table: the same features, and the head summed
@@ -441,30 +446,24 @@ __attribute__((noinline)) void HeadBatch(const float* Wp, const float* b, const 
     }
   }
 }
+}  // namespace
 
-void ScalarFourierPhaseHeadBatch(const float* Wp, const float* b, const float* X, std::uint32_t n,
-                                 std::uint32_t F, std::uint32_t d, float scale, const float* H,
-                                 const float* bias, std::uint32_t K, float*, float* out) noexcept {
-  HeadBatch(Wp, b, X, n, F, d, scale, H, bias, K, out);
+void FourierPhaseHeadBatch(const float* Wp, const float* b, const float* X, std::uint32_t n,
+                           std::uint32_t F, std::uint32_t d, float scale, const float* H,
+                           const float* bias, std::uint32_t K, float*, float* out) noexcept {
+  if (RFK_SCALAR_BUILT_FourierPhaseHeadBatch) HeadBatch(Wp, b, X, n, F, d, scale, H, bias, K, out);
 }
 
-void ScalarFourierPairHeadBatch(const float* Wp, const float* X, std::uint32_t n, std::uint32_t F,
-                                std::uint32_t d, float scale, const float* H, const float* bias,
-                                std::uint32_t K, float*, float* out) noexcept {
-  HeadBatch(Wp, nullptr, X, n, F, d, scale, H, bias, K, out);
+void FourierPairHeadBatch(const float* Wp, const float* X, std::uint32_t n, std::uint32_t F,
+                          std::uint32_t d, float scale, const float* H, const float* bias,
+                          std::uint32_t K, float*, float* out) noexcept {
+  if (RFK_SCALAR_BUILT_FourierPairHeadBatch) HeadBatch(Wp, nullptr, X, n, F, d, scale, H, bias, K, out);
 }
 
-void ScalarLinearHead(const float* H, std::uint32_t stride, std::uint32_t pair, const float* bias, const float* z,
-                      std::uint32_t K, std::uint32_t D, float* out) noexcept {
+void LinearHead(const float* H, std::uint32_t stride, std::uint32_t pair, const float* bias, const float* z,
+                std::uint32_t K, std::uint32_t D, float* out) noexcept {
   for (std::uint32_t k = 0; k < K; ++k) out[k] = HeadRowF32(H + static_cast<std::uint64_t>(k) * stride, bias[k], z, D, pair);
 }
-
-// The maps' references (kernels_scalar_maps.cc) are the table's entries themselves: references
-// to them, not wrappers, so the table holds their addresses (a wrapper in this file would be one
-// more function in flash: 56 B on the Cortex-M0).
-constexpr auto& ScalarBinKeys = BinKeysRef;
-constexpr auto& ScalarApplySigns = ApplySignsRef;
-constexpr auto& ScalarScaleByDiagonal = ScaleByDiagonalRef;
 
 // Three of FwhtRef's stages (h, 2h, 4h) per pass over the data: each group of eight values h apart
 // is read once, goes through the three stages in registers and is written once. Every butterfly
@@ -495,10 +494,8 @@ __attribute__((noinline)) void Radix8(float* p, std::uint32_t h) {
 }  // namespace
 #endif
 
-#if defined(RFK_CORE_PLAIN_LOOPS)
-constexpr auto& ScalarFwht = FwhtRef;
-#else
-void ScalarFwht(float* x, std::uint32_t n) noexcept {
+#if !defined(RFK_CORE_PLAIN_LOOPS)  // else the table's Fwht is FwhtRef itself
+void Fwht(float* x, std::uint32_t n) noexcept {
   std::uint32_t h = 1;
   for (; 8 * h <= n; h *= 8)
     for (std::uint32_t i = 0; i < n; i += 8 * h)
@@ -513,52 +510,27 @@ void ScalarFwht(float* x, std::uint32_t n) noexcept {
 }
 #endif
 
-void ScalarFourierQuant(const WeightsView& W, bool panels, const float* b, const float* x,
-                        std::uint32_t F, std::uint32_t d, float scale, float* z) noexcept {
+void FourierQuant(const WeightsView& W, bool panels, const float* b, const float* x,
+                  std::uint32_t F, std::uint32_t d, float scale, float* z) noexcept {
   QuantFeaturesRef(W, panels, b, x, F, d, scale, z);
 }
 
-void ScalarLinearHeadQuant(const WeightsView& H, std::uint32_t stride, std::uint32_t pair, const float* bias,
-                           const float* z, std::uint32_t K, std::uint32_t D, float* out) noexcept {
-  LinearHeadQuantRef(H, stride, pair, bias, z, K, D, out);
-}
+}  // namespace core::scalar
 
-// Which kernels this build's float path calls (core_config.h): an entry left out is null, so the
-// linker drops the kernel (a firmware pays only for its model's map and storage). Every kernel of
-// RFK_KERNEL_LIST needs a line here, or the table does not compile. Fastfood's features go through
-// the Fourier kernels with d = 1.
-#define RFK_SCALAR_BUILT_Standardize true
-#define RFK_SCALAR_BUILT_StandardizeF16 core::kFloatQuant
-#define RFK_SCALAR_BUILT_FourierPhase ((core::kFloatDense || core::kFloatFastfood) && core::kFormPhase)
-#define RFK_SCALAR_BUILT_FourierPair ((core::kFloatDense || core::kFloatFastfood) && core::kFormPair)
-#define RFK_SCALAR_BUILT_FourierPhaseHeadBatch (core::kBatchKernels && core::kFormPhase)
-#define RFK_SCALAR_BUILT_FourierPairHeadBatch (core::kBatchKernels && core::kFormPair)
-#define RFK_SCALAR_BUILT_LinearHead core::kHeadF32
-#define RFK_SCALAR_BUILT_BinKeys core::kFloatBinning
-#define RFK_SCALAR_BUILT_Fwht core::kFloatFastfood
-#define RFK_SCALAR_BUILT_ApplySigns core::kFloatFastfood
-#define RFK_SCALAR_BUILT_ScaleByDiagonal core::kFloatFastfood
-#define RFK_SCALAR_BUILT_FourierQuant (core::kFloatDense && core::kFloatQuant)
-#define RFK_SCALAR_BUILT_LinearHeadQuant core::kFloatQuant
-constexpr KernelTable kScalarTable = {
-    "scalar", "scalar",
-#define RFK_SCALAR_ENTRY(name, params) RFK_SCALAR_BUILT_##name ? &Scalar##name : nullptr,
-    RFK_KERNEL_LIST(RFK_SCALAR_ENTRY)
-#undef RFK_SCALAR_ENTRY
-};
+namespace {
 
 #if RFK_HAVE_HELIUM
 // The Helium table (kernels_helium.h): the scalar kernels, but the Fourier features', the heads'
 // (f32, and int8 weights), the Walsh-Hadamard transform's and Fastfood's diagonals' own. Every
 // kernel of RFK_KERNEL_LIST needs a line here too; an entry the build leaves out is null as above.
-#define RFK_HELIUM_Standardize ScalarStandardize
-#define RFK_HELIUM_StandardizeF16 ScalarStandardizeF16
+#define RFK_HELIUM_Standardize RFK_SCALAR_FN_Standardize
+#define RFK_HELIUM_StandardizeF16 RFK_SCALAR_FN_StandardizeF16
 #define RFK_HELIUM_FourierPhase helium::FourierPhase
 #define RFK_HELIUM_FourierPair helium::FourierPair
-#define RFK_HELIUM_FourierPhaseHeadBatch ScalarFourierPhaseHeadBatch
-#define RFK_HELIUM_FourierPairHeadBatch ScalarFourierPairHeadBatch
+#define RFK_HELIUM_FourierPhaseHeadBatch RFK_SCALAR_FN_FourierPhaseHeadBatch
+#define RFK_HELIUM_FourierPairHeadBatch RFK_SCALAR_FN_FourierPairHeadBatch
 #define RFK_HELIUM_LinearHead helium::LinearHead
-#define RFK_HELIUM_BinKeys ScalarBinKeys
+#define RFK_HELIUM_BinKeys RFK_SCALAR_FN_BinKeys
 #define RFK_HELIUM_Fwht helium::Fwht
 #define RFK_HELIUM_ApplySigns helium::ApplySigns
 #define RFK_HELIUM_ScaleByDiagonal helium::ScaleByDiagonal
@@ -574,7 +546,7 @@ constexpr KernelTable kHeliumTable = {
 
 }  // namespace
 
-const KernelTable& ScalarKernels() noexcept { return kScalarTable; }
+const KernelTable& ScalarKernels() noexcept { return core::kScalarTable; }
 #if RFK_HAVE_HELIUM
 const KernelTable& HeliumKernels() noexcept { return kHeliumTable; }
 #endif

@@ -7,6 +7,7 @@
 #include "core_config.h"
 #include "rfk/kernels.hpp"
 #include "rfk/model.hpp"
+#include "scalar_table.h"
 
 namespace rfk {
 namespace {
@@ -43,11 +44,11 @@ bool ImputeInput(const Model& m, const float* x, float* xs) {
 // xs = x standardised through kt with the vectors as the model stores them (f32, or f16 widened
 // as read); x may be xs. Only for standardised models (IsStandardized). Not inlined: one copy for
 // Prepare and Fastfood's blocks (flash).
-[[gnu::noinline]] void StandardizeInput(const Model& m, const KernelTable& kt, const float* x, float* xs) {
+[[gnu::noinline]] void StandardizeInput(const Model& m, core::Kernels kt, const float* x, float* xs) {
   if (const std::uint16_t* h = StandardizeF16Values(m); core::kFloatQuant && h != nullptr)
-    kt.StandardizeF16(x, h, h + m.input_dim, m.input_dim, xs);
+    kt->StandardizeF16(x, h, h + m.input_dim, m.input_dim, xs);
   else
-    kt.Standardize(x, m.mean, m.inv_scale, m.input_dim, xs);
+    kt->Standardize(x, m.mean, m.inv_scale, m.input_dim, xs);
 }
 
 // The model's Fourier form, known at compile time in a core built for one form (core_config.h).
@@ -105,7 +106,7 @@ ScratchLayout Layout(const Model& m, std::uint32_t feature_block = core::kFeatur
 // standardises x into the scratch's first part as the model asks (a Fastfood map may standardise
 // in its blocks instead: StandardizeInBlocks). *input: x, or that part; *l: the scratch's layout.
 Status Prepare(const Model& m, const float* x, std::size_t x_len, void* scratch, std::size_t scratch_bytes,
-               const KernelTable& kt, const float** input, ScratchLayout* l) {
+               core::Kernels kt, const float** input, ScratchLayout* l) {
   if (!core::kCoreFloat) return Status::kUnsupportedStorage;  // float path compiled out (core_config.h)
   if (m.head.data == nullptr || x == nullptr || scratch == nullptr) return Status::kNullArgument;
   if (core::kCoreFixed && ((m.fourier_features != 0 && m.fastfood.dp == 0 && m.projection_weights.data == nullptr) ||
@@ -130,12 +131,12 @@ Status Prepare(const Model& m, const float* x, std::size_t x_len, void* scratch,
 }
 
 // Each grid's key and column into the scratch; the columns (null without binning).
-const std::uint32_t* Bins(const Model& m, const KernelTable& kt, const float* input, std::uint8_t* base,
+const std::uint32_t* Bins(const Model& m, core::Kernels kt, const float* input, std::uint8_t* base,
                           const ScratchLayout& l) {
   if (!core::kFloatBinning || m.num_grids == 0) return nullptr;
   auto* keys = reinterpret_cast<std::uint64_t*>(base + l.keys);
   auto* cols = reinterpret_cast<std::uint32_t*>(base + l.cols);
-  kt.BinKeys(m.bin_inv_width, m.bin_offset, input, m.num_grids, m.input_dim, m.bin_seed, keys);
+  kt->BinKeys(m.bin_inv_width, m.bin_offset, input, m.num_grids, m.input_dim, m.bin_seed, keys);
   for (std::uint32_t p = 0; p < m.num_grids; ++p) cols[p] = BinColumn(m, p, keys[p]);
   return cols;
 }
@@ -145,7 +146,7 @@ const std::uint32_t* Bins(const Model& m, const KernelTable& kt, const float* in
 // either layout) and the phases from j0. The maps and storages a build leaves out
 // (core_config.h) are compiled out here: OpenModel refused the models that would need them.
 // Inlined into its one caller: its own call was part of each block's cost.
-[[gnu::always_inline]] inline void DenseBlock(const Model& m, const KernelTable& kt, bool phase, const float* input,
+[[gnu::always_inline]] inline void DenseBlock(const Model& m, core::Kernels kt, bool phase, const float* input,
                                               std::uint32_t j0, std::uint32_t n, float* z) {
   const std::uint32_t d = m.input_dim;
   const std::size_t at = std::size_t{j0} * d;  // the element offset of row j0
@@ -154,10 +155,10 @@ const std::uint32_t* Bins(const Model& m, const KernelTable& kt, const float* in
     WeightsView w = core::MemberCopy(m.projection_weights);
     w.data = static_cast<const std::uint8_t*>(w.data) + at * format::ElementBytes(w.type);
     if (w.scale != nullptr) w.scale += j0;  // one per row
-    kt.FourierQuant(w, m.layout == format::Layout::kPanels, b, input, n, d, m.feature_scale, z);
+    kt->FourierQuant(w, m.layout == format::Layout::kPanels, b, input, n, d, m.feature_scale, z);
   } else if (!core::kLayoutRows || m.layout == format::Layout::kPanels) {
-    if (phase) kt.FourierPhase(m.projection + at, b, input, n, d, m.feature_scale, z);
-    else kt.FourierPair(m.projection + at, input, n, d, m.feature_scale, z);
+    if (phase) kt->FourierPhase(m.projection + at, b, input, n, d, m.feature_scale, z);
+    else kt->FourierPair(m.projection + at, input, n, d, m.feature_scale, z);
   } else if (phase) {  // row-major W (format 1.0 writers): the reference kernels
     FourierPhaseRef(m.projection + at, b, input, n, d, m.feature_scale, z);
   } else {
@@ -168,14 +169,16 @@ const std::uint32_t* Bins(const Model& m, const KernelTable& kt, const float* in
 // One of Fastfood's diagonals (diag: a.G or a.S) on the block at j0: ub[i] = D[j0 + i] * ub[i]
 // through the table's ScaleByDiagonal (each entry widened as WeightAt widens it; the same bits from
 // every table).
-void FastfoodScale(const FastfoodArrays& a, const void* diag, std::uint32_t j0, float* ub, const KernelTable& kt) {
-  kt.ScaleByDiagonal(FastfoodDiagonal(a, diag), j0 / a.dp, j0, a.dp, ub);
+template <class K>
+void FastfoodScale(const FastfoodArrays& a, const void* diag, std::uint32_t j0, float* ub, K kt) {
+  kt->ScaleByDiagonal(FastfoodDiagonal(a, diag), j0 / a.dp, j0, a.dp, ub);
 }
 
 // Fastfood's G Pi for the block at j0: ub[i] = G[j0 + i] * t[perm[j0 + i]]: the gather, then G as
 // FastfoodScale applies a diagonal. The block's packed indices (FastfoodIndex's) are read as one
 // stream, LSB first, a byte at a time as the next index needs it (never a byte past the last).
-void FastfoodGather(const FastfoodArrays& a, std::uint32_t j0, const float* t, float* ub, const KernelTable& kt) {
+template <class K>
+void FastfoodGather(const FastfoodArrays& a, std::uint32_t j0, const float* t, float* ub, K kt) {
   const std::uint32_t w = a.index_bits, mask = (1u << w) - 1u, start = j0 * w;  // < 2^31
   const std::uint8_t* p = a.perm + start / 8;
   std::uint32_t bits = 0, have = 0;  // buffered bits, the next index's at the bottom
@@ -198,13 +201,14 @@ void FastfoodGather(const FastfoodArrays& a, std::uint32_t j0, const float* t, f
 
 // Block j0 / d' of a Fastfood map's raw projections (FastfoodFeatures' u) into ub[0, d'): B, H,
 // G Pi, H, S. t: d' floats of work; x may be t.
+template <class K>
 void FastfoodBlock(const FastfoodArrays& a, const float* x, std::uint32_t d, std::uint32_t j0, float* t,
-                   float* ub, const KernelTable& kt) {
+                   float* ub, K kt) {
   const std::uint32_t dp = a.dp;
-  kt.ApplySigns(a.signs, j0, x, d < dp ? d : dp, dp, t);  // B: t = sign(k) * x, zero-padded
-  kt.Fwht(t, dp);
+  kt->ApplySigns(a.signs, j0, x, d < dp ? d : dp, dp, t);  // B: t = sign(k) * x, zero-padded
+  kt->Fwht(t, dp);
   FastfoodGather(a, j0, t, ub, kt);
-  kt.Fwht(ub, dp);
+  kt->Fwht(ub, dp);
   FastfoodScale(a, a.S, j0, ub, kt);
 }
 
@@ -217,7 +221,7 @@ bool FastfoodPhase(const float* phase) { return core::kFormPhase && (!core::kFor
 // projections are computed a Fastfood block (d' frequencies) at a time into u, which holds
 // max(d', BlockFrequencies).
 template <class Emit>
-void FourierBlocks(const Model& m, const KernelTable& kt, const float* input, std::uint8_t* base,
+void FourierBlocks(const Model& m, core::Kernels kt, const float* input, std::uint8_t* base,
                    const ScratchLayout& l, Emit&& emit) {
   const std::uint32_t F = m.num_frequencies, B = BlockFrequencies(m, core::kFeatureBlock);
   float* z = reinterpret_cast<float*>(base + l.z);
@@ -239,8 +243,8 @@ void FourierBlocks(const Model& m, const KernelTable& kt, const float* input, st
       }
       for (std::uint32_t c0 = 0; c0 < sn; c0 += B) {
         const std::uint32_t n = sn - c0 < B ? sn - c0 : B;
-        if (FastfoodPhase(m.phase)) kt.FourierPhase(ub + c0, m.phase + j0 + c0, &one, n, 1, m.feature_scale, z);
-        else kt.FourierPair(ub + c0, &one, n, 1, m.feature_scale, z);
+        if (FastfoodPhase(m.phase)) kt->FourierPhase(ub + c0, m.phase + j0 + c0, &one, n, 1, m.feature_scale, z);
+        else kt->FourierPair(ub + c0, &one, n, 1, m.feature_scale, z);
         emit(j0 + c0, n, z, z + n);
       }
     }
@@ -260,14 +264,14 @@ void FourierBlocks(const Model& m, const KernelTable& kt, const float* input, st
 // the sines z[n, 2n), each sine's term after its cosine's (f32, or widened as stored); bias may be
 // out. Inlined: a call per block was measurable (the M55's Helium table, (54, 1024) binary pairs:
 // 2.998x fewer instructions than its scalar one with it).
-[[gnu::always_inline]] inline void HeadPart(const Model& m, const KernelTable& kt, std::uint32_t col, std::uint32_t pair,
+[[gnu::always_inline]] inline void HeadPart(const Model& m, core::Kernels kt, std::uint32_t col, std::uint32_t pair,
                                             std::uint32_t n, const float* z, const float* bias, float* out) {
   if (core::kHeadF32 && (!core::kFloatQuant || m.head_storage == format::Storage::kF32)) {
-    kt.LinearHead(m.head_weights + col, m.num_features, pair, bias, z, m.num_outputs, n, out);
+    kt->LinearHead(m.head_weights + col, m.num_features, pair, bias, z, m.num_outputs, n, out);
   } else {
     WeightsView h = core::MemberCopy(m.head);
     h.data = static_cast<const std::uint8_t*>(h.data) + std::size_t{col} * format::ElementBytes(h.type);
-    kt.LinearHeadQuant(h, m.num_features, pair, bias, z, m.num_outputs, n, out);
+    kt->LinearHeadQuant(h, m.num_features, pair, bias, z, m.num_outputs, n, out);
   }
 }
 
@@ -280,7 +284,7 @@ void FastfoodFeatures(const FastfoodArrays& a, const float* x, std::uint32_t d, 
                       const float* phase, float scale, float* work, float* z,
                       const KernelTable& kt) noexcept {
   float* u = work + a.dp;  // block b's outputs at u + b dp, then zeros to whole panels
-  for (std::uint32_t j0 = 0; j0 < F; j0 += a.dp) FastfoodBlock(a, x, d, j0, work, u + j0, kt);
+  for (std::uint32_t j0 = 0; j0 < F; j0 += a.dp) FastfoodBlock(a, x, d, j0, work, u + j0, &kt);
   for (std::uint32_t j = F; j < FastfoodWorkFloats(a, F) - a.dp; ++j) u[j] = 0.0f;
   const float one = 1.0f;
   if (FastfoodPhase(phase)) kt.FourierPhase(u, phase, &one, F, 1, scale, z);
@@ -293,7 +297,7 @@ Status ComputeFeaturesOf(const Model& model, const float* x, std::size_t x_len, 
                          std::size_t scratch_bytes, float* z_out, std::size_t z_len) {
   if (z_out == nullptr) return Status::kNullArgument;
   if (z_len < model.num_features) return Status::kOutputTooSmall;
-  const KernelTable& kt = ActiveKernels();
+  const core::Kernels kt{};
   const float* input = nullptr;
   ScratchLayout l;
   const Status s = Prepare(model, x, x_len, scratch, scratch_bytes, kt, &input, &l);
@@ -321,7 +325,7 @@ Status ComputeBinsOf(const Model& model, const float* x, std::size_t x_len, void
                      std::size_t scratch_bytes, std::uint64_t* keys, std::uint32_t* columns, std::size_t len) {
   if (keys == nullptr || columns == nullptr) return Status::kNullArgument;
   if (len < model.num_grids) return Status::kOutputTooSmall;
-  const KernelTable& kt = ActiveKernels();
+  const core::Kernels kt{};
   const float* input = nullptr;
   ScratchLayout l;
   const Status s = Prepare(model, x, x_len, scratch, scratch_bytes, kt, &input, &l);
@@ -349,7 +353,7 @@ Status PredictOf(const Model& model, const float* x, std::size_t x_len, void* sc
   if (!core::kCoreFloat) return Status::kUnsupportedStorage;  // float path compiled out (core_config.h)
   if (out == nullptr) return Status::kNullArgument;
   if (out_len < model.num_outputs) return Status::kOutputTooSmall;
-  const KernelTable& kt = ActiveKernels();
+  const core::Kernels kt{};
   const float* input = nullptr;
   ScratchLayout l;
   const Status s = Prepare(model, x, x_len, scratch, scratch_bytes, kt, &input, &l);
@@ -428,7 +432,7 @@ Status PredictBatchOf(const Model& m, const float* X, std::size_t n, std::size_t
   auto* acc = reinterpret_cast<float*>(base + RoundUp(std::size_t{rows} * d * sizeof(float), kScratchAlignment));
   const std::size_t single_bytes = Layout(m).total;
   void* single = base + (BatchScratchOf(m) - single_bytes);
-  const KernelTable& kt = ActiveKernels();
+  const core::Kernels kt{};
   for (std::size_t i0 = 0; i0 < n; i0 += rows) {
     const auto bn = static_cast<std::uint32_t>(n - i0 < rows ? n - i0 : rows);
     const float* xb = X + i0 * d;
@@ -461,10 +465,10 @@ Status PredictBatchOf(const Model& m, const float* X, std::size_t n, std::size_t
     }
     float* ob = out + i0 * K;
     if (PhaseForm(m))
-      kt.FourierPhaseHeadBatch(m.projection, m.phase, input, bn, m.num_frequencies, d,
+      kt->FourierPhaseHeadBatch(m.projection, m.phase, input, bn, m.num_frequencies, d,
                                m.feature_scale, m.head_weights, m.head_bias, K, acc, ob);
     else
-      kt.FourierPairHeadBatch(m.projection, input, bn, m.num_frequencies, d, m.feature_scale,
+      kt->FourierPairHeadBatch(m.projection, input, bn, m.num_frequencies, d, m.feature_scale,
                               m.head_weights, m.head_bias, K, acc, ob);
     for (std::uint32_t r = 0; r < bn; ++r) {
       const float* o = ob + std::size_t{r} * K;

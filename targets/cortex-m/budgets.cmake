@@ -287,3 +287,33 @@ set(RFK_PINNED_SMALL_HOUSE_FIXED_FLASH_BUDGET_cortex-m3 1170)
 set(RFK_PINNED_SMALL_COVTYPE_FF_FIXED_FLASH_BUDGET_cortex-m3 2080)
 set(RFK_PINNED_SMALL_HOUSE_FIXED_FLASH_BUDGET_cortex-m0 1440)
 set(RFK_PINNED_SMALL_COVTYPE_FF_FIXED_FLASH_BUDGET_cortex-m0 2280)
+# 2026-12-01, the core's calls go straight to the scalar kernels where it has no run-time dispatch
+# (lib/core/scalar_table.h: every core here but the M55's default, whose Helium table keeps
+# ActiveKernels): the table and the kernels no call reaches are not linked (the generic core's batch
+# kernels among them), and each Fourier entry of a one-form build compiles its helper for that form
+# alone. `ctest -R footprint -V` per preset: whole core M4F, M7 16,516 B (-516), M33 16,556 B, M3 and
+# M33 without FPU 16,976 B, M0 20,628 B (-1,008), M55 20,684 B (+8); float-only M4F 13,716 B, M0
+# 17,040 B; dense configured M4F 5,872 B (-132), M0 9,276 B; pinned to house_pair M4F 2,368 B
+# (-132), M0 5,480 B; pinned to covtype_fastfood_int8 M4F 3,712 B (-196), M0 6,852 B; built for
+# size, house_pair M4F 1,792 B (-132), M55 1,840 B, covtype_fastfood_int8 M4F 2,944 B (-196). The
+# integer path is unchanged. Budgets: measured plus about 100 B.
+#                 target           whole  float  dense  pinned
+rfk_flash_budgets(cortex-m4        16620  13820  5970   2470)
+rfk_flash_budgets(cortex-m7        16620  13820  5970   2470)
+rfk_flash_budgets(cortex-m33       16660  13860  5970   2490)
+rfk_flash_budgets(cortex-m3        17080  14290  6840   3380)
+rfk_flash_budgets(cortex-m33+nofp  17080  14290  6840   3380)
+rfk_flash_budgets(cortex-m0        20730  17140  9380   5580)
+rfk_flash_budgets(cortex-m55       20780  17970  7500   4000)
+set(RFK_PINNED_COVTYPE_FASTFOOD_INT8_FLASH_BUDGET_cortex-m4 3810)
+set(RFK_PINNED_COVTYPE_FASTFOOD_INT8_FLASH_BUDGET_cortex-m7 3810)
+set(RFK_PINNED_COVTYPE_FASTFOOD_INT8_FLASH_BUDGET_cortex-m33 3840)
+set(RFK_PINNED_COVTYPE_FASTFOOD_INT8_FLASH_BUDGET_cortex-m3 4960)
+set(RFK_PINNED_COVTYPE_FASTFOOD_INT8_FLASH_BUDGET_cortex-m33+nofp 4960)
+set(RFK_PINNED_COVTYPE_FASTFOOD_INT8_FLASH_BUDGET_cortex-m0 6950)
+set(RFK_PINNED_COVTYPE_FASTFOOD_INT8_FLASH_BUDGET_cortex-m55 6570)
+#                        target           house_pair  house_fixed  fastfood_int8  ff_fixed
+rfk_pinned_small_budgets(cortex-m4        1890        1180         3040           2080)
+rfk_pinned_small_budgets(cortex-m7        1890        1180         3040           2080)
+rfk_pinned_small_budgets(cortex-m33       1930        1170         3070           2060)
+rfk_pinned_small_budgets(cortex-m55       1940        1150         3120           2030)
