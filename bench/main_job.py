@@ -11,12 +11,19 @@ markers headed by the machine, commit, date and command.
   the device core), --runs runs with the kernel table rfk chooses (`rfk info` names it) and two with
   RFK_TARGET=scalar.
 
+With --sweep D1,D2,... it also trains the same job at each of those D and writes docs/PERFORMANCE.md's
+table of them (--sweep-out; between its `main_job.py sweep` markers): test accuracy, `rfk train`'s
+time, model size, and the median per-sample latency of --runs evaluations with the chosen kernel
+table and of two with RFK_TARGET=scalar.
+
 usage: bench/main_job.py [--rfk build/main/bin/rfk] [--work DIR] [--runs 3] [--out README.md | -]
+                         [--sweep 2000,3000,4000 [--sweep-out docs/PERFORMANCE.md | -]]
 """
 import argparse
 import json
 import os
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -46,23 +53,55 @@ def spread(values, unit):
     return f"{lo:.0f} {unit}" if round(lo) == round(hi) else f"{lo:.0f}–{hi:.0f} {unit}"
 
 
+def train(a, model, D):
+    """`rfk train` of the main job at D features; its report's total seconds."""
+    report = run([a.rfk, "train", "--train", os.path.join(DATA, "train-images-idx3-ubyte.gz"), "-o", model,
+                  "--kernel", "gaussian", "-D", str(D), "--lambda", "1e-6", "--json"])
+    return json.loads(report)["seconds"]["total"]
+
+
+def sweep(a, table, work):
+    """The table of the job at each D of --sweep, written between the `main_job.py sweep` markers."""
+    rows = []
+    scalar_env = dict(os.environ, RFK_TARGET="scalar")
+    for D in (int(x) for x in a.sweep.split(",")):
+        model = os.path.join(work, f"fashion-mnist-{D}.rfk")
+        seconds = train(a, model, D)
+        evals = [evaluate(a, model) for _ in range(a.runs)]
+        scalar = [evaluate(a, model, env=scalar_env) for _ in range(2)]
+        us = lambda runs: statistics.median(r["predict_us_per_sample"] for r in runs)
+        rows.append(f"| {D:,} | {100 * evals[0]['accuracy']:.2f} % | {seconds:.1f} s | "
+                    f"{evals[0]['model_bytes'] / 2**20:.2f} MiB | {us(evals):.1f} µs | {us(scalar):.1f} µs |")
+    with blocks.output(None if a.sweep_out == "-" else a.sweep_out, "main_job.py sweep"):
+        print(provenance.line(f"bench/main_job.py --runs {a.runs} --sweep {a.sweep}") +
+              " (`scripts/main-job.sh`'s commands at each D: Gaussian, λ = 1e-6, the data-scale γ, every "
+              f"thread; per-sample latency: the median of {a.runs} `rfk eval` runs, and of two with "
+              "`RFK_TARGET=scalar`)\n")
+        print(f"| D | test accuracy | `rfk train` | model | predict ({table} kernels) | predict (scalar kernels) |")
+        print("|---|---|---|---|---|---|")
+        print("\n".join(rows))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rfk", default=os.path.join(ROOT, "build/main/bin/rfk"))
     ap.add_argument("--work", help="the model (default: a temporary directory)")
     ap.add_argument("--runs", type=int, default=3, help="evaluations with the chosen kernel table")
     ap.add_argument("--out", default=os.path.join(ROOT, "README.md"), help="README to write the block into; - prints it")
+    ap.add_argument("--sweep", help="also the job at each of these D (comma-separated), as a table")
+    ap.add_argument("--sweep-out", default=os.path.join(ROOT, "docs", "PERFORMANCE.md"),
+                    help="the page to write the sweep's table into; - prints it")
     a = ap.parse_args()
     table = re.search(r"^active: (\S+)", run([a.rfk, "info"]), re.M).group(1)
     with tempfile.TemporaryDirectory() as tmp:
         model = os.path.join(a.work or tmp, "fashion-mnist.rfk")
-        report = run([a.rfk, "train", "--train", os.path.join(DATA, "train-images-idx3-ubyte.gz"), "-o", model,
-                      "--kernel", "gaussian", "-D", "4000", "--lambda", "1e-6", "--json"])
-        seconds = json.loads(report)["seconds"]["total"]
+        seconds = train(a, model, 4000)
         evals = [evaluate(a, model) for _ in range(a.runs)]
         raw = evaluate(a, model, "--decision", "raw")
         scalar_env = dict(os.environ, RFK_TARGET="scalar")
         scalar = [evaluate(a, model, env=scalar_env) for _ in range(2)]
+        if a.sweep:
+            sweep(a, table, a.work or tmp)
     e = evals[0]
     line = provenance.line(f"bench/main_job.py --runs {a.runs}")
     text = "\n".join([

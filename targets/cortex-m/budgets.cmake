@@ -291,7 +291,7 @@ set(RFK_PINNED_SMALL_COVTYPE_FF_FIXED_FLASH_BUDGET_cortex-m0 2280)
 # (lib/core/scalar_table.h: every core here but the M55's default, whose Helium table keeps
 # ActiveKernels): the table and the kernels no call reaches are not linked (the generic core's batch
 # kernels among them), and each Fourier entry of a one-form build compiles its helper for that form
-# alone. `ctest -R footprint -V` per preset: whole core M4F, M7 16,516 B (-516), M33 16,556 B, M3 and
+# alone. `ctest -R footprint -V` per preset: whole core M4F, M7 16,516 B (M4F -516), M33 16,556 B, M3 and
 # M33 without FPU 16,976 B, M0 20,628 B (-1,008), M55 20,684 B (+8); float-only M4F 13,716 B, M0
 # 17,040 B; dense configured M4F 5,872 B (-132), M0 9,276 B; pinned to house_pair M4F 2,368 B
 # (-132), M0 5,480 B; pinned to covtype_fastfood_int8 M4F 3,712 B (-196), M0 6,852 B; built for
