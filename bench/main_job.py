@@ -11,10 +11,11 @@ markers headed by the machine, commit, date and command.
   the device core), --runs runs with the kernel table rfk chooses (`rfk info` names it) and two with
   RFK_TARGET=scalar.
 
-With --sweep D1,D2,... it also trains the same job at each of those D and writes docs/PERFORMANCE.md's
-table of them (--sweep-out; between its `main_job.py sweep` markers): test accuracy (raw and calibrated decisions), `rfk train`'s
-time, model size, and the median per-sample latency of --runs evaluations with the chosen kernel
-table and of two with RFK_TARGET=scalar.
+With --sweep D1,D2,... it also trains the same job at each of those D and writes
+docs/PERFORMANCE.md's table of them (--sweep-out; between its `main_job.py sweep` markers): test
+accuracy (raw and calibrated decisions), `rfk train`'s time, model size, and the median
+per-sample latency of --runs evaluations with the chosen kernel table and of two with
+RFK_TARGET=scalar.
 
 usage: bench/main_job.py [--rfk build/main/bin/rfk] [--work DIR] [--runs 3] [--out README.md | -]
                          [--sweep 2000,3000,4000 [--sweep-out docs/PERFORMANCE.md | -]]
