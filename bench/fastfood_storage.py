@@ -9,7 +9,9 @@ Sections are `rfk inspect --json`'s; the test error is `rfk eval --label-col 0` 
 
 Prints a Markdown table headed by the machine, commit, date and command (bench/provenance.py).
 
-usage: bench/fastfood_storage.py [--rfk build/release/bin/rfk] [--work DIR] [--threads N]
+usage: bench/fastfood_storage.py [--rfk build/release/bin/rfk] [--work DIR] [--threads N] [--out PAGE]
+--out PAGE writes the table into PAGE between its `fastfood_storage.py` markers instead
+(bench/paper/blocks.py).
 """
 import argparse
 import json
@@ -21,6 +23,8 @@ import tempfile
 import provenance
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.join(ROOT, "bench", "paper"))
+import blocks  # noqa: E402  (the marked blocks the docs' scripts own)
 # (G and S, head, extra convert options); f32 / f32 is the trained model itself.
 ROWS = [("f32", "f32", None), ("f16", "f32", []), ("int8", "f32", []), ("f32", "int8", []), ("f16", "f16", []),
         ("f16", "int8", []), ("int8", "int8", []), ("int8", "int8", ["--no-metadata"])]
@@ -36,6 +40,7 @@ def main():
     ap.add_argument("--rfk", default=os.path.join(ROOT, "build/release/bin/rfk"))
     ap.add_argument("--work", help="the split and the models (default: a temporary directory)")
     ap.add_argument("--threads", type=int, default=os.cpu_count())
+    ap.add_argument("--out", help="the page to write the table into (docs/EMBEDDED.md); without it it is printed")
     a = ap.parse_args()
     lines = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -61,10 +66,11 @@ def main():
             head_label = head + (", `--no-metadata`" if extra else "")
             lines.append(f"| {diag} | {head_label} | {info['file_bytes']:,} | {size.get('fastfood', 0):,} | "
                          f"{size.get('head', 0):,} | {std:,} ({std_kind}) | {err:.3f} % ({err - base:+.3f}) |")
-    print(provenance.line(f"bench/fastfood_storage.py --threads {a.threads}") + "\n")
-    print("| G and S | head | model bytes | `fastfood` section | head section | `standardize` | test error |")
-    print("|---|---|---|---|---|---|---|")
-    print("\n".join(lines))
+    with blocks.output(a.out, "fastfood_storage.py"):
+        print(provenance.line(f"bench/fastfood_storage.py --threads {a.threads}") + "\n")
+        print("| G and S | head | model bytes | `fastfood` section | head section | `standardize` | test error |")
+        print("|---|---|---|---|---|---|---|")
+        print("\n".join(lines))
     return 0
 
 

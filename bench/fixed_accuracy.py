@@ -21,7 +21,9 @@ through the integer path). Classification: % of test rows misclassified; regress
 Prints each table headed by the machine, commit, date and command (bench/provenance.py).
 
 usage: bench/fixed_accuracy.py [--rfk build/release/bin/rfk] [--work DIR] [--threads N]
-                               [--tables dense fastfood binning]
+                               [--tables dense fastfood binning] [--out PAGE]
+--out PAGE writes each table into PAGE between its `fixed_accuracy.py-NAME` markers instead
+(bench/paper/blocks.py).
 """
 import argparse
 import json
@@ -33,6 +35,8 @@ import tempfile
 import provenance
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.join(ROOT, "bench", "paper"))
+import blocks  # noqa: E402  (the marked blocks the docs' scripts own)
 REGRESSION = {"cpu", "census"}
 NAMES = {"cpu": "CPU (cpu_act)", "census": "Census (house_16H)", "adult": "Adult (a9a)",
          "forest": "Forest (class 2 vs rest)", "forest7": "Forest (7 classes)",
@@ -96,7 +100,7 @@ def row(a, files, ds, options, fixed_flag, work):
 
 
 def table(a, files, rows, common, fixed_flag, work, title):
-    lines = [f"{title}:", "", provenance.line(f"bench/fixed_accuracy.py --threads {a.threads} --tables {title}"), "",
+    lines = [provenance.line(f"bench/fixed_accuracy.py --threads {a.threads} --tables {title}"), "",
              "| dataset | map | f32 test error | fixed-point test error | model bytes f32 / fixed-point |",
              "|---|---|---|---|---|"]
     for ds, label, options in rows:
@@ -104,7 +108,7 @@ def table(a, files, rows, common, fixed_flag, work, title):
         unit = " (rel. RMSE)" if ds in REGRESSION else ""
         lines.append(f"| {NAMES[ds]}{unit} | {label} | {r['f32']:.3f} % | {r['fixed']:.3f} % "
                      f"({r['fixed'] - r['f32']:+.3f}) | {r['f32_bytes']:,} / {r['fixed_bytes']:,} |")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines)
 
 
 def main():
@@ -114,6 +118,7 @@ def main():
     ap.add_argument("--threads", type=int, default=os.cpu_count())
     ap.add_argument("--tables", nargs="+", choices=["dense", "fastfood", "binning"],
                     default=["dense", "fastfood", "binning"])
+    ap.add_argument("--out", help="the page to write the tables into (docs/EMBEDDED.md); without it they are printed")
     a = ap.parse_args()
     # Each table: its rows, the options every row's `rfk train` takes, and the convert flag.
     specs = {"dense": (DENSE, ["--gamma", "auto", "--lambda", "auto"], "--fixed"),
@@ -125,7 +130,12 @@ def main():
         files = data_files(a, work)
         for name in a.tables:
             rows, common, flag = specs[name]
-            print(table(a, files, rows, common, flag, work, name), flush=True)
+            text = table(a, files, rows, common, flag, work, name)
+            if not a.out:
+                print(f"{name}:\n")
+            with blocks.output(a.out, f"fixed_accuracy.py-{name}"):
+                print(text)
+            sys.stdout.flush()
     return 0
 
 

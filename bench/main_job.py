@@ -12,7 +12,7 @@ markers headed by the machine, commit, date and command.
   RFK_TARGET=scalar.
 
 With --sweep D1,D2,... it also trains the same job at each of those D and writes
-docs/PERFORMANCE.md's table of them (--sweep-out; between its `main_job.py sweep` markers): test
+docs/PERFORMANCE.md's table of them (--sweep-out; between its `main_job.py-sweep` markers): test
 accuracy (raw and calibrated decisions), `rfk train`'s time, model size, and the median
 per-sample latency of --runs evaluations with the chosen kernel table and of two with
 RFK_TARGET=scalar.
@@ -62,7 +62,7 @@ def train(a, model, D):
 
 
 def sweep(a, table, work):
-    """The table of the job at each D of --sweep, written between the `main_job.py sweep` markers."""
+    """The table of the job at each D of --sweep, written between the `main_job.py-sweep` markers."""
     rows = []
     scalar_env = dict(os.environ, RFK_TARGET="scalar")
     for D in (int(x) for x in a.sweep.split(",")):
@@ -74,7 +74,7 @@ def sweep(a, table, work):
         us = lambda runs: statistics.median(r["predict_us_per_sample"] for r in runs)
         rows.append(f"| {D:,} | {100 * raw['accuracy']:.2f} % | {100 * evals[0]['accuracy']:.2f} % | {seconds:.1f} s | "
                     f"{evals[0]['model_bytes'] / 2**20:.2f} MiB | {us(evals):.1f} µs | {us(scalar):.1f} µs |")
-    with blocks.output(None if a.sweep_out == "-" else a.sweep_out, "main_job.py sweep"):
+    with blocks.output(None if a.sweep_out == "-" else a.sweep_out, "main_job.py-sweep"):
         print(provenance.line(f"bench/main_job.py --runs {a.runs} --sweep {a.sweep}") +
               " (`scripts/main-job.sh`'s commands at each D: Gaussian, λ = 1e-6, the data-scale γ, every "
               f"thread; per-sample latency: the median of {a.runs} `rfk eval` runs, and of two with "
