@@ -15,7 +15,7 @@ ECE: 15 equal-width bins of the top class's probability on [0, 1], sum_b n_b/n |
 
 usage: bench/calibration.py [--rfk build/release/bin/rfk] [--work /tmp/rfk-cal] [--datasets a9a covtype fashion]
 """
-import argparse, gzip, math, os, struct, subprocess, sys, time
+import argparse, gzip, math, os, subprocess, sys, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.environ.get("RFK_DATASETS", os.path.join(HERE, "..", "..", "shared", "datasets"))
