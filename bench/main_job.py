@@ -61,19 +61,26 @@ def train(a, model, D):
     return json.loads(report)["seconds"]["total"]
 
 
-def sweep(a, table, work):
-    """The table of the job at each D of --sweep, written between the `main_job.py-sweep` markers."""
+def measure(a, work, D):
+    """The job at D features: `rfk train`'s seconds, --runs evaluations with the chosen table, one
+    with the raw decision and two with RFK_TARGET=scalar."""
+    model = os.path.join(work, f"fashion-mnist-{D}.rfk")
+    seconds = train(a, model, D)
+    evals = [evaluate(a, model) for _ in range(a.runs)]
+    raw = evaluate(a, model, "--decision", "raw")
+    scalar = [evaluate(a, model, env=dict(os.environ, RFK_TARGET="scalar")) for _ in range(2)]
+    return dict(seconds=seconds, evals=evals, raw=raw, scalar=scalar)
+
+
+def sweep(a, table, results):
+    """The table of the job at each D of --sweep (results: measure's, by D), written between the
+    `main_job.py-sweep` markers."""
     rows = []
-    scalar_env = dict(os.environ, RFK_TARGET="scalar")
-    for D in (int(x) for x in a.sweep.split(",")):
-        model = os.path.join(work, f"fashion-mnist-{D}.rfk")
-        seconds = train(a, model, D)
-        evals = [evaluate(a, model) for _ in range(a.runs)]
-        raw = evaluate(a, model, "--decision", "raw")
-        scalar = [evaluate(a, model, env=scalar_env) for _ in range(2)]
-        us = lambda runs: statistics.median(r["predict_us_per_sample"] for r in runs)
-        rows.append(f"| {D:,} | {100 * raw['accuracy']:.2f} % | {100 * evals[0]['accuracy']:.2f} % | {seconds:.1f} s | "
-                    f"{evals[0]['model_bytes'] / 2**20:.2f} MiB | {us(evals):.1f} µs | {us(scalar):.1f} µs |")
+    us = lambda runs: statistics.median(r["predict_us_per_sample"] for r in runs)
+    for D, r in sorted(results.items()):
+        e = r["evals"][0]
+        rows.append(f"| {D:,} | {100 * r['raw']['accuracy']:.2f} % | {100 * e['accuracy']:.2f} % | {r['seconds']:.1f} s | "
+                    f"{e['model_bytes'] / 2**20:.2f} MiB | {us(r['evals']):.1f} µs | {us(r['scalar']):.1f} µs |")
     with blocks.output(None if a.sweep_out == "-" else a.sweep_out, "main_job.py-sweep"):
         print(provenance.line(f"bench/main_job.py --runs {a.runs} --sweep {a.sweep}") +
               " (`scripts/main-job.sh`'s commands at each D: Gaussian, λ = 1e-6, the data-scale γ, every "
@@ -96,15 +103,12 @@ def main():
                     help="the page to write the sweep's table into; - prints it")
     a = ap.parse_args()
     table = re.search(r"^active: (\S+)", run([a.rfk, "info"]), re.M).group(1)
-    with tempfile.TemporaryDirectory() as tmp:
-        model = os.path.join(a.work or tmp, "fashion-mnist.rfk")
-        seconds = train(a, model, 4000)
-        evals = [evaluate(a, model) for _ in range(a.runs)]
-        raw = evaluate(a, model, "--decision", "raw")
-        scalar_env = dict(os.environ, RFK_TARGET="scalar")
-        scalar = [evaluate(a, model, env=scalar_env) for _ in range(2)]
-        if a.sweep:
-            sweep(a, table, a.work or tmp)
+    swept = [int(x) for x in a.sweep.split(",")] if a.sweep else []
+    with tempfile.TemporaryDirectory() as tmp:  # the main job's D = 4000 serves the sweep too
+        results = {D: measure(a, a.work or tmp, D) for D in sorted({4000, *swept})}
+    if swept:
+        sweep(a, table, {D: results[D] for D in swept})
+    seconds, evals, raw, scalar = (results[4000][k] for k in ("seconds", "evals", "raw", "scalar"))
     e = evals[0]
     line = provenance.line(f"bench/main_job.py --runs {a.runs}")
     text = "\n".join([

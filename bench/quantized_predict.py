@@ -17,27 +17,17 @@ usage: bench/quantized_predict.py [--rfk build/release/bin/rfk] [--work DIR] [--
 (bench/paper/blocks.py).
 """
 import argparse
-import json
 import os
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 
+import main_job  # the main job's training, evaluation and command runner
 import provenance
+from main_job import ROOT, blocks, run
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-sys.path.insert(0, os.path.join(ROOT, "bench", "paper"))
-import blocks  # noqa: E402  (the marked blocks the docs' scripts own)
-
-DATA = "/usr/share/datasets/fashion-mnist"
 STORAGES = ("f32", "f16", "int8")
-
-
-def run(cmd):
-    print("+", " ".join(cmd), file=sys.stderr, flush=True)
-    return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
 
 
 def main():
@@ -48,20 +38,18 @@ def main():
     ap.add_argument("--out", help="the page to write the table into (docs/PERFORMANCE.md); without it it is printed")
     a = ap.parse_args()
     table = re.search(r"^active: (\S+)", run([a.rfk, "info"]), re.M).group(1)
-    test = os.path.join(DATA, "t10k-images-idx3-ubyte.gz")
     with tempfile.TemporaryDirectory() as tmp:
         work = a.work or tmp
         os.makedirs(work, exist_ok=True)
         model = {s: os.path.join(work, f"fashion-{s}.rfk") for s in STORAGES}
-        run([a.rfk, "train", "--train", os.path.join(DATA, "train-images-idx3-ubyte.gz"), "-o", model["f32"],
-             "--kernel", "gaussian", "-D", "4000", "--lambda", "1e-6", "-q"])
+        main_job.train(a, model["f32"], 4000)
         for s in STORAGES[1:]:
             run([a.rfk, "convert", "-m", model["f32"], "--storage", s, "-o", model[s], "-q"])
         us = {s: [] for s in STORAGES}
         accuracy = {}
         for r in range(a.rounds):
             for s in STORAGES[r % 3:] + STORAGES[:r % 3]:
-                ev = json.loads(run([a.rfk, "eval", "-m", model[s], test, "--decision", "raw", "--json"]))
+                ev = main_job.evaluate(a, model[s], "--decision", "raw")
                 us[s].append(ev["predict_us_per_sample"])
                 accuracy[s] = ev["accuracy"]
         size = {s: os.path.getsize(model[s]) for s in STORAGES}
