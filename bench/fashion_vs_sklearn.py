@@ -204,9 +204,7 @@ def readme_row(a, threads, runs):
     new, n = re.subn(r"^\| training against scikit-learn.*$", lambda m: row, doc, count=1, flags=re.M)
     if n != 1:
         raise SystemExit(f"fashion_vs_sklearn: no row '| training against scikit-learn' in {a.readme}")
-    with open(a.readme + ".tmp", "w") as f:
-        f.write(new)
-    os.replace(a.readme + ".tmp", a.readme)
+    blocks.write_atomic(a.readme, new)
 
 
 if __name__ == "__main__":

@@ -28,8 +28,13 @@ def write_block(path, text, begin, end):
         doc = doc[:doc.index(begin)] + text + doc[doc.index(end) + len(end) + 1:]
     else:
         doc = doc.rstrip("\n") + "\n\n" + text
+    write_atomic(path, doc)
+
+
+def write_atomic(path, text):
+    """Writes `text` to `path` through a temporary file beside it: readers see the old or the new."""
     with open(path + ".tmp", "w") as f:
-        f.write(doc)
+        f.write(text)
     os.replace(path + ".tmp", path)
 
 
