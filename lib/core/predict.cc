@@ -168,7 +168,8 @@ const std::uint32_t* Bins(const Model& m, core::Kernels kt, const float* input, 
 
 // One of Fastfood's diagonals (diag: a.G or a.S) on the block at j0: ub[i] = D[j0 + i] * ub[i]
 // through the table's ScaleByDiagonal (each entry widened as WeightAt widens it; the same bits from
-// every table).
+// every table). The Fastfood steps take the table as K: core::Kernels from Predict, or the
+// `const KernelTable*` FastfoodFeatures' caller names (any table, also where nothing is dispatched).
 template <class K>
 void FastfoodScale(const FastfoodArrays& a, const void* diag, std::uint32_t j0, float* ub, K kt) {
   kt->ScaleByDiagonal(FastfoodDiagonal(a, diag), j0 / a.dp, j0, a.dp, ub);

@@ -89,11 +89,10 @@ inline constexpr KernelTable kScalarTable = {
 };
 
 #if RFK_HAVE_DISPATCH
-// The table Predict calls: the one ActiveKernels chose when the prediction began, or one given.
+// The table Predict calls: the one ActiveKernels chose when the prediction began.
 class Kernels {
  public:
   Kernels() noexcept : t_(&ActiveKernels()) {}
-  explicit Kernels(const KernelTable& t) noexcept : t_(&t) {}
   const KernelTable* operator->() const noexcept { return t_; }
 
  private:
