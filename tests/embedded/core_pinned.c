@@ -159,6 +159,15 @@ int main(void) {
   check(rfk_open_pinned(&model, PINNED, PINNED_BYTES, NULL) == RFK_OK, "pinned core: opens its model");
   check(rfk_input_dim(&model) == HOUSE_PAIR_INPUT_DIM && rfk_num_outputs(&model) == 1 && rfk_num_classes(&model) == 0,
         "pinned core: the model's sizes");
+#if defined(RFK_TEST_PINNED_FIXED)
+  check(RFK_PIN_INPUT_DIM == HOUSE_FIXED_INPUT_DIM && RFK_PIN_OUTPUTS == 1 &&
+            RFK_PIN_FIXED_SCRATCH_BYTES == rfk_fixed_scratch_bytes(&model),
+        "pinned core: the configuration's sizes (RFK_PIN_*) are the model's");
+#else
+  check(RFK_PIN_INPUT_DIM == HOUSE_PAIR_INPUT_DIM && RFK_PIN_OUTPUTS == 1 &&
+            RFK_PIN_SCRATCH_BYTES == rfk_scratch_bytes(&model) && RFK_PIN_SCRATCH_BYTES == HOUSE_PAIR_SCRATCH_BYTES,
+        "pinned core: the configuration's sizes (RFK_PIN_*) are the model's");
+#endif
   check(host_outputs(), "pinned core: the host's outputs for every test vector");
   check(rfk_feature_name(&model, 0)[0] == '\0', "pinned core: names are not read (\"\")");
 #if !defined(RFK_TEST_PINNED_FIXED) && !defined(RFK_SMALL_BOARD)

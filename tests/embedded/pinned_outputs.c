@@ -5,7 +5,7 @@
  * pinned core folds the model's values into its code (lib/core/pinned_model.h), so each kind is a
  * different program: it must give the host's outputs for all of the model's test vectors (the
  * integers exactly; the floats exactly on x86-64, where the host's scalar kernels computed them,
- * else within selfcheck's 1e-4), its sizes, refuse another model at open (kOtherModel at
+ * else within selfcheck's 1e-4), its sizes (the open model's and the configuration's RFK_PIN_*), refuse another model at open (kOtherModel at
  * header.crc32) and open its own again after that. Returns the number of failed checks. */
 #include <stdio.h>
 #include <string.h>
@@ -76,6 +76,13 @@ int main(void) {
   rfk_model_error err;
   check(rfk_open(&model, PINNED, MACRO(_BYTES), NULL) == RFK_OK, "pinned core: opens its model");
   check(rfk_input_dim(&model) == DIM && rfk_num_outputs(&model) == OUTPUTS, "pinned core: the model's sizes");
+#if defined(PINNED_FIXED)
+  const int scratch_pinned = rfk_fixed_scratch_bytes(&model) == RFK_PIN_FIXED_SCRATCH_BYTES;
+#else
+  const int scratch_pinned = rfk_scratch_bytes(&model) == RFK_PIN_SCRATCH_BYTES;
+#endif
+  check(RFK_PIN_INPUT_DIM == DIM && RFK_PIN_OUTPUTS == OUTPUTS && scratch_pinned,
+        "pinned core: the configuration's sizes (RFK_PIN_INPUT_DIM, _OUTPUTS, _SCRATCH_BYTES) are the model's");
   check(all_host_outputs(), "pinned core: the host's outputs for every test vector");
   check(rfk_open(&model, OTHER, OTHER_BYTES, &err) == RFK_OTHER_MODEL && strcmp(err.field, "header.crc32") == 0,
         "pinned core: another model is refused (kOtherModel, header.crc32)");

@@ -290,6 +290,15 @@ std::string PinMacros(const Model& m, const std::string& array) {
                   " * through a Model in flash made of the values below instead of validating them again. */\n"
                   "#define RFK_PIN_ARRAY " + array + "  /* the model's array (rfk export --c-header) */\n";
   h += id;
+  // The sizes a firmware declares its buffers with (rfk_input_dim, rfk_num_outputs, and the scratch
+  // of the core this header configures), as compile-time constants.
+  const auto size = [&](const char* what, std::size_t value, const char* why) {
+    h += std::string("#define RFK_PIN_") + what + " " + std::to_string(value) + "u  /* " + why + " */\n";
+  };
+  size("INPUT_DIM", m.input_dim, "rfk_input_dim");
+  size("OUTPUTS", m.num_outputs, "rfk_num_outputs");
+  if (HasFloatPath(m)) size("SCRATCH_BYTES", ScratchBytes(m, kConfigFeatureBlock), "rfk_scratch_bytes");
+  if (FixedSection(m) != nullptr) size("FIXED_SCRATCH_BYTES", FixedScratchBytes(m), "rfk_fixed_scratch_bytes");
   std::string model = "#define RFK_PIN_MODEL(RFK_V, RFK_P, RFK_G, RFK_N)", group, open;  // the nested view being written
   const auto close = [&] {
     if (!group.empty()) model += " \\\n  RFK_G(" + open + "," + group + ")";
