@@ -44,11 +44,8 @@ extern "C" {
 // whole Model there. The plain rfk_open, below, serves an application compiled without it.
 rfk_status rfk_open(rfk_model* model, const void* bytes, size_t size, rfk_model_error* error) {
   if (model == nullptr) return NullModel(error);
-  rfk::core::SetHandle(model, nullptr);
-  rfk::ModelError err;
-  const rfk::Status s = rfk::core::CheckPinned(bytes, size, &err);
-  if (s == rfk::Status::kOk) rfk::core::SetHandle(model, bytes);
-  if (error != nullptr) *error = {C(err.status), err.field, err.offset};
+  const rfk::Status s = rfk::core::CheckPinned(bytes, size, error);
+  rfk::core::SetHandle(model, s == rfk::Status::kOk ? bytes : nullptr);
   return C(s);
 }
 #undef rfk_open

@@ -161,8 +161,11 @@ static_assert(RFK_PIN_FIELDS_VERSION == kPinFieldsVersion,
               "rfk core: the pinned configuration was written for another version of rfk::Model; "
               "write it again with this rfk's `rfk export --config-header --pin`");
 // OpenModel's checks without the Model: the bytes are the pinned model's (alignment, size, magic,
-// version, CRC-32 against the pin and recomputed), or the status and field that say why not.
-Status CheckPinned(const void* bytes, std::size_t size, ModelError* error) noexcept;
+// version, CRC-32 against the pin and recomputed), or the status and field that say why not, in
+// *error (when not null) as the caller reports them: ModelError (OpenModel) or rfk_model_error
+// (rfk_open, which then copies nothing). Defined for those two (model_open_pinned.cc).
+template <class Error>
+Status CheckPinned(const void* bytes, std::size_t size, Error* error) noexcept;
 #endif
 
 }  // namespace rfk::core

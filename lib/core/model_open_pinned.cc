@@ -9,21 +9,24 @@
 
 #ifdef RFK_PIN_MODEL
 #include "bytes.h"
+#include "rfk/rfk.h"
 
 namespace rfk::core {
 
 namespace {
 
-// The failure report, out of line (four call sites).
-[[gnu::noinline]] Status Refuse(ModelError* error, Status s, const char* field, std::uint32_t offset) {
-  if (error) *error = ModelError{s, field, offset};
+// The failure report, out of line (several call sites). Error's status is Status or rfk_status,
+// which have the same values (capi.cc checks them).
+template <class Error>
+[[gnu::noinline]] Status Refuse(Error* error, Status s, const char* field, std::uint32_t offset) {
+  if (error) *error = Error{static_cast<decltype(error->status)>(s), field, offset};
   return s;
 }
 
 }  // namespace
 
-Status CheckPinned(const void* bytes, std::size_t size, ModelError* error) noexcept {
-  if (error) *error = ModelError{};
+template <class Error>
+Status CheckPinned(const void* bytes, std::size_t size, Error* error) noexcept {
   if (bytes == nullptr) return Refuse(error, Status::kNullArgument, "bytes", 0);
   const auto* b = static_cast<const std::uint8_t*>(bytes);
   namespace f = format;
@@ -38,8 +41,11 @@ Status CheckPinned(const void* bytes, std::size_t size, ModelError* error) noexc
   if (size < (RFK_PIN_BYTES)) return Refuse(error, Status::kTruncated, "header.total_bytes", f::kOffTotalBytes);
   if (Crc32(b + f::kCrcStart, (RFK_PIN_BYTES) - f::kCrcStart) != (RFK_PIN_CRC32))
     return Refuse(error, Status::kBadChecksum, "header.crc32", f::kOffCrc32);
-  return Status::kOk;
+  return Refuse(error, Status::kOk, "", 0);
 }
+
+template Status CheckPinned(const void*, std::size_t, ModelError*) noexcept;
+template Status CheckPinned(const void*, std::size_t, rfk_model_error*) noexcept;
 
 }  // namespace rfk::core
 
