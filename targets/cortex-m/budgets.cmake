@@ -168,13 +168,13 @@ set(RFK_PINNED_FLASH_BUDGET_cortex-m3 4330)
 set(RFK_PINNED_FLASH_BUDGET_cortex-m33+nofp 4330)
 set(RFK_PINNED_FLASH_BUDGET_cortex-m0 6510)
 set(RFK_PINNED_FLASH_BUDGET_cortex-m55 4240)
-set(RFK_PINNED_FIXED_FLASH_BUDGET_cortex-m4 3050)
-set(RFK_PINNED_FIXED_FLASH_BUDGET_cortex-m7 3050)
-set(RFK_PINNED_FIXED_FLASH_BUDGET_cortex-m33 3060)
-set(RFK_PINNED_FIXED_FLASH_BUDGET_cortex-m33+nofp 3060)
-set(RFK_PINNED_FIXED_FLASH_BUDGET_cortex-m3 1640)
-set(RFK_PINNED_FIXED_FLASH_BUDGET_cortex-m0 1900)
-set(RFK_PINNED_FIXED_FLASH_BUDGET_cortex-m55 2720)
+set(RFK_PINNED_FIXED_FLASH_BUDGET_cortex-m4 2920)
+set(RFK_PINNED_FIXED_FLASH_BUDGET_cortex-m7 2980)
+set(RFK_PINNED_FIXED_FLASH_BUDGET_cortex-m33 2960)
+set(RFK_PINNED_FIXED_FLASH_BUDGET_cortex-m33+nofp 2960)
+set(RFK_PINNED_FIXED_FLASH_BUDGET_cortex-m3 1540)
+set(RFK_PINNED_FIXED_FLASH_BUDGET_cortex-m0 1800)
+set(RFK_PINNED_FIXED_FLASH_BUDGET_cortex-m55 2610)
 # 2026-11-30, Predict's blocks (rfk::kFeatureBlock: the features 128 at a time, each block's part of
 # the head added before the next, so the scratch does not hold all D features; lib/core/predict.cc
 # FourierBlocks, DenseBlock, FastfoodBlock, HeadPart), `ctest -R footprint -V` in each preset's build:
@@ -236,13 +236,13 @@ macro(rfk_flash_budgets mcu whole float dense pinned)
   set(RFK_PINNED_FLASH_BUDGET_${mcu} ${pinned})
 endmacro()
 #                 target           whole  float  dense  pinned
-rfk_flash_budgets(cortex-m4        16620  13820  5970   2470)
-rfk_flash_budgets(cortex-m7        16620  13820  5970   2470)
-rfk_flash_budgets(cortex-m33       16660  13860  5970   2490)
-rfk_flash_budgets(cortex-m3        17080  14290  6840   3380)
-rfk_flash_budgets(cortex-m33+nofp  17080  14290  6840   3380)
-rfk_flash_budgets(cortex-m0        20730  17140  9380   5580)
-rfk_flash_budgets(cortex-m55       20780  17970  7500   4000)
+rfk_flash_budgets(cortex-m4        16620  13820  5970   2340)
+rfk_flash_budgets(cortex-m7        16620  13820  5970   2340)
+rfk_flash_budgets(cortex-m33       16660  13860  5970   2360)
+rfk_flash_budgets(cortex-m3        17080  14290  6840   3250)
+rfk_flash_budgets(cortex-m33+nofp  17080  14290  6840   3250)
+rfk_flash_budgets(cortex-m0        20730  17140  9380   5440)
+rfk_flash_budgets(cortex-m55       20780  17970  7500   3860)
 # 2026-12-01, two more pinned kinds (footprint_pinned_<fixture>, `ctest -R footprint_pinned -V`):
 # covtype_fastfood_int8 (Fastfood, int8 G, S and head, float path) M4F, M7 4,228 B, M33 4,244 B, M3
 # and M33 without FPU 5,240 B, M0 7,248 B, M55 7,100 B; covtype_ff_fixed (Fastfood on the integer
@@ -255,13 +255,13 @@ macro(rfk_pinned_kind_budgets mcu fastfood_int8 ff_fixed)
   set(RFK_PINNED_COVTYPE_FASTFOOD_INT8_FLASH_BUDGET_${mcu} ${fastfood_int8})
   set(RFK_PINNED_COVTYPE_FF_FIXED_FLASH_BUDGET_${mcu} ${ff_fixed})
 endmacro()
-rfk_pinned_kind_budgets(cortex-m4        3810  3500)
-rfk_pinned_kind_budgets(cortex-m7        3810  3500)
-rfk_pinned_kind_budgets(cortex-m33       3840  3530)
-rfk_pinned_kind_budgets(cortex-m3        4960  2650)
-rfk_pinned_kind_budgets(cortex-m33+nofp  4960  3540)
-rfk_pinned_kind_budgets(cortex-m0        6950  2850)
-rfk_pinned_kind_budgets(cortex-m55       6570  3660)
+rfk_pinned_kind_budgets(cortex-m4        3690  3300)
+rfk_pinned_kind_budgets(cortex-m7        3690  3300)
+rfk_pinned_kind_budgets(cortex-m33       3700  3320)
+rfk_pinned_kind_budgets(cortex-m3        4820  2450)
+rfk_pinned_kind_budgets(cortex-m33+nofp  4820  3330)
+rfk_pinned_kind_budgets(cortex-m0        6820  2630)
+rfk_pinned_kind_budgets(cortex-m55       6440  3450)
 # The same four pinned cores built for size (RFK_CORE_SMALL; footprint_pinned_small_<fixture>: all
 # four on the cores with an FPU; on the soft-float ones (M3, M33 without FPU, M0), where the float
 # path's plain loops are the default, the two fixed-point ones, whose cosine table is computed),
@@ -277,16 +277,16 @@ macro(rfk_pinned_small_budgets mcu pair fixed fastfood_int8 ff_fixed)
   set(RFK_PINNED_SMALL_COVTYPE_FF_FIXED_FLASH_BUDGET_${mcu} ${ff_fixed})
 endmacro()
 #                        target           house_pair  house_fixed  fastfood_int8  ff_fixed
-rfk_pinned_small_budgets(cortex-m4        1890        1180         3040           2080)
-rfk_pinned_small_budgets(cortex-m7        1890        1180         3040           2080)
-rfk_pinned_small_budgets(cortex-m33       1930        1170         3070           2060)
-rfk_pinned_small_budgets(cortex-m55       1940        1150         3120           2030)
-set(RFK_PINNED_SMALL_HOUSE_FIXED_FLASH_BUDGET_cortex-m33+nofp 1170)
-set(RFK_PINNED_SMALL_COVTYPE_FF_FIXED_FLASH_BUDGET_cortex-m33+nofp 2080)
-set(RFK_PINNED_SMALL_HOUSE_FIXED_FLASH_BUDGET_cortex-m3 1170)
-set(RFK_PINNED_SMALL_COVTYPE_FF_FIXED_FLASH_BUDGET_cortex-m3 2080)
-set(RFK_PINNED_SMALL_HOUSE_FIXED_FLASH_BUDGET_cortex-m0 1440)
-set(RFK_PINNED_SMALL_COVTYPE_FF_FIXED_FLASH_BUDGET_cortex-m0 2280)
+rfk_pinned_small_budgets(cortex-m4        1760        1050         2920           1950)
+rfk_pinned_small_budgets(cortex-m7        1760        1050         2920           1950)
+rfk_pinned_small_budgets(cortex-m33       1800        1060         2930           1960)
+rfk_pinned_small_budgets(cortex-m55       1800        1040         2990           1930)
+set(RFK_PINNED_SMALL_HOUSE_FIXED_FLASH_BUDGET_cortex-m33+nofp 1060)
+set(RFK_PINNED_SMALL_COVTYPE_FF_FIXED_FLASH_BUDGET_cortex-m33+nofp 1980)
+set(RFK_PINNED_SMALL_HOUSE_FIXED_FLASH_BUDGET_cortex-m3 1060)
+set(RFK_PINNED_SMALL_COVTYPE_FF_FIXED_FLASH_BUDGET_cortex-m3 1980)
+set(RFK_PINNED_SMALL_HOUSE_FIXED_FLASH_BUDGET_cortex-m0 1340)
+set(RFK_PINNED_SMALL_COVTYPE_FF_FIXED_FLASH_BUDGET_cortex-m0 2170)
 # 2026-12-01, the core's calls go straight to the scalar kernels where it has no run-time dispatch
 # (lib/core/scalar_table.h: every core here but the M55's default, whose Helium table keeps
 # ActiveKernels): the table and the kernels no call reaches are not linked (the generic core's batch
@@ -297,3 +297,12 @@ set(RFK_PINNED_SMALL_COVTYPE_FF_FIXED_FLASH_BUDGET_cortex-m0 2280)
 # (-132), M0 5,480 B; pinned to covtype_fastfood_int8 M4F 3,712 B (-196), M0 6,852 B; built for
 # size, house_pair M4F 1,792 B (-132), M55 1,840 B, covtype_fastfood_int8 M4F 2,944 B (-196). The
 # integer path is unchanged. The tables above carry these budgets: measured plus about 100 B.
+# 2026-12-01, the pinned cores' footprint programs size their calls with the configuration's
+# RFK_PIN_* constants (as a pinned application does: its buffers need them at compile time), rfk_open
+# reports into the C error struct directly (CheckPinned takes either error type), SinCosRef's
+# quadrants as sign flips. `ctest -R footprint_pinned -V` per preset: pinned to house_pair M4F, M7
+# 2,240 B (-128), M33 2,256 B, M3 and M33 without FPU 3,148 B, M0 5,340 B, M55 3,764 B; house_fixed
+# M4F 2,820 B, M7 2,884 B, M33 2,860 B, M3 1,436 B, M0 1,696 B, M55 2,512 B; covtype_fastfood_int8
+# M4F 3,584 B, M0 6,716 B; built for size house_pair M4F 1,664 B (-128), M55 1,704 B, house_fixed
+# M4F 952 B, M0 1,236 B, covtype_fastfood_int8 M4F 2,816 B (-128), covtype_ff_fixed M4F 1,848 B,
+# M0 2,068 B. The tables above carry these budgets: measured plus about 100 B.
