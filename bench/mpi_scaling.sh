@@ -8,7 +8,8 @@
 # and each model's largest output difference from the one-process model's on the 10,000 test
 # rows, relative to the largest output.
 #
-#   [REPEATS=3] bench/mpi_scaling.sh [RFK] [DATA] [WORK]
+#   [REPEATS=3] [OUT=docs/PERFORMANCE.md] bench/mpi_scaling.sh [RFK] [DATA] [WORK]
+# OUT: the lines go into that page's block mpi_scaling.sh (bench/paper/blocks.py) instead.
 set -euo pipefail
 RFK=${1:-build/release/bin/rfk}
 DATA=${2:-/usr/share/datasets/fashion-mnist}
@@ -20,8 +21,8 @@ TEST="$DATA/t10k-images-idx3-ubyte.gz"
 
 REPEATS=${REPEATS:-3}
 
-run() {  # name, command...
-  local name=$1; shift
+run() {  # name, label, command...
+  local name=$1 label=$2; shift 2
   : > "$WORK/$name.times"
   for _ in $(seq "$REPEATS"); do
     /usr/bin/time -a -o "$WORK/$name.times" -f "%e %U %S" "$@" -o "$WORK/$name.rfk"
@@ -37,7 +38,7 @@ EOF
 )
   "$RFK" predict -q -m "$WORK/$name.rfk" --scores "$TEST" > "$WORK/$name.scores"
   local err
-  err=$("$RFK" eval -m "$WORK/$name.rfk" "$TEST" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["error_rate"])')
+  err=$("$RFK" eval -m "$WORK/$name.rfk" "$TEST" --json | python3 -c 'import json,sys; print("%.2f %%" % (100 * json.load(sys.stdin)["error_rate"]))')
   local diff
   diff=$(python3 - "$WORK/one-t1.scores" "$WORK/$name.scores" <<'EOF'
 import sys
@@ -50,15 +51,27 @@ EOF
 )
   local same=no
   cmp -s "$WORK/one-t1.rfk" "$WORK/$name.rfk" && same=yes
-  printf '| %s | %s | %s | %s | %s |\n' "$name" "$times" "$err" "$diff" "$same"
+  printf '| %s | %s | %s | %s | %s |\n' "$label" "$times" "$err" "$diff" "$same"
 }
 
-echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "| run | wall, median (range) of $REPEATS | CPU | test error | max output difference vs one process (relative) | byte-identical |"
-echo "|---|---|---|---|---|---|"
-run one-t1 "$RFK" "${TRAIN[@]}" --threads 1
-run one-t2 "$RFK" "${TRAIN[@]}" --threads 2
-for P in 1 2 4; do
-  run "mpi-P$P" mpirun --oversubscribe -np "$P" "$RFK" "${TRAIN[@]}" --mpi --threads 1
-done
-echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+table() {
+  python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import provenance; print(provenance.line(sys.argv[2]))' \
+    "$(dirname "$0")" "${OUT:+OUT=$OUT }REPEATS=$REPEATS bench/mpi_scaling.sh $RFK $DATA $WORK"
+  echo
+  echo "Load average before: $(cut -d' ' -f1-3 /proc/loadavg). Wall: median (range) of $REPEATS runs; CPU: user + system of all ranks (\`/usr/bin/time\` on \`mpirun\`), median."
+  echo
+  echo "| run | wall | CPU | test error | largest output difference vs one process (relative) | byte-identical |"
+  echo "|---|---|---|---|---|---|"
+  run one-t1 "one process, 1 thread" "$RFK" "${TRAIN[@]}" --threads 1
+  run one-t2 "one process, 2 threads" "$RFK" "${TRAIN[@]}" --threads 2
+  for P in 1 2 4; do
+    run "mpi-P$P" "\`--mpi\`, P = $P" mpirun --oversubscribe -np "$P" "$RFK" "${TRAIN[@]}" --mpi --threads 1
+  done
+  echo
+  echo "Load average after: $(cut -d' ' -f1-3 /proc/loadavg)."
+}
+if [ -n "${OUT:-}" ]; then
+  table | python3 "$(dirname "$0")/paper/blocks.py" "$OUT" mpi_scaling.sh
+else
+  table
+fi

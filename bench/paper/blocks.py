@@ -53,3 +53,9 @@ def output(page, name):
     begin, end = markers(name)
     write_block(page, f"{begin}\n{text}\n{end}\n", begin, end)
     print(f"{name}: wrote its table into {page}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    # blocks.py PAGE NAME: standard input as the text of the block NAME in PAGE (a shell script's table).
+    with output(sys.argv[1], sys.argv[2]):
+        sys.stdout.write(sys.stdin.read())
