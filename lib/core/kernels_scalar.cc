@@ -50,6 +50,12 @@ inline float ReduceLarge(float ax, std::uint32_t* quadrant) {
   return negative ? -r : r;
 }
 
+#if defined(RFK_CORE_PLAIN_LOOPS)
+constexpr bool kPlainLoops = true;
+#else
+constexpr bool kPlainLoops = false;
+#endif
+
 // v with its sign bit flipped where `sign` has bit 31 set (sign is 0 or 1u << 31): -v, or v.
 inline float FlipSign(float v, std::uint32_t sign) {
   std::uint32_t bits;
@@ -85,11 +91,23 @@ void SinCosRef(float x, float* sin_out, float* cos_out) noexcept {
   }
   const float s = sincos::SinPoly(r);
   const float c = sincos::CosPoly(r);
-  // Quadrant q: sine (s, c, -s, -c)[q], cosine (c, -s, -c, s)[q]: an odd q swaps them, and the
-  // sine is negative in quadrants 2 and 3, the cosine in 1 and 2 -- sign flips, as the negations were.
-  const bool odd = (quadrant & 1u) != 0;
-  *sin_out = FlipSign(odd ? c : s, (quadrant & 2u) << 30);
-  *cos_out = FlipSign(odd ? s : c, ((quadrant + 1u) & 2u) << 30);
+  // Quadrant q: sine (s, c, -s, -c)[q], cosine (c, -s, -c, s)[q]. With the plainest loops (a core
+  // built for size; the soft-float cores) an odd q swaps them and the signs flip as integers (sine
+  // negative in quadrants 2 and 3, cosine in 1 and 2): the same bits, 16 B less on the Cortex-M4F,
+  // but there 5 % more instructions a house_pair prediction (each value crosses to the integer
+  // registers and back), so not where the FPU does the negations.
+  if (kPlainLoops) {
+    const bool odd = (quadrant & 1u) != 0;
+    *sin_out = FlipSign(odd ? c : s, (quadrant & 2u) << 30);
+    *cos_out = FlipSign(odd ? s : c, ((quadrant + 1u) & 2u) << 30);
+    return;
+  }
+  switch (quadrant) {
+    case 0: *sin_out = s; *cos_out = c; break;
+    case 1: *sin_out = c; *cos_out = -s; break;
+    case 2: *sin_out = -s; *cos_out = -c; break;
+    default: *sin_out = -c; *cos_out = s; break;
+  }
 }
 
 float CosRef(float x) noexcept {
