@@ -100,23 +100,29 @@ std::uint32_t QuarterCosEntry(std::uint32_t i);
   const std::uint32_t drop = a - QuarterCosEntry(i + 1);
   return static_cast<std::int32_t>(((a << 16) - drop * frac + 0x10000u) >> 17);
 }
+// v, or -v where `mask` is all ones (mask 0 or ~0u): v times mask | 1 (1 or -1), without a branch
+// or a conditional instruction. (As (v ^ mask) - mask, GCC narrows the mask to 16 bits first: one
+// instruction more.) v is a QuarterCos value, in [0, 32767].
+[[gnu::always_inline]] inline std::int16_t Negated(std::int32_t v, std::uint32_t mask) {
+  return static_cast<std::int16_t>(v * static_cast<std::int32_t>(mask | 1u));
+}
+// The masks of the quadrants where the cosine is negative (1 and 2: bit 31 of the phase differs from
+// bit 30) and where the sine is (2 and 3: bit 31).
+[[gnu::always_inline]] inline std::uint32_t CosNegative(std::uint32_t phase) { return 0u - ((phase ^ (phase << 1)) >> 31); }
+[[gnu::always_inline]] inline std::uint32_t SinNegative(std::uint32_t phase) { return 0u - (phase >> 31); }
 [[gnu::always_inline]] inline std::int16_t CosTurnsInline(std::uint32_t phase) {
-  const std::uint32_t quadrant = phase >> 30;
-  std::uint32_t p = phase & 0x3FFFFFFFu;  // position in the quadrant, [0, 2^30)
-  if (quadrant & 1u) p = 0x40000000u - p;  // mirrored: (0, 2^30]
-  const std::int32_t v = QuarterCos(p);
-  return static_cast<std::int16_t>((quadrant == 1u || quadrant == 2u) ? -v : v);
+  std::uint32_t p = phase & 0x3FFFFFFFu;        // position in the quadrant, [0, 2^30)
+  if (phase & 0x40000000u) p = 0x40000000u - p;  // an odd quadrant: mirrored, (0, 2^30]
+  return Negated(QuarterCos(p), CosNegative(phase));
 }
 // CosTurns(phase) and SinTurns(phase) at once, the same integers: SinTurns is CosTurns a quarter
 // turn earlier, whose quadrant is one less and whose position in it is the same, so its mirrored
 // position is 2^30 minus the cosine's, and it is negative in quadrants 2 and 3.
 [[gnu::always_inline]] inline void CosSinTurnsInline(std::uint32_t phase, std::int16_t& c, std::int16_t& s) {
-  const std::uint32_t quadrant = phase >> 30;
   std::uint32_t p = phase & 0x3FFFFFFFu;
-  if (quadrant & 1u) p = 0x40000000u - p;
-  const std::int32_t vc = QuarterCos(p), vs = QuarterCos(0x40000000u - p);
-  c = static_cast<std::int16_t>((quadrant == 1u || quadrant == 2u) ? -vc : vc);
-  s = static_cast<std::int16_t>(quadrant >= 2u ? -vs : vs);
+  if (phase & 0x40000000u) p = 0x40000000u - p;
+  c = Negated(QuarterCos(p), CosNegative(phase));
+  s = Negated(QuarterCos(0x40000000u - p), SinNegative(phase));
 }
 
 namespace scalar {
@@ -260,25 +266,31 @@ inline std::int32_t Sxtb16(std::uint32_t a) {
 // (kWordX), else two single loads, which Armv7-M and Armv8-M Mainline do unaligned: a caller's
 // int16 buffer is only 2-aligned by the C language, and with the word-at-a-time loop below such an
 // input cost house_fixed 9 % more instructions on the Cortex-M4F (3.5 % with this one).
+// Eight columns of both rows: x's four words (two LDRDs where kWordX, else single loads), each
+// row's two LDRDs, eight SMLADs; every pointer stepped past them.
+template <bool kWordX>
+[[gnu::always_inline]] inline void Ldrd8(const std::int16_t*& w0, const std::int16_t*& w1, const std::int16_t*& x,
+                                         std::int32_t& a0, std::int32_t& a1) {
+  for (int half = 0; half < 2; ++half) {
+    std::int32_t xa, xb, wa, wb, va, vb;
+    if constexpr (kWordX) {
+      Load2(x, xa, xb);
+    } else {
+      xa = Load32(x), xb = Load32(x + 2);
+      x += 4;
+    }
+    Load2(w0, wa, wb);
+    Load2(w1, va, vb);
+    a0 = Smlad(wb, xb, Smlad(wa, xa, a0));
+    a1 = Smlad(vb, xb, Smlad(va, xa, a1));
+  }
+}
 template <bool kWordX>
 [[gnu::always_inline]] inline void PhaseSum2Ldrd(const std::int16_t*& w0, const std::int16_t*& w1,
                                                  const std::int16_t*& x, std::uint32_t k, std::int32_t& a0,
                                                  std::int32_t& a1) {
-  do {
-    for (int half = 0; half < 2; ++half) {
-      std::int32_t xa, xb, wa, wb, va, vb;
-      if constexpr (kWordX) {
-        Load2(x, xa, xb);
-      } else {
-        xa = Load32(x), xb = Load32(x + 2);
-        x += 4;
-      }
-      Load2(w0, wa, wb);
-      Load2(w1, va, vb);
-      a0 = Smlad(wb, xb, Smlad(wa, xa, a0));
-      a1 = Smlad(vb, xb, Smlad(va, xa, a1));
-    }
-  } while (--k != 0);
+  do Ldrd8<kWordX>(w0, w1, x, a0, a1);
+  while (--k != 0);
 }
 #else
 #define RFK_FIXED_LDRD 0
@@ -344,32 +356,74 @@ template <bool kWordX>
 }
 
 // One loop per form, the cosine and sine of a phase sharing its quadrant logic (CosSinTurnsInline);
-// whole quads two phases per step, j and j + 1 (j even) going to slots b and b + 2, b = j with
-// bit 1 moved to bit 0; then the rest in place.
+// whole quads a step, phases 0, 1, 2, 3 going to slots 0, 2, 1, 3 through pointers that step by
+// the quad (an index per phase pair cost 5 instructions); then the rest in place.
 [[gnu::noinline]] inline void Features(const std::uint32_t* t, std::uint32_t n, bool pairs, std::int16_t* zc,
                                        std::int16_t* zs) {
-  const std::uint32_t whole = n & ~3u;
-  std::uint32_t j = 0;
+  const std::uint32_t* const whole_end = t + (n & ~3u);
   if (pairs) {
-    for (; j < whole; j += 2) {
-      const std::uint32_t b = (j & ~3u) | ((j >> 1) & 1u);
-      CosSinTurnsInline(t[j], zc[b], zs[b]);
-      CosSinTurnsInline(t[j + 1], zc[b + 2], zs[b + 2]);
+    // Two phases a step, to slots 0 and 2 of a quad, then 1 and 3: the slots' pointers step by 1,
+    // then by 3 (four phases a step, inlined four times, cost 0.4 KB more flash on the M4F).
+    for (std::uint32_t step = 1; t != whole_end; t += 2, zc += step, zs += step, step = 4 - step) {
+      CosSinTurnsInline(t[0], zc[0], zs[0]);
+      CosSinTurnsInline(t[1], zc[2], zs[2]);
     }
-    for (; j < n; ++j) CosSinTurnsInline(t[j], zc[j], zs[j]);
+    for (std::uint32_t k = 0; k < n % 4; ++k) CosSinTurnsInline(t[k], zc[k], zs[k]);
   } else {
-    for (; j < whole; j += 2) {
-      const std::uint32_t b = (j & ~3u) | ((j >> 1) & 1u);
-      zc[b] = CosTurnsInline(t[j]);
-      zc[b + 2] = CosTurnsInline(t[j + 1]);
+    for (std::uint32_t step = 1; t != whole_end; t += 2, zc += step, step = 4 - step) {
+      zc[0] = CosTurnsInline(t[0]);
+      zc[2] = CosTurnsInline(t[1]);
     }
-    for (; j < n; ++j) zc[j] = CosTurnsInline(t[j]);
+    for (std::uint32_t k = 0; k < n % 4; ++k) zc[k] = CosTurnsInline(t[k]);
   }
+}
+
+#if RFK_FIXED_LDRD
+// Phases' pairs of rows where every row is word-aligned and d a positive multiple of 8 (so no
+// column is left over): PhaseSum2Ldrd's steps (Ldrd8) inlined per pair, without PhaseSum2's
+// per-call tests of d and of the alignment, which the caller made once. For a dense model with
+// d % 8 == 0 (rows of 16-byte multiples), e.g. house_fixed's d = 16, where those tests and the call
+// were as many instructions as the multiply-accumulates. (Sixteen columns an iteration ran out of
+// registers: house_fixed 10,537 -> 14,052 instructions on the Cortex-M4F.)
+template <bool kWordX>
+[[gnu::always_inline]] inline void AlignedPairs(const std::int16_t* w, std::uint32_t d, const std::int16_t* x,
+                                                std::uint32_t pairs, const std::uint8_t* phase,
+                                                const std::uint8_t* shift, std::uint32_t* t) {
+  // The loops end on pointers, not counts: a count was one register too many, and GCC kept it on
+  // the stack (a load and a store an iteration). The inner one on x's end, the same for every pair.
+  const std::int16_t* const x_end = x + d;
+  for (const std::uint32_t* const t_end = t + 2 * pairs; t != t_end; phase += 8, shift += 2, t += 2) {
+    const std::int16_t *w1 = w + d, *xp = x;
+    std::int32_t a0 = 0, a1 = 0;
+    do Ldrd8<kWordX>(w, w1, xp, a0, a1);
+    while (xp != x_end);
+    t[0] = core::LoadU32(phase) + (static_cast<std::uint32_t>(a0) << shift[0]);
+    t[1] = core::LoadU32(phase + 4) + (static_cast<std::uint32_t>(a1) << shift[1]);
+    w = w1;  // past the pair's second row
+  }
+}
+#endif
+
+// Every other case: PhaseSum2 per pair of rows. Its own function, so that the loop above does not
+// take its registers (in one function, covtype_fixed's d = 54 rows cost 2 % more instructions).
+[[gnu::noinline]] inline void PhasesByPairs(const std::int16_t* w, std::uint32_t d, const std::int16_t* x,
+                                            std::uint32_t n, const std::uint8_t* phase, const std::uint8_t* shift,
+                                            std::uint32_t* t) {
+  PairedPhases([](auto&&... a) { return PhaseSum2(a...); }, w, d, x, n, phase, shift, t);
 }
 
 [[gnu::noinline]] inline void Phases(const std::int16_t* w, std::uint32_t d, const std::int16_t* x, std::uint32_t n,
                                      const std::uint8_t* phase, const std::uint8_t* shift, std::uint32_t* t) {
-  PairedPhases([](auto&&... a) { return PhaseSum2(a...); }, w, d, x, n, phase, shift, t);
+#if RFK_FIXED_LDRD
+  if (d != 0 && d % 8 == 0 && (reinterpret_cast<std::uintptr_t>(w) & 3u) == 0 && n >= 2) {
+    const std::uint32_t pairs = n / 2;
+    if ((reinterpret_cast<std::uintptr_t>(x) & 3u) == 0) AlignedPairs<true>(w, d, x, pairs, phase, shift, t);
+    else AlignedPairs<false>(w, d, x, pairs, phase, shift, t);
+    if (n % 2 == 0) return;
+    w += 2 * pairs * d, phase += 8 * pairs, shift += 2 * pairs, t += 2 * pairs, n = 1;  // the odd row
+  }
+#endif
+  PhasesByPairs(w, d, x, n, phase, shift, t);
 }
 
 // Four int8 weights per word: SXTB16 gives (q0, q2) and, rotated by 8, (q1, q3), which meet z's
