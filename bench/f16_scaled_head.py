@@ -23,15 +23,17 @@ FLAGS = ["--benchmark_filter=^head/", "--benchmark_repetitions=5", "--benchmark_
 SHOWN_SHAPES = ("54:1024", "784:2000")
 
 
-def medians(bench):
-    """{(kind, table, shape): median CPU ns} of one bench_kernels run."""
-    out = subprocess.run([bench] + FLAGS + ["--benchmark_format=json"], capture_output=True, text=True,
+def medians(bench, flags=FLAGS):
+    """{(kind, table, shape): median CPU ns} of one bench_kernels run with `flags` (repetitions and
+    aggregates on), a benchmark's last three name parts, e.g. head/f16/hwy-AVX3/54:1024 ->
+    (f16, hwy-AVX3, 54:1024). Also bench/int8_head_share.py's."""
+    out = subprocess.run([bench] + list(flags) + ["--benchmark_format=json"], capture_output=True, text=True,
                          check=True).stdout
     result = {}
     for b in json.loads(out)["benchmarks"]:
         if b.get("aggregate_name") != "median":
             continue
-        _, kind, table, shape = b["run_name"].split("/")
+        kind, table, shape = b["run_name"].split("/")[-3:]
         scale = {"ns": 1, "us": 1e3, "ms": 1e6}[b["time_unit"]]
         result[(kind, table, shape)] = b["cpu_time"] * scale
     return result
