@@ -18,14 +18,16 @@ head ("model_bytes"). Three sweeps, 5 seeds each:
 The tool is single-threaded; it runs under `nice -n 5`.
 
 usage: kernel_mse.py [--kernel-approx PATH] [--data DIR] [--work DIR] [--png PATH] [--report-only]
+                     [--out docs/RESULTS.md]
   --kernel-approx: the rfk_kernel_approx binary (default build/release/bin/rfk_kernel_approx)
   --data: the datasets folder (default ../shared/datasets, beside the repository)
   --report-only: redraw the figure and reprint the figures from the last run's JSON
+  --out: write the report, headed by the machine line, into that page's block kernel_mse.py
 
 Outputs: <work>/kernel_mse.json (every JSON line the tool printed, with the sweep and the gamma
 multiplier added; default work = build/mse), docs/paper/kernel_mse.png (2 rows, one per dataset,
 x 3 columns: MSE against D, against the gamma multiplier at D = 256, against model bytes; mean over
-seeds, min-max bands), and on stdout the ratios docs/RESULTS.md quotes.
+seeds, min-max bands), and the report of slopes and ratios (stdout, or --out's block).
 """
 import argparse
 import json
@@ -37,6 +39,9 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+import blocks  # noqa: E402  (this folder's: the marked blocks the docs' scripts own)
+import provenance  # noqa: E402
 
 DATASETS = [("house_16H", "census_house16H/house_16h.csv.gz"), ("a9a", "adult_a9a/a9a.gz")]
 SEEDS, POINTS = 5, 300
@@ -194,6 +199,7 @@ def main():
     ap.add_argument("--work", default=os.path.join(ROOT, "build", "mse"))
     ap.add_argument("--png", default=os.path.join(ROOT, "docs", "paper", "kernel_mse.png"))
     ap.add_argument("--report-only", action="store_true")
+    ap.add_argument("--out", help="write the report into this page's block kernel_mse.py (docs/RESULTS.md)")
     a = ap.parse_args()
     out = os.path.join(a.work, "kernel_mse.json")
     if a.report_only:
@@ -205,7 +211,16 @@ def main():
             json.dump(res, f, indent=0)
         os.replace(out + ".tmp", out)
         print(f"wrote {out}", file=sys.stderr)
-    report(res)
+    with blocks.output(a.out, "kernel_mse.py"):
+        print(provenance.line("bench/paper/kernel_mse.py" + (" --report-only" if a.report_only else "") +
+                              (f" --out {a.out}" if a.out else "")) +
+              "; per dataset: each map's log-log slope of MSE against D and its ratio to `fourier` at each D; "
+              "the γ sweep at D = 256 (MSE and, in parentheses, the ratio to `fourier`); Fastfood's and ORF's "
+              "MSE over dense pairs' interpolated (log-log) at their model bytes (- where below the smallest "
+              "dense model)\n")
+        print("```text")
+        report(res)
+        print("```")
     plot(res, a.png)
 
 
