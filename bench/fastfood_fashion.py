@@ -11,25 +11,17 @@ usage: bench/fastfood_fashion.py [--rfk build/release/bin/rfk] [--rounds 15] [--
                                  [--out docs/RESULTS.md]
 """
 import argparse
-import json
 import os
 import re
 import statistics
 import sys
 import tempfile
 
-import main_job  # the main job's data, evaluation and command runner
+import main_job  # the main job's training, evaluation and command runner
 import provenance
-from main_job import DATA, ROOT, blocks, run
+from main_job import ROOT, blocks, run
 
 MAPS = ("fourier", "fastfood")
-
-
-def train(a, model, kind):
-    """The main job with `--map kind`; `rfk train`'s total seconds."""
-    report = run([a.rfk, "train", "--train", os.path.join(DATA, "train-images-idx3-ubyte.gz"), "-o", model,
-                  "--kernel", "gaussian", "-D", "4000", "--lambda", "1e-6", "--map", kind, "--json"])
-    return json.loads(report)["seconds"]["total"]
 
 
 def main():
@@ -44,12 +36,8 @@ def main():
         work = a.work or tmp
         os.makedirs(work, exist_ok=True)
         model = {m: os.path.join(work, f"fashion-{m}.rfk") for m in MAPS}
-        seconds = {m: train(a, model[m], m) for m in MAPS}
-        us, ev = {m: [] for m in MAPS}, {}
-        for r in range(a.rounds):
-            for m in MAPS[r % 2:] + MAPS[:r % 2]:
-                ev[m] = main_job.evaluate(a, model[m])
-                us[m].append(ev[m]["predict_us_per_sample"])
+        seconds = {m: main_job.train(a, model[m], 4000, "--map", m) for m in MAPS}
+        us, ev = main_job.alternate(a, model, a.rounds)
     with blocks.output(a.out, "fastfood_fashion.py"):
         print(provenance.line(f"bench/fastfood_fashion.py --rounds {a.rounds}" + (f" --out {a.out}" if a.out else "")) +
               f"; `rfk train --train train-images-idx3-ubyte.gz --kernel gaussian -D 4000 --lambda 1e-6 --map M`, "

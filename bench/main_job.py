@@ -54,11 +54,24 @@ def spread(values, unit):
     return f"{lo:.0f} {unit}" if round(lo) == round(hi) else f"{lo:.0f}–{hi:.0f} {unit}"
 
 
-def train(a, model, D):
-    """`rfk train` of the main job at D features; its report's total seconds."""
+def train(a, model, D, *extra):
+    """`rfk train` of the main job at D features (and `extra` options); its report's total seconds."""
     report = run([a.rfk, "train", "--train", os.path.join(DATA, "train-images-idx3-ubyte.gz"), "-o", model,
-                  "--kernel", "gaussian", "-D", str(D), "--lambda", "1e-6", "--json"])
+                  "--kernel", "gaussian", "-D", str(D), "--lambda", "1e-6", "--json"] + list(extra))
     return json.loads(report)["seconds"]["total"]
+
+
+def alternate(a, models, rounds, *extra):
+    """`rfk eval` (with `extra` options) of each of `models` ({name: path}) in turn, `rounds` times,
+    the order rotated each round: ({name: [predict_us_per_sample per round]}, {name: last report})."""
+    names = list(models)
+    us, last = {n: [] for n in names}, {}
+    for r in range(rounds):
+        k = r % len(names)
+        for n in names[k:] + names[:k]:
+            last[n] = evaluate(a, models[n], *extra)
+            us[n].append(last[n]["predict_us_per_sample"])
+    return us, last
 
 
 def measure(a, work, D):

@@ -45,13 +45,8 @@ def main():
         main_job.train(a, model["f32"], 4000)
         for s in STORAGES[1:]:
             run([a.rfk, "convert", "-m", model["f32"], "--storage", s, "-o", model[s], "-q"])
-        us = {s: [] for s in STORAGES}
-        accuracy = {}
-        for r in range(a.rounds):
-            for s in STORAGES[r % 3:] + STORAGES[:r % 3]:
-                ev = main_job.evaluate(a, model[s], "--decision", "raw")
-                us[s].append(ev["predict_us_per_sample"])
-                accuracy[s] = ev["accuracy"]
+        us, last = main_job.alternate(a, model, a.rounds, "--decision", "raw")
+        accuracy = {s: last[s]["accuracy"] for s in STORAGES}
         size = {s: os.path.getsize(model[s]) for s in STORAGES}
     with blocks.output(a.out, "quantized_predict.py"):
         print(provenance.line(f"bench/quantized_predict.py --rounds {a.rounds}") +
