@@ -261,11 +261,6 @@ inline std::int32_t Sxtb16(std::uint32_t a) {
   asm("ldrd %0, %1, [%2], #8" : "=&r"(a), "=&r"(b), "+r"(p) : "m"(*reinterpret_cast<const Words*>(p)));
 }
 
-// PhaseSum2's main loop where w0 and w1 are 4-aligned (a dense model's rows when d is even): k > 0
-// steps of eight columns, each row's words two per LDRD; x's the same where it is 4-aligned
-// (kWordX), else two single loads, which Armv7-M and Armv8-M Mainline do unaligned: a caller's
-// int16 buffer is only 2-aligned by the C language, and with the word-at-a-time loop below such an
-// input cost house_fixed 9 % more instructions on the Cortex-M4F (3.5 % with this one).
 // Eight columns of both rows: x's four words (two LDRDs where kWordX, else single loads), each
 // row's two LDRDs, eight SMLADs; every pointer stepped past them.
 template <bool kWordX>
@@ -285,6 +280,12 @@ template <bool kWordX>
     a1 = Smlad(vb, xb, Smlad(va, xa, a1));
   }
 }
+
+// PhaseSum2's main loop where w0 and w1 are 4-aligned (a dense model's rows when d is even): k > 0
+// steps of eight columns, each row's words two per LDRD; x's the same where it is 4-aligned
+// (kWordX), else two single loads, which Armv7-M and Armv8-M Mainline do unaligned: a caller's
+// int16 buffer is only 2-aligned by the C language, and with the word-at-a-time loop below such an
+// input cost house_fixed 9 % more instructions on the Cortex-M4F (3.5 % with this one).
 template <bool kWordX>
 [[gnu::always_inline]] inline void PhaseSum2Ldrd(const std::int16_t*& w0, const std::int16_t*& w1,
                                                  const std::int16_t*& x, std::uint32_t k, std::int32_t& a0,
@@ -356,14 +357,13 @@ template <bool kWordX>
 }
 
 // One loop per form, the cosine and sine of a phase sharing its quadrant logic (CosSinTurnsInline);
-// whole quads a step, phases 0, 1, 2, 3 going to slots 0, 2, 1, 3 through pointers that step by
-// the quad (an index per phase pair cost 5 instructions); then the rest in place.
+// the whole quads' phases 0, 1, 2, 3 go to slots 0, 2, 1, 3, two a step through pointers that step
+// by 1, then 3 (an index per step cost 5 instructions); then the rest in place.
 [[gnu::noinline]] inline void Features(const std::uint32_t* t, std::uint32_t n, bool pairs, std::int16_t* zc,
                                        std::int16_t* zs) {
   const std::uint32_t* const whole_end = t + (n & ~3u);
   if (pairs) {
-    // Two phases a step, to slots 0 and 2 of a quad, then 1 and 3: the slots' pointers step by 1,
-    // then by 3 (four phases a step, inlined four times, cost 0.4 KB more flash on the M4F).
+    // (Four phases a step, inlined four times, cost 0.4 KB more flash on the M4F.)
     for (std::uint32_t step = 1; t != whole_end; t += 2, zc += step, zs += step, step = 4 - step) {
       CosSinTurnsInline(t[0], zc[0], zs[0]);
       CosSinTurnsInline(t[1], zc[2], zs[2]);
