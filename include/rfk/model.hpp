@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "rfk/format.hpp"
+#include "rfk/model_layout.h"
 #include "rfk/kernels.hpp"
 #include "rfk/status.hpp"
 
@@ -19,12 +20,38 @@ namespace rfk {
 /// Scratch buffers handed to Predict must be aligned to this many bytes.
 inline constexpr std::size_t kScratchAlignment = 16;
 
+#if RFK_MODEL_CONFIGURED && (defined(__GNUC__) || defined(__clang__))
+#define RFK_MODEL_STR2_(x) #x
+#define RFK_MODEL_STR_(x) RFK_MODEL_STR2_(x)
+#define RFK_MODEL_ABI_ [[gnu::abi_tag(RFK_MODEL_STR_(RFK_MODEL_LAYOUT_ID))]]
+#else
+#define RFK_MODEL_ABI_
+#endif
+
+/// A member of a configured Model (rfk/model_layout.h) that the configuration fixes: it reads as
+/// the value `v` of type T wherever a T is wanted, and compares as one without the compiler's
+/// "comparison is always false" warnings a plain constant draws in loops written for any model.
+template <class T, T v>
+struct ModelConstant {
+  constexpr operator T() const noexcept { return v; }  ///< the value v
+};
+
 /// A validated view of a model blob. Filled by OpenModel; all pointers point into the blob.
-struct Model {
+///
+/// In a core built with a configuration (RFK_CONFIG_HEADER, not pinned: rfk/model_layout.h), the
+/// members that configuration never reads are static constants with the value every model it
+/// accepts leaves there (0, null, panels), and the informational and redundant ones (total_bytes,
+/// the versions, kernel, gamma, seed, bin_gamma, metadata, impute_method; projection_storage and
+/// head_storage, which ProjectionView and HeadView give) are not members: the Model holds what
+/// prediction reads, 60 bytes on a 32-bit core for a dense f32 model. Its type is then
+/// tagged with the layout, so code compiled against another layout does not link with it.
+struct RFK_MODEL_ABI_ Model {
   const std::uint8_t* bytes = nullptr;  ///< the blob OpenModel opened (the caller's; not copied)
+#if RFK_MODEL_HAS_INFO
   std::uint32_t total_bytes = 0;        ///< the model's size from its header (the blob may be longer)
   std::uint16_t version_major = 0;      ///< format version (format::kVersionMajor)
   std::uint16_t version_minor = 0;      ///< format minor version: additions an older reader skips
+#endif
 
   std::uint32_t input_dim = 0;        ///< d, shared by both maps
   std::uint32_t num_features = 0;     ///< D = fourier_features + bin_features: length of z(x)
@@ -32,72 +59,190 @@ struct Model {
   /// Random Fourier map (absent when fourier_features == 0): its kind (dense, orthogonal, Fastfood,
   /// QMC; pair or phase form).
   format::MapKind map = format::MapKind::kFourier;
+#if RFK_MODEL_HAS_INFO
   format::Kernel kernel = format::Kernel::kGaussian;  ///< the kernel the map approximates
+#endif
   std::uint32_t fourier_features = 0;  ///< dense features, z[0 .. fourier_features)
   std::uint32_t num_frequencies = 0;  ///< F, rows of W
+#if RFK_MODEL_HAS_INFO
   float gamma = 0.0f;          ///< the kernel's parameter (> 0)
+#endif
+#if RFK_MODEL_HAS_FLOAT
   float feature_scale = 0.0f;  ///< multiplies every Fourier feature (sqrt(2/D) phase, 1/sqrt(F) pairs)
+#else
+  static constexpr float feature_scale = 0.0f;
+#endif
+#if RFK_MODEL_HAS_INFO
   std::uint64_t seed = 0;      ///< the seed W (and b) were drawn with (informational)
+#endif
+#if RFK_MODEL_HAS_LAYOUT
   format::Layout layout = format::Layout::kRowMajor;  ///< W's layout (row-major or 16-wide panels)
+#else
+  static constexpr ModelConstant<format::Layout, format::Layout::kPanels> layout{};
+#endif
+#if RFK_MODEL_HAS_QUANT
   /// The f16 standardisation's byte offset in `bytes` (StandardizeF16Values), 0 when it is f32 or
   /// absent. An offset in what was padding: a pointer would take Model past 384 bytes on 64-bit
   /// hosts (rfk_model's size, rfk.h RFK_MODEL_HANDLE_BYTES), and past 256 bytes on 32-bit ones,
   /// where GCC then builds OpenModel's Model{} on the stack (240 B more of rfk_open's stack on the
   /// Cortex-M).
   std::uint32_t standardize_f16_at = 0;
+#else
+  static constexpr ModelConstant<std::uint32_t, 0> standardize_f16_at{};
+#endif
+#if RFK_MODEL_HAS_DENSE
   const float* projection = nullptr;  ///< W in `layout` (see format.hpp) when stored f32, else null
+#else
+  static constexpr ModelConstant<const float*, nullptr> projection{};
+#endif
+#if RFK_MODEL_HAS_INFO
   format::Storage projection_storage = format::Storage::kF32;  ///< of W, or of Fastfood's G and S
+#endif
+#if RFK_MODEL_HAS_QUANT && RFK_MODEL_HAS_DENSE
   WeightsView projection_weights;     ///< W as stored, any storage (data null without W)
+#endif
+#if RFK_MODEL_HAS_PHASE
   const float* phase = nullptr;       ///< F, or null for the pair form
+#else
+  static constexpr ModelConstant<const float*, nullptr> phase{};
+#endif
+#if RFK_MODEL_HAS_FASTFOOD
   FastfoodArrays fastfood;            ///< Fastfood kinds (projection null); dp = 0 otherwise
+#else
+  static constexpr FastfoodArrays fastfood = {};
+#endif
+#if RFK_MODEL_HAS_BINNING
   /// Random binning map (absent when num_grids == 0); its columns follow the Fourier features.
   std::uint32_t num_grids = 0;         ///< P
   format::BinMode bin_mode = format::BinMode::kExact;  ///< exact (keys stored) or hashed (B buckets)
   std::uint32_t bin_buckets = 0;       ///< B per grid (hashed mode)
   std::uint32_t bin_features = 0;      ///< D_B: exact: keys stored; hashed: P * B
+#if RFK_MODEL_HAS_INFO
   float bin_gamma = 0.0f;              ///< the Laplacian kernel's parameter of the binning map
+#endif
   float bin_scale = 0.0f;              ///< value of an occupied bin's feature, 1/sqrt(P)
   std::uint64_t bin_seed = 0;          ///< the seed of the grids and the bin hash
   const float* bin_inv_width = nullptr;  ///< P x d
   const float* bin_offset = nullptr;     ///< P x d
   const std::uint8_t* bin_grid_start = nullptr;  ///< exact: (P + 1) little-endian u32
   const std::uint64_t* bin_keys = nullptr;       ///< exact: sorted within each grid
+#else
+  static constexpr ModelConstant<std::uint32_t, 0> num_grids{};
+  static constexpr ModelConstant<format::BinMode, format::BinMode::kExact> bin_mode{};
+  static constexpr ModelConstant<std::uint32_t, 0> bin_buckets{};
+  static constexpr ModelConstant<std::uint32_t, 0> bin_features{};
+  static constexpr float bin_scale = 0.0f;
+  static constexpr std::uint64_t bin_seed = 0;
+  static constexpr ModelConstant<const float*, nullptr> bin_inv_width{};
+  static constexpr ModelConstant<const float*, nullptr> bin_offset{};
+  static constexpr ModelConstant<const std::uint8_t*, nullptr> bin_grid_start{};
+  static constexpr ModelConstant<const std::uint64_t*, nullptr> bin_keys{};
+#endif
 
   /// Standardisation (format: `standardize`) in f32: mean and inv_scale, d each; null when it is f16
   /// (standardize_f16_at above) or absent (IsStandardized).
+#if RFK_MODEL_HAS_FLOAT
   const float* mean = nullptr;       ///< subtracted from each input column (d)
   const float* inv_scale = nullptr;  ///< then multiplied by (d)
+#else
+  static constexpr ModelConstant<const float*, nullptr> mean{};
+  static constexpr ModelConstant<const float*, nullptr> inv_scale{};
+#endif
 
   format::Task task = format::Task::kRegression;  ///< regression, binary or multiclass (K outputs)
   std::uint32_t num_outputs = 0;      ///< K
+#if RFK_MODEL_HAS_HEAD_F32
   const float* head_weights = nullptr;  ///< K x D, row-major, when stored f32; else null
+#else
+  static constexpr ModelConstant<const float*, nullptr> head_weights{};
+#endif
+#if RFK_MODEL_HAS_INFO
   format::Storage head_storage = format::Storage::kF32;  ///< f32, f16, f16-scaled or int8
+#endif
+#if RFK_MODEL_HAS_QUANT
   WeightsView head;                     ///< the K x D weights as stored, any storage
+#endif
+#if RFK_MODEL_HAS_FLOAT
   const float* head_bias = nullptr;     ///< K
+#else
+  static constexpr ModelConstant<const float*, nullptr> head_bias{};
+#endif
 
   std::uint32_t num_classes = 0;      ///< 0 for regression
+#if RFK_MODEL_HAS_NAMES
   const std::uint8_t* label_offsets = nullptr;  ///< (C + 1) little-endian u32, maybe unaligned
   const char* label_pool = nullptr;   ///< the labels' NUL-terminated strings (ClassLabel reads them)
+#else
+  static constexpr ModelConstant<const std::uint8_t*, nullptr> label_offsets{};
+  static constexpr ModelConstant<const char*, nullptr> label_pool{};
+#endif
 
+#if RFK_MODEL_HAS_INFO
   const char* metadata = nullptr;     ///< not NUL-terminated; metadata_bytes long
   std::uint32_t metadata_bytes = 0;   ///< 0 without a metadata section
+#endif
 
   /// Optional sections about the inputs (null / 0 when absent).
+#if RFK_MODEL_HAS_IMPUTE
   const float* impute = nullptr;      ///< d values that replace NaN inputs (format::impute)
+#else
+  static constexpr ModelConstant<const float*, nullptr> impute{};
+#endif
+#if RFK_MODEL_HAS_INFO
   format::ImputeMethod impute_method = format::ImputeMethod::kMean;  ///< how training computed them
+#endif
+#if RFK_MODEL_HAS_NAMES
   std::uint32_t num_names = 0;        ///< d + 1 when the model stores feature names, else 0
   const std::uint8_t* name_offsets = nullptr;  ///< (num_names + 1) little-endian u32
   const char* name_pool = nullptr;   ///< the names' NUL-terminated strings (FeatureName reads them)
+#else
+  static constexpr ModelConstant<std::uint32_t, 0> num_names{};
+  static constexpr ModelConstant<const std::uint8_t*, nullptr> name_offsets{};
+  static constexpr ModelConstant<const char*, nullptr> name_pool{};
+#endif
 
+#if RFK_MODEL_HAS_CALIBRATION
   /// Optional calibration of a classifier's outputs (format::calibration); method 0 when absent.
   std::uint32_t calibration_method = 0;  ///< a format::CalibrationMethod number, or 0
+#else
+  static constexpr ModelConstant<std::uint32_t, 0> calibration_method{};
+#endif
+#if RFK_MODEL_HAS_FIXED
   /// Byte offset in `bytes` of the fixed section (integer prediction, rfk/fixed.hpp: FixedSection),
   /// 0 when absent. Here, in what was padding, so that Model stays 384 bytes on 64-bit hosts.
   std::uint32_t fixed_offset = 0;
+#else
+  static constexpr ModelConstant<std::uint32_t, 0> fixed_offset{};
+#endif
+#if RFK_MODEL_HAS_CALIBRATION
   /// Its parameters in the blob, little-endian f32 (format::calibration): platt A, B;
   /// softmax-temperature A, 0; platt-cubic A, B, C; softmax-vector a[K] then b[K].
   const std::uint8_t* calibration_params = nullptr;
+#else
+  static constexpr ModelConstant<const std::uint8_t*, nullptr> calibration_params{};
+#endif
 };
+
+/// W as stored (any storage; data null without W): the member projection_weights, or in a
+/// configured core that reads f32 alone (rfk/model_layout.h), `projection` as an f32 view. Copied
+/// member by member, so that in a pinned core each is a constant the compiler folds.
+inline WeightsView ProjectionView(const Model& m) noexcept {
+#if RFK_MODEL_HAS_QUANT && RFK_MODEL_HAS_DENSE
+  return WeightsView{m.projection_weights.type, m.projection_weights.data, m.projection_weights.scale};
+#else
+  return WeightsView{WeightType::kF32, m.projection, nullptr};
+#endif
+}
+/// The head's K x D weights as stored: the member head, or in a configured core that reads f32
+/// alone, `head_weights` as an f32 view.
+inline WeightsView HeadView(const Model& m) noexcept {
+#if RFK_MODEL_HAS_QUANT
+  return WeightsView{m.head.type, m.head.data, m.head.scale};
+#else
+  return WeightsView{WeightType::kF32, m.head_weights, nullptr};
+#endif
+}
+
 
 /// Every member of Model, nested views included, by name: what a pinned core's configuration sets
 /// (`rfk export --config-header --pin` writes each member's value for one model; lib/core/

@@ -27,11 +27,10 @@
 #include "rfk/status_list.h"
 
 /* The configuration `rfk export --config-header` wrote, where the build names it (rfk_add_core's
- * CONFIG and rfk.mk's RFK_CONFIG_HEADER name it for the application too): a pinned one
- * (RFK_PIN_ARRAY) makes rfk_model one pointer. */
-#ifdef RFK_CONFIG_HEADER
-#include RFK_CONFIG_HEADER
-#endif
+ * CONFIG and rfk.mk's RFK_CONFIG_HEADER name it for the application too), and the members of the
+ * Model it stores: a pinned configuration (RFK_PIN_ARRAY) makes rfk_model one pointer, another one
+ * holds only what its kind reads (rfk/model_layout.h). */
+#include "rfk/model_layout.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -60,23 +59,33 @@ enum {
 /** @} */
 
 /** Bytes of an rfk_model: rfk::Model's size, 384 on 64-bit hosts and 264 on 32-bit cores (its 26
- * pointers and the padding that follows their size make it 30 pointer widths plus 144 bytes).
- * lib/core/capi_handle.h asserts that it holds a Model: one that grows fails the core's build
- * until this does too. */
+ * pointers and the padding that follows their size make it 30 pointer widths plus 144 bytes); with
+ * a configuration that is not pinned, the configured Model's (rfk/model_layout.h: 64 on a 32-bit
+ * core for a dense f32 model). lib/core/capi_handle.h asserts that it holds a Model: one that
+ * grows fails the core's build until this does too. */
+#if RFK_MODEL_CONFIGURED
+#define RFK_MODEL_HANDLE_BYTES RFK_MODEL_CONFIGURED_BYTES
+#else
 #define RFK_MODEL_HANDLE_BYTES (30 * sizeof(void*) + 144)
+#endif
 
 /** An opened model: a validated view into the caller's bytes (no copy). Treat as opaque; it is
  * plain storage, so it may be static, on the stack or inside another struct. Pass it to the other
  * functions only after rfk_open (a failed open leaves it empty: they then return
  * RFK_NULL_ARGUMENT, 0 or ""). With a pinned configuration (`rfk export --config-header --pin`)
  * it is one pointer, to the bytes rfk_open accepted, and rfk_open is named rfk_open_pinned, which
- * only a core built with that configuration defines (a link error, never a corrupted handle). */
+ * only a core built with that configuration defines (a link error, never a corrupted handle). With
+ * another configuration it holds the configured Model, and rfk_open is named after its layout
+ * (rfk_open_configured_...), for the same reason. */
 #ifdef RFK_PIN_ARRAY
 typedef struct rfk_model {
   const void* pinned; /**< the model's bytes; null until rfk_open succeeds */
 } rfk_model;
 #define rfk_open rfk_open_pinned
 #else
+#if RFK_MODEL_CONFIGURED
+#define rfk_open RFK_ML_XCAT_(rfk_open_, RFK_MODEL_LAYOUT_ID)
+#endif
 typedef struct rfk_model {
   union {
     void* pointer;

@@ -12,6 +12,15 @@
 
 namespace rfk::core {
 
+// Stores `value` in a member of a Model being filled (the readers of lib/core), or does nothing where
+// the member is a constant of the configured layout (rfk/model_layout.h).
+template <class T, class V>
+inline void Put(T& member, const V& value) noexcept {
+  member = value;
+}
+template <class T, class V>
+inline void Put(const T&, const V&) noexcept {}
+
 inline std::uint16_t LoadU16(const std::uint8_t* p) {
   std::uint16_t v;
   std::memcpy(&v, p, sizeof v);

@@ -23,10 +23,12 @@ using rfk::core::OpenedModel;
 
 rfk_status C(rfk::Status s) noexcept { return static_cast<rfk_status>(s); }
 
-// A count of the opened model; 0 for a null handle or a failed open.
-[[gnu::always_inline]] inline std::uint32_t Fact(const rfk_model* model, std::uint32_t rfk::Model::*count) noexcept {
+// A count of the opened model (`get` reads it: some are constants of a configured core, not
+// members, rfk/model_layout.h); 0 for a null handle or a failed open.
+template <class Get>
+[[gnu::always_inline]] inline std::uint32_t Fact(const rfk_model* model, Get get) noexcept {
   const rfk::Model* m = OpenedModel(model);
-  return m != nullptr ? m->*count : 0;
+  return m != nullptr ? get(*m) : 0;
 }
 
 rfk_status NullModel(rfk_model_error* error) noexcept {
@@ -61,13 +63,23 @@ rfk_status rfk_open(rfk_model* model, const void* bytes, size_t size, rfk_model_
   if (error != nullptr) *error = {C(err.status), err.field, err.offset};
   return C(s);
 }
+#if RFK_MODEL_CONFIGURED
+// rfk.h names the one above after the configured layout where the application sees the
+// configuration (its handle is the configured Model's size), so that such an application never
+// links a core of another layout. The plain rfk_open serves an application compiled without it,
+// whose handle is larger.
+#undef rfk_open
+rfk_status rfk_open(rfk_model* model, const void* bytes, size_t size, rfk_model_error* error) {
+  return RFK_ML_XCAT_(rfk_open_, RFK_MODEL_LAYOUT_ID)(model, bytes, size, error);
+}
+#endif
 #endif
 
-uint32_t rfk_input_dim(const rfk_model* model) { return Fact(model, &rfk::Model::input_dim); }
-uint32_t rfk_num_outputs(const rfk_model* model) { return Fact(model, &rfk::Model::num_outputs); }
-uint32_t rfk_num_classes(const rfk_model* model) { return Fact(model, &rfk::Model::num_classes); }
-uint32_t rfk_num_grids(const rfk_model* model) { return Fact(model, &rfk::Model::num_grids); }
-uint32_t rfk_num_features(const rfk_model* model) { return Fact(model, &rfk::Model::num_features); }
+uint32_t rfk_input_dim(const rfk_model* model) { return Fact(model, [](const rfk::Model& m) { return m.input_dim; }); }
+uint32_t rfk_num_outputs(const rfk_model* model) { return Fact(model, [](const rfk::Model& m) { return m.num_outputs; }); }
+uint32_t rfk_num_classes(const rfk_model* model) { return Fact(model, [](const rfk::Model& m) { return m.num_classes; }); }
+uint32_t rfk_num_grids(const rfk_model* model) { return Fact(model, [](const rfk::Model& m) { return m.num_grids; }); }
+uint32_t rfk_num_features(const rfk_model* model) { return Fact(model, [](const rfk::Model& m) { return m.num_features; }); }
 
 size_t rfk_scratch_bytes(const rfk_model* model) {
   const rfk::Model* m = OpenedModel(model);

@@ -26,6 +26,12 @@ namespace rfk::core {
 static_assert(sizeof(Model) <= sizeof(rfk_model),
               "rfk_model storage too small for rfk::Model: update RFK_MODEL_HANDLE_BYTES (include/rfk/rfk.h)");
 static_assert(alignof(Model) <= alignof(rfk_model), "rfk_model storage under-aligned");
+#if RFK_MODEL_CONFIGURED
+// rfk/model_layout.h counts the configured Model's words: exact on a 32-bit core (the handle no
+// larger than the Model rounded up to 8 bytes), an upper bound on a 64-bit host.
+static_assert(sizeof(void*) != 4 || sizeof(rfk_model) < sizeof(Model) + 8,
+              "rfk/model_layout.h: RFK_MODEL_CONFIGURED_BYTES counts more than the configured Model stores");
+#endif
 // The Model rfk_open placed in the handle, or null for a null handle or a failed open (an empty
 // Model: no bytes).
 [[gnu::always_inline]] inline const Model* OpenedModel(const rfk_model* h) noexcept {

@@ -110,7 +110,7 @@ Status CheckFixedSection(const std::uint8_t* blob, std::uint32_t offset, std::ui
     if (s == Status::kOk && ff)
       s = CheckFixedFastfood(blob, offset, static_cast<std::uint32_t>(l.bytes), m.input_dim, m.num_frequencies, err);
   if (bins && s == Status::kOk) s = CheckFixedBinning(r, m);
-  if (s == Status::kOk) m.fixed_offset = offset;
+  if (s == Status::kOk) Put(m.fixed_offset, offset);
   return s;
 }
 

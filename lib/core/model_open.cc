@@ -15,7 +15,7 @@
 namespace rfk {
 namespace open {
 
-using core::IsFinite, core::LoadF32, core::LoadU16, core::LoadU32, core::LoadU64;
+using core::IsFinite, core::LoadF32, core::LoadU16, core::LoadU32, core::LoadU64, core::Put;
 using f::SectionType;
 
 namespace {
@@ -40,9 +40,12 @@ bool CheckHeader(Reader& r, std::size_t size) {
   if (Crc32(b + f::kCrcStart, total - f::kCrcStart) != LoadU32(b + f::kOffCrc32))
     return r.Fail(Status::kBadChecksum, "header.crc32", f::kOffCrc32);
   r.m.bytes = b;
+  r.total = total;
+#if RFK_MODEL_HAS_INFO
   r.m.total_bytes = total;
   r.m.version_major = major;
   r.m.version_minor = LoadU16(b + f::kOffVersionMinor);
+#endif
   return true;
 }
 
@@ -50,7 +53,7 @@ bool CheckHeader(Reader& r, std::size_t size) {
 // table in table order, without overlap); duplicate and unknown-required types.
 bool ReadSectionTable(Reader& r) {
   const std::uint8_t* b = r.b;
-  const std::uint32_t total = r.m.total_bytes;
+  const std::uint32_t total = r.total;
   const std::uint32_t count = LoadU32(b + f::kOffSectionCount), table = LoadU32(b + f::kOffSectionTable);
   if (count == 0 || count > f::kMaxSections)
     return r.Fail(Status::kBadSectionTable, "header.section_count", f::kOffSectionCount);
@@ -93,15 +96,22 @@ bool CheckMapKinds(Reader& r, std::uint32_t at) {
       !CheckValue(r, f::SupportOf<f::Layout>(layout), "map_params.layout", at + mp::kLayout,
                   Status::kUnsupportedStorage, Status::kUnsupportedStorage))
     return false;
-  r.m.layout = static_cast<f::Layout>(layout);
-  r.m.projection_storage = static_cast<f::Storage>(LoadU32(p + mp::kStorage));  // W's, or G and S's
-  if (!f::StorageFor(r.m.projection_storage, f::kForW))  // f16-scaled: a head's storage only
+  r.layout = static_cast<f::Layout>(layout);
+  r.storage = static_cast<f::Storage>(LoadU32(p + mp::kStorage));  // W's, or G and S's
+  Put(r.m.layout, r.layout);
+#if RFK_MODEL_HAS_INFO
+  r.m.projection_storage = r.storage;
+#endif
+  if (!f::StorageFor(r.storage, f::kForW))  // f16-scaled: a head's storage only
     return r.Fail(Status::kUnsupportedStorage, "map_params.storage", at + mp::kStorage);
-  if (LoadU32(p + mp::kPanelWidthField) != (r.m.layout == f::Layout::kPanels ? f::kPanelWidth : 0u))
+  if (LoadU32(p + mp::kPanelWidthField) != (r.layout == f::Layout::kPanels ? f::kPanelWidth : 0u))
     return r.Fail(Status::kBadValue, "map_params.panel_width", at + mp::kPanelWidthField);
   r.m.map = static_cast<f::MapKind>(LoadU32(p + mp::kMapKind));
-  r.m.kernel = static_cast<f::Kernel>(LoadU32(p + mp::kKernel));
-  if (!f::KernelFitsMap(r.m.map, r.m.kernel))
+  const auto kernel = static_cast<f::Kernel>(LoadU32(p + mp::kKernel));
+#if RFK_MODEL_HAS_INFO
+  r.m.kernel = kernel;
+#endif
+  if (!f::KernelFitsMap(r.m.map, kernel))
     return r.Fail(Status::kBadValue, "map_params.kernel", at + mp::kKernel);
   return true;
 }
@@ -114,9 +124,13 @@ bool CheckMapCounts(Reader& r, std::uint32_t at) {
   m.input_dim = LoadU32(p + mp::kInputDim);
   m.fourier_features = LoadU32(p + mp::kFourierFeatures);
   m.num_frequencies = LoadU32(p + mp::kNumFrequencies);
-  m.gamma = LoadF32(p + mp::kGamma);
-  m.feature_scale = LoadF32(p + mp::kFeatureScale);
+  const float gamma = LoadF32(p + mp::kGamma);
+  const float scale = LoadF32(p + mp::kFeatureScale);
+  Put(m.feature_scale, scale);
+#if RFK_MODEL_HAS_INFO
+  m.gamma = gamma;
   m.seed = LoadU64(p + mp::kSeed);
+#endif
   if (m.input_dim == 0 || m.input_dim > f::kMaxInputDim)
     return r.Fail(Status::kBadValue, "map_params.input_dim", at + mp::kInputDim);
   if (m.fourier_features == 0 || m.fourier_features > f::kMaxFeatures)
@@ -124,9 +138,9 @@ bool CheckMapCounts(Reader& r, std::uint32_t at) {
   const std::uint64_t want = (f::IsPhaseForm(m.map) ? 1ull : 2ull) * m.num_frequencies;
   if (m.num_frequencies == 0 || want != m.fourier_features)
     return r.Fail(Status::kBadValue, "map_params.num_frequencies", at + mp::kNumFrequencies);
-  if (!IsFinite(m.gamma) || !core::IsPositive(m.gamma))
+  if (!IsFinite(gamma) || !core::IsPositive(gamma))
     return r.Fail(Status::kBadValue, "map_params.gamma", at + mp::kGamma);
-  if (!IsFinite(m.feature_scale))
+  if (!IsFinite(scale))
     return r.Fail(Status::kBadValue, "map_params.feature_scale", at + mp::kFeatureScale);
   return true;
 }
@@ -167,9 +181,9 @@ bool CheckFloatMapBuilt(Reader& r, std::uint32_t at) {
   if (((dense || !fastfood_kind) && !core::kFloatDense) || ((fastfood || fastfood_kind) && !core::kFloatFastfood) ||
       !form_built)
     return r.Fail(Status::kUnsupportedMap, "map_params.map_kind", at + f::map_params::kMapKind);
-  if (!fastfood_kind && !core::kLayoutRows && r.m.layout != f::Layout::kPanels)
+  if (!fastfood_kind && !core::kLayoutRows && r.layout != f::Layout::kPanels)
     return r.Fail(Status::kUnsupportedStorage, "map_params.layout", at + f::map_params::kLayout);
-  if ((dense || fastfood) && !core::kFloatQuant && r.m.projection_storage != f::Storage::kF32)
+  if ((dense || fastfood) && !core::kFloatQuant && r.storage != f::Storage::kF32)
     return r.Fail(Status::kUnsupportedStorage, "map_params.storage", at + f::map_params::kStorage);
   return true;
 }
@@ -195,16 +209,18 @@ bool CheckProjection(Reader& r) {
     return !s.present() || r.Fail(Status::kBadValue, "projection", s.entry);
   if (core::kCoreFixed && !s.present() && r[SectionType::kFixed].present()) return true;  // fixed-only: no float W
   if (!s.present()) return r.Fail(Status::kMissingSection, "projection", 0);
-  const f::Storage st = r.m.projection_storage;
-  const std::uint64_t rows = f::StoredFrequencies(r.m.layout, r.m.num_frequencies);
+  const f::Storage st = r.storage;
+  const std::uint64_t rows = f::StoredFrequencies(r.layout, r.m.num_frequencies);
   if (s.size != f::QuantMatrixBytes(st, rows, r.m.input_dim))
     return r.Fail(Status::kBadSectionSize, "projection.size", s.size_at());
+#if RFK_MODEL_HAS_QUANT && RFK_MODEL_HAS_DENSE
   WeightsView& w = r.m.projection_weights;
   w.type = st;
   w.data = r.Data(s);
   if (f::HasRowScales(st))
     w.scale = reinterpret_cast<const float*>(r.Data(s) + f::QuantValuesBytes(st, rows, r.m.input_dim));
-  if (st == f::Storage::kF32) r.m.projection = reinterpret_cast<const float*>(r.Data(s));
+#endif
+  if (st == f::Storage::kF32) Put(r.m.projection, reinterpret_cast<const float*>(r.Data(s)));
   return true;
 }
 
@@ -220,15 +236,14 @@ bool CheckPhase(Reader& r) {
   if (!s.present()) return r.Fail(Status::kMissingSection, "phase", 0);
   if (s.size != std::uint64_t{r.m.num_frequencies} * sizeof(float))
     return r.Fail(Status::kBadSectionSize, "phase.size", s.size_at());
-  r.m.phase = reinterpret_cast<const float*>(r.Data(s));
+  Put(r.m.phase, reinterpret_cast<const float*>(r.Data(s)));
   return true;
 }
 
 // 5c. fastfood's permutations: every index of a block is below d' and none repeats (so each block
 // is a permutation of [0, d')). Indices are counted 256 values at a time in a 32-byte bit set: no
 // memory beyond the stack, (d' / 256) d' steps per block.
-bool CheckFastfoodPermutations(Reader& r, std::uint32_t perm_at) {
-  const FastfoodArrays& a = r.m.fastfood;
+bool CheckFastfoodPermutations(Reader& r, const FastfoodArrays& a, std::uint32_t perm_at) {
   for (std::uint32_t b = 0; b < a.blocks; ++b)
     for (std::uint32_t lo = 0; lo < a.dp; lo += 256) {
       std::uint32_t seen[8] = {};
@@ -262,12 +277,12 @@ bool CheckFastfood(Reader& r) {
     return r.Fail(Status::kBadValue, "fastfood.num_blocks", s.offset + ff::kNumBlocks);
   if (LoadU32(p + ff::kIndexBits) != ff::IndexBits(dp))
     return r.Fail(Status::kBadValue, "fastfood.index_bits", s.offset + ff::kIndexBits);
-  const f::Storage st = r.m.projection_storage;  // of G and S
+  const f::Storage st = r.storage;  // of G and S
   if (s.size != ff::SectionBytes(st, dp, blocks))
     return r.Fail(Status::kBadSectionSize, "fastfood.size", s.size_at());
   const std::uint32_t N = dp * blocks;  // <= F + d' <= 2^24 + 2^16
   const std::uint32_t diag = ff::DiagonalBytes(st, dp, blocks);  // a multiple of 4, < 2^27
-  FastfoodArrays& a = r.m.fastfood;
+  FastfoodArrays a;
   a.dp = dp;
   a.blocks = blocks;
   a.index_bits = ff::IndexBits(dp);
@@ -276,9 +291,11 @@ bool CheckFastfood(Reader& r) {
   a.S = p + ff::kHeaderBytes + diag;
   a.perm = p + ff::kHeaderBytes + 2 * diag;
   a.signs = a.perm + ff::PermBytes(dp, N);
-  return CheckFastfoodPermutations(r, s.offset + ff::kHeaderBytes + 2 * diag);
+  Put(r.m.fastfood, a);
+  return CheckFastfoodPermutations(r, a, s.offset + ff::kHeaderBytes + 2 * diag);
 }
 
+#if RFK_MODEL_HAS_BINNING
 // 6b. binning_params' values: P, d (the Fourier map's, if any), mode, kernel, gamma, scale, B, D_B.
 bool CheckBinningValues(Reader& r, std::uint32_t at) {
   namespace bp = f::binning_params;
@@ -288,7 +305,10 @@ bool CheckBinningValues(Reader& r, std::uint32_t at) {
   const std::uint32_t d = LoadU32(p + bp::kInputDim), mode = LoadU32(p + bp::kMode);
   m.bin_buckets = LoadU32(p + bp::kBuckets);
   m.bin_features = LoadU32(p + bp::kBinFeatures);
-  m.bin_gamma = LoadF32(p + bp::kGamma);
+  const float gamma = LoadF32(p + bp::kGamma);
+#if RFK_MODEL_HAS_INFO
+  m.bin_gamma = gamma;
+#endif
   m.bin_scale = LoadF32(p + bp::kFeatureScale);
   m.bin_seed = LoadU64(p + bp::kSeed);
   if (m.num_grids == 0 || m.num_grids > f::kMaxGrids)
@@ -302,7 +322,7 @@ bool CheckBinningValues(Reader& r, std::uint32_t at) {
   m.bin_mode = static_cast<f::BinMode>(mode);
   if (LoadU32(p + bp::kKernel) != static_cast<std::uint32_t>(f::Kernel::kLaplacian))
     return r.Fail(Status::kBadValue, "binning_params.kernel", at + bp::kKernel);
-  if (!IsFinite(m.bin_gamma) || !core::IsPositive(m.bin_gamma))
+  if (!IsFinite(gamma) || !core::IsPositive(gamma))
     return r.Fail(Status::kBadValue, "binning_params.gamma", at + bp::kGamma);
   if (!IsFinite(m.bin_scale))
     return r.Fail(Status::kBadValue, "binning_params.feature_scale", at + bp::kFeatureScale);
@@ -377,6 +397,13 @@ bool CheckBinKeys(Reader& r) {
     return r.Fail(Status::kBadSectionSize, "bin_keys.size", s.size_at());
   return CheckBinKeyOrder(r, s);
 }
+#else
+// A configured core without binning (rfk/model_layout.h) has no members for it, and never calls
+// these: CheckBuildAccepts has refused every model with binning_params.
+bool CheckBinningParams(Reader&) { return true; }
+bool CheckBinGrids(Reader&) { return true; }
+bool CheckBinKeys(Reader&) { return true; }
+#endif
 
 // 9b. Fastfood's G, then S (one call site for both: flash on the smallest cores).
 bool CheckFastfoodDiagonals(Reader& r) {
@@ -393,8 +420,8 @@ bool CheckFastfoodDiagonals(Reader& r) {
 bool CheckMapArraysFinite(Reader& r) {
   const Model& m = r.m;
   const std::uint64_t rows = f::StoredFrequencies(m.layout, m.num_frequencies);
-  return (m.projection_weights.data == nullptr ||
-          CheckWeights(r, m.projection_weights, rows, m.input_dim, "projection", "projection.scale")) &&
+  const WeightsView w = ProjectionView(m);
+  return (w.data == nullptr || CheckWeights(r, w, rows, m.input_dim, "projection", "projection.scale")) &&
          CheckFinite(r, m.phase, m.phase ? m.num_frequencies : 0u, "phase") &&
          (!core::kFloatFastfood || CheckFastfoodDiagonals(r)) &&
          CheckFinite(r, m.bin_inv_width, m.bin_inv_width ? 2ull * m.num_grids * m.input_dim : 0, "bin_grids");
@@ -434,19 +461,25 @@ bool CheckHead(Reader& r) {
   const std::uint64_t K = m.num_outputs, D = m.num_features;
   if (s.size != hf::kHeaderBytes + f::QuantMatrixBytes(st, K, D) + 4 * K)
     return r.Fail(Status::kBadSectionSize, "head.size", s.size_at());
+#if RFK_MODEL_HAS_INFO
   m.head_storage = st;
+#endif
+#if RFK_MODEL_HAS_QUANT
   m.head.type = st;
   m.head.data = p + hf::kHeaderBytes;
   if (f::HasRowScales(st))
     m.head.scale = reinterpret_cast<const float*>(p + hf::kHeaderBytes + f::QuantValuesBytes(st, K, D));
-  if (st == f::Storage::kF32) m.head_weights = reinterpret_cast<const float*>(p + hf::kHeaderBytes);
-  m.head_bias = reinterpret_cast<const float*>(p + hf::kHeaderBytes + f::QuantMatrixBytes(st, K, D));
+#endif
+  if (st == f::Storage::kF32) Put(m.head_weights, reinterpret_cast<const float*>(p + hf::kHeaderBytes));
+  Put(m.head_bias, reinterpret_cast<const float*>(p + hf::kHeaderBytes + f::QuantMatrixBytes(st, K, D)));
   return true;
 }
 
+#if RFK_MODEL_HAS_NAMES
 constexpr StringFields kLabelFields = {"labels.size", "labels.count", "labels.offsets", "labels.pool"};
 constexpr StringFields kNameFields = {"feature_names.size", "feature_names.count", "feature_names.offsets",
                                       "feature_names.pool"};
+#endif
 
 // 12. labels: with classification only; C = 2 (binary) or K; the offsets and the pool. A core
 // without kReadNames (core_config.h) neither checks nor reads the section (ClassLabel gives "").
@@ -456,7 +489,9 @@ bool CheckLabels(Reader& r) {
     return !core::kReadNames || !s.present() || r.Fail(Status::kBadValue, "labels", s.entry);
   const std::uint32_t c = r.m.task == f::Task::kBinary ? 2u : r.m.num_outputs;
   if (core::kReadNames && !s.present()) return r.Fail(Status::kMissingSection, "labels", 0);
+#if RFK_MODEL_HAS_NAMES  // else kReadNames is 0: a configured core without the names
   if (core::kReadNames && !CheckStrings(r, s, c, kLabelFields, &r.m.label_offsets, &r.m.label_pool)) return false;
+#endif
   r.m.num_classes = c;
   return true;
 }
@@ -465,7 +500,7 @@ bool CheckLabels(Reader& r) {
 bool CheckLaterArraysFinite(Reader& r) {
   const Model& m = r.m;
   return CheckStandardizeFinite(r) &&
-         CheckWeights(r, m.head, m.num_outputs, m.num_features, "head", "head.scale") &&
+         CheckWeights(r, HeadView(m), m.num_outputs, m.num_features, "head", "head.scale") &&
          CheckFinite(r, m.head_bias, m.num_outputs, "head");
 }
 
@@ -486,8 +521,10 @@ bool CheckImpute(Reader& r) {
     return r.Fail(Status::kBadSectionSize, "impute.size", s.size_at());
   const float* values = reinterpret_cast<const float*>(p + im::kHeaderBytes);
   if (!CheckFinite(r, values, r.m.input_dim, "impute")) return false;
-  r.m.impute = values;
+  Put(r.m.impute, values);
+#if RFK_MODEL_HAS_INFO
   r.m.impute_method = static_cast<f::ImputeMethod>(method);
+#endif
   return true;
 }
 
@@ -495,9 +532,11 @@ bool CheckImpute(Reader& r) {
 bool CheckFeatureNames(Reader& r) {
   const Section& s = r[SectionType::kFeatureNames];
   if (!s.present() || !core::kReadNames) return true;
+#if RFK_MODEL_HAS_NAMES
   const std::uint32_t want = r.m.input_dim + 1;
   if (!CheckStrings(r, s, want, kNameFields, &r.m.name_offsets, &r.m.name_pool)) return false;
   r.m.num_names = want;
+#endif
   return true;
 }
 
@@ -535,8 +574,8 @@ bool CheckCalibration(Reader& r) {
       return r.Fail(Status::kBadValue, method != M::kSoftmaxVector ? kNames[i] : i < K ? "calibration.a" : "calibration.b",
                     s.offset + at);
   }
-  r.m.calibration_method = static_cast<std::uint32_t>(method);
-  r.m.calibration_params = p + 8;
+  Put(r.m.calibration_method, static_cast<std::uint32_t>(method));
+  Put(r.m.calibration_params, p + 8);
   return true;
 }
 
@@ -551,8 +590,12 @@ bool CheckFixed(Reader& r, Section* fixed) {
 void ReadMetadata(Reader& r) {
   const Section& s = r[SectionType::kMetadata];
   if (!s.present()) return;
+#if RFK_MODEL_HAS_INFO
   r.m.metadata = reinterpret_cast<const char*>(r.Data(s));
   r.m.metadata_bytes = s.size;
+#else
+  static_cast<void>(r);
+#endif
 }
 
 // *m emptied, out of line: the temporary Model then lives in this frame, not in OpenModel's, which

@@ -94,10 +94,11 @@ bool CheckStandardize(Reader& r) {
   if (s.size != (half ? 4u : 8u) * r.m.input_dim)  // QuantMatrixBytes(storage, 2, d); d <= 2^24
     return r.Fail(Status::kBadSectionSize, "standardize.size", s.size_at());
   if (half) {
-    r.m.standardize_f16_at = s.offset;  // >= 32: after the header
+    core::Put(r.m.standardize_f16_at, s.offset);  // >= 32: after the header
   } else {
-    r.m.mean = reinterpret_cast<const float*>(r.Data(s));
-    r.m.inv_scale = r.m.mean + r.m.input_dim;
+    const auto* mean = reinterpret_cast<const float*>(r.Data(s));
+    core::Put(r.m.mean, mean);
+    core::Put(r.m.inv_scale, mean + r.m.input_dim);
   }
   return true;
 }

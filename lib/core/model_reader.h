@@ -41,6 +41,11 @@ struct Reader {
   ModelError* err;
   Status status = Status::kOk;
   Section sec[static_cast<int>(Slot::kCount)] = {};
+  // The header's and map_params' values the validators read again, kept here rather than in the
+  // Model, where a configured core does not store them (rfk/model_layout.h).
+  std::uint32_t total = 0;                         // header.total_bytes
+  f::Layout layout = f::Layout::kRowMajor;         // map_params.layout
+  f::Storage storage = f::Storage::kF32;           // map_params.storage: W's, or G and S's
 
   const Section& operator[](f::SectionType t) const { return sec[SlotOf(static_cast<std::uint16_t>(t))]; }
   const std::uint8_t* Data(const Section& s) const { return b + s.offset; }

@@ -108,8 +108,8 @@ ScratchLayout Layout(const Model& m, std::uint32_t feature_block = core::kFeatur
 Status Prepare(const Model& m, const float* x, std::size_t x_len, void* scratch, std::size_t scratch_bytes,
                core::Kernels kt, const float** input, ScratchLayout* l) {
   if (!core::kCoreFloat) return Status::kUnsupportedStorage;  // float path compiled out (core_config.h)
-  if (m.head.data == nullptr || x == nullptr || scratch == nullptr) return Status::kNullArgument;
-  if (core::kCoreFixed && ((m.fourier_features != 0 && m.fastfood.dp == 0 && m.projection_weights.data == nullptr) ||
+  if (HeadView(m).data == nullptr || x == nullptr || scratch == nullptr) return Status::kNullArgument;
+  if (core::kCoreFixed && ((m.fourier_features != 0 && m.fastfood.dp == 0 && ProjectionView(m).data == nullptr) ||
                             (m.num_grids != 0 && m.bin_inv_width == nullptr)))
     return Status::kUnsupportedStorage;  // a fixed-only model (no W, or no bin grids): PredictFixed (rfk/fixed.hpp)
   if (x_len != m.input_dim) return Status::kInputDimMismatch;
@@ -151,8 +151,8 @@ const std::uint32_t* Bins(const Model& m, core::Kernels kt, const float* input, 
   const std::uint32_t d = m.input_dim;
   const std::size_t at = std::size_t{j0} * d;  // the element offset of row j0
   const float* b = phase ? m.phase + j0 : nullptr;
-  if (core::kFloatQuant && m.projection_storage != format::Storage::kF32) {  // f16, int8: widened as read
-    WeightsView w = core::MemberCopy(m.projection_weights);
+  if (core::kFloatQuant && ProjectionView(m).type != format::Storage::kF32) {  // f16, int8: widened as read
+    WeightsView w = ProjectionView(m);
     w.data = static_cast<const std::uint8_t*>(w.data) + at * format::ElementBytes(w.type);
     if (w.scale != nullptr) w.scale += j0;  // one per row
     kt->FourierQuant(w, m.layout == format::Layout::kPanels, b, input, n, d, m.feature_scale, z);
@@ -267,10 +267,10 @@ void FourierBlocks(const Model& m, core::Kernels kt, const float* input, std::ui
 // 2.998x fewer instructions than its scalar one with it).
 [[gnu::always_inline]] inline void HeadPart(const Model& m, core::Kernels kt, std::uint32_t col, std::uint32_t pair,
                                             std::uint32_t n, const float* z, const float* bias, float* out) {
-  if (core::kHeadF32 && (!core::kFloatQuant || m.head_storage == format::Storage::kF32)) {
+  if (core::kHeadF32 && (!core::kFloatQuant || HeadView(m).type == format::Storage::kF32)) {
     kt->LinearHead(m.head_weights + col, m.num_features, pair, bias, z, m.num_outputs, n, out);
   } else {
-    WeightsView h = core::MemberCopy(m.head);
+    WeightsView h = HeadView(m);
     h.data = static_cast<const std::uint8_t*>(h.data) + std::size_t{col} * format::ElementBytes(h.type);
     kt->LinearHeadQuant(h, m.num_features, pair, bias, z, m.num_outputs, n, out);
   }
@@ -375,7 +375,7 @@ Status PredictOf(const Model& model, const float* x, std::size_t x_len, void* sc
   for (std::uint32_t p = 0; core::kFloatBinning && p < model.num_grids; ++p) {
     if (cols[p] == kNoColumn) continue;
     for (std::uint32_t k = 0; k < model.num_outputs; ++k)
-      out[k] += model.bin_scale * WeightAt(core::MemberCopy(model.head), std::uint64_t{k} * D + Df + cols[p], k);
+      out[k] += model.bin_scale * WeightAt(HeadView(model), std::uint64_t{k} * D + Df + cols[p], k);
   }
   // Features are bounded (|z| <= feature_scale); a non-finite output can only come from a cosine
   // argument beyond kSinCosMaxArg, which SinCosRef turns into NaN.
@@ -415,7 +415,7 @@ Status PredictBatchOf(const Model& m, const float* X, std::size_t n, std::size_t
                       std::size_t scratch_bytes, float* out, std::size_t out_len, std::size_t* done) {
   if (done) *done = 0;
   if (n == 0) return Status::kOk;  // nothing to read or write: null buffers are fine
-  if (m.head.data == nullptr || X == nullptr || scratch == nullptr || out == nullptr)
+  if (HeadView(m).data == nullptr || X == nullptr || scratch == nullptr || out == nullptr)
     return Status::kNullArgument;
   if (x_len != std::size_t{m.input_dim} * n) return Status::kInputDimMismatch;
   if (out_len < std::size_t{m.num_outputs} * n) return Status::kOutputTooSmall;

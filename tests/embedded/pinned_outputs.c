@@ -6,7 +6,9 @@
  * different program: it must give the host's outputs for all of the model's test vectors (the
  * integers exactly; the floats exactly on x86-64, where the host's scalar kernels computed them,
  * else within selfcheck's 1e-4), its sizes (the open model's and the configuration's RFK_PIN_*), refuse another model at open (kOtherModel at
- * header.crc32) and open its own again after that. Returns the number of failed checks. */
+ * header.crc32) and open its own again after that. Returns the number of failed checks. With
+ * CONFIGURED, the same for a configured core (`rfk export --config-header`, not pinned:
+ * RFK_CONFIGURED_FIXTURES), which refuses another kind instead. */
 #include <stdio.h>
 #include <string.h>
 
@@ -72,6 +74,28 @@ static int all_host_outputs(void) {
   return same;
 }
 
+#if defined(CONFIGURED)
+/* A configured core (not pinned): the Model its configuration stores, in a handle smaller than a
+ * generic core's; another kind refused as the configuration says (kUnsupportedMap or
+ * kUnsupportedStorage, at the field that names it). */
+int main(void) {
+  rfk_model_error err;
+  printf("configured core: rfk_model is %u bytes (a generic core's: %u)\n", (unsigned)sizeof(rfk_model),
+         (unsigned)(30 * sizeof(void*) + 144));
+  check(sizeof(rfk_model) < 30 * sizeof(void*) + 144, "configured core: a handle smaller than the generic one");
+  check(rfk_open(&model, PINNED, MACRO(_BYTES), NULL) == RFK_OK, "configured core: opens its model");
+  check(rfk_input_dim(&model) == DIM && rfk_num_outputs(&model) == OUTPUTS, "configured core: the model's sizes");
+  check(all_host_outputs(), "configured core: the host's outputs for every test vector");
+  const rfk_status refused = rfk_open(&model, OTHER, OTHER_BYTES, &err);
+  check((refused == RFK_UNSUPPORTED_MAP || refused == RFK_UNSUPPORTED_STORAGE) && err.status == refused &&
+            err.field[0] != '\0',
+        "configured core: a model of another kind is refused (kUnsupportedMap or kUnsupportedStorage, and its field)");
+  printf("  refused at %s (%s)\n", err.field, rfk_status_name(refused));
+  check(rfk_input_dim(&model) == 0, "configured core: a refused open leaves the handle empty");
+  check(rfk_open(&model, PINNED, MACRO(_BYTES), NULL) == RFK_OK && host_outputs(0), "configured core: opens it again");
+  return failures;
+}
+#else
 int main(void) {
   rfk_model_error err;
   check(rfk_open(&model, PINNED, MACRO(_BYTES), NULL) == RFK_OK, "pinned core: opens its model");
@@ -90,3 +114,4 @@ int main(void) {
   check(rfk_open(&model, PINNED, MACRO(_BYTES), NULL) == RFK_OK && host_outputs(0), "pinned core: opens it again");
   return failures;
 }
+#endif
