@@ -8,7 +8,7 @@ in a header, so a figure in the docs is re-measured by re-running this script.
   bench/firmware_tables.py [--out FILE] [BUILD_DIR ...]
 
 BUILD_DIR: built preset directories (default: every build/cortex-m* and build/riscv32 that has a
-CTestTestfile.cmake); each runs `ctest -R '^(cost|footprint|fixed_image)' -V` there. --out: the
+CTestTestfile.cmake); each runs `ctest -R '^(cost|footprint|fixed_image|core_configured)' -V` there. --out: the
 Markdown file (default docs/generated/firmware.md; '-' for stdout). Counts come from qemu -icount,
 so they are the same on any host for the same build.
 """
@@ -46,8 +46,8 @@ CORES = [("footprint", "whole core (every map, storage and path)"),
 
 
 def run_ctest(build):
-    out = subprocess.run(["ctest", "-R", "^(cost|footprint|fixed_image)", "-V"], cwd=build, capture_output=True,
-                         text=True)
+    out = subprocess.run(["ctest", "-R", "^(cost|footprint|fixed_image|core_configured)", "-V"], cwd=build,
+                         capture_output=True, text=True)
     return out.stdout
 
 
@@ -188,14 +188,37 @@ def ram_table(ram, presets, cols):
     md = ["", "## RAM per prediction: pinned handle + scratch + measured stack (`ctest -R '^cost' -V`)", "",
           "Each cell: the stack peak `cost.c` painted below `rfk_predict` (`rfk_predict_fixed`), then the "
           "total with the model's scratch (`rfk_scratch_bytes`, `rfk_fixed_scratch_bytes`) and a pinned "
-          "core's `rfk_model`, one 4-byte pointer (`--pin`); a generic or configured core's handle adds "
-          "260 B (`rfk_model` is 264 B on a 32-bit core). The `cost_block32` rows: the same fixtures through 32-feature "
-          "blocks, as `rfk export --config-header` configures the core.", "",
+          "core's `rfk_model`, one 4-byte pointer (`--pin`); a configured core's handle adds its configured "
+          "Model's size less 4 (next table), a generic core's 260 B (`rfk_model` is 264 B on a 32-bit core). The "
+          "`cost_block32` rows: the same fixtures through 32-feature blocks, as `rfk export --config-header` "
+          "configures the core.", "",
           "| fixture | scratch | " + " | ".join(cols) + " |", "|---|---|" + "---|" * len(cols)]
     for label, by in ram.items():
         scratch = {s for s, _ in by.values()}
         cells = [f"{by[p][1]:,} / **{4 + by[p][0] + by[p][1]:,}**" if p in by else "—" for p in presets]
         md.append(f"| {label} | {'/'.join(f'{s:,}' for s in sorted(scratch))} B | " + " | ".join(cells) + " |")
+    return md
+
+
+def handle_table(results, presets, cols):
+    """`sizeof(rfk_model)` of each configured core (`core_configured_<fixture>`, which prints it)."""
+    sizes = {}
+    for p in presets:
+        for test, lines in results[p].items():
+            for line in lines:
+                m = re.search(r"configured core: rfk_model is (\d+) bytes", line)
+                if m and test.startswith("core_configured_"):
+                    sizes.setdefault(test[len("core_configured_"):], {})[p] = int(m.group(1))
+    if not sizes:
+        return []
+    md = ["", "## Handle of a configured core (`ctest -R core_configured -V`)", "",
+          "`sizeof(rfk_model)` where the application and the core are built with the model's configuration "
+          "(`rfk export --config-header`, not pinned): the members its kind reads (include/rfk/model_layout.h). "
+          "A generic core's is 264 B, a pinned one's 4 B.", "",
+          "| fixture | " + " | ".join(cols) + " |", "|---|" + "---|" * len(cols)]
+    for name in sorted(sizes):
+        md.append(f"| {name} | " + " | ".join(f"{sizes[name][p]} B" if p in sizes[name] else "—"
+                                              for p in presets) + " |")
     return md
 
 
@@ -552,6 +575,7 @@ def main():
     md += derived(rows, presets, cols, fixed)
     md += floor_table(rows, shapes, presets, cols)
     md += ram_table(ram, presets, cols)
+    md += handle_table(results, presets, cols)
     md += image_table(results, presets)
     md += breakdown({os.path.basename(os.path.normpath(b)): b for b in builds}, presets)
     text = "\n".join(md) + "\n"

@@ -70,11 +70,13 @@ set(RFK_FIXTURE_VECTORS 32)
 # tests/embedded/pinned_outputs.c and footprint_pinned_<name>.
 set(RFK_PINNED_FIXTURES house_pair house_fixed covtype_fastfood_int8 covtype_ff_fixed)
 # Fixtures exported with their (unpinned) core configuration too (`rfk export --config-header
-# <name>_config.h`), one of each layout of the configured Model (include/rfk/model_layout.h) but the
-# dense f32 one (rfk_core_dense_f32, lib/CMakeLists.txt): the integer path (dense, Fastfood,
-# binning), Fastfood with int8 weights, float binning. tests/embedded/pinned_outputs.c holds each
-# configured core to the host's outputs (core_configured_<name>).
-set(RFK_CONFIGURED_FIXTURES house_fixed covtype_fastfood_int8 covtype_ff_fixed a9a_hashed a9a_hashed_fixed)
+# <name>_config.h`), one of each layout of the configured Model (include/rfk/model_layout.h): dense
+# f32 (rfk_core_dense_f32 too, lib/CMakeLists.txt, for the footprint and fuzz tests), the integer
+# path (dense, Fastfood, binning), Fastfood with int8 weights, float binning.
+# tests/embedded/pinned_outputs.c holds each configured core to the host's outputs
+# (core_configured_<name>), and bench/firmware_tables.py tabulates their handles.
+set(RFK_CONFIGURED_FIXTURES house_pair house_fixed covtype_fastfood_int8 covtype_ff_fixed a9a_hashed
+    a9a_hashed_fixed)
 # The fixtures a board with 16 KiB of RAM and 256 KiB of flash (micro:bit, Cortex-M0) compiles in:
 # all but the dense (54, 1024) Forest Cover models, whose 254,816 bytes (f32 phase; 110 KB as
 # binary pairs) fill most of that flash and whose int8 copy (62 KB) does not fit beside the others,
