@@ -5,11 +5,12 @@
 # one core) for a bounded time on a seed corpus of real inputs, and prints executions and coverage
 # per target.
 #   scripts/fuzz.sh [seconds per target, default 60] [target ...]
-#   targets: model model_dense model_pinned capi libsvm csv idx train convert (default: all). CI's
-#   short run: scripts/fuzz.sh 20. model_dense is fuzz_model on the core `rfk export --config-header`
-#   configures for a dense f32 model (tests/embedded/house_pair_config.h: pairs, f32, no Fastfood,
-#   binning, integer path, impute or calibration): every other kind must be refused at open, never
-#   misread. model_pinned is fuzz_model on a core pinned to one seed model (`--pin`): it must open
+#   targets: model model_dense model_fixed model_pinned capi libsvm csv idx train convert (default:
+#   all). CI's short run: scripts/fuzz.sh 20. model_dense is fuzz_model on the core `rfk export
+#   --config-header` configures for a dense f32 model (tests/embedded/house_pair_config.h: pairs,
+#   f32, no Fastfood, binning, integer path, impute or calibration): every other kind must be refused
+#   at open, never misread. model_fixed is fuzz_model on a core configured for the integer path alone
+#   (tests/fuzz/fixed_only_config.h), whose Model has none of the float path's members. model_pinned is fuzz_model on a core pinned to one seed model (`--pin`): it must open
 #   that model alone and refuse every other input.
 # Seeds: models trained by the rfk CLI, small slices of ../shared/datasets (when present; nothing
 # is copied into the repository), hand-made inputs for every format and element type, and the
@@ -25,7 +26,7 @@ cd "$(dirname "$0")/.."
 secs=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(model model_dense model_pinned capi libsvm csv idx train convert)
+[ ${#targets[@]} -gt 0 ] || targets=(model model_dense model_fixed model_pinned capi libsvm csv idx train convert)
 case "$secs" in '' | *[!0-9]*) echo "fuzz.sh: seconds must be a positive integer" >&2; exit 2 ;; esac
 
 scripts/install-deps.sh
@@ -141,6 +142,12 @@ seeds_model_dense() {
   cp "$tmp/seeds/model/"* "$tmp/seeds/model_dense/" 2>/dev/null || true
 }
 
+seeds_model_fixed() {
+  seeds_model
+  mkdir -p "$tmp/seeds/model_fixed"
+  cp "$tmp/seeds/model/"* "$tmp/seeds/model_fixed/" 2>/dev/null || true
+}
+
 seeds_model_pinned() {
   seeds_model
   mkdir -p "$tmp/seeds/model_pinned"
@@ -239,9 +246,11 @@ build_target() {
   core_objs=("${objs[@]}")
   case $t in
     model) "${cxx[@]}" -DRFK_FUZZ_ENTRY=Model tests/fuzz/fuzz_model.cc "${core_objs[@]}" -o "$out/fuzz_$t" ;;
-    model_dense)  # a configured core: its own objects of the core's sources
-      obj_flags=("-DRFK_CONFIG_HEADER=\"$PWD/tests/embedded/house_pair_config.h\"")
-      objects core_dense "${core[@]}"
+    model_dense | model_fixed)  # a configured core: its own objects of the core's sources
+      local config=tests/embedded/house_pair_config.h
+      [ "$t" = model_fixed ] && config=tests/fuzz/fixed_only_config.h
+      obj_flags=("-DRFK_CONFIG_HEADER=\"$PWD/$config\"")
+      objects "core_$t" "${core[@]}"
       "${cxx[@]}" -DRFK_FUZZ_ENTRY=Model "${obj_flags[@]}" tests/fuzz/fuzz_model.cc "${objs[@]}" -o "$out/fuzz_$t"
       obj_flags=() ;;
     model_pinned)  # a core pinned to the first seed model (rfk export --pin), its own objects
@@ -265,11 +274,11 @@ build_target() {
       objects host lib/host/*/*.cc
       "${cxx[@]}" "${host_flags[@]}" -DRFK_FUZZ_ENTRY=$entry "tests/fuzz/fuzz_$t.cc" "${objs[@]}" "${core_objs[@]}" \
         -lopenblas -lz -pthread -o "$out/fuzz_$t" ;;
-    *) echo "fuzz.sh: unknown target '$t' (model, model_dense, model_pinned, capi, libsvm, csv, idx, train, convert)" >&2; exit 2 ;;
+    *) echo "fuzz.sh: unknown target '$t' (model, model_dense, model_fixed, model_pinned, capi, libsvm, csv, idx, train, convert)" >&2; exit 2 ;;
   esac
 }
 
-declare -A max_len=([model]=65536 [model_dense]=65536 [model_pinned]=65536 [capi]=65536 [libsvm]=8192 [csv]=8192 [idx]=16384 [train]=4096 [convert]=65536)
+declare -A max_len=([model]=65536 [model_dense]=65536 [model_fixed]=65536 [model_pinned]=65536 [capi]=65536 [libsvm]=8192 [csv]=8192 [idx]=16384 [train]=4096 [convert]=65536)
 for t in "${targets[@]}"; do
   echo "== $t: building" >&2
   build_target "$t"
