@@ -40,7 +40,6 @@ bool CheckHeader(Reader& r, std::size_t size) {
   if (Crc32(b + f::kCrcStart, total - f::kCrcStart) != LoadU32(b + f::kOffCrc32))
     return r.Fail(Status::kBadChecksum, "header.crc32", f::kOffCrc32);
   r.m.bytes = b;
-  r.total = total;
 #if RFK_MODEL_HAS_INFO
   r.m.total_bytes = total;
   r.m.version_major = major;
@@ -53,7 +52,7 @@ bool CheckHeader(Reader& r, std::size_t size) {
 // table in table order, without overlap); duplicate and unknown-required types.
 bool ReadSectionTable(Reader& r) {
   const std::uint8_t* b = r.b;
-  const std::uint32_t total = r.total;
+  const std::uint32_t total = LoadU32(b + f::kOffTotalBytes);  // CheckHeader's
   const std::uint32_t count = LoadU32(b + f::kOffSectionCount), table = LoadU32(b + f::kOffSectionTable);
   if (count == 0 || count > f::kMaxSections)
     return r.Fail(Status::kBadSectionTable, "header.section_count", f::kOffSectionCount);
@@ -96,15 +95,14 @@ bool CheckMapKinds(Reader& r, std::uint32_t at) {
       !CheckValue(r, f::SupportOf<f::Layout>(layout), "map_params.layout", at + mp::kLayout,
                   Status::kUnsupportedStorage, Status::kUnsupportedStorage))
     return false;
-  r.layout = static_cast<f::Layout>(layout);
-  r.storage = static_cast<f::Storage>(LoadU32(p + mp::kStorage));  // W's, or G and S's
-  Put(r.m.layout, r.layout);
+  const auto storage = static_cast<f::Storage>(LoadU32(p + mp::kStorage));  // W's, or G and S's
+  Put(r.m.layout, static_cast<f::Layout>(layout));
 #if RFK_MODEL_HAS_INFO
-  r.m.projection_storage = r.storage;
+  r.m.projection_storage = storage;
 #endif
-  if (!f::StorageFor(r.storage, f::kForW))  // f16-scaled: a head's storage only
+  if (!f::StorageFor(storage, f::kForW))  // f16-scaled: a head's storage only
     return r.Fail(Status::kUnsupportedStorage, "map_params.storage", at + mp::kStorage);
-  if (LoadU32(p + mp::kPanelWidthField) != (r.layout == f::Layout::kPanels ? f::kPanelWidth : 0u))
+  if (LoadU32(p + mp::kPanelWidthField) != (layout == static_cast<std::uint32_t>(f::Layout::kPanels) ? f::kPanelWidth : 0u))
     return r.Fail(Status::kBadValue, "map_params.panel_width", at + mp::kPanelWidthField);
   r.m.map = static_cast<f::MapKind>(LoadU32(p + mp::kMapKind));
   const auto kernel = static_cast<f::Kernel>(LoadU32(p + mp::kKernel));
@@ -181,9 +179,9 @@ bool CheckFloatMapBuilt(Reader& r, std::uint32_t at) {
   if (((dense || !fastfood_kind) && !core::kFloatDense) || ((fastfood || fastfood_kind) && !core::kFloatFastfood) ||
       !form_built)
     return r.Fail(Status::kUnsupportedMap, "map_params.map_kind", at + f::map_params::kMapKind);
-  if (!fastfood_kind && !core::kLayoutRows && r.layout != f::Layout::kPanels)
+  if (!fastfood_kind && !core::kLayoutRows && r.MapLayout() != f::Layout::kPanels)
     return r.Fail(Status::kUnsupportedStorage, "map_params.layout", at + f::map_params::kLayout);
-  if ((dense || fastfood) && !core::kFloatQuant && r.storage != f::Storage::kF32)
+  if ((dense || fastfood) && !core::kFloatQuant && r.MapStorage() != f::Storage::kF32)
     return r.Fail(Status::kUnsupportedStorage, "map_params.storage", at + f::map_params::kStorage);
   return true;
 }
@@ -209,8 +207,8 @@ bool CheckProjection(Reader& r) {
     return !s.present() || r.Fail(Status::kBadValue, "projection", s.entry);
   if (core::kCoreFixed && !s.present() && r[SectionType::kFixed].present()) return true;  // fixed-only: no float W
   if (!s.present()) return r.Fail(Status::kMissingSection, "projection", 0);
-  const f::Storage st = r.storage;
-  const std::uint64_t rows = f::StoredFrequencies(r.layout, r.m.num_frequencies);
+  const f::Storage st = r.MapStorage();
+  const std::uint64_t rows = f::StoredFrequencies(r.MapLayout(), r.m.num_frequencies);
   if (s.size != f::QuantMatrixBytes(st, rows, r.m.input_dim))
     return r.Fail(Status::kBadSectionSize, "projection.size", s.size_at());
 #if RFK_MODEL_HAS_QUANT && RFK_MODEL_HAS_DENSE
@@ -277,12 +275,16 @@ bool CheckFastfood(Reader& r) {
     return r.Fail(Status::kBadValue, "fastfood.num_blocks", s.offset + ff::kNumBlocks);
   if (LoadU32(p + ff::kIndexBits) != ff::IndexBits(dp))
     return r.Fail(Status::kBadValue, "fastfood.index_bits", s.offset + ff::kIndexBits);
-  const f::Storage st = r.storage;  // of G and S
+  const f::Storage st = r.MapStorage();  // of G and S
   if (s.size != ff::SectionBytes(st, dp, blocks))
     return r.Fail(Status::kBadSectionSize, "fastfood.size", s.size_at());
   const std::uint32_t N = dp * blocks;  // <= F + d' <= 2^24 + 2^16
   const std::uint32_t diag = ff::DiagonalBytes(st, dp, blocks);  // a multiple of 4, < 2^27
+#if RFK_MODEL_HAS_FASTFOOD
+  FastfoodArrays& a = r.m.fastfood;
+#else  // a configured core without Fastfood, which never calls this (CheckFloatMapBuilt refused it)
   FastfoodArrays a;
+#endif
   a.dp = dp;
   a.blocks = blocks;
   a.index_bits = ff::IndexBits(dp);
@@ -291,7 +293,6 @@ bool CheckFastfood(Reader& r) {
   a.S = p + ff::kHeaderBytes + diag;
   a.perm = p + ff::kHeaderBytes + 2 * diag;
   a.signs = a.perm + ff::PermBytes(dp, N);
-  Put(r.m.fastfood, a);
   return CheckFastfoodPermutations(r, a, s.offset + ff::kHeaderBytes + 2 * diag);
 }
 
@@ -415,12 +416,25 @@ bool CheckFastfoodDiagonals(Reader& r) {
   return true;
 }
 
+// W's and the head's views as the checks below take them: the Model's own where it stores them (no
+// copy on the stack under every validator), else made from the f32 pointers (rfk/model_layout.h).
+#if RFK_MODEL_HAS_QUANT && RFK_MODEL_HAS_DENSE
+const WeightsView& StoredW(const Model& m) { return m.projection_weights; }
+#else
+WeightsView StoredW(const Model& m) { return ProjectionView(m); }
+#endif
+#if RFK_MODEL_HAS_QUANT
+const WeightsView& StoredHead(const Model& m) { return m.head; }
+#else
+WeightsView StoredHead(const Model& m) { return HeadView(m); }
+#endif
+
 // 9. The maps' float arrays (W, b, Fastfood's G and S, the bin grids) are finite: a NaN or infinity would make every
 // prediction meaningless (or, through a bin index, undefined), so it is a corrupt model.
 bool CheckMapArraysFinite(Reader& r) {
   const Model& m = r.m;
   const std::uint64_t rows = f::StoredFrequencies(m.layout, m.num_frequencies);
-  const WeightsView w = ProjectionView(m);
+  const auto& w = StoredW(m);
   return (w.data == nullptr || CheckWeights(r, w, rows, m.input_dim, "projection", "projection.scale")) &&
          CheckFinite(r, m.phase, m.phase ? m.num_frequencies : 0u, "phase") &&
          (!core::kFloatFastfood || CheckFastfoodDiagonals(r)) &&
@@ -500,7 +514,7 @@ bool CheckLabels(Reader& r) {
 bool CheckLaterArraysFinite(Reader& r) {
   const Model& m = r.m;
   return CheckStandardizeFinite(r) &&
-         CheckWeights(r, HeadView(m), m.num_outputs, m.num_features, "head", "head.scale") &&
+         CheckWeights(r, StoredHead(m), m.num_outputs, m.num_features, "head", "head.scale") &&
          CheckFinite(r, m.head_bias, m.num_outputs, "head");
 }
 

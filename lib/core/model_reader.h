@@ -41,16 +41,31 @@ struct Reader {
   ModelError* err;
   Status status = Status::kOk;
   Section sec[static_cast<int>(Slot::kCount)] = {};
-  // The header's and map_params' values the validators read again, kept here rather than in the
-  // Model, where a configured core does not store them (rfk/model_layout.h).
-  std::uint32_t total = 0;                         // header.total_bytes
-  f::Layout layout = f::Layout::kRowMajor;         // map_params.layout
-  f::Storage storage = f::Storage::kF32;           // map_params.storage: W's, or G and S's
 
   const Section& operator[](f::SectionType t) const { return sec[SlotOf(static_cast<std::uint16_t>(t))]; }
   const std::uint8_t* Data(const Section& s) const { return b + s.offset; }
   std::uint32_t Offset(const void* p) const {
     return static_cast<std::uint32_t>(static_cast<const std::uint8_t*>(p) - b);
+  }
+  // map_params' layout and storage (W's, or Fastfood's G and S's) once CheckMapKinds has read them:
+  // the Model's, or where a configured core's Model does not store them (rfk/model_layout.h), read
+  // again from the blob (map_params is then known to be present and of its size).
+  f::Layout MapLayout() const {
+#if RFK_MODEL_HAS_LAYOUT
+    return m.layout;
+#else
+    return static_cast<f::Layout>(core::LoadU32(MapParam(f::map_params::kLayout)));
+#endif
+  }
+  f::Storage MapStorage() const {
+#if RFK_MODEL_HAS_INFO
+    return m.projection_storage;
+#else
+    return static_cast<f::Storage>(core::LoadU32(MapParam(f::map_params::kStorage)));
+#endif
+  }
+  const std::uint8_t* MapParam(std::uint32_t field) const {
+    return b + sec[SlotOf(static_cast<std::uint16_t>(f::SectionType::kMapParams))].offset + field;
   }
   // Out of line: some 50 failure sites each call it instead of repeating its stores (saves flash).
   [[gnu::noinline]] bool Fail(Status s, const char* field, std::uint32_t offset) {

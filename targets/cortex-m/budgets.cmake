@@ -320,9 +320,7 @@ set(RFK_FIXED_FLASH_BUDGET_cortex-m33+nofp 13470)
 # 2026-12-01, a configured core's Model holds only what its kind reads (include/rfk/model_layout.h;
 # rfk_model 264 -> 64 B for house_pair's configuration): the dense configured core (footprint_dense)
 # M4F, M7 5,488 B (-384), M33 5,528 B, M3 and M33 without FPU 6,392 B, M0 8,872 B (-380), M55
-# 7,052 B; worst-case stack 408 B (+16: rfk_open's reader keeps map_params' layout and storage and
-# the header's size, which the Model no longer stores), M0 464 B, M55 516 B. Budgets: measured plus
-# about 100 B.
+# 7,052 B; worst-case stack unchanged. Budgets: measured plus about 100 B.
 set(RFK_DENSE_FLASH_BUDGET_cortex-m4 5590)
 set(RFK_DENSE_FLASH_BUDGET_cortex-m7 5590)
 set(RFK_DENSE_FLASH_BUDGET_cortex-m33 5630)

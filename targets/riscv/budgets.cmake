@@ -95,5 +95,5 @@ set(RFK_PINNED_COVTYPE_FF_FIXED_FLASH_BUDGET_rv32imc 2690)
 set(RFK_PINNED_SMALL_HOUSE_FIXED_FLASH_BUDGET_rv32imc 1380)
 set(RFK_PINNED_SMALL_COVTYPE_FF_FIXED_FLASH_BUDGET_rv32imc 2250)
 # 2026-12-01, the configured Model (include/rfk/model_layout.h): the dense configured core 10,424 B
-# (-304), worst-case stack 448 B. Budget: measured plus about 100 B.
+# (-304). Budget: measured plus about 100 B.
 set(RFK_DENSE_FLASH_BUDGET_rv32imc 10520)
