@@ -24,6 +24,56 @@
 #include RFK_CONFIG_HEADER
 #endif
 
+/** @name The core's configuration switches (lib/core/core_config.h says what each compiles)
+ * Each is 1 unless the configuration header or the build says 0.
+ * @{ */
+#ifndef RFK_CORE_FLOAT
+#define RFK_CORE_FLOAT 1 /**< the float path: rfk_predict */
+#endif
+#ifndef RFK_CORE_FIXED
+#define RFK_CORE_FIXED 1 /**< the integer path: rfk_predict_fixed */
+#endif
+#ifndef RFK_FIXED_FASTFOOD
+#define RFK_FIXED_FASTFOOD 1 /**< Fastfood on the integer path */
+#endif
+#ifndef RFK_FIXED_BINNING
+#define RFK_FIXED_BINNING 1 /**< random binning on the integer path */
+#endif
+#ifndef RFK_FLOAT_DENSE
+#define RFK_FLOAT_DENSE 1 /**< dense Fourier, orthogonal and QMC maps on the float path */
+#endif
+#ifndef RFK_FLOAT_FASTFOOD
+#define RFK_FLOAT_FASTFOOD 1 /**< Fastfood on the float path */
+#endif
+#ifndef RFK_FLOAT_BINNING
+#define RFK_FLOAT_BINNING 1 /**< random binning on the float path */
+#endif
+#ifndef RFK_FLOAT_QUANT
+#define RFK_FLOAT_QUANT 1 /**< f16, int8 and f16-scaled storages on the float path */
+#endif
+#ifndef RFK_HEAD_F32
+#define RFK_HEAD_F32 1 /**< the float path's f32 head */
+#endif
+#ifndef RFK_FORM_PAIR
+#define RFK_FORM_PAIR 1 /**< Fourier features as [cos, sin] pairs */
+#endif
+#ifndef RFK_FORM_PHASE
+#define RFK_FORM_PHASE 1 /**< Fourier features as cos(Wx + b) */
+#endif
+#ifndef RFK_LAYOUT_ROWS
+#define RFK_LAYOUT_ROWS 1 /**< a row-major W (format 1.0) */
+#endif
+#ifndef RFK_READ_IMPUTE
+#define RFK_READ_IMPUTE 1 /**< the impute section */
+#endif
+#ifndef RFK_READ_CALIBRATION
+#define RFK_READ_CALIBRATION 1 /**< the calibration section */
+#endif
+#ifndef RFK_READ_NAMES
+#define RFK_READ_NAMES 1 /**< the labels and feature_names sections */
+#endif
+/** @} */
+
 #if defined(RFK_CONFIG_HEADER) && !defined(RFK_PIN_MODEL)
 #define RFK_MODEL_CONFIGURED 1
 #else
@@ -32,43 +82,6 @@
 #endif
 
 #if RFK_MODEL_CONFIGURED
-/* A switch the configuration leaves unset is 1, as lib/core/core_config.h takes it. */
-#ifndef RFK_CORE_FLOAT
-#define RFK_CORE_FLOAT 1
-#endif
-#ifndef RFK_CORE_FIXED
-#define RFK_CORE_FIXED 1
-#endif
-#ifndef RFK_FLOAT_BINNING
-#define RFK_FLOAT_BINNING 1
-#endif
-#ifndef RFK_FIXED_BINNING
-#define RFK_FIXED_BINNING 1
-#endif
-#ifndef RFK_FLOAT_FASTFOOD
-#define RFK_FLOAT_FASTFOOD 1
-#endif
-#ifndef RFK_FORM_PHASE
-#define RFK_FORM_PHASE 1
-#endif
-#ifndef RFK_LAYOUT_ROWS
-#define RFK_LAYOUT_ROWS 1
-#endif
-#ifndef RFK_FLOAT_QUANT
-#define RFK_FLOAT_QUANT 1
-#endif
-#ifndef RFK_HEAD_F32
-#define RFK_HEAD_F32 1
-#endif
-#ifndef RFK_READ_NAMES
-#define RFK_READ_NAMES 1
-#endif
-#ifndef RFK_READ_IMPUTE
-#define RFK_READ_IMPUTE 1
-#endif
-#ifndef RFK_READ_CALIBRATION
-#define RFK_READ_CALIBRATION 1
-#endif
 #if RFK_CORE_FLOAT
 #define RFK_ML_FLOAT_ 1
 #else
@@ -84,9 +97,6 @@
 #define RFK_MODEL_HAS_FLOAT RFK_ML_FLOAT_
 /* A dense W on the float path (Fourier, orthogonal, QMC): `projection` and, with RFK_MODEL_HAS_QUANT,
  * projection_weights. */
-#ifndef RFK_FLOAT_DENSE
-#define RFK_FLOAT_DENSE 1
-#endif
 #if RFK_ML_FLOAT_ && (RFK_FLOAT_DENSE)
 #define RFK_MODEL_HAS_DENSE 1
 #else

@@ -7,12 +7,10 @@
 // Internal to lib/core.
 #pragma once
 
-#include "rfk/model.hpp"  // kPinFieldsVersion, Model
-
-// A configuration written for one model (`rfk export --config-header`), when the build names it.
-#ifdef RFK_CONFIG_HEADER
-#include RFK_CONFIG_HEADER
-#endif
+// rfk/model.hpp: kPinFieldsVersion, Model; through rfk/model_layout.h, the configuration written for
+// one model (`rfk export --config-header`) when the build names it (RFK_CONFIG_HEADER), and the
+// defaults of the switches below that it leaves unset (RFK_CORE_FLOAT ... RFK_READ_NAMES: 1).
+#include "rfk/model.hpp"
 
 // RFK_CORE_SMALL: size over speed (0 unless the build says 1: rfk_add_core's SMALL, rfk.mk's
 // RFK_SMALL=1, or -DRFK_CORE_SMALL=1). The same outputs, to the bit, from the core's plainest loops:
@@ -34,49 +32,22 @@
 #define RFK_CORE_PLAIN_LOOPS 1
 #endif
 
-#ifndef RFK_CORE_FLOAT
-#define RFK_CORE_FLOAT 1
-#endif
-#ifndef RFK_CORE_FIXED
-#define RFK_CORE_FIXED 1
-#endif
 // Fastfood maps on the integer path (lib/core/fixed_predict_fastfood.cc, fixed_open_fastfood.cc):
 // 1 unless the build says 0 (rfk_core_variant's extra definitions); the smallest fixed-only image
 // (targets/cortex-m fixed_image_limits: 16 KiB flash, rfk_core_fixed_min) is built with 0, and
 // then a Fastfood fixed model is refused at open with kUnsupportedMap at `fixed`.
-#ifndef RFK_FIXED_FASTFOOD
-#define RFK_FIXED_FASTFOOD 1
-#endif
 // Within the integer path: binning maps (fixed_predict_binning.cc, fixed_open_binning.cc), 1 unless the
 // build says 0 (rfk_core_variant's extra definitions: the 16 KB Cortex-M0 image leaves it out). A
 // fixed model with grids is then refused at open: kUnsupportedMap at `fixed`.
-#ifndef RFK_FIXED_BINNING
-#define RFK_FIXED_BINNING 1
-#endif
 // Within the float path (each 1 unless the build says 0; `rfk export --config-header` writes them
 // for a model): dense Fourier and orthogonal maps (a projection W), Fastfood maps, random binning,
 // and storages other than f32 (f16, int8, f16-scaled: W, Fastfood's diagonals, the head). A model
 // that needs one compiled out is refused at open: kUnsupportedMap at map_params.map_kind (a map) or
 // binning_params, kUnsupportedStorage at map_params.storage or head_params.storage.
-#ifndef RFK_FLOAT_DENSE
-#define RFK_FLOAT_DENSE 1
-#endif
-#ifndef RFK_FLOAT_FASTFOOD
-#define RFK_FLOAT_FASTFOOD 1
-#endif
-#ifndef RFK_FLOAT_BINNING
-#define RFK_FLOAT_BINNING 1
-#endif
-#ifndef RFK_FLOAT_QUANT
-#define RFK_FLOAT_QUANT 1
-#endif
 // RFK_HEAD_F32: the float path's f32 head (the LinearHead kernel), 1 unless the build says 0;
 // `rfk export --config-header` writes 0 for a model whose head is stored f16 or int8, whose core then
 // links the quantized head's loop alone. A float model with an f32 head is refused at open:
 // kUnsupportedStorage at head.storage.
-#ifndef RFK_HEAD_F32
-#define RFK_HEAD_F32 1
-#endif
 
 // The model's form and optional sections (each 1 unless the build says 0; `rfk export
 // --config-header` writes them for a model), refused at open when compiled out, at the field named:
@@ -90,24 +61,6 @@
 //   kUnsupportedSection at its entry.
 // - RFK_READ_NAMES: the labels and feature_names sections. Never refused: a core without it does
 //   not read them (they do not change an output), and ClassLabel / FeatureName give "".
-#ifndef RFK_FORM_PAIR
-#define RFK_FORM_PAIR 1
-#endif
-#ifndef RFK_FORM_PHASE
-#define RFK_FORM_PHASE 1
-#endif
-#ifndef RFK_LAYOUT_ROWS
-#define RFK_LAYOUT_ROWS 1
-#endif
-#ifndef RFK_READ_IMPUTE
-#define RFK_READ_IMPUTE 1
-#endif
-#ifndef RFK_READ_CALIBRATION
-#define RFK_READ_CALIBRATION 1
-#endif
-#ifndef RFK_READ_NAMES
-#define RFK_READ_NAMES 1
-#endif
 // RFK_BATCH_KERNELS: the float path's batch kernels (Fourier*HeadBatch), which PredictBatch runs on
 // blocks of rows of a dense f32 model. Never refused: a core without them predicts each row of a
 // batch with Predict (the same outputs within the kernel contract's tolerance, each row's as
