@@ -12,14 +12,13 @@ usage: bench/fastfood_fashion.py [--rfk build/release/bin/rfk] [--rounds 15] [--
 """
 import argparse
 import os
-import re
 import statistics
 import sys
 import tempfile
 
 import main_job  # the main job's training, evaluation and command runner
 import provenance
-from main_job import ROOT, blocks, run
+from main_job import ROOT, blocks
 
 MAPS = ("fourier", "fastfood")
 
@@ -31,7 +30,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--out", help="the page to write the table into (docs/RESULTS.md); without it it is printed")
     a = ap.parse_args()
-    table = re.search(r"^active: (\S+)", run([a.rfk, "info"]), re.M).group(1)
+    table = main_job.active_table(a.rfk)
     with tempfile.TemporaryDirectory() as tmp:
         work = a.work or tmp
         os.makedirs(work, exist_ok=True)

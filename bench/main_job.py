@@ -44,6 +44,11 @@ def run(cmd, env=None):
     return subprocess.run(cmd, check=True, capture_output=True, text=True, env=env).stdout
 
 
+def active_table(rfk):
+    """The kernel table `rfk info` says the CLI runs on this machine (e.g. hwy-AVX3)."""
+    return re.search(r"^active: (\S+)", run([rfk, "info"]), re.M).group(1)
+
+
 def evaluate(a, model, *extra, env=None):
     return json.loads(run([a.rfk, "eval", "-m", model, os.path.join(DATA, "t10k-images-idx3-ubyte.gz"), "--json"]
                           + list(extra), env=env))
@@ -115,7 +120,7 @@ def main():
     ap.add_argument("--sweep-out", default=os.path.join(ROOT, "docs", "PERFORMANCE.md"),
                     help="the page to write the sweep's table into; - prints it")
     a = ap.parse_args()
-    table = re.search(r"^active: (\S+)", run([a.rfk, "info"]), re.M).group(1)
+    table = active_table(a.rfk)
     swept = [int(x) for x in a.sweep.split(",")] if a.sweep else []
     with tempfile.TemporaryDirectory() as tmp:  # the main job's D = 4000 serves the sweep too
         results = {D: measure(a, a.work or tmp, D) for D in sorted({4000, *swept})}

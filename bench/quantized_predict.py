@@ -18,7 +18,6 @@ usage: bench/quantized_predict.py [--rfk build/release/bin/rfk] [--work DIR] [--
 """
 import argparse
 import os
-import re
 import statistics
 import sys
 import tempfile
@@ -37,7 +36,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--out", help="the page to write the table into (docs/PERFORMANCE.md); without it it is printed")
     a = ap.parse_args()
-    table = re.search(r"^active: (\S+)", run([a.rfk, "info"]), re.M).group(1)
+    table = main_job.active_table(a.rfk)
     with tempfile.TemporaryDirectory() as tmp:
         work = a.work or tmp
         os.makedirs(work, exist_ok=True)
