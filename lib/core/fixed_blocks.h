@@ -44,14 +44,17 @@ struct FeatureBlock {
 
 // A dense map's features (W: F rows of d int16, row j's phase t_j = phase[j] + sum_j << shift[j]),
 // block by block: the block's phases, then its features. Out of line: its block is not on the
-// Fastfood path's stack.
-[[gnu::noinline]] inline void AccumulateDense(const std::uint8_t* sec, const format::fixed_params::Layout& l,
-                                               const std::int16_t* x, std::uint32_t d, std::uint32_t F,
-                                               std::uint32_t K, std::uint32_t D, bool pairs, std::int64_t* acc) {
-  const auto* q = reinterpret_cast<const std::int8_t*>(sec + l.head);
-  const auto* w = reinterpret_cast<const std::int16_t*>(sec + l.w);  // 4-aligned in the blob
-  const std::uint8_t* shift = sec + l.shift;
-  const std::uint8_t* phase = sec + l.phase;
+// Fastfood path's stack. The section's offsets it reads (format::fixed_params::Layout's head, w,
+// shift and phase) come by value: the caller's Layout, whose address is then not taken, need not
+// sit in the caller's frame under this one or the Fastfood path's.
+[[gnu::noinline]] inline void AccumulateDense(const std::uint8_t* sec, std::uint32_t head_at, std::uint32_t w_at,
+                                               std::uint32_t shift_at, std::uint32_t phase_at, const std::int16_t* x,
+                                               std::uint32_t d, std::uint32_t F, std::uint32_t K, std::uint32_t D,
+                                               bool pairs, std::int64_t* acc) {
+  const auto* q = reinterpret_cast<const std::int8_t*>(sec + head_at);
+  const auto* w = reinterpret_cast<const std::int16_t*>(sec + w_at);  // 4-aligned in the blob
+  const std::uint8_t* shift = sec + shift_at;
+  const std::uint8_t* phase = sec + phase_at;
   FeatureBlock<kBlock> z;
   std::uint32_t t[kBlock];
   for (std::uint32_t j0 = 0; j0 < F; j0 += kBlock) {

@@ -70,13 +70,15 @@ inline void AddFrequency(std::int64_t* acc, const std::int8_t* q, std::uint32_t 
 // A Fastfood map's features, block by block (t and turns: d' int32 each of scratch): its view once
 // per prediction (FixedFastfoodViewAt), then the blocks, all in this one frame, so that the view's
 // computation (shallower than a block's FixedFastfoodTurns) and the blocks run in turn under it.
-// Out of line, so that neither the view nor those frames are on the dense path's stack.
-[[gnu::noinline]] void FastfoodFixed(const std::uint8_t* sec, const format::fixed_params::Layout& l,
-                                     const std::int16_t* x, std::uint32_t d, std::uint32_t F, std::uint32_t K,
-                                     std::uint32_t D, bool pairs, std::int64_t* acc, std::int32_t* t) {
-  const core::FixedFastfoodView view =
-      core::FixedFastfoodViewAt(sec, static_cast<std::uint32_t>(l.bytes), l.phase, d, F);
-  const auto* q = reinterpret_cast<const std::int8_t*>(sec + l.head);
+// Out of line, so that neither the view nor those frames are on the dense path's stack. The
+// section's offsets it reads (the tail's, the phases', the head's) come by value: the caller's
+// Layout, whose address is then not taken, need not sit in its frame under these (on the
+// Cortex-M0 that frame was 192 bytes with it).
+[[gnu::noinline]] void FastfoodFixed(const std::uint8_t* sec, std::uint32_t tail_at, std::uint32_t phase_at,
+                                     std::uint32_t head_at, const std::int16_t* x, std::uint32_t d, std::uint32_t F,
+                                     std::uint32_t K, std::uint32_t D, bool pairs, std::int64_t* acc, std::int32_t* t) {
+  const core::FixedFastfoodView view = core::FixedFastfoodViewAt(sec, tail_at, phase_at, d, F);
+  const auto* q = reinterpret_cast<const std::int8_t*>(sec + head_at);
   // F as the view holds it (= F): with the parameter, GCC -Os spent 0.8 % more instructions on the M0.
   const std::uint32_t Fv = view.F, dp = view.dp;
   auto* turns = reinterpret_cast<std::uint32_t*>(t + dp);
@@ -106,13 +108,13 @@ Status PredictOf(const Model& m, const std::int16_t* x, std::size_t x_len, void*
   if constexpr (core::kFixedFastfood) {  // compiled out, OpenModel refuses Fastfood fixed models
     if (format::IsFastfood(m.map)) {
       done = true;
-      FastfoodFixed(sec, l, x, d, F, K, D, pairs, acc,
+      FastfoodFixed(sec, static_cast<std::uint32_t>(l.bytes), l.phase, l.head, x, d, F, K, D, pairs, acc,
                     reinterpret_cast<std::int32_t*>(static_cast<std::uint8_t*>(scratch) +
                                                     core::RoundUp(std::size_t{8} * (K > 0 ? K : 1), kScratchAlignment)));
     }
   }
   if (RFK_FIXED_DSP && !done) {
-    core::blocks::AccumulateDense(sec, l, x, d, F, K, D, pairs, acc);
+    core::blocks::AccumulateDense(sec, l.head, l.w, l.shift, l.phase, x, d, F, K, D, pairs, acc);
   } else if (!done) {
     const auto* W = reinterpret_cast<const std::int16_t*>(sec + l.w);  // 4-aligned in the blob
     const std::uint8_t* shift = sec + l.shift;

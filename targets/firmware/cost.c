@@ -18,6 +18,7 @@
 #endif
 #include "house_fixed.h"
 #include "rfk/rfk.h"
+#include "stack_paint.h"
 #ifdef RFK_COST_FIXED_ONLY
 #include "a9a_hashed_fixed.h" /* binning on the integer path: 44 KB, beside the float fixtures too much */
 #endif
@@ -35,9 +36,6 @@
 #undef RFK_FIXTURE_LIST
 #define RFK_FIXTURE_LIST(X) X(covtype_phase, COVTYPE_PHASE, NULL, NULL)
 #endif
-
-#define PAINT 0xA5C3E1F0u
-#define PAINT_WORDS 512u /* 2 KiB below the caller's frame: within a 16 KiB board's 4 KiB stack */
 
 static union {
 #define RFK_FIXTURE_SCRATCH(name, NAME, classes, keys) uint8_t name[NAME##_SCRATCH_BYTES];
@@ -60,7 +58,6 @@ static uint32_t Ticks(void) { /* 32-bit up-counter: wraps after 2^32 instruction
 }
 static uint32_t Elapsed(uint32_t from, uint32_t to) { return to - from; }
 #define COUNT_DOWN_LOOP(n) __asm volatile("1: addi %0, %0, -1\n\tbnez %0, 1b" : "+r"(n))
-#define READ_SP(sp) __asm volatile("mv %0, sp" : "=r"(sp))
 #define COUNTER_NAME "minstret"
 #else
 #define SYST_CSR (*(volatile uint32_t*)0xE000E010u)
@@ -76,7 +73,6 @@ static uint32_t Elapsed(uint32_t from, uint32_t to) { return (from - to) & 0xFFF
 /* Unified syntax: GCC hands Thumb-1 (Armv6-M) inline assembly over in divided syntax, which has no
  * 16-bit `subs rd, rn, #imm`. */
 #define COUNT_DOWN_LOOP(n) __asm volatile(".syntax unified\n1: subs %0, %0, #1\n\tbne 1b" : "+r"(n) : : "cc")
-#define READ_SP(sp) __asm volatile("mov %0, sp" : "=r"(sp))
 #define COUNTER_NAME "SysTick"
 #endif
 
@@ -92,13 +88,10 @@ static uint64_t Calibrate(void) {
 #ifndef RFK_COST_FIXED_ONLY
 static __attribute__((noinline)) uint32_t StackPeak(const rfk_model* m, const float* x, uint32_t d) {
   volatile uint32_t* sp;
-  uint32_t i;
-  READ_SP(sp);
-  for (i = 1; i <= PAINT_WORDS; ++i) sp[-(int32_t)i] = PAINT;
+  RFK_READ_SP(sp);
+  rfk_paint_stack(sp);
   (void)rfk_predict(m, x, d, &scratch, sizeof scratch, out, 8);
-  for (i = PAINT_WORDS; i >= 1; --i)
-    if (sp[-(int32_t)i] != PAINT) return i * 4u;
-  return 0;
+  return rfk_painted_bytes(sp);
 }
 
 static int Measure(const char* name, const uint8_t* bytes, uint32_t len, const float* inputs,
@@ -127,13 +120,10 @@ static int Measure(const char* name, const uint8_t* bytes, uint32_t len, const f
 /* The integer path (rfk_predict_fixed on int16 inputs): the same counter and stack paint. */
 static __attribute__((noinline)) uint32_t StackPeakFixed(const rfk_model* m, const int16_t* x, uint32_t d) {
   volatile uint32_t* sp;
-  uint32_t i;
-  READ_SP(sp);
-  for (i = 1; i <= PAINT_WORDS; ++i) sp[-(int32_t)i] = PAINT;
+  RFK_READ_SP(sp);
+  rfk_paint_stack(sp);
   (void)rfk_predict_fixed(m, x, d, &scratch, sizeof scratch, out_q, 8);
-  for (i = PAINT_WORDS; i >= 1; --i)
-    if (sp[-(int32_t)i] != PAINT) return i * 4u;
-  return 0;
+  return rfk_painted_bytes(sp);
 }
 
 static int MeasureFixed(const char* name, const uint8_t* bytes, uint32_t len, const int16_t* inputs,

@@ -8,7 +8,8 @@
  * else within selfcheck's 1e-4), its sizes (the open model's and the configuration's RFK_PIN_*), refuse another model at open (kOtherModel at
  * header.crc32) and open its own again after that. Returns the number of failed checks. With
  * CONFIGURED, the same for a configured core (`rfk export --config-header`, not pinned:
- * RFK_CONFIGURED_FIXTURES), which refuses another kind instead. */
+ * RFK_CONFIGURED_FIXTURES), which refuses another kind instead, and on a board prints the RAM a
+ * prediction takes. */
 #include <stdio.h>
 #include <string.h>
 
@@ -75,9 +76,30 @@ static int all_host_outputs(void) {
 }
 
 #if defined(CONFIGURED)
+#if defined(RFK_MEASURE_RAM)
+#include "stack_paint.h"
+
+/* The stack one prediction (test vector 0) takes below this function's frame, painted. */
+static __attribute__((noinline)) uint32_t stack_of_one_prediction(void) {
+  volatile uint32_t* sp;
+  RFK_READ_SP(sp);
+  rfk_paint_stack(sp);
+#if defined(PINNED_FIXED)
+  int32_t out[OUTPUTS];
+  (void)rfk_predict_fixed(&model, ARRAY(_inputs_q), DIM, scratch, sizeof scratch, out, OUTPUTS);
+#else
+  float out[OUTPUTS];
+  (void)rfk_predict(&model, ARRAY(_inputs), DIM, scratch, sizeof scratch, out, OUTPUTS);
+#endif
+  return rfk_painted_bytes(sp);
+}
+#endif
+
 /* A configured core (not pinned): the Model its configuration stores, in a handle smaller than a
  * generic core's; another kind refused as the configuration says (kUnsupportedMap or
- * kUnsupportedStorage, at the field that names it). */
+ * kUnsupportedStorage, at the field that names it). On a board (RFK_MEASURE_RAM), the RAM one
+ * prediction takes: the handle, the scratch the model asks for and the stack below the caller,
+ * painted as targets/firmware/cost.c paints it. */
 int main(void) {
   rfk_model_error err;
   printf("configured core: rfk_model is %u bytes (a generic core's: %u)\n", (unsigned)sizeof(rfk_model),
@@ -86,6 +108,16 @@ int main(void) {
   check(rfk_open(&model, PINNED, MACRO(_BYTES), NULL) == RFK_OK, "configured core: opens its model");
   check(rfk_input_dim(&model) == DIM && rfk_num_outputs(&model) == OUTPUTS, "configured core: the model's sizes");
   check(all_host_outputs(), "configured core: the host's outputs for every test vector");
+#if defined(RFK_MEASURE_RAM)
+#if defined(PINNED_FIXED)
+  const unsigned long need = (unsigned long)rfk_fixed_scratch_bytes(&model);
+#else
+  const unsigned long need = (unsigned long)rfk_scratch_bytes(&model);
+#endif
+  const unsigned long stack = (unsigned long)stack_of_one_prediction();
+  printf("configured core: RAM per prediction %lu bytes: handle %u + scratch %lu + stack %lu\n",
+         (unsigned long)sizeof(rfk_model) + need + stack, (unsigned)sizeof(rfk_model), need, stack);
+#endif
   const rfk_status refused = rfk_open(&model, OTHER, OTHER_BYTES, &err);
   check((refused == RFK_UNSUPPORTED_MAP || refused == RFK_UNSUPPORTED_STORAGE) && err.status == refused &&
             err.field[0] != '\0',
