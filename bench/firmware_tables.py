@@ -188,8 +188,8 @@ def ram_table(ram, presets, cols):
     md = ["", "## RAM per prediction: pinned handle + scratch + measured stack (`ctest -R '^cost' -V`)", "",
           "Each cell: the stack peak `cost.c` painted below `rfk_predict` (`rfk_predict_fixed`), then the "
           "total with the model's scratch (`rfk_scratch_bytes`, `rfk_fixed_scratch_bytes`) and a pinned "
-          "core's `rfk_model`, one 4-byte pointer (`--pin`); a configured core's handle adds its configured "
-          "Model's size less 4 (next table), a generic core's 260 B (`rfk_model` is 264 B on a 32-bit core). The "
+          "core's `rfk_model`, one 4-byte pointer (`--pin`); a configured core's figures are measured with its "
+          "own handle in the next table; a generic core's handle adds 260 B (`rfk_model` is 264 B on a 32-bit core). The "
           "`cost_block32` rows: the same fixtures through 32-feature blocks, as `rfk export --config-header` "
           "configures the core.", "",
           "| fixture | scratch | " + " | ".join(cols) + " |", "|---|---|" + "---|" * len(cols)]
@@ -201,24 +201,41 @@ def ram_table(ram, presets, cols):
 
 
 def handle_table(results, presets, cols):
-    """`sizeof(rfk_model)` of each configured core (`core_configured_<fixture>`, which prints it)."""
-    sizes = {}
+    """`sizeof(rfk_model)` of each configured core and the RAM one prediction takes with it
+    (`core_configured_<fixture>`, which prints both)."""
+    sizes, ram = {}, {}
     for p in presets:
         for test, lines in results[p].items():
+            if not test.startswith("core_configured_"):
+                continue
+            name = test[len("core_configured_"):]
             for line in lines:
                 m = re.search(r"configured core: rfk_model is (\d+) bytes", line)
-                if m and test.startswith("core_configured_"):
-                    sizes.setdefault(test[len("core_configured_"):], {})[p] = int(m.group(1))
+                if m:
+                    sizes.setdefault(name, {})[p] = int(m.group(1))
+                m = re.search(r"configured core: RAM per prediction (\d+) bytes", line)
+                if m:
+                    ram.setdefault(name, {})[p] = int(m.group(1))
     if not sizes:
         return []
-    md = ["", "## Handle of a configured core (`ctest -R core_configured -V`)", "",
-          "`sizeof(rfk_model)` where the application and the core are built with the model's configuration "
-          "(`rfk export --config-header`, not pinned): the members its kind reads (include/rfk/model_layout.h). "
-          "A generic core's is 264 B, a pinned one's 4 B.", "",
+    md = ["", "## Handle and RAM of a configured core (`ctest -R core_configured -V`)", "",
+          "Each cell: `sizeof(rfk_model)` where the application and the core are built with the model's "
+          "configuration (`rfk export --config-header`, not pinned): the members its kind reads "
+          "(include/rfk/model_layout.h); a generic core's is 264 B, a pinned one's 4 B. Then the RAM one "
+          "prediction takes with that core: the handle, the model's scratch (`rfk_scratch_bytes`, "
+          "`rfk_fixed_scratch_bytes`, for the 32-feature blocks the configuration sets) and the stack "
+          "`rfk_predict` (`rfk_predict_fixed`) takes, painted below its caller as `cost.c` paints it.", "",
           "| fixture | " + " | ".join(cols) + " |", "|---|" + "---|" * len(cols)]
     for name in sorted(sizes):
-        md.append(f"| {name} | " + " | ".join(f"{sizes[name][p]} B" if p in sizes[name] else "—"
-                                              for p in presets) + " |")
+        cells = []
+        for p in presets:
+            if p not in sizes[name]:
+                cells.append("—")
+            elif p in ram.get(name, {}):
+                cells.append(f"{sizes[name][p]} B / **{ram[name][p]:,} B**")
+            else:
+                cells.append(f"{sizes[name][p]} B")
+        md.append(f"| {name} | " + " | ".join(cells) + " |")
     return md
 
 

@@ -77,6 +77,15 @@ set(RFK_PINNED_FIXTURES house_pair house_fixed covtype_fastfood_int8 covtype_ff_
 # (core_configured_<name>), and bench/firmware_tables.py tabulates their handles.
 set(RFK_CONFIGURED_FIXTURES house_pair house_fixed covtype_fastfood_int8 covtype_ff_fixed a9a_hashed
     a9a_hashed_fixed)
+# Those with d <= 64 and D <= 1024: on a board, the RAM one prediction takes with the configured core
+# (its handle, the model's scratch and the stack, painted) is held to RFK_CONFIGURED_RAM_BUDGET
+# (core_configured_<name>): 1 KiB, and on the Cortex-M55, whose Helium kernels keep more on the
+# stack, 1,280 B (covtype_ff_fixed: 1,184 B measured, 2026-12-02).
+set(RFK_RAM_BOUND_FIXTURES house_pair house_fixed covtype_fastfood_int8 covtype_ff_fixed)
+set(RFK_CONFIGURED_RAM_BUDGET 1024)
+if(RFK_MCU STREQUAL "cortex-m55")
+  set(RFK_CONFIGURED_RAM_BUDGET 1280)
+endif()
 # The fixtures a board with 16 KiB of RAM and 256 KiB of flash (micro:bit, Cortex-M0) compiles in:
 # all but the dense (54, 1024) Forest Cover models, whose 254,816 bytes (f32 phase; 110 KB as
 # binary pairs) fill most of that flash and whose int8 copy (62 KB) does not fit beside the others,

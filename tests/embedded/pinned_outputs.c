@@ -9,7 +9,7 @@
  * header.crc32) and open its own again after that. Returns the number of failed checks. With
  * CONFIGURED, the same for a configured core (`rfk export --config-header`, not pinned:
  * RFK_CONFIGURED_FIXTURES), which refuses another kind instead, and on a board prints the RAM a
- * prediction takes. */
+ * prediction takes and, for RFK_RAM_BOUND_FIXTURES, holds it to RFK_RAM_BUDGET. */
 #include <stdio.h>
 #include <string.h>
 
@@ -115,8 +115,13 @@ int main(void) {
   const unsigned long need = (unsigned long)rfk_scratch_bytes(&model);
 #endif
   const unsigned long stack = (unsigned long)stack_of_one_prediction();
-  printf("configured core: RAM per prediction %lu bytes: handle %u + scratch %lu + stack %lu\n",
-         (unsigned long)sizeof(rfk_model) + need + stack, (unsigned)sizeof(rfk_model), need, stack);
+  const unsigned long ram = (unsigned long)sizeof(rfk_model) + need + stack;
+  printf("configured core: RAM per prediction %lu bytes: handle %u + scratch %lu + stack %lu\n", ram,
+         (unsigned)sizeof(rfk_model), need, stack);
+#if defined(RFK_RAM_BUDGET)
+  printf("  budget %lu bytes (tests/embedded/fixtures.cmake, RFK_CONFIGURED_RAM_BUDGET)\n", (unsigned long)RFK_RAM_BUDGET);
+  check(ram <= RFK_RAM_BUDGET, "configured core: a prediction's RAM within the budget");
+#endif
 #endif
   const rfk_status refused = rfk_open(&model, OTHER, OTHER_BYTES, &err);
   check((refused == RFK_UNSUPPORTED_MAP || refused == RFK_UNSUPPORTED_STORAGE) && err.status == refused &&
