@@ -4,7 +4,7 @@ bench_kernels' `storage/predict` (the (784, 4000) dense-pairs model predicting o
 time, one model, so its weights stay in whichever cache holds them) beside `storage/cold` (enough
 copies of the same model to exceed twice the last-level cache, predicted in turn, so each
 prediction reads its weights from DRAM), for f32, f16 and int8 on the table dispatch picks, in one
-run. Prints the machine line, this CPU's cache sizes and the table: medians of CPU time, µs per
+run. Prints the machine line, the cache sizes this CPU reports and the table: medians of CPU time, µs per
 sample, and each storage's speed-up over f32 in either case.
 
     /usr/bin/python3 bench/storage_bandwidth.py [--bench build/release/bin/bench_kernels]
@@ -65,6 +65,8 @@ def main():
     # one: the cold benchmarks' names say which table to time.
     listed = subprocess.run([a.bench, "--benchmark_list_tests=true", "--benchmark_filter=storage/cold/f32/"],
                             capture_output=True, text=True, check=True).stdout.split()
+    if not listed:
+        sys.exit(f"storage_bandwidth.py: {a.bench} lists no storage/cold benchmark")
     table = listed[0].split("/")[3]
     flags = [f"--benchmark_filter=storage/(cold|predict)/(f32|f16|int8)/{table}/784:4000",
              f"--benchmark_repetitions={a.repetitions}", "--benchmark_report_aggregates_only=true",
