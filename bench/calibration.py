@@ -10,12 +10,16 @@ Brier score and ECE of
 Each row's error is its decision's: raw = `rfk predict --decision raw` (the sign / first maximum of
 the raw outputs), calibrated = the default (the most probable class, the argmax of --proba); also
 the share of rows where the two decisions differ.
+The results also go to WORK/rfk.json, from which bench/calibration_peer.py --out writes the
+docs' table.
 ECE: 15 equal-width bins of the top class's probability on [0, 1], sum_b n_b/n |acc_b - conf_b|
 (rfk eval's definition). Brier: binary (p1 - y)^2, multiclass sum_k (p_k - [k = y])^2, means.
 
 usage: bench/calibration.py [--rfk build/release/bin/rfk] [--work /tmp/rfk-cal] [--datasets a9a covtype fashion]
 """
-import argparse, gzip, math, os, subprocess, sys, time
+import argparse, gzip, json, math, os, subprocess, sys, time
+
+import provenance
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.environ.get("RFK_DATASETS", os.path.join(HERE, "..", "..", "shared", "datasets"))
@@ -74,13 +78,16 @@ def main():
     a = ap.parse_args()
     os.makedirs(a.work, exist_ok=True)
     S = sets(a.work)
+    results = {}
     for ds in a.datasets:
         tr, te, (kind, lab) = S[ds]
-        secs = {}
+        secs, report = {}, {}
         for name, extra in (("cal", []), ("nocal", ["--no-calibration"])):
             m = os.path.join(a.work, f"{ds}-{name}.rfk")
-            cmd = [a.rfk, "train", *tr, "-o", m, "-q", *extra]
-            t0 = time.time(); subprocess.run(cmd, check=True); secs[name] = time.time() - t0
+            cmd = [a.rfk, "train", *tr, "-o", m, "--json", *extra]
+            t0 = time.time()
+            report[name] = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+            secs[name] = time.time() - t0
             print("$", " ".join(cmd), f"# {secs[name]:.1f} s", flush=True)
         m = os.path.join(a.work, f"{ds}-cal.rfk")
         out = subprocess.run([a.rfk, "predict", "-m", m, *te, "--scores", "--proba", "-q"], check=True,
@@ -105,14 +112,30 @@ def main():
                                  capture_output=True, text=True).stdout.splitlines()
         preds = {"calibrated": [ln.split("\t")[0] for ln in out[1:]], "raw": raw_out}
         assert len(raw_out) == len(labels)
+        rec = {"rows": len(labels), "classes": K}
         for name, P in (("raw", raw), ("calibrated", cal)):
             err = sum(1 for v, y in zip(preds[name], labels) if not same(v, y)) / len(labels)
             ll, br, ece = metrics(P, labels, classes)
+            rec[name] = {"error": err, "log_loss": ll, "brier": br, "ece": ece}
             print(f"| {ds} | {name} | {len(labels)} | {err:.4f} | {ll:.4f} | {br:.4f} | {ece:.4f} |", flush=True)
         moved = sum(1 for u, v in zip(preds["raw"], preds["calibrated"]) if u != v) / len(labels)
         print(f"| {ds} | rows where the raw and calibrated decisions differ: {moved:.4f} |", flush=True)
         print(f"| {ds} | train seconds: default {secs['cal']:.1f}, --no-calibration {secs['nocal']:.1f}, "
               f"ratio {secs['cal'] / secs['nocal']:.3f} |", flush=True)
+        c = report["cal"]
+        rec.update(moved=moved, wall=secs, method=c["calibration"]["method"],
+                   held_out_rows=c["calibration"]["held_out_rows"], held_out_folds=c["calibration"]["held_out_folds"],
+                   folds=c["calibration"]["folds"], calibration_seconds=c["calibration"]["seconds"],
+                   train_seconds=c["seconds"]["train"], train_rows=c["data"]["rows"],
+                   gamma=c["gamma"], lam=c["lambda"])
+        inspect = json.loads(subprocess.run([a.rfk, "inspect", m, "--json"], check=True, capture_output=True,
+                                            text=True).stdout)
+        rec["features"] = inspect["num_features"]
+        results[ds] = rec
+    with open(os.path.join(a.work, "rfk.json.tmp"), "w") as f:
+        json.dump({"provenance": provenance.line("python3 bench/calibration.py " + " ".join(sys.argv[1:])),
+                   "results": results}, f, indent=1)
+    os.replace(os.path.join(a.work, "rfk.json.tmp"), os.path.join(a.work, "rfk.json"))
 
 
 if __name__ == "__main__":
