@@ -18,43 +18,14 @@ using sincos::kTwoOverPi;
 // Large arguments (kSinCosFastRange < |x| <= kSinCosMaxArg) are reduced exactly in integers, so
 // cores without a double-precision FPU (Cortex-M4F, M3) need no soft-float double routines.
 // |x| = m * 2^e with a 24-bit integer m and -7 <= e <= 6; 2/pi to 96 bits, in three 32-bit limbs
-// (0x0.A2F9836E 4E441529 FC2757D1...). m * (2/pi) * 2^e is formed to 2^-62 (its truncation error
-// is below 2^30 * 2^-96), rounded to the nearest integer k (its low two bits are the quadrant),
-// and the remainder f in [-1/2, 1/2] times pi/2 (pi/4 * 2^32 = 0xC90FDAA2) gives r to about 2^-31.
+// (0x0.A2F9836E 4E441529 FC2757D1...). The 120-bit product P = m * (2/pi) * 2^96 is formed exactly
+// from its top (bits 60 up, a 64-bit word); |x| * 2/pi = P * 2^(e - 96), so the 32 bits of
+// P >> (66 - e) are that product's two quadrant bits and 30 fraction bits (2/pi's truncation at
+// 2^-96 moves the product by under 2^-66). Rounded to the nearest quadrant, the remainder f in [-1/2, 1/2] (units of
+// 2^-30) times pi/2 (pi/4 * 2^32 = 0xC90FDAA2) gives r to about 2^-29 (1.9e-9), far inside
+// SinCosRef's 1.2e-7.
 constexpr std::uint32_t kTwoOverPiBits[3] = {0xA2F9836Eu, 0x4E441529u, 0xFC2757D1u};
 constexpr std::uint32_t kPiOver4Q32 = 0xC90FDAA2u;
-
-// r and k mod 4 for finite |x| in (kSinCosFastRange, kSinCosMaxArg]; ax = |x|.
-inline float ReduceLarge(float ax, std::uint32_t* quadrant) {
-  std::uint32_t bits;
-  __builtin_memcpy(&bits, &ax, sizeof bits);
-  const std::uint64_t m = (bits & 0x7FFFFFu) | 0x800000u;
-  const int e = static_cast<int>(bits >> 23) - 127 - 23;  // ax = m * 2^e
-  // 128-bit m * T, T = 2/pi * 2^96, as hi:lo.
-  const std::uint64_t p0 = m * kTwoOverPiBits[2], p1 = m * kTwoOverPiBits[1], p2 = m * kTwoOverPiBits[0];
-  const std::uint64_t lo = p0 + (p1 << 32);
-  const std::uint64_t hi = p2 + (p1 >> 32) + (lo < p0 ? 1u : 0u);
-  // ax * 2/pi * 2^62 mod 2^64 = (m * T) >> (96 - 62 - e); the shift is 28..41 here.
-  const unsigned shift = static_cast<unsigned>(34 - e);
-  const std::uint64_t w = (lo >> shift) | (hi << (64u - shift));
-  const std::uint64_t rounded = w + (std::uint64_t{1} << 61);
-  *quadrant = static_cast<std::uint32_t>(rounded >> 62);
-  // f = w - k (units of 2^-62), |f| <= 2^61; keep its top 32 bits below the sign (units of 2^-33).
-  const auto f = static_cast<std::int64_t>(w - (rounded & (std::uint64_t{3} << 62)));
-  const bool negative = f < 0;
-  const auto f33 = static_cast<std::uint32_t>((negative ? 0u - static_cast<std::uint64_t>(f)
-                                                        : static_cast<std::uint64_t>(f)) >> 29);
-  // |r| = |f| * pi/2 = f33 * 2^-33 * kPiOver4Q32 * 2^-31 = (f33 * kPiOver4Q32) * 2^-64.
-  const auto r32 = static_cast<std::uint32_t>((std::uint64_t{f33} * kPiOver4Q32) >> 32);
-  const float r = static_cast<float>(r32) * 0x1p-32f;
-  return negative ? -r : r;
-}
-
-#if defined(RFK_CORE_PLAIN_LOOPS)
-constexpr bool kPlainLoops = true;
-#else
-constexpr bool kPlainLoops = false;
-#endif
 
 // v with its sign bit flipped where `sign` has bit 31 set (sign is 0 or 1u << 31): -v, or v.
 inline float FlipSign(float v, std::uint32_t sign) {
@@ -64,6 +35,37 @@ inline float FlipSign(float v, std::uint32_t sign) {
   __builtin_memcpy(&v, &bits, sizeof v);
   return v;
 }
+
+// r and k mod 4 for finite x with kSinCosFastRange < |x| <= kSinCosMaxArg. x's sign is applied in
+// integers (sin(-x) = -sin(x): k -> -k, r -> -r), without a branch.
+inline float ReduceLarge(float x, std::uint32_t* quadrant) {
+  std::uint32_t bits;
+  __builtin_memcpy(&bits, &x, sizeof bits);
+  const std::uint32_t m = (bits & 0x7FFFFFu) | 0x800000u;
+  // P = m T0 2^64 + m T1 2^32 + m T2: each partial sum below keeps the carries exactly.
+  const std::uint64_t low = (std::uint64_t{m} * kTwoOverPiBits[2]) >> 32;
+  const std::uint64_t mid = std::uint64_t{m} * kTwoOverPiBits[1] + low;  // low word: P's bits 32..63
+  const std::uint64_t top = std::uint64_t{m} * kTwoOverPiBits[0] + (mid >> 32);  // P >> 64
+  const std::uint64_t p60 = (top << 4) | (static_cast<std::uint32_t>(mid) >> 28);  // P >> 60
+  // P >> (66 - e) = p60 >> (6 - e), the shift 0..13 here (the biased exponent is 143..156); its
+  // low 32 bits.
+  const auto v = static_cast<std::uint32_t>(p60 >> (156u - ((bits >> 23) & 0xFFu)));
+  const std::uint32_t rounded = v + (1u << 29);
+  const std::uint32_t negate = 0u - (bits >> 31);  // all ones for a negative x
+  *quadrant = (((rounded >> 30) ^ negate) - negate) & 3u;
+  const std::uint32_t f = v - (rounded & 0xC0000000u);  // two's complement, |f| <= 2^29
+  const std::uint32_t f_sign = 0u - (f >> 31);
+  const std::uint32_t abs_f = (f ^ f_sign) - f_sign;
+  // |r| = |f| 2^-30 pi/2 = |f| kPiOver4Q32 2^-61: at most pi/4, as r32 2^-32.
+  const auto r32 = static_cast<std::uint32_t>((std::uint64_t{abs_f} * kPiOver4Q32) >> 29);
+  return FlipSign(static_cast<float>(r32) * 0x1p-32f, (f ^ bits) & 0x80000000u);
+}
+
+#if defined(RFK_CORE_PLAIN_LOOPS)
+constexpr bool kPlainLoops = true;
+#else
+constexpr bool kPlainLoops = false;
+#endif
 
 }  // namespace
 
@@ -78,11 +80,7 @@ void SinCosRef(float x, float* sin_out, float* cos_out) noexcept {
     r = sincos::Reduce(x, fk);
     quadrant = static_cast<std::uint32_t>(k) & 3u;
   } else if (ax <= kSinCosMaxArg) {
-    r = ReduceLarge(ax, &quadrant);
-    if (x < 0.0f) {  // sin(-x) = -sin(x): k -> -k, r -> -r
-      r = -r;
-      quadrant = (0u - quadrant) & 3u;
-    }
+    r = ReduceLarge(x, &quadrant);
   } else {  // NaN, infinity, or too large to mean anything in float
     const float nan = __builtin_nanf("");
     *sin_out = nan;
