@@ -363,6 +363,43 @@ def fastfood_against_dense(rows, presets, cols):
                        "operations are library calls, which Fastfood's smaller projection saves.")
 
 
+# Each core against another on the same fixtures (instructions, `cost`): what a float operation
+# costs where it is a libgcc call (M3 / M4F), Thumb-1 against Thumb-2 soft float (M0 / M3) and
+# RV32IMC's libgcc against Arm's (RV32IMC / M3); then the M4F's count as time at 168 MHz, one
+# instruction a cycle (an estimate: the M4F's loads and branches take more).
+CORE_PAIRS = (("cortex-m3", "cortex-m4"), ("cortex-m0", "cortex-m3"), ("riscv32", "cortex-m3"))
+M4F_HZ = 168e6
+
+
+def cores_against_each_other(rows, presets):
+    """Per fixture (the default `cost` rows), the instructions of one core over another's, and the
+    M4F's count as milliseconds at M4F_HZ."""
+    pairs = [(a, b) for a, b in CORE_PAIRS if a in presets and b in presets]
+    if not pairs and "cortex-m4" not in presets:
+        return []
+    heads = [f"{NAMES[a]} / {NAMES[b]}" for a, b in pairs]
+    m4 = "cortex-m4" in presets
+    md = ["", "## Each core against another (instructions, `cost`)", "",
+          "The same fixture's instructions per prediction on one core over another's: "
+          + "; ".join(f"{NAMES[a]} / {NAMES[b]}" for a, b in pairs)
+          + (f". Then the Cortex-M4F's count as time at {M4F_HZ / 1e6:.0f} MHz and one instruction a cycle "
+             "(an estimate: its loads, branches and divisions take more)." if m4 else "."),
+          "", "| fixture | " + " | ".join(heads) + (" | Cortex-M4F at 168 MHz |" if m4 else " |"),
+          "|---|" + "---|" * (len(heads) + (1 if m4 else 0))]
+    for label, by in rows.items():
+        if "`" in label or "table" in label:
+            continue
+        # A core the fixture does not fit (the micro:bit's M0) may run it on an enlarged board:
+        # `cost_covtype`'s row, the same build's core.
+        by = dict(rows.get(label + ", `cost_covtype`", {}), **by)
+        cells = [f"{by[a] / by[b]:.2f}" if a in by and b in by else "—" for a, b in pairs]
+        if m4:
+            cells.append(f"{by['cortex-m4'] / M4F_HZ * 1e3:.2f} ms" if "cortex-m4" in by else "—")
+        if any(c != "—" for c in cells):
+            md.append(f"| {label} | " + " | ".join(cells) + " |")
+    return md
+
+
 def derived(rows, presets, cols, fixed):
     """The ratios the docs quote, from the cost rows: each Helium row against the same build's
     scalar table, and the integer path's DSP and scalar loops against the f32 model they were
@@ -392,6 +429,7 @@ def derived(rows, presets, cols, fixed):
     md += small_against_default(rows, presets, cols)
     md += stored_against_f32(rows, presets, cols)
     md += fastfood_against_dense(rows, presets, cols)
+    md += cores_against_each_other(rows, presets)
     sources = fixed_sources()
     lines = []
     for label, by in rows.items():
