@@ -400,8 +400,23 @@ __attribute__((noinline)) float PanelRowDot(const float* w, const float* x, std:
 // soft-float cores (RFK_CORE_PLAIN_LOOPS) take each row's sum by itself (PanelRowDot: the same
 // bits), without PanelDot's 16 sums on the stack: 64 B less under every cosine's soft-float calls,
 // the deepest chain of a Cortex-M0 prediction.
+//
+// A core with Fastfood and without the dense map (core_config.h) calls this only for Fastfood's
+// features (FastfoodFeatures, FourierBlocks): d = 1, W its transform's outputs, x = {1}. W's
+// panels are then W in order and each row's sum is 0 + w_j x_0, the sum PanelDot and PanelRowDot
+// form, which such a core computes directly (no dot product linked).
 __attribute__((noinline)) void Features(const float* Wp, const float* b, const float* x,
                                         std::uint32_t F, std::uint32_t d, float scale, float* z) {
+  if (core::kFloatFastfood && !core::kFloatDense) {
+    for (std::uint32_t j = 0; j < F; ++j) {
+      const float acc = 0.0f + Wp[j] * x[0];
+      float s, c;
+      SinCosRef(b != nullptr ? acc + b[j] : acc, &s, &c);
+      z[j] = scale * c;
+      if (b == nullptr) z[F + j] = scale * s;
+    }
+    return;
+  }
 #if defined(RFK_CORE_PLAIN_LOOPS)
   for (std::uint32_t j = 0; j < F; ++j) {
     const float acc = PanelRowDot(Wp + static_cast<std::uint64_t>(j / kPw) * kPw * d + j % kPw, x, d);
