@@ -51,6 +51,12 @@
 #ifndef RFK_FLOAT_QUANT
 #define RFK_FLOAT_QUANT 1 /**< f16, int8 and f16-scaled storages on the float path */
 #endif
+#ifndef RFK_FLOAT_INT8
+#define RFK_FLOAT_INT8 1 /**< with RFK_FLOAT_QUANT: int8 W, Fastfood diagonals and heads */
+#endif
+#ifndef RFK_FLOAT_F16
+#define RFK_FLOAT_F16 1 /**< with RFK_FLOAT_QUANT: f16 and f16-scaled W, diagonals and heads */
+#endif
 #ifndef RFK_HEAD_F32
 #define RFK_HEAD_F32 1 /**< the float path's f32 head */
 #endif

@@ -88,6 +88,12 @@ inline constexpr bool kFloatDense = kCoreFloat && RFK_FLOAT_DENSE != 0;        /
 inline constexpr bool kFloatFastfood = kCoreFloat && RFK_FLOAT_FASTFOOD != 0;  // Fastfood's transform
 inline constexpr bool kFloatBinning = kCoreFloat && RFK_FLOAT_BINNING != 0;    // bin keys and columns
 inline constexpr bool kFloatQuant = kCoreFloat && RFK_FLOAT_QUANT != 0;        // f16 / int8 weights
+// Within kFloatQuant, the storages the float path reads for W, Fastfood's diagonals and the head:
+// int8, and f16 with f16-scaled (an f16 standardisation needs kFloatQuant alone: with f32 weights
+// both may be 0). A model whose weights are stored in one left out is refused at open
+// (kUnsupportedStorage), so the kernels compile no widening for it.
+inline constexpr bool kFloatInt8 = kFloatQuant && RFK_FLOAT_INT8 != 0;
+inline constexpr bool kFloatF16 = kFloatQuant && RFK_FLOAT_F16 != 0;
 inline constexpr bool kHeadF32 = kCoreFloat && RFK_HEAD_F32 != 0;              // an f32 head (LinearHead)
 static_assert(!kCoreFloat || kHeadF32 || kFloatQuant, "rfk core: RFK_HEAD_F32 and RFK_FLOAT_QUANT are both 0: no head");
 inline constexpr bool kFormPair = kCoreFloat && RFK_FORM_PAIR != 0;    // z = [cos, sin] (pair kinds)
@@ -98,6 +104,26 @@ inline constexpr bool kReadCalibration = RFK_READ_CALIBRATION != 0;
 inline constexpr bool kReadNames = RFK_READ_NAMES != 0;
 inline constexpr bool kBatchKernels = kFloatDense && RFK_BATCH_KERNELS != 0;  // PredictBatch's block kernels
 static_assert(kCoreFloat || kCoreFixed, "rfk core: RFK_CORE_FLOAT and RFK_CORE_FIXED are both 0");
+
+// Whether the float path reads a quantized W, diagonals or head stored as `st` (f32 is not asked:
+// W and the diagonals always, the head with kHeadF32).
+constexpr bool QuantStorageBuilt(format::Storage st) {
+  return st == format::Storage::kInt8 ? kFloatInt8 : kFloatF16;
+}
+
+// Whether weights of a quantized storage `t` (never f32) are int8: a compile-time answer where
+// the build reads one quantized storage alone.
+constexpr bool IsInt8(WeightType t) { return kFloatInt8 && (!kFloatF16 || t == WeightType::kInt8); }
+
+// WeightAt (rfk/kernels.hpp) for the storages this build reads: f32, and int8 and f16 only where
+// built (the others were refused at open). The same value as WeightAt for every view it is given.
+inline float BuiltWeightAt(const WeightsView& w, std::uint64_t i, std::uint64_t row) noexcept {
+  if (w.type == WeightType::kF32) return static_cast<const float*>(w.data)[i];
+  if (IsInt8(w.type))
+    return w.scale[row] * static_cast<float>(static_cast<const std::int8_t*>(w.data)[i]);
+  const float h = HalfToFloat(static_cast<const std::uint16_t*>(w.data)[i]);
+  return w.type == WeightType::kF16 ? h : w.scale[row] * h;
+}
 inline constexpr std::uint32_t kFeatureBlock = RFK_FEATURE_BLOCK;  // Predict's block in this build
 static_assert(kFeatureBlock >= kMinFeatureBlock && kFeatureBlock % kMinFeatureBlock == 0,
               "rfk core: RFK_FEATURE_BLOCK must be a positive multiple of 32");

@@ -217,12 +217,12 @@ inline std::uint64_t WIndex(bool panels, std::uint64_t j, std::uint64_t c, std::
 __attribute__((noinline)) float QuantDot(const WeightsView& W, std::uint64_t row, std::uint64_t row_start,
                       std::uint64_t step, const float* x, std::uint32_t d) {
   float acc = 0.0f;
-  if (W.type == WeightType::kInt8) {
+  if (core::kFloatInt8 && W.type == WeightType::kInt8) {
     const auto* q = static_cast<const std::int8_t*>(W.data) + row_start;
     for (std::uint32_t c = 0; c < d; ++c) acc += static_cast<float>(q[c * step]) * x[c];
     return W.scale[row] * acc;
   }
-  if (W.type != WeightType::kF32) {  // f16, f16-scaled
+  if (core::kFloatF16 && W.type != WeightType::kF32) {  // f16, f16-scaled
     // The scale read before the loop (1 for f16: s * acc is then acc exactly), so the type need
     // not stay live through it (a register: the Cortex-M4F's f16 loop took one more instruction
     // per weight, a9a_f16 320,830 -> 337,212 instructions).
@@ -277,13 +277,14 @@ void QuantFeaturesRef(const WeightsView& W, bool panels, const float* b, const f
   for (std::uint32_t j = 0; j < F; ++j) {
     float arg;
 #if !defined(RFK_CORE_PLAIN_LOOPS)
-    if (panels && (W.type == WeightType::kInt8 || W.type == WeightType::kF16)) {  // the panel's 16 rows exist
+    if (panels && ((core::kFloatInt8 && W.type == WeightType::kInt8) ||
+                   (core::kFloatF16 && W.type == WeightType::kF16))) {  // the panel's 16 rows exist
       if (j % 8 == 0) {  // rows j .. j + 7 of panel j / 16
         const std::size_t at = std::size_t{j / 16 * 16} * d + j % 16;
-        if (W.type == WeightType::kInt8) RowsDot8(static_cast<const std::int8_t*>(W.data) + at, x, d, acc);
+        if (core::IsInt8(W.type)) RowsDot8(static_cast<const std::int8_t*>(W.data) + at, x, d, acc);
         else RowsDot8(static_cast<const std::uint16_t*>(W.data) + at, x, d, acc);
       }
-      arg = W.type == WeightType::kInt8 ? W.scale[j] * acc[j % 8] : acc[j % 8];  // f16: QuantDot's 1 * acc
+      arg = core::IsInt8(W.type) ? W.scale[j] * acc[j % 8] : acc[j % 8];  // f16: QuantDot's 1 * acc
     } else
 #endif
     {
@@ -328,7 +329,7 @@ template <class Widen>
 __attribute__((noinline)) float HeadRowQuant(const WeightsView& H, std::uint32_t k, std::uint64_t row, float acc,
                                              const float* z, std::uint32_t D, std::uint32_t pair) {
   const float s = H.type == WeightType::kF16 ? 1.0f : H.scale[k];
-  if (H.type == WeightType::kInt8) {
+  if (core::IsInt8(H.type)) {
     const auto* q = static_cast<const std::int8_t*>(H.data) + row;
     return QuantSum(acc, s, [q](std::uint32_t c) { return static_cast<float>(q[c]); }, z, D, pair);
   }

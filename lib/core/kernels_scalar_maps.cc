@@ -87,19 +87,19 @@ void ScaleByDiagonalRef(const WeightsView& D, std::uint32_t row, std::uint32_t f
     for (std::uint32_t i = 0; i < n; ++i) u[i] = w[i] * u[i];
     return;
   }
-  if (D.type == WeightType::kF16) {
+  if (core::kFloatF16 && D.type == WeightType::kF16) {
     const std::uint16_t* h = static_cast<const std::uint16_t*>(D.data) + first;
     for (std::uint32_t i = 0; i < n; ++i) u[i] = core::WidenHalf(h[i]) * u[i];
     return;
   }
-  if (D.type == WeightType::kInt8) {
+  if (core::kFloatInt8 && D.type == WeightType::kInt8) {
     const std::int8_t* q = static_cast<const std::int8_t*>(D.data) + first;
     const float scale = D.scale[row];
     for (std::uint32_t i = 0; i < n; ++i) u[i] = (scale * static_cast<float>(q[i])) * u[i];
     return;
   }
 #endif
-  for (std::uint32_t i = 0; i < n; ++i) u[i] = WeightAt(D, std::uint64_t{first} + i, row) * u[i];
+  for (std::uint32_t i = 0; i < n; ++i) u[i] = core::BuiltWeightAt(D, std::uint64_t{first} + i, row) * u[i];
 }
 
 }  // namespace rfk

@@ -165,9 +165,10 @@ bool CheckBuildAccepts(Reader& r) {
 // 3c. The float path's map and W storage this build reads (core_config.h), once map_params is
 // known: a dense map (its kind, or a W) without kFloatDense, a Fastfood map (its kind, or its
 // section) without kFloatFastfood, a form (pair or phase) without its switch, a row-major W without
-// kLayoutRows, a W or diagonals stored other than f32 without kFloatQuant. By the kind too, not
-// only by the arrays present: a model of a kind compiled out whose arrays are missing is refused
-// here, where the validators that would miss them are compiled out. A fixed-only model (a fixed
+// kLayoutRows, a W or diagonals stored other than f32 in a storage the build does not read
+// (kFloatQuant, kFloatInt8, kFloatF16). By the kind too, not only by the arrays present: a model
+// of a kind compiled out whose arrays are missing is refused here, where the validators that
+// would miss them are compiled out. A fixed-only model (a fixed
 // section and neither array) passes, and a core without the float path reads a model's fixed
 // section whatever float sections it also has.
 bool CheckFloatMapBuilt(Reader& r, std::uint32_t at) {
@@ -181,7 +182,7 @@ bool CheckFloatMapBuilt(Reader& r, std::uint32_t at) {
     return r.Fail(Status::kUnsupportedMap, "map_params.map_kind", at + f::map_params::kMapKind);
   if (!fastfood_kind && !core::kLayoutRows && r.MapLayout() != f::Layout::kPanels)
     return r.Fail(Status::kUnsupportedStorage, "map_params.layout", at + f::map_params::kLayout);
-  if ((dense || fastfood) && !core::kFloatQuant && r.MapStorage() != f::Storage::kF32)
+  if ((dense || fastfood) && r.MapStorage() != f::Storage::kF32 && !core::QuantStorageBuilt(r.MapStorage()))
     return r.Fail(Status::kUnsupportedStorage, "map_params.storage", at + f::map_params::kStorage);
   return true;
 }
@@ -468,8 +469,8 @@ bool CheckHead(Reader& r) {
     return false;
   const f::Storage st = storage == 0 ? f::Storage::kF32 : static_cast<f::Storage>(storage);
   // A quantized head where the float path runs the model (not a fixed-only one, whose float head
-  // is unused) needs kFloatQuant, an f32 one kHeadF32.
-  if (core::kCoreFloat && (st != f::Storage::kF32 ? !core::kFloatQuant : !core::kHeadF32) &&
+  // is unused) needs its storage built (kFloatInt8, kFloatF16), an f32 one kHeadF32.
+  if (core::kCoreFloat && (st != f::Storage::kF32 ? !core::QuantStorageBuilt(st) : !core::kHeadF32) &&
       (!core::kCoreFixed || FloatRuns(r)))
     return r.Fail(Status::kUnsupportedStorage, "head.storage", s.offset + hf::kStorage);
   const std::uint64_t K = m.num_outputs, D = m.num_features;

@@ -375,7 +375,7 @@ Status PredictOf(const Model& model, const float* x, std::size_t x_len, void* sc
   for (std::uint32_t p = 0; core::kFloatBinning && p < model.num_grids; ++p) {
     if (cols[p] == kNoColumn) continue;
     for (std::uint32_t k = 0; k < model.num_outputs; ++k)
-      out[k] += model.bin_scale * WeightAt(HeadView(model), std::uint64_t{k} * D + Df + cols[p], k);
+      out[k] += model.bin_scale * core::BuiltWeightAt(HeadView(model), std::uint64_t{k} * D + Df + cols[p], k);
   }
   // Features are bounded (|z| <= feature_scale); a non-finite output can only come from a cosine
   // argument beyond kSinCosMaxArg, which SinCosRef turns into NaN.

@@ -180,6 +180,8 @@ TEST_CASE("fixed codes: rfk export writes the constants, code vectors for intege
     CHECK(c.find("#define RFK_FLOAT_FASTFOOD 0") != std::string::npos);
     CHECK(c.find("#define RFK_FLOAT_BINNING 0") != std::string::npos);
     CHECK(c.find("#define RFK_FLOAT_QUANT 0") != std::string::npos);
+    CHECK(c.find("#define RFK_FLOAT_INT8 0") != std::string::npos);
+    CHECK(c.find("#define RFK_FLOAT_F16 0") != std::string::npos);
     CHECK(c.find("#define RFK_HEAD_F32 1") != std::string::npos);  // m's head is f32; f has no float path
     // m: [cos, sin] pairs in panels, no impute; names not read.
     CHECK(c.find(std::string("#define RFK_FORM_PAIR ") + (fixed ? "0" : "1")) != std::string::npos);
@@ -199,4 +201,17 @@ TEST_CASE("fixed codes: rfk export writes the constants, code vectors for intege
   CHECK(p.find("#define RFK_FORM_PHASE 1") != std::string::npos);
   CHECK(p.find("#define RFK_READ_IMPUTE 1") != std::string::npos);
   CHECK(p.find("#define RFK_READ_CALIBRATION 0") != std::string::npos);
+  // Each stored weight's own switch: a model converted to int8 takes RFK_FLOAT_INT8 alone, one
+  // converted to f16 RFK_FLOAT_F16 alone.
+  for (const char* storage : {"int8", "f16"}) {
+    const std::string q = tmp.Path(std::string(storage) + ".rfk"), qc = tmp.Path(std::string(storage) + "_config.h");
+    REQUIRE(rfk_test::Run(cli + " convert -m " + tmp.Path("m.rfk") + " --storage " + storage + " -o " + q).status == 0);
+    r = rfk_test::Run(cli + " export -m " + q + " --c-header " + tmp.Path("x.h") + " --name x --config-header " + qc);
+    REQUIRE_MESSAGE(r.status == 0, r.err);
+    const std::string c = rfk_test::ReadText(qc);
+    const bool int8 = std::string(storage) == "int8";
+    CHECK(c.find("#define RFK_FLOAT_QUANT 1") != std::string::npos);
+    CHECK(c.find(std::string("#define RFK_FLOAT_INT8 ") + (int8 ? "1" : "0")) != std::string::npos);
+    CHECK(c.find(std::string("#define RFK_FLOAT_F16 ") + (int8 ? "0" : "1")) != std::string::npos);
+  }
 }

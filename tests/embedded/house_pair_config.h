@@ -15,6 +15,8 @@
 #define RFK_FLOAT_FASTFOOD 0  /* Fastfood on the float path */
 #define RFK_FLOAT_BINNING 0  /* random binning on the float path */
 #define RFK_FLOAT_QUANT 0  /* f16 / int8 weights (or an f16 standardize) on the float path */
+#define RFK_FLOAT_INT8 0  /* int8 W, diagonals or head on the float path */
+#define RFK_FLOAT_F16 0  /* f16 or f16-scaled W, diagonals or head on the float path */
 #define RFK_HEAD_F32 1  /* the float path's f32 head (0: the model's head is f16 or int8) */
 #define RFK_FORM_PAIR 1  /* Fourier features as [cos, sin] pairs */
 #define RFK_FORM_PHASE 0  /* Fourier features as cos(Wx + b) */

@@ -17,7 +17,8 @@
 #include PINNED_HEADER
 
 /* The other model it must refuse: house_pair, or the one the build names (OTHER, OTHER_UPPER,
- * OTHER_HEADER) where house_pair is the pinned one. */
+ * OTHER_HEADER) where house_pair is the pinned one or another model shows a switch better; with
+ * OTHER_STATUS and OTHER_FIELD, the configured core must refuse it with that status at that field. */
 #if !defined(OTHER)
 #define OTHER house_pair
 #define OTHER_UPPER HOUSE_PAIR
@@ -128,6 +129,10 @@ int main(void) {
             err.field[0] != '\0',
         "configured core: a model of another kind is refused (kUnsupportedMap or kUnsupportedStorage, and its field)");
   printf("  refused at %s (%s)\n", err.field, rfk_status_name(refused));
+#if defined(OTHER_STATUS)
+  check(refused == OTHER_STATUS && strcmp(err.field, OTHER_FIELD) == 0,
+        "configured core: refused with the status and at the field its configuration leaves out");
+#endif
   check(rfk_input_dim(&model) == 0, "configured core: a refused open leaves the handle empty");
   check(rfk_open(&model, PINNED, MACRO(_BYTES), NULL) == RFK_OK && host_outputs(0), "configured core: opens it again");
   return failures;

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <stdexcept>
 #include <type_traits>
 
@@ -350,6 +351,14 @@ std::string CoreConfigHeader(const Model& m, const std::string& comment, const s
   const bool quant = ((dense || ff) && m.projection_storage != format::Storage::kF32) ||
                      (float_path && (m.head_storage != format::Storage::kF32 || StandardizeF16Values(m) != nullptr));
   h += flag("RFK_FLOAT_QUANT", quant, "f16 / int8 weights (or an f16 standardize) on the float path");
+  const auto weights_in = [&](std::initializer_list<format::Storage> storages) {
+    for (const format::Storage st : storages)
+      if (((dense || ff) && m.projection_storage == st) || (float_path && m.head_storage == st)) return true;
+    return false;
+  };
+  h += flag("RFK_FLOAT_INT8", weights_in({format::Storage::kInt8}), "int8 W, diagonals or head on the float path");
+  h += flag("RFK_FLOAT_F16", weights_in({format::Storage::kF16, format::Storage::kF16Scaled}),
+            "f16 or f16-scaled W, diagonals or head on the float path");
   h += flag("RFK_HEAD_F32", !float_path || m.head_storage == format::Storage::kF32,
             "the float path's f32 head (0: the model's head is f16 or int8)");
   const bool phase = format::IsPhaseForm(m.map);
