@@ -116,7 +116,7 @@ constexpr bool QuantStorageBuilt(format::Storage st) {
 constexpr bool IsInt8(WeightType t) { return kFloatInt8 && (!kFloatF16 || t == WeightType::kInt8); }
 
 // WeightAt (rfk/kernels.hpp) for the storages this build reads: f32, and int8 and f16 only where
-// built (the others were refused at open). The same value as WeightAt for every view it is given.
+// built (the others were refused at open). WeightAt's value for every view of such a storage.
 inline float BuiltWeightAt(const WeightsView& w, std::uint64_t i, std::uint64_t row) noexcept {
   if (w.type == WeightType::kF32) return static_cast<const float*>(w.data)[i];
   if (IsInt8(w.type))
@@ -124,6 +124,7 @@ inline float BuiltWeightAt(const WeightsView& w, std::uint64_t i, std::uint64_t 
   const float h = HalfToFloat(static_cast<const std::uint16_t*>(w.data)[i]);
   return w.type == WeightType::kF16 ? h : w.scale[row] * h;
 }
+
 inline constexpr std::uint32_t kFeatureBlock = RFK_FEATURE_BLOCK;  // Predict's block in this build
 static_assert(kFeatureBlock >= kMinFeatureBlock && kFeatureBlock % kMinFeatureBlock == 0,
               "rfk core: RFK_FEATURE_BLOCK must be a positive multiple of 32");
