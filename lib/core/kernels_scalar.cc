@@ -21,9 +21,9 @@ using sincos::kTwoOverPi;
 // (0x0.A2F9836E 4E441529 FC2757D1...). The 120-bit product P = m * (2/pi) * 2^96 is formed exactly
 // from its top (bits 60 up, a 64-bit word); |x| * 2/pi = P * 2^(e - 96), so the 32 bits of
 // P >> (66 - e) are that product's two quadrant bits and 30 fraction bits (2/pi's truncation at
-// 2^-96 moves the product by under 2^-66). Rounded to the nearest quadrant, the remainder f in [-1/2, 1/2] (units of
-// 2^-30) times pi/2 (pi/4 * 2^32 = 0xC90FDAA2) gives r to about 2^-29 (1.9e-9), far inside
-// SinCosRef's 1.2e-7.
+// 2^-96 moves the product by under 2^-66). Rounded to the nearest quadrant, the remainder f in
+// [-1/2, 1/2] (units of 2^-30) times pi/2 (pi/4 * 2^32 = 0xC90FDAA2) gives r to about 2^-29
+// (1.9e-9), far inside SinCosRef's 1.2e-7.
 constexpr std::uint32_t kTwoOverPiBits[3] = {0xA2F9836Eu, 0x4E441529u, 0xFC2757D1u};
 constexpr std::uint32_t kPiOver4Q32 = 0xC90FDAA2u;
 

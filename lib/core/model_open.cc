@@ -168,9 +168,9 @@ bool CheckBuildAccepts(Reader& r) {
 // kLayoutRows, a W or diagonals stored other than f32 in a storage the build does not read
 // (kFloatQuant, kFloatInt8, kFloatF16). By the kind too, not only by the arrays present: a model
 // of a kind compiled out whose arrays are missing is refused here, where the validators that
-// would miss them are compiled out. A fixed-only model (a fixed
-// section and neither array) passes, and a core without the float path reads a model's fixed
-// section whatever float sections it also has.
+// would miss them are compiled out. A fixed-only model (a fixed section and neither array)
+// passes, and a core without the float path reads a model's fixed section whatever float
+// sections it also has.
 bool CheckFloatMapBuilt(Reader& r, std::uint32_t at) {
   if (!core::kCoreFloat) return true;
   const bool dense = r[SectionType::kProjection].present(), fastfood = r[SectionType::kFastfood].present();

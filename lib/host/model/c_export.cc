@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <initializer_list>
 #include <stdexcept>
 #include <type_traits>
 
@@ -348,17 +347,18 @@ std::string CoreConfigHeader(const Model& m, const std::string& comment, const s
   h += flag("RFK_FLOAT_FASTFOOD", ff, "Fastfood on the float path");
   h += flag("RFK_FLOAT_BINNING", float_path && m.num_grids > 0 && m.bin_inv_width != nullptr,
             "random binning on the float path");
-  const bool quant = ((dense || ff) && m.projection_storage != format::Storage::kF32) ||
-                     (float_path && (m.head_storage != format::Storage::kF32 || StandardizeF16Values(m) != nullptr));
-  h += flag("RFK_FLOAT_QUANT", quant, "f16 / int8 weights (or an f16 standardize) on the float path");
-  const auto weights_in = [&](std::initializer_list<format::Storage> storages) {
-    for (const format::Storage st : storages)
-      if (((dense || ff) && m.projection_storage == st) || (float_path && m.head_storage == st)) return true;
-    return false;
+  // The float path's stored weights: W or the diagonals, and the head, by storage; RFK_FLOAT_QUANT
+  // is any of them, or an f16 standardisation.
+  const auto weights_in = [&](format::Storage a, format::Storage b) {
+    const auto in = [&](format::Storage st) { return st == a || st == b; };
+    return ((dense || ff) && in(m.projection_storage)) || (float_path && in(m.head_storage));
   };
-  h += flag("RFK_FLOAT_INT8", weights_in({format::Storage::kInt8}), "int8 W, diagonals or head on the float path");
-  h += flag("RFK_FLOAT_F16", weights_in({format::Storage::kF16, format::Storage::kF16Scaled}),
-            "f16 or f16-scaled W, diagonals or head on the float path");
+  const bool int8 = weights_in(format::Storage::kInt8, format::Storage::kInt8);
+  const bool f16 = weights_in(format::Storage::kF16, format::Storage::kF16Scaled);
+  h += flag("RFK_FLOAT_QUANT", int8 || f16 || (float_path && StandardizeF16Values(m) != nullptr),
+            "f16 / int8 weights (or an f16 standardize) on the float path");
+  h += flag("RFK_FLOAT_INT8", int8, "int8 W, diagonals or head on the float path");
+  h += flag("RFK_FLOAT_F16", f16, "f16 or f16-scaled W, diagonals or head on the float path");
   h += flag("RFK_HEAD_F32", !float_path || m.head_storage == format::Storage::kF32,
             "the float path's f32 head (0: the model's head is f16 or int8)");
   const bool phase = format::IsPhaseForm(m.map);
