@@ -165,9 +165,10 @@ Status Probabilities(const Model& model, const float* outputs, std::size_t out_l
 
 #ifdef RFK_PIN_MODEL
 // The C API's calls in a pinned core: the model is open (the handle said so), and is kPinnedModel.
+// Flattened, as pinned::Predict: the model's task and calibration fold into the decision.
 namespace core::pinned {
-std::uint32_t DecideClassRaw(const float* outputs) noexcept { return DecideRawOf(kPinnedModel, outputs); }
-std::uint32_t DecideClass(const float* outputs) noexcept { return DecideOf(kPinnedModel, outputs); }
+[[gnu::flatten]] std::uint32_t DecideClassRaw(const float* outputs) noexcept { return DecideRawOf(kPinnedModel, outputs); }
+[[gnu::flatten]] std::uint32_t DecideClass(const float* outputs) noexcept { return DecideOf(kPinnedModel, outputs); }
 Status Probabilities(const float* outputs, std::size_t out_len, float* proba, std::size_t proba_len) noexcept {
   return ProbabilitiesOf(kPinnedModel, outputs, out_len, proba, proba_len);
 }

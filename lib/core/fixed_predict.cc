@@ -156,8 +156,12 @@ std::size_t FixedScratchBytes(const Model& model) noexcept {
 }
 Status PredictFixed(const Model& model, const std::int16_t* x, std::size_t x_len, void* scratch,
                     std::size_t scratch_bytes, std::int32_t* out, std::size_t out_len) noexcept {
-  if (core::kPinned && model.bytes == nullptr) return Status::kUnsupportedStorage;  // as CheckFixedArgs
-  return PredictOf(core::ModelOf(model), x, x_len, scratch, scratch_bytes, out, out_len);
+#ifdef RFK_PIN_MODEL
+  if (model.bytes == nullptr) return Status::kUnsupportedStorage;  // as CheckFixedArgs
+  return core::pinned::PredictFixed(x, x_len, scratch, scratch_bytes, out, out_len);  // PredictOf's one copy
+#else
+  return PredictOf(model, x, x_len, scratch, scratch_bytes, out, out_len);
+#endif
 }
 std::uint32_t DecideClassFixed(const Model& model, const std::int32_t* out) noexcept {
   if (core::kPinned && model.bytes == nullptr) return 0;
@@ -172,11 +176,12 @@ float FixedOutputScale(const Model& model) noexcept {
 // The C API's calls in a pinned core: the model is open (the handle said so), and is kPinnedModel.
 namespace core::pinned {
 std::size_t FixedScratchBytes() noexcept { return ScratchOf(kPinnedModel); }
-Status PredictFixed(const std::int16_t* x, std::size_t x_len, void* scratch, std::size_t scratch_bytes,
+// Flattened, as pinned::Predict (predict.cc): kPinnedModel's values fold through PredictOf.
+[[gnu::flatten]] Status PredictFixed(const std::int16_t* x, std::size_t x_len, void* scratch, std::size_t scratch_bytes,
                     std::int32_t* out, std::size_t out_len) noexcept {
   return PredictOf(kPinnedModel, x, x_len, scratch, scratch_bytes, out, out_len);
 }
-std::uint32_t DecideClassFixed(const std::int32_t* out) noexcept { return DecideOf(kPinnedModel, out); }
+[[gnu::flatten]] std::uint32_t DecideClassFixed(const std::int32_t* out) noexcept { return DecideOf(kPinnedModel, out); }
 float FixedOutputScale() noexcept { return OutputScaleOf(kPinnedModel); }
 }  // namespace core::pinned
 #endif

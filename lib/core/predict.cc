@@ -345,7 +345,8 @@ Status ComputeBinsOf(const Model& model, const float* x, std::size_t x_len, void
 // first: with the scalar kernels, out = bias + the terms in frequency order (a pair's sine after
 // its cosine), one accumulator (LinearHeadQuantRef), whatever the block size. Then one weight per
 // occupied bin. Outside a pinned core Predict is its one caller, and it is inlined there (GCC -Os
-// kept it apart: 24 B more stack on the Cortex-M0).
+// kept it apart: 24 B more stack on the Cortex-M0); in a pinned core pinned::Predict is, which
+// flattens it (below).
 #ifndef RFK_PIN_MODEL
 [[gnu::always_inline]] inline
 #endif
@@ -388,11 +389,15 @@ static_assert(kBatchBlock <= 64, "PredictBatch marks a block's imputed rows in a
 
 // One row of a batch the single-sample way: through Predict itself outside a pinned core, so that
 // PredictOf has one caller there and is inlined into it (no frame of its own on the stack); through
-// PredictOf in a pinned core, whose callers all pass kPinnedModel.
+// pinned::Predict, PredictOf's one caller there, in a pinned core (whose model is kPinnedModel).
 Status PredictRow(const Model& m, const float* x, std::size_t x_len, void* scratch, std::size_t scratch_bytes,
                   float* out, std::size_t out_len) {
-  if constexpr (core::kPinned) return PredictOf(m, x, x_len, scratch, scratch_bytes, out, out_len);
+#ifdef RFK_PIN_MODEL
+  static_cast<void>(m);
+  return core::pinned::Predict(x, x_len, scratch, scratch_bytes, out, out_len);
+#else
   return Predict(m, x, x_len, scratch, scratch_bytes, out, out_len);
+#endif
 }
 
 // Rows per block: kBatchBlock, fewer when many outputs would make the head sums (64 B per row
@@ -521,8 +526,12 @@ Status ComputeBins(const Model& model, const float* x, std::size_t x_len, void* 
 }
 Status Predict(const Model& model, const float* x, std::size_t x_len, void* scratch,
                std::size_t scratch_bytes, float* out, std::size_t out_len) noexcept {
-  if (core::kPinned && model.bytes == nullptr) return kNotOpen;
-  return PredictOf(core::ModelOf(model), x, x_len, scratch, scratch_bytes, out, out_len);
+#ifdef RFK_PIN_MODEL
+  if (model.bytes == nullptr) return kNotOpen;
+  return core::pinned::Predict(x, x_len, scratch, scratch_bytes, out, out_len);
+#else
+  return PredictOf(model, x, x_len, scratch, scratch_bytes, out, out_len);
+#endif
 }
 std::size_t BatchScratchBytes(const Model& model) noexcept {
   return model.bytes != nullptr ? BatchScratchOf(core::ModelOf(model)) : 0;
@@ -547,7 +556,10 @@ const char* FeatureName(const Model& model, std::uint32_t index) noexcept {
 // The C API's calls in a pinned core: the model is open (the handle said so), and is kPinnedModel.
 namespace core::pinned {
 std::size_t ScratchBytes() noexcept { return Layout(kPinnedModel).total; }
-Status Predict(const float* x, std::size_t x_len, void* scratch, std::size_t scratch_bytes, float* out,
+// Flattened: PredictOf, Prepare and Layout inlined, so that kPinnedModel's values fold through
+// them (the scratch layout a constant, no frames between; on the Cortex-M4F built for size, the
+// house_pair core 64 B smaller and its stack 24 B). The kernels, in their own sources, stay calls.
+[[gnu::flatten]] Status Predict(const float* x, std::size_t x_len, void* scratch, std::size_t scratch_bytes, float* out,
                std::size_t out_len) noexcept {
   return PredictOf(kPinnedModel, x, x_len, scratch, scratch_bytes, out, out_len);
 }
