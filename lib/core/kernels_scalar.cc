@@ -163,10 +163,10 @@ namespace {
 // weight at element c of the row. Four terms per iteration where loops are unrolled, added in the
 // same order (the head's share of a prediction on the Cortex-M4F: 3.5 instructions per
 // multiply-add instead of 6).
-template <class Weight>
+template <bool kPairsOnly = false, class Weight>
 [[gnu::always_inline]] inline float HeadSum(float acc, Weight w, const float* z, std::uint32_t D, std::uint32_t pair) {
   std::uint32_t j = 0;
-  if (pair == 0) {
+  if (!kPairsOnly && pair == 0) {
 #if !defined(RFK_CORE_PLAIN_LOOPS)
     for (; j + 4 <= D; j += 4) {
       acc += w(j) * z[j];
@@ -195,10 +195,13 @@ template <class Weight>
 }
 
 // Row k of an f32 head from its bias: HeadSum on the stored weights. Not inlined: one copy serves
-// LinearHeadRef and the scalar table's LinearHead (flash on Cortex-M).
+// LinearHeadRef and the scalar table's LinearHead (flash on Cortex-M). kPairsOnly: pair != 0 (the
+// table's head in a core without the phase form, which refuses phase models at open), the
+// single-half loop not compiled.
+template <bool kPairsOnly = false>
 __attribute__((noinline)) float HeadRowF32(const float* h, float bias, const float* z, std::uint32_t D,
                                            std::uint32_t pair) {
-  return HeadSum(bias, [h](std::uint32_t c) { return h[c]; }, z, D, pair);
+  return HeadSum<kPairsOnly>(bias, [h](std::uint32_t c) { return h[c]; }, z, D, pair);
 }
 }  // namespace
 
@@ -502,7 +505,8 @@ void FourierPairHeadBatch(const float* Wp, const float* X, std::uint32_t n, std:
 
 void LinearHead(const float* H, std::uint32_t stride, std::uint32_t pair, const float* bias, const float* z,
                 std::uint32_t K, std::uint32_t D, float* out) noexcept {
-  for (std::uint32_t k = 0; k < K; ++k) out[k] = HeadRowF32(H + static_cast<std::uint64_t>(k) * stride, bias[k], z, D, pair);
+  for (std::uint32_t k = 0; k < K; ++k)
+    out[k] = HeadRowF32<!core::kFormPhase>(H + static_cast<std::uint64_t>(k) * stride, bias[k], z, D, pair);
 }
 
 // Three of FwhtRef's stages (h, 2h, 4h) per pass over the data: each group of eight values h apart
