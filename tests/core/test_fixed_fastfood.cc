@@ -249,6 +249,30 @@ TEST_CASE("fixed fastfood: the bounds hold at the largest g and s_mult the valid
   CHECK(err.offset == fx.at + fx.t.g_shift + 1);
 }
 
+// FixedFastfoodTurns rounds by a shift below 32 from two 32-bit words and by any other shift in 64
+// bits: every s_shift and several g_shift on both sides of 32, with the extreme multipliers.
+TEST_CASE("fixed fastfood: every s_shift and g_shift the validator accepts gives the exact reference's phases") {
+  const rfk::host::Dataset ds = Data(6, 150, 0);
+  Fx fx(FixedFastfood(ds, f::MapKind::kFastfoodPhase, 16));  // d = 6, d' = 8, 2 blocks
+  const std::uint32_t F = fx.m.num_frequencies;
+  for (std::uint32_t k = 0; k < fx.t.blocks * fx.t.dp; ++k) fx.Set<std::int16_t>(fx.t.g + 2 * k, (k % 3) ? 32767 : -32767);
+  for (std::uint32_t j = 0; j < F; ++j) fx.Set<std::int32_t>(fx.t.s_mult + 4 * j, (j % 2) ? 2147483647 : -2147483647 + static_cast<std::int32_t>(j));
+  const auto inputs = Inputs(fx, ds);
+  std::uint32_t rounds = 0;
+  for (const std::uint32_t gs : {5u, 11u, 31u, 32u, 33u, 47u, 62u}) {  // 5: the smallest accepted (above)
+    CAPTURE(gs);
+    for (std::uint32_t first = 0; first <= 62; first += F) {  // s_shift j = first + j, every value 0..62
+      for (std::uint32_t b = 0; b < fx.t.blocks; ++b) fx.Set<std::uint8_t>(fx.t.g_shift + b, static_cast<std::uint8_t>(gs));
+      for (std::uint32_t j = 0; j < F; ++j) fx.Set<std::uint8_t>(fx.t.s_shift + j, static_cast<std::uint8_t>((first + j) % 63));
+      REQUIRE(fx.Reopen().status == rfk::Status::kOk);
+      for (const auto& x : inputs)
+        for (std::uint32_t b = 0; b < fx.t.blocks; ++b) CHECK(Device(fx, x, b) == Reference(fx, x, b).turns);
+      ++rounds;
+    }
+  }
+  CHECK(rounds == 7 * ((62 + F) / F));
+}
+
 TEST_CASE("fixed fastfood: PredictFixed gives the reference's integers, both forms, three tasks, C API") {
   struct Case {
     f::MapKind map;
