@@ -228,6 +228,17 @@ set(RFK_PINNED_FIXED_FLASH_BUDGET_cortex-m55 2610)
 # no longer in flash): pinned f32 M4F, M7 2,500 B (-584), M33 2,512 B, M3 and M33 without FPU
 # 3,396 B, M0 5,612 B (-628), M55 3,912 B; pinned fixed M4F, M7 2,948 B (-520), M33 and M33 without
 # FPU 2,964 B, M3 1,540 B, M0 1,800 B (-744), M55 2,616 B. Budgets: measured plus about 100 B.
+# 2026-12-02, the pinned entry points flattened (PredictOf, Prepare and Layout inlined, the pinned
+# Model's values folded through them), the pairs-only head without its single-half loop, and the
+# integer Fastfood's roundings from two 32-bit words (`ctest -R footprint -V` per preset): pinned
+# to house_pair M4F, M7 1,984 B, M33 2,000 B, M3 and M33 without FPU 2,936 B, M0 5,044 B, M55
+# 3,488 B; covtype_fastfood_int8 M4F 2,624 B, M7 2,560 B, M33 2,604 B, M3 and M33 without FPU
+# 3,984 B, M0 5,812 B, M55 5,304 B; covtype_ff_fixed M4F, M7 3,012 B, M33 3,048 B, M3 2,164 B, M0
+# 2,472 B, M55 3,272 B; dense configured M4F 5,360 B, M7 5,296 B, M33 5,348 B, M3 6,276 B, M0
+# 8,736 B, M55 6,876 B. Built for size: house_pair M4F, M7 1,472 B, M33 1,504 B, M55 1,528 B;
+# covtype_fastfood_int8 M4F, M7 2,112 B, M33 2,128 B, M55 2,168 B; covtype_ff_fixed M4F 1,656 B,
+# M7 1,720 B, M33 and M33 without FPU 1,692 B, M3 1,696 B, M55 1,724 B, M0 2,012 B. The tables
+# carry these budgets: measured plus about 100 B.
 # One line per target: the whole, float-only, dense configured and pinned cores' flash budgets.
 macro(rfk_flash_budgets mcu whole float dense pinned)
   set(RFK_FLASH_BUDGET_${mcu} ${whole})
@@ -236,13 +247,13 @@ macro(rfk_flash_budgets mcu whole float dense pinned)
   set(RFK_PINNED_FLASH_BUDGET_${mcu} ${pinned})
 endmacro()
 #                 target           whole  float  dense  pinned
-rfk_flash_budgets(cortex-m4        16620  13820  5970   2340)
-rfk_flash_budgets(cortex-m7        16620  13820  5970   2340)
-rfk_flash_budgets(cortex-m33       16660  13860  5970   2360)
-rfk_flash_budgets(cortex-m3        17080  14290  6840   3250)
-rfk_flash_budgets(cortex-m33+nofp  17080  14290  6840   3250)
-rfk_flash_budgets(cortex-m0        20730  17140  9380   5440)
-rfk_flash_budgets(cortex-m55       20780  17970  7500   3860)
+rfk_flash_budgets(cortex-m4        16620  13820  5460   2090)
+rfk_flash_budgets(cortex-m7        16620  13820  5400   2090)
+rfk_flash_budgets(cortex-m33       16660  13860  5450   2100)
+rfk_flash_budgets(cortex-m3        17080  14290  6380   3040)
+rfk_flash_budgets(cortex-m33+nofp  17080  14290  6380   3040)
+rfk_flash_budgets(cortex-m0        20730  17140  8840   5150)
+rfk_flash_budgets(cortex-m55       20780  17970  6980   3590)
 # 2026-12-01, two more pinned kinds (footprint_pinned_<fixture>, `ctest -R footprint_pinned -V`):
 # covtype_fastfood_int8 (Fastfood, int8 G, S and head, float path) M4F, M7 4,228 B, M33 4,244 B, M3
 # and M33 without FPU 5,240 B, M0 7,248 B, M55 7,100 B; covtype_ff_fixed (Fastfood on the integer
@@ -255,13 +266,13 @@ macro(rfk_pinned_kind_budgets mcu fastfood_int8 ff_fixed)
   set(RFK_PINNED_COVTYPE_FASTFOOD_INT8_FLASH_BUDGET_${mcu} ${fastfood_int8})
   set(RFK_PINNED_COVTYPE_FF_FIXED_FLASH_BUDGET_${mcu} ${ff_fixed})
 endmacro()
-rfk_pinned_kind_budgets(cortex-m4        3690  3300)
-rfk_pinned_kind_budgets(cortex-m7        3690  3300)
-rfk_pinned_kind_budgets(cortex-m33       3700  3320)
-rfk_pinned_kind_budgets(cortex-m3        4820  2450)
-rfk_pinned_kind_budgets(cortex-m33+nofp  4820  3330)
-rfk_pinned_kind_budgets(cortex-m0        6820  2630)
-rfk_pinned_kind_budgets(cortex-m55       6440  3450)
+rfk_pinned_kind_budgets(cortex-m4        2720  3110)
+rfk_pinned_kind_budgets(cortex-m7        2660  3110)
+rfk_pinned_kind_budgets(cortex-m33       2700  3150)
+rfk_pinned_kind_budgets(cortex-m3        4080  2260)
+rfk_pinned_kind_budgets(cortex-m33+nofp  4080  3150)
+rfk_pinned_kind_budgets(cortex-m0        5910  2570)
+rfk_pinned_kind_budgets(cortex-m55       5400  3370)
 # The same four pinned cores built for size (RFK_CORE_SMALL; footprint_pinned_small_<fixture>: all
 # four on the cores with an FPU; on the soft-float ones (M3, M33 without FPU, M0), where the float
 # path's plain loops are the default, the two fixed-point ones, whose cosine table is computed),
@@ -277,16 +288,16 @@ macro(rfk_pinned_small_budgets mcu pair fixed fastfood_int8 ff_fixed)
   set(RFK_PINNED_SMALL_COVTYPE_FF_FIXED_FLASH_BUDGET_${mcu} ${ff_fixed})
 endmacro()
 #                        target           house_pair  house_fixed  fastfood_int8  ff_fixed
-rfk_pinned_small_budgets(cortex-m4        1760        1050         2920           1950)
-rfk_pinned_small_budgets(cortex-m7        1760        1050         2920           1950)
-rfk_pinned_small_budgets(cortex-m33       1800        1060         2930           1960)
-rfk_pinned_small_budgets(cortex-m55       1800        1040         2990           1930)
+rfk_pinned_small_budgets(cortex-m4        1570        1050         2210           1760)
+rfk_pinned_small_budgets(cortex-m7        1570        1050         2210           1820)
+rfk_pinned_small_budgets(cortex-m33       1600        1060         2230           1790)
+rfk_pinned_small_budgets(cortex-m55       1630        1040         2270           1820)
 set(RFK_PINNED_SMALL_HOUSE_FIXED_FLASH_BUDGET_cortex-m33+nofp 1060)
-set(RFK_PINNED_SMALL_COVTYPE_FF_FIXED_FLASH_BUDGET_cortex-m33+nofp 1980)
+set(RFK_PINNED_SMALL_COVTYPE_FF_FIXED_FLASH_BUDGET_cortex-m33+nofp 1790)
 set(RFK_PINNED_SMALL_HOUSE_FIXED_FLASH_BUDGET_cortex-m3 1060)
-set(RFK_PINNED_SMALL_COVTYPE_FF_FIXED_FLASH_BUDGET_cortex-m3 1980)
+set(RFK_PINNED_SMALL_COVTYPE_FF_FIXED_FLASH_BUDGET_cortex-m3 1800)
 set(RFK_PINNED_SMALL_HOUSE_FIXED_FLASH_BUDGET_cortex-m0 1340)
-set(RFK_PINNED_SMALL_COVTYPE_FF_FIXED_FLASH_BUDGET_cortex-m0 2170)
+set(RFK_PINNED_SMALL_COVTYPE_FF_FIXED_FLASH_BUDGET_cortex-m0 2110)
 # 2026-12-01, the core's calls go straight to the scalar kernels where it has no run-time dispatch
 # (lib/core/scalar_table.h: every core here but the M55's default, whose Helium table keeps
 # ActiveKernels): the table and the kernels no call reaches are not linked (the generic core's batch
