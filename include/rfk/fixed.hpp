@@ -66,8 +66,9 @@ inline format::fixed_params::binning::Layout BinningLayout(const Model& m) {
 namespace rfk {
 
 // ---- Prediction of a fixed-point model (one with a `fixed` section: FixedSection(model) != null;
-// docs/FORMAT.md "fixed", docs/EMBEDDED.md "The integer path"). Dense Fourier, orthogonal and
-// (cores built with RFK_FIXED_FASTFOOD, the default) Fastfood maps, pair and phase forms, and
+// docs/FORMAT.md "fixed", docs/EMBEDDED.md "The integer path"). Dense Fourier and orthogonal
+// (cores built with RFK_FIXED_DENSE, the default) and (RFK_FIXED_FASTFOOD, the default) Fastfood
+// maps, pair and phase forms, and
 // random binning (RFK_FIXED_BINNING, the default; alone or beside a dense map, not beside
 // Fastfood). From int16 inputs to int32 outputs every operation is an integer one: no
 // float instruction and no soft-float call, and the same integers on every target and build (the

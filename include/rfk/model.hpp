@@ -62,8 +62,13 @@ struct RFK_MODEL_ABI_ Model {
 #if RFK_MODEL_HAS_INFO
   format::Kernel kernel = format::Kernel::kGaussian;  ///< the kernel the map approximates
 #endif
+#if RFK_MODEL_HAS_FOURIER
   std::uint32_t fourier_features = 0;  ///< dense features, z[0 .. fourier_features)
   std::uint32_t num_frequencies = 0;  ///< F, rows of W
+#else
+  static constexpr ModelConstant<std::uint32_t, 0> fourier_features{};  // a core that reads binning alone
+  static constexpr ModelConstant<std::uint32_t, 0> num_frequencies{};
+#endif
 #if RFK_MODEL_HAS_INFO
   float gamma = 0.0f;          ///< the kernel's parameter (> 0)
 #endif
@@ -120,10 +125,19 @@ struct RFK_MODEL_ABI_ Model {
 #if RFK_MODEL_HAS_INFO
   float bin_gamma = 0.0f;              ///< the Laplacian kernel's parameter of the binning map
 #endif
+#if RFK_MODEL_HAS_BIN_FLOAT
   float bin_scale = 0.0f;              ///< value of an occupied bin's feature, 1/sqrt(P)
+#else
+  static constexpr float bin_scale = 0.0f;
+#endif
   std::uint64_t bin_seed = 0;          ///< the seed of the grids and the bin hash
-  const float* bin_inv_width = nullptr;  ///< P x d
+#if RFK_MODEL_HAS_BIN_FLOAT
+  const float* bin_inv_width = nullptr;  ///< P x d (the float path's grids; null in a fixed-only model)
   const float* bin_offset = nullptr;     ///< P x d
+#else
+  static constexpr ModelConstant<const float*, nullptr> bin_inv_width{};
+  static constexpr ModelConstant<const float*, nullptr> bin_offset{};
+#endif
   const std::uint8_t* bin_grid_start = nullptr;  ///< exact: (P + 1) little-endian u32
   const std::uint64_t* bin_keys = nullptr;       ///< exact: sorted within each grid
 #else

@@ -33,6 +33,9 @@
 #ifndef RFK_CORE_FIXED
 #define RFK_CORE_FIXED 1 /**< the integer path: rfk_predict_fixed */
 #endif
+#ifndef RFK_FIXED_DENSE
+#define RFK_FIXED_DENSE 1 /**< dense Fourier, orthogonal and QMC maps on the integer path */
+#endif
 #ifndef RFK_FIXED_FASTFOOD
 #define RFK_FIXED_FASTFOOD 1 /**< Fastfood on the integer path */
 #endif
@@ -120,6 +123,21 @@
 #else
 #define RFK_MODEL_HAS_FASTFOOD 0
 #endif
+/* A Fourier map on either path (fourier_features, num_frequencies): 0, and those two constants 0, in
+ * a core that reads binning alone. */
+#if (RFK_ML_FLOAT_ && ((RFK_FLOAT_DENSE) || (RFK_FLOAT_FASTFOOD))) || \
+    (RFK_ML_FIXED_ && ((RFK_FIXED_DENSE) || (RFK_FIXED_FASTFOOD)))
+#define RFK_MODEL_HAS_FOURIER 1
+#else
+#define RFK_MODEL_HAS_FOURIER 0
+#endif
+/* The float path's binning members (bin_scale and the grids, bin_inv_width and bin_offset): the
+ * integer path reads its own grids from the fixed section. */
+#if RFK_MODEL_HAS_BINNING && RFK_ML_FLOAT_ && (RFK_FLOAT_BINNING)
+#define RFK_MODEL_HAS_BIN_FLOAT 1
+#else
+#define RFK_MODEL_HAS_BIN_FLOAT 0
+#endif
 /* The float phase b (the integer path's is in the fixed section). */
 #if RFK_ML_FLOAT_ && (RFK_FORM_PHASE)
 #define RFK_MODEL_HAS_PHASE 1
@@ -167,35 +185,44 @@
 #define RFK_MODEL_HAS_INFO 0
 
 /* The configured Model's size in pointer-wide slots: exact on a 32-bit core, where each member is
- * one 4-byte word (a view 3, Fastfood's arrays 8, binning 11 and a word of padding before its
- * 64-bit seed); on a 64-bit host each member fits one 8-byte slot, an upper bound. 9 are always
- * stored: bytes, input_dim, num_features, map, fourier_features, num_frequencies, task,
- * num_outputs, num_classes; the standardisation's offset and the head's view are 4 slots, W's view
- * 3 more. include/rfk/rfk.h's
- * handle is this rounded up to 8 bytes; lib/core/capi_handle.h checks that it holds the Model and,
- * on a 32-bit core, that it is not larger than needed. */
+ * one 4-byte word (a view 3, Fastfood's arrays 8, binning 8 and the float path's 3 more, and a
+ * word of padding before the 64-bit seed where the words before it are odd in number); on a
+ * 64-bit host each member fits one 8-byte slot, an upper bound. 7 are always stored: bytes,
+ * input_dim, num_features, map, task, num_outputs, num_classes; fourier_features and
+ * num_frequencies with a Fourier map; the standardisation's offset and the head's view are 4 slots,
+ * W's view 3 more. RFK_ML_PRE_SEED_: the words before bin_seed (model.hpp's order). include/rfk/rfk.h's handle is
+ * this rounded up to 8 bytes; lib/core/capi_handle.h checks that it holds the Model and, on a
+ * 32-bit core, that it is not larger than needed. */
+#define RFK_ML_PRE_SEED_                                                                         \
+  (4 + 2 * RFK_MODEL_HAS_FOURIER + RFK_MODEL_HAS_FLOAT + RFK_MODEL_HAS_LAYOUT + RFK_MODEL_HAS_QUANT + RFK_MODEL_HAS_DENSE +  \
+   3 * RFK_MODEL_HAS_QUANT * RFK_MODEL_HAS_DENSE + RFK_MODEL_HAS_PHASE + 8 * RFK_MODEL_HAS_FASTFOOD + \
+   4 + RFK_MODEL_HAS_BIN_FLOAT)
 #define RFK_ML_SLOTS_                                                                            \
-  (9 + 4 * RFK_MODEL_HAS_FLOAT + RFK_MODEL_HAS_DENSE + RFK_MODEL_HAS_LAYOUT +                     \
+  (7 + 2 * RFK_MODEL_HAS_FOURIER + 4 * RFK_MODEL_HAS_FLOAT + RFK_MODEL_HAS_DENSE + RFK_MODEL_HAS_LAYOUT +                     \
    RFK_MODEL_HAS_QUANT * (4 + 3 * RFK_MODEL_HAS_DENSE) + RFK_MODEL_HAS_PHASE +                   \
-   8 * RFK_MODEL_HAS_FASTFOOD + 12 * RFK_MODEL_HAS_BINNING + RFK_MODEL_HAS_HEAD_F32 +            \
-   5 * RFK_MODEL_HAS_NAMES + RFK_MODEL_HAS_IMPUTE + 2 * RFK_MODEL_HAS_CALIBRATION + RFK_MODEL_HAS_FIXED)
+   8 * RFK_MODEL_HAS_FASTFOOD + RFK_MODEL_HAS_BINNING * (8 + 3 * RFK_MODEL_HAS_BIN_FLOAT + (RFK_ML_PRE_SEED_ & 1)) + \
+   RFK_MODEL_HAS_HEAD_F32 + 5 * RFK_MODEL_HAS_NAMES + RFK_MODEL_HAS_IMPUTE + 2 * RFK_MODEL_HAS_CALIBRATION + \
+   RFK_MODEL_HAS_FIXED)
 #define RFK_MODEL_CONFIGURED_BYTES (RFK_ML_SLOTS_ * sizeof(void*))
 
 #define RFK_ML_CAT_(a, b) a##b
 #define RFK_ML_XCAT_(a, b) RFK_ML_CAT_(a, b)
-#define RFK_ML_ID_(a, b, c, d, e, f, g, h, i, j, k, l) \
-  RFK_ML_CAT_(configured_, a##b##c##d##e##f##g##h##i##j##k##l)
+#define RFK_ML_ID_(a, b, c, d, e, f, g, h, i, j, k, l, m, n) \
+  RFK_ML_CAT_(configured_, a##b##c##d##e##f##g##h##i##j##k##l##m##n)
 #define RFK_ML_ID2_(...) RFK_ML_ID_(__VA_ARGS__)
 #define RFK_MODEL_LAYOUT_ID                                                                        \
   RFK_ML_ID2_(RFK_MODEL_HAS_LAYOUT, RFK_MODEL_HAS_QUANT, RFK_MODEL_HAS_PHASE, RFK_MODEL_HAS_FASTFOOD, \
               RFK_MODEL_HAS_BINNING, RFK_MODEL_HAS_HEAD_F32, RFK_MODEL_HAS_NAMES, RFK_MODEL_HAS_IMPUTE,  \
-              RFK_MODEL_HAS_CALIBRATION, RFK_MODEL_HAS_FIXED, RFK_ML_FLOAT_, RFK_MODEL_HAS_DENSE)
+              RFK_MODEL_HAS_CALIBRATION, RFK_MODEL_HAS_FIXED, RFK_ML_FLOAT_, RFK_MODEL_HAS_DENSE,        \
+              RFK_MODEL_HAS_BIN_FLOAT, RFK_MODEL_HAS_FOURIER)
 #else
 /** @name Every group of members is stored (1) outside a configured build
  * @{ */
 #define RFK_MODEL_HAS_FLOAT 1       /**< feature_scale, mean, inv_scale, head_bias */
 #define RFK_MODEL_HAS_DENSE 1       /**< projection (and projection_weights) */
+#define RFK_MODEL_HAS_FOURIER 1     /**< fourier_features, num_frequencies */
 #define RFK_MODEL_HAS_BINNING 1     /**< num_grids ... bin_keys */
+#define RFK_MODEL_HAS_BIN_FLOAT 1   /**< bin_scale, bin_inv_width, bin_offset */
 #define RFK_MODEL_HAS_FASTFOOD 1    /**< fastfood */
 #define RFK_MODEL_HAS_PHASE 1       /**< phase */
 #define RFK_MODEL_HAS_LAYOUT 1      /**< layout */

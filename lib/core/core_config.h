@@ -82,6 +82,7 @@ namespace rfk::core {
 
 inline constexpr bool kCoreFloat = RFK_CORE_FLOAT != 0;  // float models: Predict, every map and storage
 inline constexpr bool kCoreFixed = RFK_CORE_FIXED != 0;  // fixed-point models: the fixed section, PredictFixed
+inline constexpr bool kFixedDense = kCoreFixed && RFK_FIXED_DENSE != 0;  // dense Fourier fixed models
 inline constexpr bool kFixedFastfood = kCoreFixed && RFK_FIXED_FASTFOOD != 0;  // Fastfood fixed models
 inline constexpr bool kFixedBinning = kCoreFixed && RFK_FIXED_BINNING != 0;  // binning on the integer path
 inline constexpr bool kFloatDense = kCoreFloat && RFK_FLOAT_DENSE != 0;        // W: dense Fourier, ORF

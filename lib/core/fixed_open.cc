@@ -25,10 +25,11 @@ bool FiniteBits(std::uint32_t bits, bool positive) {
 // Header: the map is one the integer path computes, the counts are the model's, u and the input
 // width are valid. (The helpers stay out of line: inlined, their frames would add up under OpenModel's.)
 [[gnu::noinline]] Status CheckFixedHeader(const FixedReader& r, std::uint32_t size, std::uint32_t entry, const Model& m) {
-  // Dense Fourier maps (Fastfood if built with kFixedFastfood), binning (built with kFixedBinning),
+  // Dense Fourier maps (built with kFixedDense), Fastfood (kFixedFastfood), binning (kFixedBinning),
   // or a dense map with binning; not Fastfood beside binning.
-  const bool ff_map = f::IsFastfood(m.map), grids = m.num_grids != 0;
-  if ((ff_map && (!kFixedFastfood || grids)) || (grids && !kFixedBinning) || (m.fourier_features == 0 && !grids))
+  const bool ff_map = f::IsFastfood(m.map), grids = m.num_grids != 0, dense = !ff_map && m.fourier_features != 0;
+  if ((ff_map && (!kFixedFastfood || grids)) || (dense && !kFixedDense) || (grids && !kFixedBinning) ||
+      (m.fourier_features == 0 && !grids))
     return r.Fail(Status::kUnsupportedMap, "fixed", entry);
   if (size < fp::kHeaderBytes) return r.Fail(Status::kBadSectionSize, "fixed.size", entry + f::entry::kSize);
   if (r.U32(fp::kInputDim) != m.input_dim) return r.Fail(Status::kBadValue, "fixed.input_dim", r.at + fp::kInputDim);

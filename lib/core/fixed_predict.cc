@@ -113,16 +113,19 @@ Status PredictOf(const Model& m, const std::int16_t* x, std::size_t x_len, void*
                                                     core::RoundUp(std::size_t{8} * (K > 0 ? K : 1), kScratchAlignment)));
     }
   }
-  if (RFK_FIXED_DSP && !done) {
-    core::blocks::AccumulateDense(sec, l.head, l.w, l.shift, l.phase, x, d, F, K, D, pairs, acc);
-  } else if (!done) {
-    const auto* W = reinterpret_cast<const std::int16_t*>(sec + l.w);  // 4-aligned in the blob
-    const std::uint8_t* shift = sec + l.shift;
-    for (std::uint32_t j = 0; j < F; ++j) {
-      const std::uint32_t t =
-          fixed::PhaseTurns(W + std::size_t{j} * d, x, d, shift[j], core::LoadU32(sec + l.phase + 4 * j));
-      Accumulate(acc, q, K, D, j, fixed::CosTurns(t));
-      if (pairs) Accumulate(acc, q, K, D, F + j, fixed::SinTurns(t));
+  // The dense map; compiled out without kFixedDense (OpenModel refuses dense fixed models).
+  if (core::kFixedDense && !done) {
+    if (RFK_FIXED_DSP) {
+      core::blocks::AccumulateDense(sec, l.head, l.w, l.shift, l.phase, x, d, F, K, D, pairs, acc);
+    } else {
+      const auto* W = reinterpret_cast<const std::int16_t*>(sec + l.w);  // 4-aligned in the blob
+      const std::uint8_t* shift = sec + l.shift;
+      for (std::uint32_t j = 0; j < F; ++j) {
+        const std::uint32_t t =
+            fixed::PhaseTurns(W + std::size_t{j} * d, x, d, shift[j], core::LoadU32(sec + l.phase + 4 * j));
+        Accumulate(acc, q, K, D, j, fixed::CosTurns(t));
+        if (pairs) Accumulate(acc, q, K, D, F + j, fixed::SinTurns(t));
+      }
     }
   }
   for (std::uint32_t k = 0; k < K; ++k) {

@@ -120,8 +120,10 @@ bool CheckMapCounts(Reader& r, std::uint32_t at) {
   Model& m = r.m;
   const std::uint8_t* p = r.b + at;
   m.input_dim = LoadU32(p + mp::kInputDim);
-  m.fourier_features = LoadU32(p + mp::kFourierFeatures);
-  m.num_frequencies = LoadU32(p + mp::kNumFrequencies);
+  // Constants 0 in a core that reads binning alone, which refused map_params before this.
+  const std::uint32_t DF = LoadU32(p + mp::kFourierFeatures), F = LoadU32(p + mp::kNumFrequencies);
+  Put(m.fourier_features, DF);
+  Put(m.num_frequencies, F);
   const float gamma = LoadF32(p + mp::kGamma);
   const float scale = LoadF32(p + mp::kFeatureScale);
   Put(m.feature_scale, scale);
@@ -131,10 +133,10 @@ bool CheckMapCounts(Reader& r, std::uint32_t at) {
 #endif
   if (m.input_dim == 0 || m.input_dim > f::kMaxInputDim)
     return r.Fail(Status::kBadValue, "map_params.input_dim", at + mp::kInputDim);
-  if (m.fourier_features == 0 || m.fourier_features > f::kMaxFeatures)
+  if (DF == 0 || DF > f::kMaxFeatures)
     return r.Fail(Status::kBadValue, "map_params.fourier_features", at + mp::kFourierFeatures);
-  const std::uint64_t want = (f::IsPhaseForm(m.map) ? 1ull : 2ull) * m.num_frequencies;
-  if (m.num_frequencies == 0 || want != m.fourier_features)
+  const std::uint64_t want = (f::IsPhaseForm(m.map) ? 1ull : 2ull) * F;
+  if (F == 0 || want != DF)
     return r.Fail(Status::kBadValue, "map_params.num_frequencies", at + mp::kNumFrequencies);
   if (!IsFinite(gamma) || !core::IsPositive(gamma))
     return r.Fail(Status::kBadValue, "map_params.gamma", at + mp::kGamma);
@@ -153,6 +155,11 @@ bool CheckBuildAccepts(Reader& r) {
   if (!core::kCoreFloat && !fixed.present()) return r.Fail(Status::kUnsupportedStorage, "fixed", 0);
   if (!core::kCoreFloat && !core::kFixedBinning && r[SectionType::kBinningParams].present())
     return r.Fail(Status::kUnsupportedMap, "fixed", fixed.entry);
+  // A core that reads binning alone (no Fourier map on either path) refuses every map_params.
+  constexpr bool kFourierBuilt = (core::kCoreFloat && (core::kFloatDense || core::kFloatFastfood)) ||
+                                 (core::kCoreFixed && (core::kFixedDense || core::kFixedFastfood));
+  const Section& map = r[SectionType::kMapParams];
+  if (!kFourierBuilt && map.present()) return r.Fail(Status::kUnsupportedMap, "map_params", map.entry);
   // A float core without float binning: refused are float bin grids, and binning at all where the
   // integer path has none either (a fixed binning model without grids is the integer path's).
   const Section& bins = r[SectionType::kBinningParams];
@@ -311,7 +318,8 @@ bool CheckBinningValues(Reader& r, std::uint32_t at) {
 #if RFK_MODEL_HAS_INFO
   m.bin_gamma = gamma;
 #endif
-  m.bin_scale = LoadF32(p + bp::kFeatureScale);
+  const float bin_scale = LoadF32(p + bp::kFeatureScale);
+  Put(m.bin_scale, bin_scale);  // checked whether the core stores it or not (rfk/model_layout.h)
   m.bin_seed = LoadU64(p + bp::kSeed);
   if (m.num_grids == 0 || m.num_grids > f::kMaxGrids)
     return r.Fail(Status::kBadValue, "binning_params.num_grids", at + bp::kNumGrids);
@@ -326,7 +334,7 @@ bool CheckBinningValues(Reader& r, std::uint32_t at) {
     return r.Fail(Status::kBadValue, "binning_params.kernel", at + bp::kKernel);
   if (!IsFinite(gamma) || !core::IsPositive(gamma))
     return r.Fail(Status::kBadValue, "binning_params.gamma", at + bp::kGamma);
-  if (!IsFinite(m.bin_scale))
+  if (!IsFinite(bin_scale))
     return r.Fail(Status::kBadValue, "binning_params.feature_scale", at + bp::kFeatureScale);
   if (m.bin_mode == f::BinMode::kHashed
           ? (m.bin_buckets == 0 || std::uint64_t{m.num_grids} * m.bin_buckets != m.bin_features)
@@ -360,8 +368,10 @@ bool CheckBinGrids(Reader& r) {
   if (!s.present()) return r.Fail(Status::kMissingSection, "bin_grids", 0);
   if (s.size != 2ull * r.m.num_grids * r.m.input_dim * sizeof(float))
     return r.Fail(Status::kBadSectionSize, "bin_grids.size", s.size_at());
-  r.m.bin_inv_width = reinterpret_cast<const float*>(r.Data(s));
-  r.m.bin_offset = r.m.bin_inv_width + std::uint64_t{r.m.num_grids} * r.m.input_dim;
+  // A core without the float path's binning stores neither (rfk/model_layout.h), nor reads them.
+  const auto* inv_width = reinterpret_cast<const float*>(r.Data(s));
+  Put(r.m.bin_inv_width, inv_width);
+  Put(r.m.bin_offset, inv_width + std::uint64_t{r.m.num_grids} * r.m.input_dim);
   return true;
 }
 

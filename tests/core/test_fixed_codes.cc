@@ -173,6 +173,7 @@ TEST_CASE("fixed codes: rfk export writes the constants, code vectors for intege
     const bool fixed = std::string(model) == "f";
     CHECK(c.find(std::string("#define RFK_CORE_FLOAT ") + (fixed ? "0" : "1")) != std::string::npos);
     CHECK(c.find(std::string("#define RFK_CORE_FIXED ") + (fixed ? "1" : "0")) != std::string::npos);
+    CHECK(c.find(std::string("#define RFK_FIXED_DENSE ") + (fixed ? "1" : "0")) != std::string::npos);
     CHECK(c.find("#define RFK_FIXED_FASTFOOD 0") != std::string::npos);
     CHECK(c.find("#define RFK_FIXED_BINNING 0") != std::string::npos);
     // The float path: the dense f32 map of m, nothing of it in the fixed-only f.

@@ -9,6 +9,7 @@
 #define RFK_CORE_CONFIG_FROM_MODEL_H_
 #define RFK_CORE_FLOAT 1  /* float weights: rfk_predict */
 #define RFK_CORE_FIXED 0  /* no fixed section */
+#define RFK_FIXED_DENSE 0  /* dense Fourier / ORF / QMC on the integer path */
 #define RFK_FIXED_FASTFOOD 0  /* Fastfood on the integer path */
 #define RFK_FIXED_BINNING 0  /* random binning on the integer path */
 #define RFK_FLOAT_DENSE 1  /* dense Fourier / ORF / QMC on the float path */

@@ -340,6 +340,8 @@ std::string CoreConfigHeader(const Model& m, const std::string& comment, const s
                   "#ifndef RFK_CORE_CONFIG_FROM_MODEL_H_\n#define RFK_CORE_CONFIG_FROM_MODEL_H_\n";
   h += flag("RFK_CORE_FLOAT", float_path, float_path ? "float weights: rfk_predict" : "fixed-point only");
   h += flag("RFK_CORE_FIXED", fixed, fixed ? "a fixed section: rfk_predict_fixed" : "no fixed section");
+  h += flag("RFK_FIXED_DENSE", fixed && m.fourier_features > 0 && !format::IsFastfood(m.map),
+            "dense Fourier / ORF / QMC on the integer path");
   h += flag("RFK_FIXED_FASTFOOD", fixed && format::IsFastfood(m.map), "Fastfood on the integer path");
   h += flag("RFK_FIXED_BINNING", fixed && m.num_grids > 0, "random binning on the integer path");
   const bool dense = float_path && m.projection_weights.data != nullptr, ff = float_path && m.fastfood.dp != 0;
