@@ -66,11 +66,10 @@ inline format::fixed_params::binning::Layout BinningLayout(const Model& m) {
 namespace rfk {
 
 // ---- Prediction of a fixed-point model (one with a `fixed` section: FixedSection(model) != null;
-// docs/FORMAT.md "fixed", docs/EMBEDDED.md "The integer path"). Dense Fourier and orthogonal
-// (cores built with RFK_FIXED_DENSE, the default) and (RFK_FIXED_FASTFOOD, the default) Fastfood
-// maps, pair and phase forms, and
-// random binning (RFK_FIXED_BINNING, the default; alone or beside a dense map, not beside
-// Fastfood). From int16 inputs to int32 outputs every operation is an integer one: no
+// docs/FORMAT.md "fixed", docs/EMBEDDED.md "The integer path"). Dense Fourier and orthogonal maps
+// (cores built with RFK_FIXED_DENSE, the default) and Fastfood (RFK_FIXED_FASTFOOD, the default),
+// pair and phase forms, and random binning (RFK_FIXED_BINNING, the default; alone or beside a
+// dense map, not beside Fastfood). From int16 inputs to int32 outputs every operation is an integer one: no
 // float instruction and no soft-float call, and the same integers on every target and build (the
 // float path's kernel tables are not used; cores with the Arm DSP extension -- Cortex-M4, M7, M33
 // -- run the inner loops with dual 16-bit multiply-accumulates, which give the scalar loops'

@@ -190,19 +190,20 @@
  * 64-bit host each member fits one 8-byte slot, an upper bound. 7 are always stored: bytes,
  * input_dim, num_features, map, task, num_outputs, num_classes; fourier_features and
  * num_frequencies with a Fourier map; the standardisation's offset and the head's view are 4 slots,
- * W's view 3 more. RFK_ML_PRE_SEED_: the words before bin_seed (model.hpp's order). include/rfk/rfk.h's handle is
+ * W's view 3 more. RFK_ML_PRE_SEED_: the words before bin_seed (model.hpp's order: 4 of the 7, the
+ * Fourier counts, the groups before binning, binning's first 4). include/rfk/rfk.h's handle is
  * this rounded up to 8 bytes; lib/core/capi_handle.h checks that it holds the Model and, on a
  * 32-bit core, that it is not larger than needed. */
-#define RFK_ML_PRE_SEED_                                                                         \
-  (4 + 2 * RFK_MODEL_HAS_FOURIER + RFK_MODEL_HAS_FLOAT + RFK_MODEL_HAS_LAYOUT + RFK_MODEL_HAS_QUANT + RFK_MODEL_HAS_DENSE +  \
-   3 * RFK_MODEL_HAS_QUANT * RFK_MODEL_HAS_DENSE + RFK_MODEL_HAS_PHASE + 8 * RFK_MODEL_HAS_FASTFOOD + \
-   4 + RFK_MODEL_HAS_BIN_FLOAT)
-#define RFK_ML_SLOTS_                                                                            \
-  (7 + 2 * RFK_MODEL_HAS_FOURIER + 4 * RFK_MODEL_HAS_FLOAT + RFK_MODEL_HAS_DENSE + RFK_MODEL_HAS_LAYOUT +                     \
-   RFK_MODEL_HAS_QUANT * (4 + 3 * RFK_MODEL_HAS_DENSE) + RFK_MODEL_HAS_PHASE +                   \
-   8 * RFK_MODEL_HAS_FASTFOOD + RFK_MODEL_HAS_BINNING * (8 + 3 * RFK_MODEL_HAS_BIN_FLOAT + (RFK_ML_PRE_SEED_ & 1)) + \
-   RFK_MODEL_HAS_HEAD_F32 + 5 * RFK_MODEL_HAS_NAMES + RFK_MODEL_HAS_IMPUTE + 2 * RFK_MODEL_HAS_CALIBRATION + \
-   RFK_MODEL_HAS_FIXED)
+#define RFK_ML_PRE_SEED_                                                                            \
+  (4 + 2 * RFK_MODEL_HAS_FOURIER + RFK_MODEL_HAS_FLOAT + RFK_MODEL_HAS_LAYOUT + RFK_MODEL_HAS_QUANT + \
+   RFK_MODEL_HAS_DENSE + 3 * RFK_MODEL_HAS_QUANT * RFK_MODEL_HAS_DENSE + RFK_MODEL_HAS_PHASE +         \
+   8 * RFK_MODEL_HAS_FASTFOOD + 4 + RFK_MODEL_HAS_BIN_FLOAT)
+#define RFK_ML_SLOTS_                                                                               \
+  (7 + 2 * RFK_MODEL_HAS_FOURIER + 4 * RFK_MODEL_HAS_FLOAT + RFK_MODEL_HAS_DENSE + RFK_MODEL_HAS_LAYOUT + \
+   RFK_MODEL_HAS_QUANT * (4 + 3 * RFK_MODEL_HAS_DENSE) + RFK_MODEL_HAS_PHASE + 8 * RFK_MODEL_HAS_FASTFOOD + \
+   RFK_MODEL_HAS_BINNING * (8 + 3 * RFK_MODEL_HAS_BIN_FLOAT + (RFK_ML_PRE_SEED_ & 1)) +                \
+   RFK_MODEL_HAS_HEAD_F32 + 5 * RFK_MODEL_HAS_NAMES + RFK_MODEL_HAS_IMPUTE +                           \
+   2 * RFK_MODEL_HAS_CALIBRATION + RFK_MODEL_HAS_FIXED)
 #define RFK_MODEL_CONFIGURED_BYTES (RFK_ML_SLOTS_ * sizeof(void*))
 
 #define RFK_ML_CAT_(a, b) a##b
