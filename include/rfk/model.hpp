@@ -36,14 +36,24 @@ struct ModelConstant {
   constexpr operator T() const noexcept { return v; }  ///< the value v
 };
 
+#if RFK_MODEL_CONFIGURED
+/// A configured Model's Fastfood arrays (rfk/model_layout.h): the diagonals' storage and G; d',
+/// the block count, S, the permutations and the signs follow from them, d and F (FastfoodOf).
+struct FastfoodStored {
+  WeightType storage = WeightType::kF32;  ///< of G and S
+  const void* G = nullptr;                ///< null: no Fastfood arrays on the float path
+};
+#endif
+
 /// A validated view of a model blob. Filled by OpenModel; all pointers point into the blob.
 ///
 /// In a core built with a configuration (RFK_CONFIG_HEADER, not pinned: rfk/model_layout.h), the
 /// members that configuration never reads are static constants with the value every model it
 /// accepts leaves there (0, null, panels), and the informational and redundant ones (total_bytes,
 /// the versions, kernel, gamma, seed, bin_gamma, metadata, impute_method; projection_storage and
-/// head_storage, which ProjectionView and HeadView give) are not members: the Model holds what
-/// prediction reads, 60 bytes on a 32-bit core for a dense f32 model. Its type is then
+/// head_storage, which ProjectionView and HeadView give; what the format's arrangement gives, which
+/// NumClasses ... FastfoodOf below derive) are not members: the Model holds what prediction reads,
+/// 48 bytes on a 32-bit core for a dense f32 model. Its type is then
 /// tagged with the layout, so code compiled against another layout does not link with it.
 struct RFK_MODEL_ABI_ Model {
   const std::uint8_t* bytes = nullptr;  ///< the blob OpenModel opened (the caller's; not copied)
@@ -58,7 +68,11 @@ struct RFK_MODEL_ABI_ Model {
 
   /// Random Fourier map (absent when fourier_features == 0): its kind (dense, orthogonal, Fastfood,
   /// QMC; pair or phase form).
+#if RFK_MODEL_HAS_MAP
   format::MapKind map = format::MapKind::kFourier;
+#else
+  static constexpr ModelConstant<format::MapKind, format::MapKind::RFK_ML_MAP_> map{};
+#endif
 #if RFK_MODEL_HAS_INFO
   format::Kernel kernel = format::Kernel::kGaussian;  ///< the kernel the map approximates
 #endif
@@ -72,7 +86,7 @@ struct RFK_MODEL_ABI_ Model {
 #if RFK_MODEL_HAS_INFO
   float gamma = 0.0f;          ///< the kernel's parameter (> 0)
 #endif
-#if RFK_MODEL_HAS_FLOAT
+#if RFK_MODEL_HAS_FLOAT && RFK_MODEL_HAS_FOURIER
   float feature_scale = 0.0f;  ///< multiplies every Fourier feature (sqrt(2/D) phase, 1/sqrt(F) pairs)
 #else
   static constexpr float feature_scale = 0.0f;
@@ -85,7 +99,11 @@ struct RFK_MODEL_ABI_ Model {
 #else
   static constexpr ModelConstant<format::Layout, format::Layout::kPanels> layout{};
 #endif
-#if RFK_MODEL_HAS_QUANT
+#if RFK_MODEL_HAS_QUANT && RFK_MODEL_CONFIGURED
+  /// The standardisation's byte offset in `bytes` (a multiple of 16; 0: none), plus 1 where it is
+  /// f16: StandardizeMean and StandardizeF16Values read it.
+  std::uint32_t standardize_at = 0;
+#elif RFK_MODEL_HAS_QUANT
   /// The f16 standardisation's byte offset in `bytes` (StandardizeF16Values), 0 when it is f32 or
   /// absent. An offset in what was padding: a pointer would take Model past 384 bytes on 64-bit
   /// hosts (rfk_model's size, rfk.h RFK_MODEL_HANDLE_BYTES), and past 256 bytes on 32-bit ones,
@@ -111,8 +129,10 @@ struct RFK_MODEL_ABI_ Model {
 #else
   static constexpr ModelConstant<const float*, nullptr> phase{};
 #endif
-#if RFK_MODEL_HAS_FASTFOOD
-  FastfoodArrays fastfood;            ///< Fastfood kinds (projection null); dp = 0 otherwise
+#if RFK_MODEL_HAS_FASTFOOD && RFK_MODEL_CONFIGURED
+  FastfoodStored fastfood;            ///< Fastfood kinds' G and its storage (FastfoodOf gives the rest)
+#elif RFK_MODEL_HAS_FASTFOOD
+  FastfoodArrays fastfood;            ///< Fastfood kinds (projection null); dp = 0 otherwise (FastfoodOf)
 #else
   static constexpr FastfoodArrays fastfood = {};
 #endif
@@ -121,8 +141,8 @@ struct RFK_MODEL_ABI_ Model {
   std::uint32_t num_grids = 0;         ///< P
   format::BinMode bin_mode = format::BinMode::kExact;  ///< exact (keys stored) or hashed (B buckets)
   std::uint32_t bin_buckets = 0;       ///< B per grid (hashed mode)
-  std::uint32_t bin_features = 0;      ///< D_B: exact: keys stored; hashed: P * B
 #if RFK_MODEL_HAS_INFO
+  std::uint32_t bin_features = 0;      ///< D_B: exact: keys stored; hashed: P * B (BinFeatures)
   float bin_gamma = 0.0f;              ///< the Laplacian kernel's parameter of the binning map
 #endif
 #if RFK_MODEL_HAS_BIN_FLOAT
@@ -133,34 +153,35 @@ struct RFK_MODEL_ABI_ Model {
   std::uint64_t bin_seed = 0;          ///< the seed of the grids and the bin hash
 #if RFK_MODEL_HAS_BIN_FLOAT
   const float* bin_inv_width = nullptr;  ///< P x d (the float path's grids; null in a fixed-only model)
-  const float* bin_offset = nullptr;     ///< P x d
 #else
   static constexpr ModelConstant<const float*, nullptr> bin_inv_width{};
-  static constexpr ModelConstant<const float*, nullptr> bin_offset{};
+#endif
+#if RFK_MODEL_HAS_INFO
+  const float* bin_offset = nullptr;     ///< P x d, after bin_inv_width (BinOffset)
 #endif
   const std::uint8_t* bin_grid_start = nullptr;  ///< exact: (P + 1) little-endian u32
-  const std::uint64_t* bin_keys = nullptr;       ///< exact: sorted within each grid
+#if RFK_MODEL_HAS_INFO
+  const std::uint64_t* bin_keys = nullptr;       ///< exact: sorted within each grid (BinKeys)
+#endif
 #else
   static constexpr ModelConstant<std::uint32_t, 0> num_grids{};
   static constexpr ModelConstant<format::BinMode, format::BinMode::kExact> bin_mode{};
   static constexpr ModelConstant<std::uint32_t, 0> bin_buckets{};
-  static constexpr ModelConstant<std::uint32_t, 0> bin_features{};
   static constexpr float bin_scale = 0.0f;
   static constexpr std::uint64_t bin_seed = 0;
   static constexpr ModelConstant<const float*, nullptr> bin_inv_width{};
-  static constexpr ModelConstant<const float*, nullptr> bin_offset{};
   static constexpr ModelConstant<const std::uint8_t*, nullptr> bin_grid_start{};
-  static constexpr ModelConstant<const std::uint64_t*, nullptr> bin_keys{};
 #endif
 
   /// Standardisation (format: `standardize`) in f32: mean and inv_scale, d each; null when it is f16
-  /// (standardize_f16_at above) or absent (IsStandardized).
-#if RFK_MODEL_HAS_FLOAT
+  /// (standardize_f16_at above) or absent (IsStandardized); StandardizeMean in every build.
+#if RFK_MODEL_HAS_FLOAT && !(RFK_MODEL_HAS_QUANT && RFK_MODEL_CONFIGURED)
   const float* mean = nullptr;       ///< subtracted from each input column (d)
-  const float* inv_scale = nullptr;  ///< then multiplied by (d)
-#else
+#elif !RFK_MODEL_HAS_FLOAT
   static constexpr ModelConstant<const float*, nullptr> mean{};
-  static constexpr ModelConstant<const float*, nullptr> inv_scale{};
+#endif
+#if RFK_MODEL_HAS_INFO
+  const float* inv_scale = nullptr;  ///< then multiplied by (d), after mean (InvScale)
 #endif
 
   format::Task task = format::Task::kRegression;  ///< regression, binary or multiclass (K outputs)
@@ -174,15 +195,12 @@ struct RFK_MODEL_ABI_ Model {
   format::Storage head_storage = format::Storage::kF32;  ///< f32, f16, f16-scaled or int8
 #endif
 #if RFK_MODEL_HAS_QUANT
-  WeightsView head;                     ///< the K x D weights as stored, any storage
+  WeightsView head;                     ///< the K x D weights as stored, any storage (HeadView)
 #endif
-#if RFK_MODEL_HAS_FLOAT
-  const float* head_bias = nullptr;     ///< K
-#else
-  static constexpr ModelConstant<const float*, nullptr> head_bias{};
+#if RFK_MODEL_HAS_INFO
+  const float* head_bias = nullptr;     ///< K, after the weights (HeadBias)
+  std::uint32_t num_classes = 0;      ///< 0 for regression, 2 binary, K multi-class (NumClasses)
 #endif
-
-  std::uint32_t num_classes = 0;      ///< 0 for regression
 #if RFK_MODEL_HAS_NAMES
   const std::uint8_t* label_offsets = nullptr;  ///< (C + 1) little-endian u32, maybe unaligned
   const char* label_pool = nullptr;   ///< the labels' NUL-terminated strings (ClassLabel reads them)
@@ -283,10 +301,127 @@ inline constexpr int kPinFieldsVersion = 4;
 
 /// The binary16 bits of an f16 standardisation, mean[d] then inv_scale[d]; null when it is f32 or absent.
 inline const std::uint16_t* StandardizeF16Values(const Model& m) noexcept {
+#if RFK_MODEL_HAS_QUANT && RFK_MODEL_CONFIGURED
+  const std::uint32_t at = m.standardize_at;
+  return (at & 1u) != 0 ? reinterpret_cast<const std::uint16_t*>(m.bytes + (at - 1u)) : nullptr;
+#else
   return m.standardize_f16_at != 0 ? reinterpret_cast<const std::uint16_t*>(m.bytes + m.standardize_f16_at) : nullptr;
+#endif
+}
+/// The f32 standardisation's means (d), then its inverse scales (InvScale); null when it is f16 or
+/// absent.
+inline const float* StandardizeMean(const Model& m) noexcept {
+#if RFK_MODEL_HAS_QUANT && RFK_MODEL_CONFIGURED
+  const std::uint32_t at = m.standardize_at;
+  return at != 0 && (at & 1u) == 0 ? reinterpret_cast<const float*>(m.bytes + at) : nullptr;
+#else
+  return m.mean;
+#endif
 }
 /// Whether the model standardises its inputs (a `standardize` section, f32 or f16).
-inline bool IsStandardized(const Model& m) noexcept { return m.mean != nullptr || m.standardize_f16_at != 0; }
+inline bool IsStandardized(const Model& m) noexcept {
+#if RFK_MODEL_HAS_QUANT && RFK_MODEL_CONFIGURED
+  return m.standardize_at != 0;
+#else
+  return m.mean != nullptr || m.standardize_f16_at != 0;
+#endif
+}
+
+/** @name Members the format's arrangement gives
+ * Every build but a configured one (rfk/model_layout.h) stores these as members too; a configured
+ * Model derives them from what it stores, in O(1), and the core reads them through these functions
+ * only. Valid on an opened model.
+ * @{ */
+/// C: 0 for regression, 2 for binary, K for multi-class.
+inline std::uint32_t NumClasses(const Model& m) noexcept {
+#if RFK_MODEL_HAS_INFO
+  return m.num_classes;
+#else
+  return m.task == format::Task::kRegression ? 0u : m.task == format::Task::kBinary ? 2u : m.num_outputs;
+#endif
+}
+/// D_B, the bin features: D - D_F (the head's D is D_F + D_B).
+inline std::uint32_t BinFeatures(const Model& m) noexcept {
+#if RFK_MODEL_HAS_INFO
+  return m.bin_features;
+#else
+  return m.num_features - m.fourier_features;
+#endif
+}
+/// An f32 standardisation's inverse scales (d), the row after the means; null with mean.
+inline const float* InvScale(const Model& m) noexcept {
+#if RFK_MODEL_HAS_INFO
+  return m.inv_scale;
+#else
+  const float* mean = StandardizeMean(m);
+  return mean != nullptr ? mean + m.input_dim : nullptr;
+#endif
+}
+/// The bin grids' offsets u (P x d), after the inverse widths; null with bin_inv_width.
+inline const float* BinOffset(const Model& m) noexcept {
+#if RFK_MODEL_HAS_INFO
+  return m.bin_offset;
+#else
+  const float* inv_width = m.bin_inv_width;
+  return inv_width != nullptr ? inv_width + std::size_t{m.num_grids} * m.input_dim : nullptr;
+#endif
+}
+/// Whether the float path has a Fastfood map's arrays (a Fastfood kind, not fixed-only).
+inline bool HasFastfoodArrays(const Model& m) noexcept { return m.fastfood.G != nullptr; }
+/// Fastfood's arrays (all 0 and null without them): the member, or in a configured Model, derived
+/// from G, its storage, d and F as the format lays the section out (d' = PaddedDim(d), F / d'
+/// blocks rounded up, then S, the permutations and the signs after G; OpenModel checked each).
+#if RFK_MODEL_HAS_FASTFOOD && RFK_MODEL_CONFIGURED
+inline std::uint32_t FastfoodIndexBits(const Model& m) noexcept {  // log2 d', d' <= 2^16
+  std::uint32_t w = 0;
+  while ((1u << w) < m.input_dim) ++w;
+  return w;
+}
+/// d' (0 without Fastfood's arrays): FastfoodOf(m).dp.
+inline std::uint32_t FastfoodPaddedDim(const Model& m) noexcept {
+  return m.fastfood.G != nullptr ? 1u << FastfoodIndexBits(m) : 0u;
+}
+inline FastfoodArrays FastfoodOf(const Model& m) noexcept {
+  const auto* g = static_cast<const std::uint8_t*>(m.fastfood.G);
+  const std::uint32_t w = FastfoodIndexBits(m);
+  const std::uint32_t dp = g != nullptr ? 1u << w : 0u, blocks = g != nullptr ? ((m.num_frequencies - 1) >> w) + 1 : 0u;
+  const std::uint32_t diag = format::fastfood::DiagonalBytes(m.fastfood.storage, dp, blocks);  // 0 without G
+  return FastfoodArrays{dp, blocks, w, m.fastfood.storage, g, g + diag, g + 2 * diag,
+                        g + 2 * diag + (dp * blocks * w + 7) / 8};
+}
+#else
+inline std::uint32_t FastfoodPaddedDim(const Model& m) noexcept { return m.fastfood.dp; }
+inline const FastfoodArrays& FastfoodOf(const Model& m) noexcept { return m.fastfood; }
+#endif
+/// Exact mode's keys (D_B u64), after the (P + 1) grid starts and their padding to 8 bytes
+/// (format::bin_keys::KeysOffset); null with bin_grid_start (hashed mode).
+inline const std::uint64_t* BinKeys(const Model& m) noexcept {
+#if RFK_MODEL_HAS_INFO
+  return m.bin_keys;
+#else
+  const std::uint8_t* starts = m.bin_grid_start;
+  return starts != nullptr ? reinterpret_cast<const std::uint64_t*>(starts + (std::size_t{m.num_grids} * 4 + 11) / 8 * 8)
+                           : nullptr;
+#endif
+}
+/// The float head's biases (K f32), after its weights, their padding and (int8, f16-scaled) their
+/// scales (format: `head`); null in a core without the float path. The sizes fit 32 bits: the
+/// section was checked to lie in the blob.
+inline const float* HeadBias(const Model& m) noexcept {
+#if RFK_MODEL_HAS_INFO
+  return m.head_bias;
+#elif RFK_MODEL_HAS_QUANT
+  const std::size_t K = m.num_outputs, values = (K * m.num_features * format::ElementBytes(m.head.type) + 3) / 4 * 4;
+  return reinterpret_cast<const float*>(static_cast<const std::uint8_t*>(m.head.data) + values +
+                                        (format::HasRowScales(m.head.type) ? 4 * K : 0));
+#elif RFK_MODEL_HAS_HEAD_F32
+  return m.head_weights + std::size_t{m.num_outputs} * m.num_features;
+#else
+  static_cast<void>(m);
+  return nullptr;
+#endif
+}
+/** @} */
 
 /// Where OpenModel found a problem: the field name and its byte offset within the blob. The
 /// validators and the order they run in are listed in docs/FORMAT.md ("Limits and checks"); to

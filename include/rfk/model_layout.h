@@ -7,10 +7,11 @@
  * pinned to one model has a *configured* Model: the members its configuration never reads are
  * static constants holding the value every model it accepts leaves there (0, null, f32, panels), and
  * the informational and redundant ones (total_bytes, the versions, kernel, gamma, seed, bin_gamma,
- * metadata, impute_method; projection_storage and head_storage, the views' types) are not members
- * at all. The handle then holds only what prediction reads: 64 bytes
- * on a 32-bit core for a dense f32 model, against 264 for every kind. Every other build (the hosts,
- * a generic core, a pinned one) has every member.
+ * metadata, impute_method; projection_storage and head_storage, the views' types; what the format's
+ * arrangement gives, which rfk/model.hpp's NumClasses ... FastfoodOf derive) are not members at
+ * all. The handle then holds only what prediction reads: 48 bytes on a 32-bit core for a dense f32
+ * model, at most 64 for the kinds the tests configure, against 264 for every kind. Every other
+ * build (the hosts, a generic core, a pinned one) has every member.
  *
  * RFK_MODEL_CONFIGURED is 1 for a configured Model, else 0. RFK_MODEL_HAS_<group> is 1 where the
  * group's members are stored. RFK_MODEL_LAYOUT_ID names the layout (one token): the C API's
@@ -131,6 +132,22 @@
 #else
 #define RFK_MODEL_HAS_FOURIER 0
 #endif
+/* The map's kind (`map`) is a constant where the configuration leaves one: kFourier, what a model
+ * without map_params leaves, in a core that reads binning alone (it refuses map_params); kFastfood
+ * (kFastfoodPhase) in one that reads Fastfood alone, in one form, on the float path alone (OpenModel
+ * refuses another kind at map_params.map_kind). RFK_ML_MAP_: that constant's enumerator. */
+#if !RFK_MODEL_HAS_FOURIER
+#define RFK_MODEL_HAS_MAP 0
+#define RFK_ML_MAP_ kFourier
+#elif !RFK_ML_FIXED_ && !RFK_MODEL_HAS_DENSE && !RFK_MODEL_HAS_BINNING && !(RFK_FORM_PHASE)
+#define RFK_MODEL_HAS_MAP 0
+#define RFK_ML_MAP_ kFastfood
+#elif !RFK_ML_FIXED_ && !RFK_MODEL_HAS_DENSE && !RFK_MODEL_HAS_BINNING && !(RFK_FORM_PAIR)
+#define RFK_MODEL_HAS_MAP 0
+#define RFK_ML_MAP_ kFastfoodPhase
+#else
+#define RFK_MODEL_HAS_MAP 1
+#endif
 /* The float path's binning members (bin_scale and the grids, bin_inv_width and bin_offset): the
  * integer path reads its own grids from the fixed section. */
 #if RFK_MODEL_HAS_BINNING && RFK_ML_FLOAT_ && (RFK_FLOAT_BINNING)
@@ -185,49 +202,56 @@
 #define RFK_MODEL_HAS_INFO 0
 
 /* The configured Model's size in pointer-wide slots: exact on a 32-bit core, where each member is
- * one 4-byte word (a view 3, Fastfood's arrays 8, binning 8 and the float path's 3 more, and a
- * word of padding before the 64-bit seed where the words before it are odd in number); on a
- * 64-bit host each member fits one 8-byte slot, an upper bound. 7 are always stored: bytes,
- * input_dim, num_features, map, task, num_outputs, num_classes; fourier_features and
- * num_frequencies with a Fourier map; the standardisation's offset and the head's view are 4 slots,
- * W's view 3 more. RFK_ML_PRE_SEED_: the words before bin_seed (model.hpp's order: 4 of the 7, the
- * Fourier counts, the groups before binning, binning's first 4). include/rfk/rfk.h's handle is
- * this rounded up to 8 bytes; lib/core/capi_handle.h checks that it holds the Model and, on a
- * 32-bit core, that it is not larger than needed. */
+ * one 4-byte word (a view 3, Fastfood's storage and G 2, binning 6 and the float path's 2 more,
+ * and a word of padding before the 64-bit seed where the words before it are odd in number); on a
+ * 64-bit host each member fits one 8-byte slot, an upper bound. 5 are always stored: bytes,
+ * input_dim, num_features, task, num_outputs; map where the configuration leaves more than one
+ * kind; fourier_features and num_frequencies with a Fourier map, and feature_scale with the float
+ * path too; the float path's mean, or with its other storages the standardisation's offset and the
+ * head's view (4 slots), W's view 3 more. What the format's arrangement gives is not stored
+ * (model.hpp: NumClasses, BinFeatures, StandardizeMean, InvScale, BinOffset, BinKeys, HeadBias,
+ * FastfoodOf).
+ * RFK_ML_PRE_SEED_: the words before bin_seed (model.hpp's order: 3 of the 5, the map, the Fourier
+ * members, the groups before binning, binning's first 3 and bin_scale).
+ * include/rfk/rfk.h's handle is this rounded up to 8 bytes; lib/core/capi_handle.h checks that it
+ * holds the Model and, on a 32-bit core, that it is not larger than needed. */
 #define RFK_ML_PRE_SEED_                                                                            \
-  (4 + 2 * RFK_MODEL_HAS_FOURIER + RFK_MODEL_HAS_FLOAT + RFK_MODEL_HAS_LAYOUT + RFK_MODEL_HAS_QUANT + \
-   RFK_MODEL_HAS_DENSE + 3 * RFK_MODEL_HAS_QUANT * RFK_MODEL_HAS_DENSE + RFK_MODEL_HAS_PHASE +         \
-   8 * RFK_MODEL_HAS_FASTFOOD + 4 + RFK_MODEL_HAS_BIN_FLOAT)
+  (3 + RFK_MODEL_HAS_MAP + RFK_MODEL_HAS_FOURIER * (2 + RFK_MODEL_HAS_FLOAT) + RFK_MODEL_HAS_LAYOUT +  \
+   RFK_MODEL_HAS_QUANT + RFK_MODEL_HAS_DENSE + 3 * RFK_MODEL_HAS_QUANT * RFK_MODEL_HAS_DENSE +           \
+   RFK_MODEL_HAS_PHASE + 2 * RFK_MODEL_HAS_FASTFOOD + 3 + RFK_MODEL_HAS_BIN_FLOAT)
 #define RFK_ML_SLOTS_                                                                               \
-  (7 + 2 * RFK_MODEL_HAS_FOURIER + 4 * RFK_MODEL_HAS_FLOAT + RFK_MODEL_HAS_DENSE + RFK_MODEL_HAS_LAYOUT + \
-   RFK_MODEL_HAS_QUANT * (4 + 3 * RFK_MODEL_HAS_DENSE) + RFK_MODEL_HAS_PHASE + 8 * RFK_MODEL_HAS_FASTFOOD + \
-   RFK_MODEL_HAS_BINNING * (8 + 3 * RFK_MODEL_HAS_BIN_FLOAT + (RFK_ML_PRE_SEED_ & 1)) +                \
+  (5 + RFK_MODEL_HAS_MAP + RFK_MODEL_HAS_FOURIER * (2 + RFK_MODEL_HAS_FLOAT) +                          \
+   RFK_MODEL_HAS_FLOAT * (1 - RFK_MODEL_HAS_QUANT) + RFK_MODEL_HAS_DENSE + RFK_MODEL_HAS_LAYOUT +       \
+   RFK_MODEL_HAS_QUANT * (4 + 3 * RFK_MODEL_HAS_DENSE) +                                               \
+   RFK_MODEL_HAS_PHASE + 2 * RFK_MODEL_HAS_FASTFOOD +                                                  \
+   RFK_MODEL_HAS_BINNING * (6 + 2 * RFK_MODEL_HAS_BIN_FLOAT + (RFK_ML_PRE_SEED_ & 1)) +                \
    RFK_MODEL_HAS_HEAD_F32 + 5 * RFK_MODEL_HAS_NAMES + RFK_MODEL_HAS_IMPUTE +                           \
    2 * RFK_MODEL_HAS_CALIBRATION + RFK_MODEL_HAS_FIXED)
 #define RFK_MODEL_CONFIGURED_BYTES (RFK_ML_SLOTS_ * sizeof(void*))
 
 #define RFK_ML_CAT_(a, b) a##b
 #define RFK_ML_XCAT_(a, b) RFK_ML_CAT_(a, b)
-#define RFK_ML_ID_(a, b, c, d, e, f, g, h, i, j, k, l, m, n) \
-  RFK_ML_CAT_(configured_, a##b##c##d##e##f##g##h##i##j##k##l##m##n)
+#define RFK_ML_ID_(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o) \
+  RFK_ML_CAT_(configured_, a##b##c##d##e##f##g##h##i##j##k##l##m##n##o)
 #define RFK_ML_ID2_(...) RFK_ML_ID_(__VA_ARGS__)
 #define RFK_MODEL_LAYOUT_ID                                                                        \
   RFK_ML_ID2_(RFK_MODEL_HAS_LAYOUT, RFK_MODEL_HAS_QUANT, RFK_MODEL_HAS_PHASE, RFK_MODEL_HAS_FASTFOOD, \
               RFK_MODEL_HAS_BINNING, RFK_MODEL_HAS_HEAD_F32, RFK_MODEL_HAS_NAMES, RFK_MODEL_HAS_IMPUTE,  \
               RFK_MODEL_HAS_CALIBRATION, RFK_MODEL_HAS_FIXED, RFK_ML_FLOAT_, RFK_MODEL_HAS_DENSE,        \
-              RFK_MODEL_HAS_BIN_FLOAT, RFK_MODEL_HAS_FOURIER)
+              RFK_MODEL_HAS_BIN_FLOAT, RFK_MODEL_HAS_FOURIER, RFK_MODEL_HAS_MAP)
 #else
 /** @name Every group of members is stored (1) outside a configured build
  * @{ */
 #define RFK_MODEL_HAS_FLOAT 1       /**< feature_scale, mean, inv_scale, head_bias */
 #define RFK_MODEL_HAS_DENSE 1       /**< projection (and projection_weights) */
 #define RFK_MODEL_HAS_FOURIER 1     /**< fourier_features, num_frequencies */
+#define RFK_MODEL_HAS_MAP 1         /**< map */
 #define RFK_MODEL_HAS_BINNING 1     /**< num_grids ... bin_keys */
 #define RFK_MODEL_HAS_BIN_FLOAT 1   /**< bin_scale, bin_inv_width, bin_offset */
 #define RFK_MODEL_HAS_FASTFOOD 1    /**< fastfood */
 #define RFK_MODEL_HAS_PHASE 1       /**< phase */
 #define RFK_MODEL_HAS_LAYOUT 1      /**< layout */
-#define RFK_MODEL_HAS_QUANT 1       /**< standardize_f16_at, projection_weights, head */
+#define RFK_MODEL_HAS_QUANT 1       /**< standardize_f16_at (a configured Model's standardize_at), projection_weights, head */
 #define RFK_MODEL_HAS_HEAD_F32 1    /**< head_weights */
 #define RFK_MODEL_HAS_NAMES 1       /**< label_offsets, label_pool, num_names, name_offsets, name_pool */
 #define RFK_MODEL_HAS_IMPUTE 1      /**< impute */

@@ -15,13 +15,14 @@ namespace rfk::core {
 // (hashed mode). No allocation; O(log keys of the grid).
 inline std::uint32_t BinColumn(const Model& m, std::uint32_t p, std::uint64_t key) {
   if (m.bin_mode == format::BinMode::kHashed) return HashedColumn(key, p, m.bin_buckets);
+  const std::uint64_t* keys = BinKeys(m);
   std::uint32_t lo = LoadU32(m.bin_grid_start + 4 * p), hi = LoadU32(m.bin_grid_start + 4 * p + 4);
   while (lo < hi) {
     const std::uint32_t mid = lo + (hi - lo) / 2;
-    if (m.bin_keys[mid] < key) lo = mid + 1;
+    if (keys[mid] < key) lo = mid + 1;
     else hi = mid;
   }
-  return lo < LoadU32(m.bin_grid_start + 4 * p + 4) && m.bin_keys[lo] == key ? lo : kNoColumn;
+  return lo < LoadU32(m.bin_grid_start + 4 * p + 4) && keys[lo] == key ? lo : kNoColumn;
 }
 
 }  // namespace rfk::core

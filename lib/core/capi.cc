@@ -77,7 +77,7 @@ rfk_status rfk_open(rfk_model* model, const void* bytes, size_t size, rfk_model_
 
 uint32_t rfk_input_dim(const rfk_model* model) { return Fact(model, [](const rfk::Model& m) { return m.input_dim; }); }
 uint32_t rfk_num_outputs(const rfk_model* model) { return Fact(model, [](const rfk::Model& m) { return m.num_outputs; }); }
-uint32_t rfk_num_classes(const rfk_model* model) { return Fact(model, [](const rfk::Model& m) { return m.num_classes; }); }
+uint32_t rfk_num_classes(const rfk_model* model) { return Fact(model, [](const rfk::Model& m) { return rfk::NumClasses(m); }); }
 uint32_t rfk_num_grids(const rfk_model* model) { return Fact(model, [](const rfk::Model& m) { return m.num_grids; }); }
 uint32_t rfk_num_features(const rfk_model* model) { return Fact(model, [](const rfk::Model& m) { return m.num_features; }); }
 

@@ -132,7 +132,7 @@ Status ProbabilitiesOf(const Model& model, const float* outputs, std::size_t out
   if (outputs == nullptr || proba == nullptr) return Status::kNullArgument;
   if (!core::kReadCalibration || model.calibration_method == 0) return Status::kNoCalibration;
   if (out_len < model.num_outputs) return Status::kInputDimMismatch;
-  if (proba_len < model.num_classes) return Status::kOutputTooSmall;
+  if (proba_len < NumClasses(model)) return Status::kOutputTooSmall;
   if (!AllFinite(model, outputs)) return Status::kNonFiniteInput;
   if (IsBinaryMethod(model.calibration_method)) {
     BinaryProbabilities(model, outputs[0], proba);

@@ -16,7 +16,7 @@ Status CheckFixedBinning(const FixedReader& r, const Model& m) {
   const fb::Layout t = fixed::BinningLayout(m);
   if (r.U32(t.at + fb::kNumGrids) != m.num_grids)
     return r.Fail(Status::kBadValue, "fixed.num_grids", r.at + t.at + fb::kNumGrids);
-  if (r.U32(t.at + fb::kBinFeatures) != m.bin_features)
+  if (r.U32(t.at + fb::kBinFeatures) != BinFeatures(m))
     return r.Fail(Status::kBadValue, "fixed.bin_features", r.at + t.at + fb::kBinFeatures);
   const std::uint32_t n = m.num_grids * m.input_dim;  // < 2^32: the section's size bounds 11 n
   for (std::uint32_t i = 0; i < n; ++i) {

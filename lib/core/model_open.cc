@@ -104,7 +104,11 @@ bool CheckMapKinds(Reader& r, std::uint32_t at) {
     return r.Fail(Status::kUnsupportedStorage, "map_params.storage", at + mp::kStorage);
   if (LoadU32(p + mp::kPanelWidthField) != (layout == static_cast<std::uint32_t>(f::Layout::kPanels) ? f::kPanelWidth : 0u))
     return r.Fail(Status::kBadValue, "map_params.panel_width", at + mp::kPanelWidthField);
-  r.m.map = static_cast<f::MapKind>(LoadU32(p + mp::kMapKind));
+  // A configured Model whose map is a constant (rfk/model_layout.h) refuses every other kind here,
+  // before anything reads r.m.map.
+  const auto kind = static_cast<f::MapKind>(LoadU32(p + mp::kMapKind));
+  Put(r.m.map, kind);
+  if (r.m.map != kind) return r.Fail(Status::kUnsupportedMap, "map_params.map_kind", at + mp::kMapKind);
   const auto kernel = static_cast<f::Kernel>(LoadU32(p + mp::kKernel));
 #if RFK_MODEL_HAS_INFO
   r.m.kernel = kernel;
@@ -127,6 +131,7 @@ bool CheckMapCounts(Reader& r, std::uint32_t at) {
   const float gamma = LoadF32(p + mp::kGamma);
   const float scale = LoadF32(p + mp::kFeatureScale);
   Put(m.feature_scale, scale);
+  m.num_features = DF;  // plus the bin features (CheckBinningValues)
 #if RFK_MODEL_HAS_INFO
   m.gamma = gamma;
   m.seed = LoadU64(p + mp::kSeed);
@@ -288,9 +293,10 @@ bool CheckFastfood(Reader& r) {
     return r.Fail(Status::kBadSectionSize, "fastfood.size", s.size_at());
   const std::uint32_t N = dp * blocks;  // <= F + d' <= 2^24 + 2^16
   const std::uint32_t diag = ff::DiagonalBytes(st, dp, blocks);  // a multiple of 4, < 2^27
-#if RFK_MODEL_HAS_FASTFOOD
+#if RFK_MODEL_HAS_FASTFOOD && !RFK_MODEL_CONFIGURED
   FastfoodArrays& a = r.m.fastfood;
-#else  // a configured core without Fastfood, which never calls this (CheckFloatMapBuilt refused it)
+#else  // a configured core stores G and its storage (FastfoodOf derives the rest), or without
+       // Fastfood never calls this (CheckFloatMapBuilt refused it)
   FastfoodArrays a;
 #endif
   a.dp = dp;
@@ -301,6 +307,10 @@ bool CheckFastfood(Reader& r) {
   a.S = p + ff::kHeaderBytes + diag;
   a.perm = p + ff::kHeaderBytes + 2 * diag;
   a.signs = a.perm + ff::PermBytes(dp, N);
+#if RFK_MODEL_HAS_FASTFOOD && RFK_MODEL_CONFIGURED
+  r.m.fastfood.storage = st;
+  r.m.fastfood.G = a.G;
+#endif
   return CheckFastfoodPermutations(r, a, s.offset + ff::kHeaderBytes + 2 * diag);
 }
 
@@ -313,10 +323,11 @@ bool CheckBinningValues(Reader& r, std::uint32_t at) {
   m.num_grids = LoadU32(p + bp::kNumGrids);
   const std::uint32_t d = LoadU32(p + bp::kInputDim), mode = LoadU32(p + bp::kMode);
   m.bin_buckets = LoadU32(p + bp::kBuckets);
-  m.bin_features = LoadU32(p + bp::kBinFeatures);
+  const std::uint32_t DB = LoadU32(p + bp::kBinFeatures);
   const float gamma = LoadF32(p + bp::kGamma);
 #if RFK_MODEL_HAS_INFO
   m.bin_gamma = gamma;
+  m.bin_features = DB;
 #endif
   const float bin_scale = LoadF32(p + bp::kFeatureScale);
   Put(m.bin_scale, bin_scale);  // checked whether the core stores it or not (rfk/model_layout.h)
@@ -337,12 +348,12 @@ bool CheckBinningValues(Reader& r, std::uint32_t at) {
   if (!IsFinite(bin_scale))
     return r.Fail(Status::kBadValue, "binning_params.feature_scale", at + bp::kFeatureScale);
   if (m.bin_mode == f::BinMode::kHashed
-          ? (m.bin_buckets == 0 || std::uint64_t{m.num_grids} * m.bin_buckets != m.bin_features)
+          ? (m.bin_buckets == 0 || std::uint64_t{m.num_grids} * m.bin_buckets != DB)
           : m.bin_buckets != 0)
     return r.Fail(Status::kBadValue, "binning_params.buckets", at + bp::kBuckets);
-  if (m.bin_features > f::kMaxFeatures ||
-      std::uint64_t{m.bin_features} + m.fourier_features > f::kMaxFeatures)
+  if (DB > f::kMaxFeatures || std::uint64_t{DB} + m.fourier_features > f::kMaxFeatures)
     return r.Fail(Status::kBadValue, "binning_params.bin_features", at + bp::kBinFeatures);
+  m.num_features = m.fourier_features + DB;  // D_B = BinFeatures(m) from here on
   return true;
 }
 
@@ -371,7 +382,9 @@ bool CheckBinGrids(Reader& r) {
   // A core without the float path's binning stores neither (rfk/model_layout.h), nor reads them.
   const auto* inv_width = reinterpret_cast<const float*>(r.Data(s));
   Put(r.m.bin_inv_width, inv_width);
-  Put(r.m.bin_offset, inv_width + std::uint64_t{r.m.num_grids} * r.m.input_dim);
+#if RFK_MODEL_HAS_INFO  // a configured Model derives it (BinOffset)
+  r.m.bin_offset = inv_width + std::uint64_t{r.m.num_grids} * r.m.input_dim;
+#endif
   return true;
 }
 
@@ -381,7 +394,7 @@ bool CheckBinKeyOrder(Reader& r, const Section& s) {
   const std::uint8_t* q = r.Data(s);
   const std::uint64_t keys_at = f::bin_keys::KeysOffset(r.m.num_grids);
   const auto* keys = reinterpret_cast<const std::uint64_t*>(q + keys_at);
-  const std::uint32_t P = r.m.num_grids, DB = r.m.bin_features;
+  const std::uint32_t P = r.m.num_grids, DB = BinFeatures(r.m);
   std::uint32_t prev = 0;
   for (std::uint32_t g = 0; g <= P; ++g) {
     const std::uint32_t start = LoadU32(q + 4 * g);
@@ -394,7 +407,9 @@ bool CheckBinKeyOrder(Reader& r, const Section& s) {
     prev = start;
   }
   r.m.bin_grid_start = q;
+#if RFK_MODEL_HAS_INFO  // a configured Model derives it (BinKeys)
   r.m.bin_keys = keys;
+#endif
   return true;
 }
 
@@ -405,7 +420,7 @@ bool CheckBinKeys(Reader& r) {
   if (r.m.bin_mode == f::BinMode::kHashed)
     return !s.present() || r.Fail(Status::kBadValue, "bin_keys", s.entry);
   if (!s.present()) return r.Fail(Status::kMissingSection, "bin_keys", 0);
-  if (s.size != f::bin_keys::KeysOffset(r.m.num_grids) + 8ull * r.m.bin_features)
+  if (s.size != f::bin_keys::KeysOffset(r.m.num_grids) + 8ull * BinFeatures(r.m))
     return r.Fail(Status::kBadSectionSize, "bin_keys.size", s.size_at());
   return CheckBinKeyOrder(r, s);
 }
@@ -419,7 +434,7 @@ bool CheckBinKeys(Reader&) { return true; }
 
 // 9b. Fastfood's G, then S (one call site for both: flash on the smallest cores).
 bool CheckFastfoodDiagonals(Reader& r) {
-  const FastfoodArrays& a = r.m.fastfood;
+  const auto& a = FastfoodOf(r.m);
   for (int i = 0; a.dp != 0 && i < 2; ++i)
     if (!CheckWeights(r, FastfoodDiagonal(a, i == 0 ? a.G : a.S), a.blocks, a.dp, i == 0 ? "fastfood.G" : "fastfood.S",
                       i == 0 ? "fastfood.G_scale" : "fastfood.S_scale"))
@@ -457,8 +472,7 @@ bool CheckMapArraysFinite(Reader& r) {
 bool CheckHead(Reader& r) {
   namespace hf = f::head;
   Model& m = r.m;
-  m.num_features = m.fourier_features + m.bin_features;
-  const Section& s = r[SectionType::kHead];
+  const Section& s = r[SectionType::kHead];  // num_features: D_F + D_B, from the maps' sections
   if (!s.present()) return r.Fail(Status::kMissingSection, "head", 0);
   if (s.size < hf::kHeaderBytes) return r.Fail(Status::kBadSectionSize, "head.size", s.size_at());
   const std::uint8_t* p = r.Data(s);
@@ -496,7 +510,9 @@ bool CheckHead(Reader& r) {
     m.head.scale = reinterpret_cast<const float*>(p + hf::kHeaderBytes + f::QuantValuesBytes(st, K, D));
 #endif
   if (st == f::Storage::kF32) Put(m.head_weights, reinterpret_cast<const float*>(p + hf::kHeaderBytes));
-  Put(m.head_bias, reinterpret_cast<const float*>(p + hf::kHeaderBytes + f::QuantMatrixBytes(st, K, D)));
+#if RFK_MODEL_HAS_INFO  // a configured Model derives it (HeadBias)
+  m.head_bias = reinterpret_cast<const float*>(p + hf::kHeaderBytes + f::QuantMatrixBytes(st, K, D));
+#endif
   return true;
 }
 
@@ -512,12 +528,14 @@ bool CheckLabels(Reader& r) {
   const Section& s = r[SectionType::kLabels];
   if (r.m.task == f::Task::kRegression)
     return !core::kReadNames || !s.present() || r.Fail(Status::kBadValue, "labels", s.entry);
-  const std::uint32_t c = r.m.task == f::Task::kBinary ? 2u : r.m.num_outputs;
+#if RFK_MODEL_HAS_INFO  // a configured Model derives it (NumClasses)
+  r.m.num_classes = r.m.task == f::Task::kBinary ? 2u : r.m.num_outputs;
+#endif
   if (core::kReadNames && !s.present()) return r.Fail(Status::kMissingSection, "labels", 0);
 #if RFK_MODEL_HAS_NAMES  // else kReadNames is 0: a configured core without the names
-  if (core::kReadNames && !CheckStrings(r, s, c, kLabelFields, &r.m.label_offsets, &r.m.label_pool)) return false;
+  if (core::kReadNames && !CheckStrings(r, s, NumClasses(r.m), kLabelFields, &r.m.label_offsets, &r.m.label_pool))
+    return false;
 #endif
-  r.m.num_classes = c;
   return true;
 }
 
@@ -526,7 +544,7 @@ bool CheckLaterArraysFinite(Reader& r) {
   const Model& m = r.m;
   return CheckStandardizeFinite(r) &&
          CheckWeights(r, StoredHead(m), m.num_outputs, m.num_features, "head", "head.scale") &&
-         CheckFinite(r, m.head_bias, m.num_outputs, "head");
+         CheckFinite(r, HeadBias(m), m.num_outputs, "head");
 }
 
 // 15. impute (optional): size 16 + 4 d, a known method, count = d, finite values; refused by a

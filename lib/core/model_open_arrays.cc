@@ -93,22 +93,28 @@ bool CheckStandardize(Reader& r) {
     return r.Fail(Status::kUnsupportedStorage, "standardize.storage", at);
   if (s.size != (half ? 4u : 8u) * r.m.input_dim)  // QuantMatrixBytes(storage, 2, d); d <= 2^24
     return r.Fail(Status::kBadSectionSize, "standardize.size", s.size_at());
+#if RFK_MODEL_HAS_QUANT && RFK_MODEL_CONFIGURED
+  r.m.standardize_at = s.offset + (half ? 1u : 0u);  // s.offset: >= 32, a multiple of 16
+#else
   if (half) {
     core::Put(r.m.standardize_f16_at, s.offset);  // >= 32: after the header
   } else {
     const auto* mean = reinterpret_cast<const float*>(r.Data(s));
     core::Put(r.m.mean, mean);
-    core::Put(r.m.inv_scale, mean + r.m.input_dim);
+#if RFK_MODEL_HAS_INFO  // a configured Model derives it (InvScale)
+    r.m.inv_scale = mean + r.m.input_dim;
+#endif
   }
+#endif
   return true;
 }
 
 // 14, first part: standardize's values are finite (f16: no exponent 31), at the first that is not.
 bool CheckStandardizeFinite(Reader& r) {
   const Model& m = r.m;
-  const bool half = m.standardize_f16_at != 0;
-  const WeightsView v{half ? WeightType::kF16 : WeightType::kF32,
-                      half ? static_cast<const void*>(StandardizeF16Values(m)) : m.mean, nullptr};
+  const std::uint16_t* half = StandardizeF16Values(m);
+  const WeightsView v{half != nullptr ? WeightType::kF16 : WeightType::kF32,
+                      half != nullptr ? static_cast<const void*>(half) : StandardizeMean(m), nullptr};
   return !IsStandardized(m) || CheckWeights(r, v, 2, m.input_dim, "standardize", "standardize");
 }
 

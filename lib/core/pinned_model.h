@@ -133,5 +133,14 @@ template <class View>
   return v;
 }
 #endif
+// Fastfood's arrays for the kernels, bound to a const reference: a pinned core's member by member
+// (MemberCopy), a configured one's derived (FastfoodOf, a value), any other's the member itself.
+[[gnu::always_inline]] inline decltype(auto) FastfoodCopy(const Model& m) noexcept {
+#ifdef RFK_PIN_MODEL
+  return MemberCopy(m.fastfood);
+#else
+  return FastfoodOf(m);
+#endif
+}
 
 }  // namespace rfk::core

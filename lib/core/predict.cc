@@ -48,7 +48,7 @@ bool ImputeInput(const Model& m, const float* x, float* xs) {
   if (const std::uint16_t* h = StandardizeF16Values(m); core::kFloatQuant && h != nullptr)
     kt->StandardizeF16(x, h, h + m.input_dim, m.input_dim, xs);
   else
-    kt->Standardize(x, m.mean, m.inv_scale, m.input_dim, xs);
+    kt->Standardize(x, StandardizeMean(m), InvScale(m), m.input_dim, xs);
 }
 
 // The model's Fourier form, known at compile time in a core built for one form (core_config.h).
@@ -69,7 +69,7 @@ namespace {
 // writes it); not with binning (its grids read the standardised x) or an impute section (the NaN
 // substitution needs the copy).
 bool StandardizeInBlocks(const Model& m, std::uint32_t feature_block = core::kFeatureBlock) {
-  return feature_block < kFeatureBlock && core::kFloatFastfood && m.fastfood.dp != 0 && m.num_grids == 0 &&
+  return feature_block < kFeatureBlock && core::kFloatFastfood && HasFastfoodArrays(m) && m.num_grids == 0 &&
          m.impute == nullptr && IsStandardized(m);
 }
 
@@ -88,7 +88,7 @@ struct ScratchLayout {
 ScratchLayout Layout(const Model& m, std::uint32_t feature_block = core::kFeatureBlock) {
   const std::uint32_t F = m.num_frequencies, B = BlockFrequencies(m, feature_block), block = F < B ? F : B;
   const std::size_t block_floats = m.fourier_features == F ? block : 2 * std::size_t{block};  // F = 0: 0
-  const std::size_t dp = m.fastfood.dp, ff_floats = dp == 0 ? 0 : dp + (dp > B ? dp : B);
+  const std::size_t dp = FastfoodPaddedDim(m), ff_floats = dp == 0 ? 0 : dp + (dp > B ? dp : B);
   const bool x_copy =
       (core::kReadImpute && m.impute != nullptr) || (IsStandardized(m) && !StandardizeInBlocks(m, feature_block));
   const bool z_in_t = core::kFloatFastfood && dp != 0 && block_floats <= dp;
@@ -109,7 +109,7 @@ Status Prepare(const Model& m, const float* x, std::size_t x_len, void* scratch,
                core::Kernels kt, const float** input, ScratchLayout* l) {
   if (!core::kCoreFloat) return Status::kUnsupportedStorage;  // float path compiled out (core_config.h)
   if (HeadView(m).data == nullptr || x == nullptr || scratch == nullptr) return Status::kNullArgument;
-  if (core::kCoreFixed && ((m.fourier_features != 0 && m.fastfood.dp == 0 && ProjectionView(m).data == nullptr) ||
+  if (core::kCoreFixed && ((m.fourier_features != 0 && !HasFastfoodArrays(m) && ProjectionView(m).data == nullptr) ||
                             (m.num_grids != 0 && m.bin_inv_width == nullptr)))
     return Status::kUnsupportedStorage;  // a fixed-only model (no W, or no bin grids): PredictFixed (rfk/fixed.hpp)
   if (x_len != m.input_dim) return Status::kInputDimMismatch;
@@ -136,7 +136,7 @@ const std::uint32_t* Bins(const Model& m, core::Kernels kt, const float* input, 
   if (!core::kFloatBinning || m.num_grids == 0) return nullptr;
   auto* keys = reinterpret_cast<std::uint64_t*>(base + l.keys);
   auto* cols = reinterpret_cast<std::uint32_t*>(base + l.cols);
-  kt->BinKeys(m.bin_inv_width, m.bin_offset, input, m.num_grids, m.input_dim, m.bin_seed, keys);
+  kt->BinKeys(m.bin_inv_width, BinOffset(m), input, m.num_grids, m.input_dim, m.bin_seed, keys);
   for (std::uint32_t p = 0; p < m.num_grids; ++p) cols[p] = BinColumn(m, p, keys[p]);
   return cols;
 }
@@ -226,8 +226,8 @@ void FourierBlocks(const Model& m, core::Kernels kt, const float* input, std::ui
                    const ScratchLayout& l, Emit&& emit) {
   const std::uint32_t F = m.num_frequencies, B = BlockFrequencies(m, core::kFeatureBlock);
   float* z = reinterpret_cast<float*>(base + l.z);
-  if (core::kFloatFastfood && m.fastfood.dp != 0) {
-    const auto& a = core::MemberCopy(m.fastfood);
+  if (core::kFloatFastfood && HasFastfoodArrays(m)) {
+    const auto& a = core::FastfoodCopy(m);
     float* t = reinterpret_cast<float*>(base + l.ff);
     float* ub = t + a.dp;  // u for [j0, j0 + span): whole Fastfood blocks, whole feature blocks
     const std::uint32_t span = a.dp > B ? a.dp : B;
@@ -316,7 +316,7 @@ Status ComputeFeaturesOf(const Model& model, const float* x, std::size_t x_len, 
     if (!IsFinite(z_out[j])) return Status::kArgumentOutOfRange;
   const std::uint32_t* cols = Bins(model, kt, input, base, l);
   float* zb = z_out + model.fourier_features;
-  for (std::uint32_t j = 0; j < model.bin_features; ++j) zb[j] = 0.0f;
+  for (std::uint32_t j = 0; j < BinFeatures(model); ++j) zb[j] = 0.0f;
   for (std::uint32_t p = 0; p < model.num_grids; ++p)
     if (cols[p] != kNoColumn) zb[cols[p]] = model.bin_scale;
   return Status::kOk;
@@ -363,7 +363,7 @@ Status PredictOf(const Model& model, const float* x, std::size_t x_len, void* sc
   auto* base = static_cast<std::uint8_t*>(scratch);
   const std::uint32_t F = model.num_frequencies;
   const std::uint32_t pair = model.fourier_features != F ? F : 0;  // the sines' columns start F after
-  const float* bias = model.head_bias;  // the first part adds the bias, every later one out
+  const float* bias = HeadBias(model);  // the first part adds the bias, every later one out
   FourierBlocks(model, kt, input, base, l, [&](std::uint32_t j, std::uint32_t n, const float* zc, const float*) {
     HeadPart(model, kt, j, pair, n, zc, bias, out);  // zc + n: the sines (FourierBlocks' zs)
     bias = out;
@@ -472,10 +472,10 @@ Status PredictBatchOf(const Model& m, const float* X, std::size_t n, std::size_t
     float* ob = out + i0 * K;
     if (PhaseForm(m))
       kt->FourierPhaseHeadBatch(m.projection, m.phase, input, bn, m.num_frequencies, d,
-                               m.feature_scale, m.head_weights, m.head_bias, K, acc, ob);
+                               m.feature_scale, m.head_weights, HeadBias(m), K, acc, ob);
     else
       kt->FourierPairHeadBatch(m.projection, input, bn, m.num_frequencies, d, m.feature_scale,
-                              m.head_weights, m.head_bias, K, acc, ob);
+                              m.head_weights, HeadBias(m), K, acc, ob);
     for (std::uint32_t r = 0; r < bn; ++r) {
       const float* o = ob + std::size_t{r} * K;
       for (std::uint32_t k = 0; k < K; ++k)
@@ -490,7 +490,7 @@ Status PredictBatchOf(const Model& m, const float* X, std::size_t n, std::size_t
 }
 
 const char* ClassLabelOf(const Model& model, std::uint32_t index) {
-  if (model.label_pool == nullptr || index >= model.num_classes) return "";
+  if (model.label_pool == nullptr || index >= NumClasses(model)) return "";
   return model.label_pool + LoadU32(model.label_offsets + 4 * index);
 }
 

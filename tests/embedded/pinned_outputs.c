@@ -25,6 +25,10 @@
 #define OTHER_HEADER "house_pair.h"
 #endif
 #include OTHER_HEADER
+/* A second one (OTHER2, OTHER2_UPPER, OTHER2_HEADER), refused with OTHER2_STATUS at OTHER2_FIELD. */
+#if defined(OTHER2)
+#include OTHER2_HEADER
+#endif
 
 #define RFK_CAT_(a, b) a##b
 #define RFK_CAT(a, b) RFK_CAT_(a, b)
@@ -132,6 +136,12 @@ int main(void) {
 #if defined(OTHER_STATUS)
   check(refused == OTHER_STATUS && strcmp(err.field, OTHER_FIELD) == 0,
         "configured core: refused with the status and at the field its configuration leaves out");
+#endif
+#if defined(OTHER2)
+  check(rfk_open(&model, OTHER2, RFK_CAT(OTHER2_UPPER, _BYTES), &err) == OTHER2_STATUS &&
+            strcmp(err.field, OTHER2_FIELD) == 0,
+        "configured core: a second model of another kind refused with its status and at its field");
+  printf("  refused at %s (%s)\n", err.field, rfk_status_name(err.status));
 #endif
   check(rfk_input_dim(&model) == 0, "configured core: a refused open leaves the handle empty");
   check(rfk_open(&model, PINNED, MACRO(_BYTES), NULL) == RFK_OK && host_outputs(0), "configured core: opens it again");

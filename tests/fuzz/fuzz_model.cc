@@ -45,7 +45,7 @@ void Exercise(const std::uint8_t* bytes, std::size_t size) {
     (void)rfk::PredictFixed(m, xq.data(), d, acc.data(), rfk::FixedScratchBytes(m), oq.data(), K);
     if (K) (void)rfk::DecideClassFixed(m, oq.data());
   }
-  for (std::uint32_t c = 0; c <= m.num_classes; ++c) (void)rfk::ClassLabel(m, c);
+  for (std::uint32_t c = 0; c <= rfk::NumClasses(m); ++c) (void)rfk::ClassLabel(m, c);
   for (std::uint32_t c = 0; c <= m.num_names; ++c) (void)std::strlen(rfk::FeatureName(m, c));
   // Missing inputs: imputed by a model with the impute section, refused by one without.
   for (std::size_t i = 0; i < x.size(); i += 2) x[i] = std::numeric_limits<float>::quiet_NaN();
@@ -53,7 +53,7 @@ void Exercise(const std::uint8_t* bytes, std::size_t size) {
   (void)rfk::PredictBatch(m, x.data(), 3, 3 * d, scratch, scratch_bytes, out.data(), out.size());
   if (K) (void)rfk::DecideClass(m, out.data());
   if (K) (void)rfk::DecideClassRaw(m, out.data());
-  std::vector<float> proba(m.num_classes + 1);
+  std::vector<float> proba(rfk::NumClasses(m) + 1);
   if (K) (void)rfk::Probabilities(m, out.data(), K, proba.data(), proba.size());
 }
 
