@@ -17,7 +17,8 @@
 // one accumulator a row (RFK_CORE_PLAIN_LOOPS, below); the integer path's cosine table computed
 // rather than stored (quarter_cos.h: about 400 bytes less); on cores with the Arm DSP extension or
 // MVE, the integer path's scalar kernels (RFK_FIXED_DSP 0: fixed_kernels.h); on those with MVE-F,
-// the scalar kernel table alone (RFK_HELIUM 0: kernels_helium.h). docs/EMBEDDED.md gives what it
+// the scalar kernel table alone (RFK_HELIUM 0: kernels_helium.h); the integer Fastfood's roundings
+// without their common-shift path (fixed_predict_fastfood.cc). docs/EMBEDDED.md gives what it
 // saves and costs per kind and core.
 #ifndef RFK_CORE_SMALL
 #define RFK_CORE_SMALL 0
