@@ -64,11 +64,17 @@ struct Layout {
   std::uint32_t bias;    ///< i32 bias[K]
   std::uint64_t bytes;   ///< where the dense part ends (the section's size without a tail)
 };
-/// The Layout of a fixed section for d inputs, F frequencies, K outputs and D features.
-constexpr Layout LayoutOf(std::uint64_t d, std::uint64_t F, std::uint64_t K, std::uint64_t D, bool dense = true) {
-  const std::uint64_t rows = dense ? F : 0;
-  const std::uint64_t w = kHeaderBytes + 8 * d, shift = w + Round4(2 * rows * d), phase = shift + Round4(rows),
-                      head = phase + 4 * F, mult = head + Round4(K * D);
+/// The Layout of a fixed section for d inputs, F frequencies, K outputs and D features, computed in
+/// U as FastfoodTailOf is: 64 bits (the default) for a section not yet checked; 32 bits only for
+/// one the validator accepted (a prediction's), whose every offset is below 2^32.
+template <class U = std::uint64_t>
+constexpr Layout LayoutOf(std::uint64_t d64, std::uint64_t F64, std::uint64_t K64, std::uint64_t D64,
+                          bool dense = true) {
+  const auto round4 = [](U n) { return (n + 3) / 4 * 4; };
+  const U d = static_cast<U>(d64), F = static_cast<U>(F64), K = static_cast<U>(K64), D = static_cast<U>(D64);
+  const U rows = dense ? F : 0;
+  const U w = kHeaderBytes + 8 * d, shift = w + round4(2 * rows * d), phase = shift + round4(rows),
+          head = phase + 4 * F, mult = head + round4(K * D);
   return Layout{kHeaderBytes, static_cast<std::uint32_t>(kHeaderBytes + 4 * d), static_cast<std::uint32_t>(w),
                 static_cast<std::uint32_t>(shift), static_cast<std::uint32_t>(phase), static_cast<std::uint32_t>(head),
                 static_cast<std::uint32_t>(mult), static_cast<std::uint32_t>(mult + 4 * K),

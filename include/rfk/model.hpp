@@ -372,22 +372,17 @@ inline bool HasFastfoodArrays(const Model& m) noexcept { return m.fastfood.G != 
 /// from G, its storage, d and F as the format lays the section out (d' = PaddedDim(d), F / d'
 /// blocks rounded up, then S, the permutations and the signs after G; OpenModel checked each).
 #if RFK_MODEL_HAS_FASTFOOD && RFK_MODEL_CONFIGURED
-inline std::uint32_t FastfoodIndexBits(const Model& m) noexcept {  // log2 d', d' <= 2^16
-  std::uint32_t w = 0;
-  while ((1u << w) < m.input_dim) ++w;
-  return w;
-}
-/// d' (0 without Fastfood's arrays): FastfoodOf(m).dp.
+/// d' (0 without Fastfood's arrays): FastfoodOf(m).dp. (IndexBits(d) = IndexBits(PaddedDim(d)) = log2 d'.)
 inline std::uint32_t FastfoodPaddedDim(const Model& m) noexcept {
-  return m.fastfood.G != nullptr ? 1u << FastfoodIndexBits(m) : 0u;
+  return m.fastfood.G != nullptr ? 1u << format::fastfood::IndexBits(m.input_dim) : 0u;
 }
 inline FastfoodArrays FastfoodOf(const Model& m) noexcept {
   const auto* g = static_cast<const std::uint8_t*>(m.fastfood.G);
-  const std::uint32_t w = FastfoodIndexBits(m);
+  const std::uint32_t w = format::fastfood::IndexBits(m.input_dim);
   const std::uint32_t dp = g != nullptr ? 1u << w : 0u, blocks = g != nullptr ? ((m.num_frequencies - 1) >> w) + 1 : 0u;
   const std::uint32_t diag = format::fastfood::DiagonalBytes(m.fastfood.storage, dp, blocks);  // 0 without G
   return FastfoodArrays{dp, blocks, w, m.fastfood.storage, g, g + diag, g + 2 * diag,
-                        g + 2 * diag + (dp * blocks * w + 7) / 8};
+                        g + 2 * diag + (dp * blocks * w + 7) / 8};  // PermBytes, w known
 }
 #else
 inline std::uint32_t FastfoodPaddedDim(const Model& m) noexcept { return m.fastfood.dp; }
@@ -400,8 +395,9 @@ inline const std::uint64_t* BinKeys(const Model& m) noexcept {
   return m.bin_keys;
 #else
   const std::uint8_t* starts = m.bin_grid_start;
-  return starts != nullptr ? reinterpret_cast<const std::uint64_t*>(starts + (std::size_t{m.num_grids} * 4 + 11) / 8 * 8)
-                           : nullptr;
+  // KeysOffset(P) in 32 bits: its 64-bit form took 40 B more of a prediction's stack on the Cortex-M0.
+  const std::size_t keys_at = (std::size_t{m.num_grids} * 4 + 11) / 8 * 8;
+  return starts != nullptr ? reinterpret_cast<const std::uint64_t*>(starts + keys_at) : nullptr;
 #endif
 }
 /// The float head's biases (K f32), after its weights, their padding and (int8, f16-scaled) their

@@ -35,17 +35,6 @@ std::int64_t RoundShift(std::int64_t v, std::uint32_t n) {
   return (v + (std::int64_t{1} << (n - 1))) >> n;
 }
 
-// fp::LayoutOf in 32 bits, for a section OpenModel accepted: it lies in the blob (< 2^32 bytes),
-// and so does every array in it, so no offset wraps (the 64-bit form is the validator's, which must
-// not wrap on any input). On the Cortex-M0 the 64-bit form's products are library calls, and its
-// registers took PredictFixed's frame to 144 B.
-fp::Layout LayoutOf32(std::uint32_t d, std::uint32_t F, std::uint32_t K, std::uint32_t D, bool dense) {
-  const std::uint32_t rows = dense ? F : 0u, w = fp::kHeaderBytes + 8 * d, shift = w + (2 * rows * d + 3) / 4 * 4,
-                      phase = shift + (rows + 3) / 4 * 4, head = phase + 4 * F, mult = head + (K * D + 3) / 4 * 4;
-  return fp::Layout{fp::kHeaderBytes, fp::kHeaderBytes + 4 * d, w, shift, phase, head, mult, mult + 4 * K, mult + 8 * K,
-                    mult + 12 * K};
-}
-
 // K int64 accumulators, then (Fastfood) t and turns, d' int32 each.
 std::size_t ScratchOf(const Model& m) {
   const std::size_t acc = core::RoundUp(std::size_t{8} * (m.num_outputs > 0 ? m.num_outputs : 1), kScratchAlignment);
@@ -108,7 +97,9 @@ Status PredictOf(const Model& m, const std::int16_t* x, std::size_t x_len, void*
   const Status s = CheckFixedArgs(m, x, x_len, scratch, scratch_bytes, out, out_len);
   if (s != Status::kOk) return s;
   const std::uint32_t d = m.input_dim, F = m.num_frequencies, K = m.num_outputs, D = m.num_features;
-  const fp::Layout l = LayoutOf32(d, F, K, D, !(core::kFixedFastfood && format::IsFastfood(m.map)));
+  // In 32 bits: OpenModel accepted the section, which lies in the blob (< 2^32 bytes). On the
+  // Cortex-M0 the 64-bit form's products are library calls, and its registers took this frame to 144 B.
+  const fp::Layout l = fp::LayoutOf<std::uint32_t>(d, F, K, D, !(core::kFixedFastfood && format::IsFastfood(m.map)));
   const std::uint8_t* sec = FixedSection(m);
   const auto* q = reinterpret_cast<const std::int8_t*>(sec + l.head);
   const bool pairs = !format::IsPhaseForm(m.map);

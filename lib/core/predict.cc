@@ -432,6 +432,7 @@ Status PredictBatchOf(const Model& m, const float* X, std::size_t n, std::size_t
   const bool batched = core::kBatchKernels && m.projection != nullptr && m.head_weights != nullptr &&
                        m.num_grids == 0 && m.layout == format::Layout::kPanels;
   const std::uint32_t d = m.input_dim, K = m.num_outputs;
+  const float* bias = HeadBias(m);
   auto* base = static_cast<std::uint8_t*>(scratch);
   auto* xs = reinterpret_cast<float*>(base);
   const std::uint32_t rows = BatchRows(m);
@@ -472,10 +473,10 @@ Status PredictBatchOf(const Model& m, const float* X, std::size_t n, std::size_t
     float* ob = out + i0 * K;
     if (PhaseForm(m))
       kt->FourierPhaseHeadBatch(m.projection, m.phase, input, bn, m.num_frequencies, d,
-                               m.feature_scale, m.head_weights, HeadBias(m), K, acc, ob);
+                               m.feature_scale, m.head_weights, bias, K, acc, ob);
     else
       kt->FourierPairHeadBatch(m.projection, input, bn, m.num_frequencies, d, m.feature_scale,
-                              m.head_weights, HeadBias(m), K, acc, ob);
+                              m.head_weights, bias, K, acc, ob);
     for (std::uint32_t r = 0; r < bn; ++r) {
       const float* o = ob + std::size_t{r} * K;
       for (std::uint32_t k = 0; k < K; ++k)
