@@ -294,6 +294,8 @@ Head8 GptqHead(const Model& m, const Model& fixed, const Dataset& data) {
   std::vector<double> mu(D, 0.0), A(std::size_t{D} * D, 0.0), z(D);
   std::vector<float> x(d);
   std::vector<std::int16_t> xq(d);
+  std::vector<std::uint32_t> nz;
+  nz.reserve(D);
   double n = 0;
   for (std::size_t r = 0; r < data.rows; r += stride) {
     DenseRow(data, r, x.data(), d);
@@ -312,9 +314,16 @@ Head8 GptqHead(const Model& m, const Model& fixed, const Dataset& data) {
       const std::uint32_t col = FixedBinColumn(fixed, xq.data(), p);
       if (col != kNoColumn) z[Df + col] = 1.0;
     }
-    for (std::uint32_t i = 0; i < D; ++i) {
+    // Over the nonzero features only (in index order): a bin's row has P of its D_B, and the
+    // zeros' products would add exact zeros to the same sums (a9a's hashed fixture: D = 1920,
+    // 30 ones a row, 23 s of `rfk convert` before).
+    nz.clear();
+    for (std::uint32_t i = 0; i < D; ++i)
+      if (z[i] != 0.0) nz.push_back(i);
+    for (std::size_t a = 0; a < nz.size(); ++a) {
+      const std::uint32_t i = nz[a];
       mu[i] += z[i];
-      for (std::uint32_t j = i; j < D; ++j) A[std::size_t{i} * D + j] += z[i] * z[j];
+      for (std::size_t b = a; b < nz.size(); ++b) A[std::size_t{i} * D + nz[b]] += z[i] * z[nz[b]];
     }
     n += 1;
   }
