@@ -5,13 +5,20 @@
 # one core) for a bounded time on a seed corpus of real inputs, and prints executions and coverage
 # per target.
 #   scripts/fuzz.sh [seconds per target, default 60] [target ...]
-#   targets: model model_dense model_fixed model_pinned capi libsvm csv idx train convert (default:
-#   all). CI's short run: scripts/fuzz.sh 20. model_dense is fuzz_model on the core `rfk export
-#   --config-header` configures for a dense f32 model (tests/embedded/house_pair_config.h: pairs,
-#   f32, no Fastfood, binning, integer path, impute or calibration): every other kind must be refused
-#   at open, never misread. model_fixed is fuzz_model on a core configured for the integer path alone
-#   (tests/fuzz/fixed_only_config.h), whose Model has none of the float path's members. model_pinned is fuzz_model on a core pinned to one seed model (`--pin`): it must open
-#   that model alone and refuse every other input.
+#   targets: model model_dense model_fixed model_pinned model_configured capi libsvm csv idx train
+#   convert (default: all). CI's short run: scripts/fuzz.sh 20. model_dense is fuzz_model on the
+#   core `rfk export --config-header` configures for a dense f32 model
+#   (tests/embedded/house_pair_config.h: pairs, f32, no Fastfood, binning, integer path, impute or
+#   calibration): every other kind must be refused at open, never misread. model_fixed is
+#   fuzz_model on a core configured for the integer path alone (tests/fuzz/fixed_only_config.h),
+#   whose Model has none of the float path's members. model_pinned is fuzz_model on a core pinned
+#   to one seed model (`--pin`): it must open that model alone and refuse every other input.
+#   model_configured is fuzz_model on seven configured cores in one binary
+#   (tests/fuzz/configured_cores.cc), each configured from a seed model of another kind: Fastfood
+#   int8, hashed binning, Fastfood f16 beside binning, and on the integer path dense, Fastfood,
+#   exact binning and Fourier beside hashed binning. Each must open its own seed (checked before
+#   fuzzing) and refuse the kinds it was not built for. Its findings, committed under
+#   tests/fuzz/regressions/model_configured/, are replayed as seeds by every run of the target.
 # Seeds: models trained by the rfk CLI, small slices of ../shared/datasets (when present; nothing
 # is copied into the repository), hand-made inputs for every format and element type, and the
 # committed regression inputs. Corpora grow in build/fuzz/corpus/<target> across runs.
@@ -26,7 +33,7 @@ cd "$(dirname "$0")/.."
 secs=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(model model_dense model_fixed model_pinned capi libsvm csv idx train convert)
+[ ${#targets[@]} -gt 0 ] || targets=(model model_dense model_fixed model_pinned model_configured capi libsvm csv idx train convert)
 case "$secs" in '' | *[!0-9]*) echo "fuzz.sh: seconds must be a positive integer" >&2; exit 2 ;; esac
 
 scripts/install-deps.sh
@@ -148,6 +155,12 @@ seeds_model_fixed() {
   cp "$tmp/seeds/model/"* "$tmp/seeds/model_fixed/" 2>/dev/null || true
 }
 
+seeds_model_configured() {
+  seeds_model
+  mkdir -p "$tmp/seeds/model_configured"
+  cp "$tmp/seeds/model/"* "$tmp/seeds/model_configured/" 2>/dev/null || true
+}
+
 seeds_model_pinned() {
   seeds_model
   mkdir -p "$tmp/seeds/model_pinned"
@@ -263,6 +276,25 @@ build_target() {
       "${cxx[@]}" -DRFK_FUZZ_ENTRY=Model "${obj_flags[@]}" tests/fuzz/fuzz_model.cc "$tmp/pinned_array.cc" \
         "${objs[@]}" -o "$out/fuzz_$t"
       obj_flags=() ;;
+    model_configured)  # the cores `rfk export --config-header` configures for seed models of other kinds
+      seeds_model
+      local n=0 seed cfg_objs=() list="" paths=""
+      for seed in seed-fastfood-int8 seed9 seed-fastfood-f16-binning seed-fixed-int8 seed-fixed-fastfood-only \
+                  seed-fixed-binning-exact seed-fixed-fourier-binning-hashed; do
+        n=$((n + 1))
+        build/release/bin/rfk export -m "$tmp/seeds/model/$seed.rfk" --c-header "$tmp/cfg$n-model.h" --name "cfg$n" \
+          --config-header "$tmp/cfg$n.h" 2>/dev/null
+        # Renamed namespaces: the cores link side by side (tests/fuzz/configured_cores.cc); the C
+        # API's sources stay out (their names are C's).
+        obj_flags=("-DRFK_CONFIG_HEADER=\"$tmp/cfg$n.h\"" -Drfk=rfk_cfg$n -Drfk_fuzz=rfk_fuzz_cfg$n)
+        objects "core_cfg$n" $(printf '%s\n' "${core[@]}" | grep -v -e capi.cc -e fixed_codes.cc) tests/fuzz/fuzz_model.cc
+        cfg_objs+=("${objs[@]}")
+        list+=" X($n)"
+        paths+="${paths:+:}$tmp/seeds/model/$seed.rfk"
+      done
+      export RFK_FUZZ_CONFIG_SEEDS=$paths  # each core must open its own (configured_cores.cc)
+      obj_flags=()
+      "${cxx[@]}" "-DRFK_FUZZ_CONFIGS(X)=$list" tests/fuzz/configured_cores.cc "${cfg_objs[@]}" -o "$out/fuzz_$t" ;;
     capi) "${cxx[@]}" -DRFK_FUZZ_ENTRY=CApi tests/fuzz/fuzz_capi.cc "${core_objs[@]}" -o "$out/fuzz_$t" ;;
     libsvm | csv | idx)
       entry=$(printf '%s' "${t:0:1}" | tr a-z A-Z)${t:1}
@@ -274,11 +306,11 @@ build_target() {
       objects host lib/host/*/*.cc
       "${cxx[@]}" "${host_flags[@]}" -DRFK_FUZZ_ENTRY=$entry "tests/fuzz/fuzz_$t.cc" "${objs[@]}" "${core_objs[@]}" \
         -lopenblas -lz -pthread -o "$out/fuzz_$t" ;;
-    *) echo "fuzz.sh: unknown target '$t' (model, model_dense, model_fixed, model_pinned, capi, libsvm, csv, idx, train, convert)" >&2; exit 2 ;;
+    *) echo "fuzz.sh: unknown target '$t' (model, model_dense, model_fixed, model_pinned, model_configured, capi, libsvm, csv, idx, train, convert)" >&2; exit 2 ;;
   esac
 }
 
-declare -A max_len=([model]=65536 [model_dense]=65536 [model_fixed]=65536 [model_pinned]=65536 [capi]=65536 [libsvm]=8192 [csv]=8192 [idx]=16384 [train]=4096 [convert]=65536)
+declare -A max_len=([model]=65536 [model_dense]=65536 [model_fixed]=65536 [model_pinned]=65536 [model_configured]=65536 [capi]=65536 [libsvm]=8192 [csv]=8192 [idx]=16384 [train]=4096 [convert]=65536)
 for t in "${targets[@]}"; do
   echo "== $t: building" >&2
   build_target "$t"

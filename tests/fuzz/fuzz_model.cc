@@ -65,6 +65,13 @@ int rfk_fuzz::Model(const std::uint8_t* data, std::size_t size) {
   return 0;
 }
 
+int rfk_fuzz::OpenStatus(const std::uint8_t* data, std::size_t size) {
+  std::vector<std::uint64_t> store(size / 8 + 1);
+  if (size > 0) std::memcpy(store.data(), data, size);
+  rfk::Model m;
+  return static_cast<int>(rfk::OpenModel(store.data(), size, &m, nullptr));
+}
+
 #ifdef RFK_FUZZ_ENTRY
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   return rfk_fuzz::RFK_FUZZ_ENTRY(data, size);

@@ -20,6 +20,7 @@
 namespace rfk_fuzz {
 
 int Model(const std::uint8_t* data, std::size_t size);   // OpenModel + every predict entry point
+int OpenStatus(const std::uint8_t* data, std::size_t size);  // OpenModel's status (an aligned copy)
 int CApi(const std::uint8_t* data, std::size_t size);    // the same through the C API (rfk/rfk.h)
 int Libsvm(const std::uint8_t* data, std::size_t size);  // the LIBSVM reader (and DetectFormat)
 int Csv(const std::uint8_t* data, std::size_t size);     // the CSV reader
