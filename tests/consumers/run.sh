@@ -19,7 +19,9 @@
 #                                             installed prefix (no library for the MCU in it):
 #                                             rfk_add_core (CMake) or rfk.mk (Makefile, the core
 #                                             configured for the model by rfk export
-#                                             --config-header), the C driver linking, run under qemu
+#                                             --config-header), the C driver linking, run under qemu;
+#                                             MCU riscv32 (make only): RV32IMC with picolibc on
+#                                             qemu-system-riscv32's virt board
 #   run.sh fresh_clone  SOURCE FIXTURES WORK  the source files git knows, copied where no ../shared
 #                                             is beside them: a plain configure (no options) must
 #                                             pick Release and leave tests and benchmarks out (the
@@ -71,6 +73,7 @@ board_for() {
                 flags="-mcpu=cortex-m33 -mthumb -mfloat-abi=hard -mfpu=auto" ;;
     cortex-m33+nofp) board=mps2-an505 memory="0x10000000;4M;0x38000000;4M"
                      flags="-mcpu=cortex-m33+nofp -mthumb" ;;
+    riscv32) board=virt memory="" flags="-march=rv32imc -mabi=ilp32 --specs=picolibc.specs" ;;  # picolibc's own layout
     *) echo "run.sh: no board for $1"; exit 2 ;;
   esac
 }
@@ -84,6 +87,12 @@ board_ld() {  # SOURCE MEMORY OUT
 }
 # An image's size, then the image on its board under qemu (semihosting: its exit status is ours).
 run_on_board() {  # ELF
+  if [ "$board" = virt ]; then
+    riscv64-unknown-elf-size "$1" | tail -1
+    timeout 120 qemu-system-riscv32 -M virt -bios none -nographic -monitor none \
+      -semihosting-config enable=on,target=native -kernel "$1"
+    return
+  fi
   arm-none-eabi-size "$1" | tail -1
   timeout 120 qemu-system-arm -M "$board" -nographic -monitor none \
     -semihosting-config enable=on,target=native -kernel "$1"
@@ -197,13 +206,14 @@ firmware)
       -DRFK_FIXTURE_DIR="$fixtures" -DBOARD_MEMORY="$memory"
     elf="$work/build/consumer.elf"
   else
-    board_ld "$source" "$memory" "$work/board.ld"
+    cross=arm-none-eabi-
+    if [ "$board" = virt ]; then cross=riscv64-unknown-elf-; else board_ld "$source" "$memory" "$work/board.ld"; fi
     # The core configured for the model it runs (rfk export --config-header of the installed CLI).
     "$prefix/bin/rfk" export -m "$fixtures/house_pair.rfk" --c-header "$work/model.h" --name house_pair \
       --config-header "$work/rfk_config.h" 2>/dev/null
     grep -q '^#define RFK_CORE_FIXED 0' "$work/rfk_config.h" || { cat "$work/rfk_config.h"; exit 1; }
-    make -s -C "$here/firmware" RFK_PREFIX="$prefix" SOURCE="$source" FIXTURE_DIR="$fixtures" OUT="$work" \
-      LD="$work/board.ld" CPU_FLAGS="$flags" RFK_CONFIG_HEADER="$work/rfk_config.h" >"$work/make.log" 2>&1 ||
+    make -s -C "$here/firmware" CROSS="$cross" RFK_PREFIX="$prefix" SOURCE="$source" FIXTURE_DIR="$fixtures" \
+      OUT="$work" LD="$work/board.ld" CPU_FLAGS="$flags" RFK_CONFIG_HEADER="$work/rfk_config.h" >"$work/make.log" 2>&1 ||
       { cat "$work/make.log"; exit 1; }
     elf="$work/consumer.elf"
   fi
