@@ -285,8 +285,10 @@ build_target() {
         build/release/bin/rfk export -m "$tmp/seeds/model/$seed.rfk" --c-header "$tmp/cfg$n-model.h" --name "cfg$n" \
           --config-header "$tmp/cfg$n.h" 2>/dev/null
         # Renamed namespaces: the cores link side by side (tests/fuzz/configured_cores.cc); the C
-        # API's sources stay out (their names are C's).
-        obj_flags=("-DRFK_CONFIG_HEADER=\"$tmp/cfg$n.h\"" -Drfk=rfk_cfg$n -Drfk_fuzz=rfk_fuzz_cfg$n)
+        # API's sources stay out (their names are C's). With the core's warnings as errors: GCC
+        # builds the configured cores everywhere else, and Clang warns where it does not.
+        obj_flags=("-DRFK_CONFIG_HEADER=\"$tmp/cfg$n.h\"" -Drfk=rfk_cfg$n -Drfk_fuzz=rfk_fuzz_cfg$n
+                   -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror)
         objects "core_cfg$n" $(printf '%s\n' "${core[@]}" | grep -v -e capi.cc -e fixed_codes.cc) tests/fuzz/fuzz_model.cc
         cfg_objs+=("${objs[@]}")
         list+=" X($n)"

@@ -73,8 +73,9 @@ inline void AddFrequency(std::int64_t* acc, const std::int8_t* q, std::uint32_t 
 // Out of line, so that neither the view nor those frames are on the dense path's stack. The
 // section's offsets it reads (the tail's, the phases', the head's) come by value: the caller's
 // Layout, whose address is then not taken, need not sit in its frame under these (on the
-// Cortex-M0 that frame was 192 bytes with it).
-[[gnu::noinline]] void FastfoodFixed(const std::uint8_t* sec, std::uint32_t tail_at, std::uint32_t phase_at,
+// Cortex-M0 that frame was 192 bytes with it). maybe_unused: a core without kFixedFastfood
+// discards its one call (if constexpr), and Clang would warn that it is not needed.
+[[gnu::noinline, maybe_unused]] void FastfoodFixed(const std::uint8_t* sec, std::uint32_t tail_at, std::uint32_t phase_at,
                                      std::uint32_t head_at, const std::int16_t* x, std::uint32_t d, std::uint32_t F,
                                      std::uint32_t K, std::uint32_t D, bool pairs, std::int64_t* acc, std::int32_t* t) {
   const core::FixedFastfoodView view = core::FixedFastfoodViewAt(sec, tail_at, phase_at, d, F);
