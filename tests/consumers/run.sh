@@ -64,16 +64,20 @@ subproject() {
   echo "$kind: only rfk_core was built; nothing written into $source"
 }
 
-# The qemu board an MCU runs on, its memory ("flash-origin;flash-size;ram-origin;ram-size") and
-# the compiler's flags for it: sets board, memory and flags.
+# The qemu board an MCU runs on (its emulator), its memory ("flash-origin;flash-size;ram-origin;
+# ram-size": rfk's linker script; none where the C library places the image), the toolchain's
+# prefix and the compiler's flags for it: sets emulator, memory, cross and flags.
 board_for() {
+  cross=arm-none-eabi-
   case "$1" in
-    cortex-m0) board=microbit memory="0x00000000;256K;0x20000000;16K" flags="-mcpu=cortex-m0 -mthumb" ;;
-    cortex-m33) board=mps2-an505 memory="0x10000000;4M;0x38000000;4M"
+    cortex-m0) emulator="qemu-system-arm -M microbit" memory="0x00000000;256K;0x20000000;16K"
+               flags="-mcpu=cortex-m0 -mthumb" ;;
+    cortex-m33) emulator="qemu-system-arm -M mps2-an505" memory="0x10000000;4M;0x38000000;4M"
                 flags="-mcpu=cortex-m33 -mthumb -mfloat-abi=hard -mfpu=auto" ;;
-    cortex-m33+nofp) board=mps2-an505 memory="0x10000000;4M;0x38000000;4M"
+    cortex-m33+nofp) emulator="qemu-system-arm -M mps2-an505" memory="0x10000000;4M;0x38000000;4M"
                      flags="-mcpu=cortex-m33+nofp -mthumb" ;;
-    riscv32) board=virt memory="" flags="-march=rv32imc -mabi=ilp32 --specs=picolibc.specs" ;;  # picolibc's own layout
+    riscv32) emulator="qemu-system-riscv32 -M virt -bios none" memory="" cross=riscv64-unknown-elf-
+             flags="-march=rv32imc -mabi=ilp32 --specs=picolibc.specs" ;;  # picolibc's crt0 and linker script
     *) echo "run.sh: no board for $1"; exit 2 ;;
   esac
 }
@@ -87,15 +91,9 @@ board_ld() {  # SOURCE MEMORY OUT
 }
 # An image's size, then the image on its board under qemu (semihosting: its exit status is ours).
 run_on_board() {  # ELF
-  if [ "$board" = virt ]; then
-    riscv64-unknown-elf-size "$1" | tail -1
-    timeout 120 qemu-system-riscv32 -M virt -bios none -nographic -monitor none \
-      -semihosting-config enable=on,target=native -kernel "$1"
-    return
-  fi
-  arm-none-eabi-size "$1" | tail -1
-  timeout 120 qemu-system-arm -M "$board" -nographic -monitor none \
-    -semihosting-config enable=on,target=native -kernel "$1"
+  "${cross}size" "$1" | tail -1
+  # shellcheck disable=SC2086  # the emulator and its board: words
+  timeout 120 $emulator -nographic -monitor none -semihosting-config enable=on,target=native -kernel "$1"
 }
 
 case "$mode" in
@@ -206,8 +204,7 @@ firmware)
       -DRFK_FIXTURE_DIR="$fixtures" -DBOARD_MEMORY="$memory"
     elf="$work/build/consumer.elf"
   else
-    cross=arm-none-eabi-
-    if [ "$board" = virt ]; then cross=riscv64-unknown-elf-; else board_ld "$source" "$memory" "$work/board.ld"; fi
+    [ -z "$memory" ] || board_ld "$source" "$memory" "$work/board.ld"
     # The core configured for the model it runs (rfk export --config-header of the installed CLI).
     "$prefix/bin/rfk" export -m "$fixtures/house_pair.rfk" --c-header "$work/model.h" --name house_pair \
       --config-header "$work/rfk_config.h" 2>/dev/null

@@ -314,9 +314,8 @@ Head8 GptqHead(const Model& m, const Model& fixed, const Dataset& data) {
       const std::uint32_t col = FixedBinColumn(fixed, xq.data(), p);
       if (col != kNoColumn) z[Df + col] = 1.0;
     }
-    // Over the nonzero features only (in index order): a bin's row has P of its D_B, and the
-    // zeros' products would add exact zeros to the same sums (a9a's hashed fixture: D = 1920,
-    // 30 ones a row, 23 s of `rfk convert` before).
+    // Over the nonzero features only, in index order: a binning row has P ones among its D_B
+    // features, and the zeros' products would add exact zeros to the same sums.
     nz.clear();
     for (std::uint32_t i = 0; i < D; ++i)
       if (z[i] != 0.0) nz.push_back(i);
