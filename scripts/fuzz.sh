@@ -36,13 +36,7 @@ targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(model model_dense model_fixed model_pinned model_configured capi libsvm csv idx train convert)
 case "$secs" in '' | *[!0-9]*) echo "fuzz.sh: seconds must be a positive integer" >&2; exit 2 ;; esac
 
-scripts/install-deps.sh
-if ! command -v clang++-14 >/dev/null || ! dpkg-query -W -f='${Status}' libclang-rt-14-dev 2>/dev/null | grep -q 'install ok installed'; then
-  export DEBIAN_FRONTEND=noninteractive
-  # An index that fails to refresh (a mirror mid-sync) must not stop packages that are available.
-  apt-get update -qq >/dev/null || echo "fuzz.sh: apt-get update reported errors; trying to install anyway" >&2
-  apt-get install -y -qq clang-14 libclang-rt-14-dev >/dev/null
-fi
+scripts/install-deps.sh --fuzz
 
 out=build/fuzz
 shared=../shared/datasets
@@ -50,7 +44,9 @@ mkdir -p "$out/logs"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-cxx=(clang++-14 -std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+# Line tables only (-gline-tables-only): a finding's stack trace keeps its files, lines and inlined
+# frames, and the objects compile about a quarter faster than with -g (add -g here to debug one).
+cxx=(clang++-14 -std=c++17 -O1 -gline-tables-only -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
      -ffp-contract=off -Iinclude -Itests/fuzz)
 core=(lib/core/*.cc)  # the device core is every source in lib/core (scalar table only)
 

@@ -14,6 +14,8 @@
 #   scripts/install-deps.sh --python   also what the Python package needs to build and test
 #                                      (pybind11, the venv module, pytest, numpy, pandas, scipy,
 #                                      scikit-learn; scripts/test-python.sh)
+#   scripts/install-deps.sh --fuzz     also clang-14 and its sanitizer and libFuzzer runtimes
+#                                      (scripts/fuzz.sh)
 #   scripts/install-deps.sh --cross    also the ARM and RISC-V cross toolchains (picolibc for RISC-V),
 #                                      qemu and Highway for arm64/armhf (xsimd is header-only: the
 #                                      host's libxsimd-dev serves them too)
@@ -32,6 +34,7 @@ for arg in "$@"; do
                     r-cran-mlbench) ;;
     --python) pkgs+=(pybind11-dev python3-pybind11 python3-dev python3-venv python3-pytest python3-numpy python3-pandas
                      python3-scipy python3-sklearn python3-setuptools python3-wheel) ;;
+    --fuzz)  pkgs+=(clang-14 libclang-rt-14-dev) ;;
     --cross) cross=1
              pkgs+=(g++-aarch64-linux-gnu g++-arm-linux-gnueabihf gcc-arm-none-eabi
                     libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib qemu-user qemu-system-arm

@@ -9,7 +9,7 @@
 # each running its device tests under emulation: aarch64 and armhf Linux (qemu-user) and Cortex-M4F,
 # M7, M3, M0, M33 (with and without FPU) and M55 firmware (qemu-system-arm: MPS2 and MPS3 boards,
 # micro:bit) and RV32IMC firmware (qemu-system-riscv32 -M virt) with the footprint budgets; last, a short bounded
-# run of every libFuzzer target (20 s each; scripts/fuzz.sh, which installs clang-14 itself). After
+# run of every libFuzzer target (20 s each; scripts/fuzz.sh, whose clang-14 the first step installs with the rest). After
 # the release suite (whose consumer tests use rfk from other projects), scripts/check-deb.sh
 # installs the Debian packages with apt, builds consumers against them and removes them again; then
 # scripts/test-python.sh installs the Python package into a venv (pip install .) and runs its pytest
@@ -25,7 +25,7 @@ phase() {  # NAME COMMAND...
   times+=("$(printf '%6d s  %s' $((SECONDS - start)) "$name")")
   echo "[test.sh] $name: $((SECONDS - start)) s"
 }
-phase deps scripts/install-deps.sh --cross --python
+phase deps scripts/install-deps.sh --cross --python --fuzz
 phase release cmake --workflow --preset release
 phase deb scripts/check-deb.sh build/release
 phase python scripts/test-python.sh
