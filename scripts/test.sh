@@ -2,7 +2,7 @@
 # The test command (README, second command; .ci/run calls exactly this): installs what the build
 # needs from Debian's apt, then configures, builds (warnings are errors) and runs the whole doctest
 # suite through CTest with the `release` workflow preset, the whole suite again (but the reduced,
-# small and pinned cores' tests) under AddressSanitizer + UndefinedBehaviorSanitizer with
+# small and pinned cores' tests and two statistical sweeps) under AddressSanitizer + UndefinedBehaviorSanitizer with
 # assertions on and the device core and its kernels unoptimised (`asan`: unoptimised code catches
 # what inlining hides, an ABI mismatch between target clones broke only -O0; the host code runs
 # at -O1 there, and the `debug` preset stays for work by hand), and the concurrency tests under ThreadSanitizer (`tsan`); then the cross builds,
