@@ -6,7 +6,7 @@
 # per target.
 #   scripts/fuzz.sh [seconds per target, default 60] [target ...]
 #   targets: model model_dense model_fixed model_pinned model_configured capi libsvm csv idx train
-#   convert (default: all). CI's short run: scripts/fuzz.sh 20. model_dense is fuzz_model on the
+#   convert (default: all). CI's short run: scripts/fuzz.sh 15. model_dense is fuzz_model on the
 #   core `rfk export --config-header` configures for a dense f32 model
 #   (tests/embedded/house_pair_config.h: pairs, f32, no Fastfood, binning, integer path, impute or
 #   calibration): every other kind must be refused at open, never misread. model_fixed is

@@ -9,7 +9,7 @@
 # each running its device tests under emulation: aarch64 and armhf Linux (qemu-user) and Cortex-M4F,
 # M7, M3, M0, M33 (with and without FPU) and M55 firmware (qemu-system-arm: MPS2 and MPS3 boards,
 # micro:bit) and RV32IMC firmware (qemu-system-riscv32 -M virt) with the footprint budgets; last, a short bounded
-# run of every libFuzzer target (20 s each; scripts/fuzz.sh, whose clang-14 the first step installs with the rest). After
+# run of every libFuzzer target (15 s each; scripts/fuzz.sh, whose clang-14 the first step installs with the rest). After
 # the release suite (whose consumer tests use rfk from other projects), scripts/check-deb.sh
 # installs the Debian packages with apt, builds consumers against them and removes them again; then
 # scripts/test-python.sh installs the Python package into a venv (pip install .) and runs its pytest
@@ -32,6 +32,6 @@ phase python scripts/test-python.sh
 for preset in asan tsan aarch64 armhf cortex-m4 cortex-m7 cortex-m3 cortex-m0 cortex-m33 cortex-m33-nofp cortex-m55 riscv32; do
   phase "$preset" cmake --workflow --preset "$preset"
 done
-phase fuzz scripts/fuzz.sh 20
+phase fuzz scripts/fuzz.sh 15
 printf '[test.sh] wall time by phase (total %d s):\n' "$SECONDS"
 printf '%s\n' "${times[@]}"
