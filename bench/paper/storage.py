@@ -363,7 +363,7 @@ def _latency(res, title):
     L += ["",
           f"Single-sample latency (`rfk eval`'s predict_us_per_sample: one sample at a time through the core, over the "
           f"whole test file; the least of {LATENCY_RUNS} evals, on the shared machine above, so still noisy). Every storage runs the kernel table `rfk info` "
-          "names; on the SIMD tables f16 and int8 have SIMD kernels (since 2026-11-26), on the scalar table "
+          "names; on the SIMD tables f16 and int8 have SIMD kernels, on the scalar table "
           "they run the scalar reference.",
           "",
           "| dataset | map | f32 us | f16 us | int8 us |", "|---|---|---|---|---|"]
