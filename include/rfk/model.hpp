@@ -424,7 +424,7 @@ inline const float* HeadBias(const Model& m) noexcept {
 /// read the header and section table of bytes that do not open (a tool), use rfk/blob_view.hpp.
 struct ModelError {
   Status status = Status::kOk;  ///< what OpenModel returned
-  const char* field = "";    ///< e.g. "header.crc32", "section[2].offset", "head.num_features"
+  const char* field = "";    ///< e.g. "header.crc32", "section.offset", "head.num_features"; "" from a core built with RFK_ERROR_FIELDS 0
   std::uint32_t offset = 0;  ///< byte offset of that field in the blob
 };
 

@@ -98,7 +98,8 @@ typedef struct rfk_model {
 /** Where rfk_open found a problem: the format field's name and its byte offset in the blob. */
 typedef struct rfk_model_error {
   rfk_status status; /**< what rfk_open returned */
-  const char* field; /**< e.g. "header.crc32"; never null after rfk_open */
+  const char* field; /**< e.g. "header.crc32"; never null after rfk_open; "" from a core built
+                          with RFK_ERROR_FIELDS 0 (docs/EMBEDDED.md) */
   uint32_t offset;   /**< the field's byte offset in the blob */
 } rfk_model_error;
 

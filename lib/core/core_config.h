@@ -78,6 +78,14 @@
 #ifndef RFK_FEATURE_BLOCK
 #define RFK_FEATURE_BLOCK 128
 #endif
+// RFK_ERROR_FIELDS: the field names of the open's failure reports (ModelError::field,
+// rfk_model_error's field: "header.crc32", "map_params.kernel", ...), 1 unless the build says 0.
+// Built with 0, every report's field is "" and its status and byte offset are as before, and the
+// names are not in the image: each validator's name is dropped where it is written (Field, below).
+// The host, whose core has the names, reports the field of the same bytes (`rfk inspect`).
+#ifndef RFK_ERROR_FIELDS
+#define RFK_ERROR_FIELDS 1
+#endif
 
 namespace rfk::core {
 
@@ -126,6 +134,19 @@ inline float BuiltWeightAt(const WeightsView& w, std::uint64_t i, std::uint64_t 
   const float h = HalfToFloat(static_cast<const std::uint16_t*>(w.data)[i]);
   return w.type == WeightType::kF16 ? h : w.scale[row] * h;
 }
+
+// A validator's field name as it writes it (a literal): the name itself, or, built with
+// RFK_ERROR_FIELDS 0, an empty value that drops the literal at compile time; FieldText gives what
+// the report holds ("" without the names).
+#if RFK_ERROR_FIELDS
+using Field = const char*;
+constexpr const char* FieldText(Field field) { return field; }
+#else
+struct Field {
+  constexpr Field(const char*) {}  // NOLINT(google-explicit-constructor): every literal converts
+};
+constexpr const char* FieldText(Field) { return ""; }
+#endif
 
 inline constexpr std::uint32_t kFeatureBlock = RFK_FEATURE_BLOCK;  // Predict's block in this build
 static_assert(kFeatureBlock >= kMinFeatureBlock && kFeatureBlock % kMinFeatureBlock == 0,

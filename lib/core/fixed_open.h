@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "bytes.h"
+#include "core_config.h"
 #include "rfk/format_fixed.hpp"
 #include "rfk/model.hpp"
 
@@ -15,8 +16,8 @@ struct FixedReader {
   const std::uint8_t* b;
   std::uint32_t at;  // the section's offset
   ModelError* err;
-  [[gnu::noinline]] Status Fail(Status s, const char* field, std::uint32_t offset) const {
-    if (err) *err = ModelError{s, field, offset};
+  [[gnu::noinline]] Status Fail(Status s, Field field, std::uint32_t offset) const {
+    if (err) *err = ModelError{s, FieldText(field), offset};
     return s;
   }
   std::uint32_t U32(std::uint32_t rel) const { return LoadU32(b + at + rel); }

@@ -4,6 +4,7 @@
 // bit set on the stack: (d' / 256) d' steps per block).
 #include "fp_contract.h"  // first, as in every core source
 #include "bytes.h"
+#include "core_config.h"
 #include "fixed_fastfood.h"
 
 namespace rfk::core {
@@ -15,8 +16,8 @@ struct TailReader {
   const std::uint8_t* sec;
   std::uint32_t at;  // the section's offset in the blob
   ModelError* err;
-  [[gnu::noinline]] Status Fail(const char* field, std::uint32_t rel) const {
-    if (err) *err = ModelError{Status::kBadValue, field, at + rel};
+  [[gnu::noinline]] Status Fail(Field field, std::uint32_t rel) const {
+    if (err) *err = ModelError{Status::kBadValue, FieldText(field), at + rel};
     return Status::kBadValue;
   }
 };

@@ -605,7 +605,7 @@ bool CheckCalibration(Reader& r) {
   if (K != r.m.num_outputs) return r.Fail(Status::kBadValue, "calibration.num_outputs", s.offset + ca::kNumOutputs);
   if (s.size != ca::Bytes(static_cast<std::uint32_t>(method), K))
     return r.Fail(Status::kBadSectionSize, "calibration.size", s.size_at());
-  static constexpr const char* kNames[3] = {"calibration.scale", "calibration.bias", "calibration.cubic"};
+  static constexpr core::Field kNames[3] = {"calibration.scale", "calibration.bias", "calibration.cubic"};
   for (std::uint32_t i = 0, at = 8; at < s.size; ++i, at += 4) {
     const std::uint32_t bits = LoadU32(p + at);
     const bool nonzero = (bits & 0x7FFFFFFFu) != 0, negative = (bits >> 31) != 0;
@@ -670,7 +670,8 @@ Status OpenModel(const void* bytes, std::size_t size, Model* model, ModelError* 
   if (error) *error = ModelError{};
   if (model != nullptr) open::Clear(model);
   if (model == nullptr || bytes == nullptr) {
-    if (error) *error = ModelError{Status::kNullArgument, model == nullptr ? "model" : "bytes", 0};
+    const core::Field field = model == nullptr ? core::Field("model") : core::Field("bytes");
+    if (error) *error = ModelError{Status::kNullArgument, core::FieldText(field), 0};
     return Status::kNullArgument;
   }
   open::Section fixed;

@@ -13,20 +13,20 @@ using core::IsFinite;
 using core::LoadU32;
 using f::SectionType;
 
-bool CheckValue(Reader& r, f::Support s, const char* field, std::uint32_t at, Status reserved,
+bool CheckValue(Reader& r, f::Support s, core::Field field, std::uint32_t at, Status reserved,
                 Status unknown) {
   if (s == f::Support::kSupported) return true;
   return r.Fail(s == f::Support::kReserved ? reserved : unknown, field, at);
 }
 
-bool CheckFinite(Reader& r, const float* p, std::uint64_t n, const char* field) {
+bool CheckFinite(Reader& r, const float* p, std::uint64_t n, core::Field field) {
   for (std::uint64_t i = 0; i < n; ++i)
     if (!IsFinite(p[i])) return r.Fail(Status::kBadValue, field, r.Offset(p + i));
   return true;
 }
 
 bool CheckWeights(Reader& r, const WeightsView& w, std::uint64_t rows, std::uint64_t cols,
-                  const char* field, const char* scale_field) {
+                  core::Field field, core::Field scale_field) {
   const std::uint64_t n = rows * cols;
   // A float-only core without kFloatQuant (core_config.h) has refused every other storage at open.
   if (w.type == WeightType::kF32 || (core::kCoreFloat && !core::kFloatQuant && !core::kCoreFixed))

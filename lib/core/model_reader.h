@@ -4,6 +4,7 @@
 #pragma once
 
 #include "bytes.h"
+#include "core_config.h"
 #include "rfk/model.hpp"
 
 namespace rfk::open {
@@ -68,33 +69,33 @@ struct Reader {
     return b + sec[SlotOf(static_cast<std::uint16_t>(f::SectionType::kMapParams))].offset + field;
   }
   // Out of line: some 50 failure sites each call it instead of repeating its stores (saves flash).
-  [[gnu::noinline]] bool Fail(Status s, const char* field, std::uint32_t offset) {
+  [[gnu::noinline]] bool Fail(Status s, core::Field field, std::uint32_t offset) {
     status = s;
-    if (err) *err = ModelError{s, field, offset};
+    if (err) *err = ModelError{s, core::FieldText(field), offset};
     return false;
   }
 };
 
 // An enum field: `unknown` (kBadValue for most fields) for a number the format does not define,
 // `reserved` for a value it defines but this reader does not support.
-bool CheckValue(Reader& r, f::Support s, const char* field, std::uint32_t at, Status reserved,
+bool CheckValue(Reader& r, f::Support s, core::Field field, std::uint32_t at, Status reserved,
                 Status unknown = Status::kBadValue);
 
 // n floats at p are finite, else kBadValue at the first that is not (`field` names the section).
-bool CheckFinite(Reader& r, const float* p, std::uint64_t n, const char* field);
+bool CheckFinite(Reader& r, const float* p, std::uint64_t n, core::Field field);
 
 // A weight matrix of rows x cols in storage `st` (format.hpp, QuantMatrixBytes) at `view`: f32
 // finite, f16 (and f16-scaled) not inf/NaN (exponent 31), int8 not -128; int8 and f16-scaled scales
 // finite and > 0. Failures are kBadValue at the element (`field`) or the scale (`scale_field`).
 bool CheckWeights(Reader& r, const WeightsView& w, std::uint64_t rows, std::uint64_t cols,
-                  const char* field, const char* scale_field);
+                  core::Field field, core::Field scale_field);
 
 // The field names of a section of strings (labels, feature_names) for error reports.
 struct StringFields {
-  const char* size;
-  const char* count;
-  const char* offsets;
-  const char* pool;
+  core::Field size;
+  core::Field count;
+  core::Field offsets;
+  core::Field pool;
 };
 
 // A section of strings (the labels layout): `want` strings; offsets start at 0, grow strictly
