@@ -31,6 +31,7 @@ NAMES = {"cortex-m4": "Cortex-M4F", "cortex-m7": "Cortex-M7", "cortex-m33": "Cor
          "cortex-m0": "Cortex-M0", "riscv32": "RV32IMC"}
 # What each footprint test's image holds (targets/firmware/checks.cmake).
 CORES = [("footprint", "whole core (every map, storage and path)"),
+         ("footprint_nofields", "whole core without the open's field names (RFK_ERROR_FIELDS=0)"),
          ("footprint_float", "float path only (RFK_CORE_FIXED=0)"),
          ("footprint_fixed", "integer path only (RFK_CORE_FLOAT=0)"),
          ("footprint_dense", "configured for house_pair (`--config-header`: dense f32 pairs)"),

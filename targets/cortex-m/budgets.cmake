@@ -342,3 +342,15 @@ set(RFK_DENSE_FLASH_BUDGET_cortex-m3 6490)
 set(RFK_DENSE_FLASH_BUDGET_cortex-m33+nofp 6490)
 set(RFK_DENSE_FLASH_BUDGET_cortex-m0 8970)
 set(RFK_DENSE_FLASH_BUDGET_cortex-m55 7150)
+# 2026-12-03, the whole core without the open's field names (RFK_ERROR_FIELDS=0, rfk_core_nofields;
+# footprint_nofields, `ctest -R footprint_nofields -V` per preset): M4F 14,028 B (the whole core's
+# 16,452 B less 2,424), M7 13,964 B, M33 14,040 B, M55 18,144 B, M3 and M33 without FPU 14,424 B,
+# M0 17,992 B (-2,440); worst-case stack 492 B (M4F, M7, M33), 484 B (M3), 560 B (M0), 612 B (M55).
+# Budgets: measured plus about 100 B.
+set(RFK_NOFIELDS_FLASH_BUDGET_cortex-m4 14130)
+set(RFK_NOFIELDS_FLASH_BUDGET_cortex-m7 14070)
+set(RFK_NOFIELDS_FLASH_BUDGET_cortex-m33 14140)
+set(RFK_NOFIELDS_FLASH_BUDGET_cortex-m55 18250)
+set(RFK_NOFIELDS_FLASH_BUDGET_cortex-m3 14530)
+set(RFK_NOFIELDS_FLASH_BUDGET_cortex-m33+nofp 14530)
+set(RFK_NOFIELDS_FLASH_BUDGET_cortex-m0 18100)
