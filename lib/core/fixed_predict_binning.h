@@ -28,19 +28,29 @@ namespace rfk::core {
 #define RFK_FIXED_BINS_INLINE_ [[gnu::noinline]] inline
 #endif
 
+// The bin key of one grid: h (the grid's seed) stepped over the columns from x to end (at least
+// one: d >= 1), each bin from its column's mult, shift, frac and base. The loop alone, out of line:
+// its five pointers, the hash and the step's constant then stay in registers (inlined with the
+// model's values beside them, the Cortex-M4's loop spilled and reloaded some of them every column).
+[[gnu::noinline]] inline std::uint64_t GridKey(std::uint64_t h, const std::int16_t* x, const std::int16_t* end,
+                                               const std::uint16_t* mult, const std::uint8_t* shift,
+                                               const std::uint32_t* frac, const std::int32_t* base) {
+  do h = bin_hash::Step(h, fixed::BinIndex(*x++, *mult++, *shift++, *frac++, *base++));
+  while (x != end);
+  return h;
+}
+
 // Grid p's column (within the binning block) for x, or kNoColumn; t is the model's tail.
 RFK_FIXED_BINS_INLINE_ std::uint32_t GridColumn(const Model& m, const std::uint8_t* sec,
                                                 const format::fixed_params::binning::Layout& t,
                                                 const std::int16_t* x, std::uint32_t p) {
-  const std::uint32_t d = m.input_dim;
+  const std::uint32_t d = m.input_dim, first = p * d;
   // The arrays start 4-aligned in the blob (sections are 16-aligned, the offsets multiples of 4):
-  // read in place (LoadU32 is a memcpy call per value on the Cortex-M0).
-  const auto* mult = reinterpret_cast<const std::uint16_t*>(sec + t.mult);
-  const auto* frac = reinterpret_cast<const std::uint32_t*>(sec + t.frac);
-  const auto* base = reinterpret_cast<const std::int32_t*>(sec + t.base);
-  std::uint64_t h = bin_hash::Seed(m.bin_seed, p);
-  for (std::uint32_t c = 0, i = p * d; c < d; ++c, ++i)
-    h = bin_hash::Step(h, fixed::BinIndex(x[c], mult[i], sec[t.shift + i], frac[i], base[i]));
+  // read in place (LoadU32 is a memcpy call per value on the Cortex-M0), from grid p's first column.
+  const std::uint64_t h = GridKey(bin_hash::Seed(m.bin_seed, p), x, x + d,
+                                  reinterpret_cast<const std::uint16_t*>(sec + t.mult) + first, sec + t.shift + first,
+                                  reinterpret_cast<const std::uint32_t*>(sec + t.frac) + first,
+                                  reinterpret_cast<const std::int32_t*>(sec + t.base) + first);
   return BinColumn(m, p, bin_hash::Final(h));
 }
 

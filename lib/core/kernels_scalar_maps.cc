@@ -14,14 +14,24 @@
 
 namespace rfk {
 
+namespace {
+
+// One grid's hash: h (its seed) stepped over the columns from x to end. The loop alone, out of
+// line, so that its pointers, the hash and the step's constant stay in registers (with the grid
+// loop around it, the Cortex-M4F's loop rebuilt the constant every column).
+[[gnu::noinline]] std::uint64_t GridHash(std::uint64_t h, const float* x, const float* end, const float* off,
+                                         const float* iw) {
+  for (; x != end; ++x, ++off, ++iw) h = bin_hash::Step(h, bin_hash::Index((*x - *off) * *iw));
+  return h;
+}
+
+}  // namespace
+
 void BinKeysRef(const float* inv_width, const float* offset, const float* x, std::uint32_t P,
                 std::uint32_t d, std::uint64_t seed, std::uint64_t* keys) noexcept {
   for (std::uint32_t p = 0; p < P; ++p) {
-    const float* iw = inv_width + static_cast<std::uint64_t>(p) * d;
-    const float* off = offset + static_cast<std::uint64_t>(p) * d;
-    std::uint64_t h = bin_hash::Seed(seed, p);
-    for (std::uint32_t m = 0; m < d; ++m) h = bin_hash::Step(h, bin_hash::Index((x[m] - off[m]) * iw[m]));
-    keys[p] = bin_hash::Final(h);
+    const std::uint64_t first = static_cast<std::uint64_t>(p) * d;
+    keys[p] = bin_hash::Final(GridHash(bin_hash::Seed(seed, p), x, x + d, offset + first, inv_width + first));
   }
 }
 
