@@ -17,11 +17,10 @@
 
 namespace rfk::core {
 
-// In a pinned core, the two functions below are always inlined into PredictFixed: a call would take
-// the Model's address, which a pinned core must not (pinned_model.h). In the others both stay out
-// of line: the binning loop's frame is then not on the dense path's stack, and GridColumn inlined
-// into the loop (a9a_hashed_fix, `cost_fixed`) took 13 % fewer instructions on the Cortex-M4F but
-// 4 % more on the M0 and 13 % more on RV32IMC.
+// In a pinned core, GridColumn and AccumulateFixedBins are always inlined into PredictFixed: a call
+// would take the Model's address, which a pinned core must not (pinned_model.h); GridKey takes no
+// Model and stays a call in every core. In the others both stay out of line: the binning loop's
+// frame is then not on the dense path's stack.
 #ifdef RFK_PIN_MODEL
 #define RFK_FIXED_BINS_INLINE_ [[gnu::always_inline]] inline
 #else
