@@ -353,4 +353,6 @@ set(RFK_NOFIELDS_FLASH_BUDGET_cortex-m33 14140)
 set(RFK_NOFIELDS_FLASH_BUDGET_cortex-m55 18250)
 set(RFK_NOFIELDS_FLASH_BUDGET_cortex-m3 14530)
 set(RFK_NOFIELDS_FLASH_BUDGET_cortex-m33+nofp 14530)
-set(RFK_NOFIELDS_FLASH_BUDGET_cortex-m0 18100)
+# Then binning's hash loops out of line (GridKey, GridHash; generated/firmware.md at be30e83): M0
+# 18,012 B, M3 and M33 without FPU 14,436 B, the others within 4 B of the figures above or smaller.
+set(RFK_NOFIELDS_FLASH_BUDGET_cortex-m0 18110)
