@@ -155,6 +155,35 @@ bool ParityFwht(std::uint32_t off, std::uint32_t n) {
   return same;
 }
 
+// The transform at lengths 128 and 256, past ParityFwht's: several blocks of the three-stage passes
+// and the one or two stages they leave (the DSP version's). Values in [-32768, 32767] from a
+// linear congruential sequence: 256 * 32768 = 2^23, every sum fits.
+std::uint32_t CheckLongFwht(std::uint32_t* checked) {
+  constexpr std::uint32_t kLong = 256;
+  static std::int32_t in[kLong], ref[kLong], v[kLong];
+  std::uint32_t bad = 0, lcg = 12345u;
+  for (std::uint32_t n = 128; n <= kLong; n *= 2)
+    for (int round = 0; round < 2; ++round) {
+      for (std::uint32_t i = 0; i < n; ++i) {
+        lcg = lcg * 1664525u + 1013904223u;
+        in[i] = ref[i] = static_cast<std::int32_t>(lcg >> 16) - 32768;
+      }
+      fk::scalar::Fwht(ref, n);
+#define RFK_ONE(k)                                                                                 \
+  for (std::uint32_t i = 0; i < n; ++i) v[i] = in[i];                                              \
+  k::Fwht(v, n);                                                                                   \
+  ++*checked;                                                                                      \
+  for (std::uint32_t i = 0; i < n; ++i)                                                            \
+    if (v[i] != ref[i]) {                                                                          \
+      if (bad++ < 4) printf("fixed kernels: %s Fwht differs (length %u)\n", #k, static_cast<unsigned>(n)); \
+      break;                                                                                       \
+    }
+      RFK_VERSIONS(RFK_ONE)
+#undef RFK_ONE
+    }
+  return bad;
+}
+
 // CosSinTurnsInline (the DSP loops' cosine and sine of one phase) against CosTurns and SinTurns:
 // 262,145 phases a stride of 2^14 + 1 apart, and every quadrant boundary with its neighbours.
 std::uint32_t CheckCosSin(std::uint32_t* checked) {
@@ -211,6 +240,7 @@ int main() {
   RFK_FIXED_KERNEL_LIST(RFK_CHECK_KERNEL)
 #undef RFK_CHECK_KERNEL
   mismatches += CheckCosSin(&checked);
+  mismatches += CheckLongFwht(&checked);
   mismatches += CheckQuarterCosEntries(&checked);
   printf("fixed kernels: %u cases checked, %u mismatches (DSP instructions %s; MVE kernels %s)\n",
          static_cast<unsigned>(checked), static_cast<unsigned>(mismatches), kDspInstructions,
