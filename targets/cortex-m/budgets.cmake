@@ -329,10 +329,11 @@ set(RFK_PINNED_SMALL_COVTYPE_FF_FIXED_FLASH_BUDGET_cortex-m0 2110)
 # measured plus about 100 B.
 # 2026-12-03, the integer Fastfood's transform three stages a pass (the DSP Fwht; on Thumb-2 its
 # first two passes written out), its signs a byte at a time and its gather from halfword loads
-# (not on the M0): covtype_ff_fixed 77,465 -> 59,072 instructions on the M4F for the fixed-only
-# core M4F, M7 and M33 without FPU 13,892 B, M33 13,920 B, M55 13,328 B, M3 11,860 B, M0 13,440 B;
-# pinned to covtype_ff_fixed M4F, M7 and M33 without FPU 3,652 B, M33 3,648 B, M55 3,620 B, M3
-# 2,512 B, M0 2,520 B. Budgets: measured plus about 100 B.
+# (not on the M0): covtype_ff_fixed 77,465 -> 59,065 instructions on the M4F, for the fixed-only
+# core M4F, M7 13,892 B, M33 13,920 B, M33 without FPU 13,888 B, M55 13,328 B, M3 11,856 B, M0
+# 13,440 B; pinned to covtype_ff_fixed M4F, M7 3,652 B, M33 and M33 without FPU 3,648 B, M55
+# 3,620 B, M3 2,508 B, M0 2,520 B (generated/firmware.md at fc39680). Budgets: measured plus about
+# 100 B.
 set(RFK_FIXED_FLASH_BUDGET_cortex-m4 13990)
 set(RFK_FIXED_FLASH_BUDGET_cortex-m7 13990)
 set(RFK_FIXED_FLASH_BUDGET_cortex-m33 14020)
