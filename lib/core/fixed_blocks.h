@@ -19,11 +19,8 @@ namespace rfk::core::blocks {
 // The features of up to N frequencies, in HeadDot's quad order: cosines and, pair form, sines
 // (4 N bytes, on the caller's stack). Each output's dot product with a block is an exact int32 (n <=
 // N <= kHeadDotMax per run, two runs: |sum| < 2 * 32 * 2^22 = 2^28), added to its int64
-// accumulator. The dense path takes kBlock = 32 features at a time; the Fastfood path, whose
-// deepest frames sit under this one, kTurnsBlock = 16 with the DSP loops (64 B less stack: the
-// integer Fastfood's RAM on the Cortex-M4F, scratch included, under 1 KB for d <= 64, D = 1024)
-// and 32 with MVE's (whose per-call cost made 16 0.6 % dearer on the Cortex-M55, covtype_ff_fixed).
-inline constexpr std::uint32_t kBlock = 32, kTurnsBlock = RFK_FIXED_MVE ? 32 : 16;
+// accumulator. The dense path takes kBlock = 32 features at a time.
+inline constexpr std::uint32_t kBlock = 32;
 template <std::uint32_t N>
 struct FeatureBlock {
   static_assert(N <= fixed::kHeadDotMax && N % 4 == 0, "a block is whole HeadDot quads");
@@ -66,14 +63,21 @@ struct FeatureBlock {
   }
 }
 
-// The features of one Fastfood block: frequencies j0 .. j0 + end at phases turns[0 .. end).
+// The features of one Fastfood block: frequencies j0 .. j0 + end at phases turns[0 .. end), in
+// runs of up to kTurnsRun, each run's features written to z (2 end int16; PredictFixed passes the
+// block's t, d' >= end int32, which FixedFastfoodTurns no longer reads), not to a block on the
+// stack: a whole d' = 64 block a run, with no stack for it (against 16-frequency blocks on the
+// stack, covtype_ff_fixed on the Cortex-M4F, `cost_fixed`: 55,495 -> 52,735 instructions a
+// prediction and 64 B less RAM). kTurnsRun = 128 keeps AddBlock's sum of two runs an exact int32
+// (|sum| < 2 * 128 * 2^22 = 2^30).
+inline constexpr std::uint32_t kTurnsRun = 128;
 inline void AccumulateTurns(const std::uint32_t* turns, std::uint32_t end, const std::int8_t* q, std::uint32_t K,
-                            std::uint32_t D, std::uint32_t F, std::uint32_t j0, bool pairs, std::int64_t* acc) {
-  FeatureBlock<kTurnsBlock> z;
-  for (std::uint32_t i0 = 0; i0 < end; i0 += kTurnsBlock) {
-    const std::uint32_t n = end - i0 < kTurnsBlock ? end - i0 : kTurnsBlock;
-    fixed::kernels::Features(turns + i0, n, pairs, z.cos, z.sin);
-    AddBlock(acc, q, K, D, F, j0 + i0, n, z.cos, z.sin, pairs);
+                            std::uint32_t D, std::uint32_t F, std::uint32_t j0, bool pairs, std::int64_t* acc,
+                            std::int16_t* z) {
+  for (std::uint32_t i0 = 0; i0 < end; i0 += kTurnsRun) {
+    const std::uint32_t n = end - i0 < kTurnsRun ? end - i0 : kTurnsRun;
+    fixed::kernels::Features(turns + i0, n, pairs, z, z + n);
+    AddBlock(acc, q, K, D, F, j0 + i0, n, z, z + n, pairs);
   }
 }
 

@@ -86,7 +86,8 @@ inline void AddFrequency(std::int64_t* acc, const std::int8_t* q, std::uint32_t 
   for (std::uint32_t b = 0, j0 = 0; j0 < Fv; ++b, j0 += dp) {  // block b: frequencies [j0, j0 + d')
     core::FixedFastfoodTurns(view, x, b, t, turns);
     if constexpr (RFK_FIXED_DSP) {
-      core::blocks::AccumulateTurns(turns, Fv - j0 < dp ? Fv - j0 : dp, q, K, D, Fv, j0, pairs, acc);
+      core::blocks::AccumulateTurns(turns, Fv - j0 < dp ? Fv - j0 : dp, q, K, D, Fv, j0, pairs, acc,
+                                    reinterpret_cast<std::int16_t*>(t));
     } else {
       for (std::uint32_t j = j0; j < Fv && j - j0 < dp; ++j) AddFrequency(acc, q, K, D, Fv, j, turns[j - j0], pairs);
     }

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 
+#include "fixed_fastfood.h"
 #include "fixed_kernels.h"
 #include "rfk/fixed.hpp"
 
@@ -184,15 +185,19 @@ std::uint32_t CheckLongFwht(std::uint32_t* checked) {
   return bad;
 }
 
-// CosSinTurnsInline (the DSP loops' cosine and sine of one phase) against CosTurns and SinTurns:
-// 262,145 phases a stride of 2^14 + 1 apart, and every quadrant boundary with its neighbours.
+// CosSinTurnsInline (the scalar loops' cosine and sine of one phase) and the DSP loops' own
+// (dsp::QuarterTable: CosSin, CosTurns) against CosTurns and SinTurns: 262,145 phases a stride of
+// 2^14 + 1 apart, and every quadrant boundary with its neighbours.
 std::uint32_t CheckCosSin(std::uint32_t* checked) {
   std::uint32_t bad = 0;
+  const dsp::QuarterTable table;
   const auto one = [&](std::uint32_t t) {
-    std::int16_t c, s;
+    std::int16_t c, s, dc, ds;
     fk::CosSinTurnsInline(t, c, s);
+    table.CosSin(t, dc, ds);
     ++*checked;
-    if (c != fk::CosTurns(t) || s != fk::SinTurns(t)) {
+    const std::int16_t cos = fk::CosTurns(t), sin = fk::SinTurns(t);
+    if (c != cos || s != sin || dc != cos || ds != sin || table.CosTurns(t) != cos) {
       if (bad++ < 4) printf("fixed kernels: CosSinTurns differs at phase %lu\n", static_cast<unsigned long>(t));
     }
   };
@@ -200,6 +205,60 @@ std::uint32_t CheckCosSin(std::uint32_t* checked) {
   static const std::uint32_t kNear[] = {0u, 1u, 63u, 64u, 65u, 0x3FFFFFu, 0x400000u};
   for (std::uint32_t q = 0; q < 4; ++q)
     for (std::uint32_t e : kNear) one((q << 30) + e), one((q << 30) - e);
+  return bad;
+}
+
+// FixedFastfoodTurns (the integer Fastfood's block: on Thumb-2 its last step an assembly loop for
+// the shifts 1..31, leaving it for any other) against the transform written out in int64 here:
+// d = 6, d' = 8, F = 13 (a whole block, then one of 5), shifts 0, 32, 33, 40 and 62 among the
+// others (first, last and two in a row), g_shift 0 and 3; pseudo-random inputs and arrays within
+// the validator's bounds.
+std::uint32_t CheckFastfoodTurns(std::uint32_t* checked) {
+  constexpr std::uint32_t d = 6, dp = 8, F = 13, blocks = 2, N = blocks * dp, w = 3;
+  static const std::uint8_t kSShift[F] = {0, 1, 5, 31, 32, 33, 40, 62, 62, 2, 30, 31, 32};
+  static const std::uint8_t kGShift[blocks] = {3, 0};
+  std::int16_t g[N], x[d];
+  std::int32_t s_mult[F];
+  std::uint8_t phase[4 * F], packed[(N * w + 7) / 8 + N / 8] = {};  // perm, then the signs
+  std::uint8_t* const signs = packed + (N * w + 7) / 8;
+  for (std::uint32_t i = 0; i < N; ++i) {
+    g[i] = static_cast<std::int16_t>(static_cast<std::int32_t>(Next() % 2001u) - 1000);
+    const std::uint32_t index = (3u * (i % dp) + i / dp) % dp;  // each block a permutation
+    for (std::uint32_t bit = 0; bit < w; ++bit)
+      packed[(i * w + bit) / 8] |= static_cast<std::uint8_t>(((index >> bit) & 1u) << ((i * w + bit) % 8));
+    signs[i / 8] |= static_cast<std::uint8_t>((Next() & 1u) << (i % 8));
+  }
+  for (std::uint32_t j = 0; j < F; ++j) {
+    s_mult[j] = static_cast<std::int32_t>(Next() % (1u << 21)) - (1 << 20);
+    for (std::uint32_t byte = 0; byte < 4; ++byte) phase[4 * j + byte] = static_cast<std::uint8_t>(Next());
+  }
+  for (std::uint32_t c = 0; c < d; ++c) x[c] = static_cast<std::int16_t>(static_cast<std::int32_t>(Next() % 2001u) - 1000);
+  const rfk::core::FixedFastfoodView view{g, s_mult, kSShift, kGShift, packed, signs, phase, d, F, dp, w};
+  const auto round_shift = [](std::int64_t p, std::uint32_t n) { return n == 0 ? p : (p + (std::int64_t{1} << (n - 1))) >> n; };
+  std::uint32_t bad = 0;
+  for (std::uint32_t b = 0; b < blocks; ++b) {
+    std::int32_t t[dp], ref_t[dp], v[dp];
+    std::uint32_t turns[dp];
+    rfk::core::FixedFastfoodTurns(view, x, b, t, turns);
+    for (std::uint32_t i = 0; i < dp; ++i) {
+      const std::uint32_t k = b * dp + i;
+      ref_t[i] = i < d ? (((signs[k / 8] >> (k % 8)) & 1u) ? -x[i] : x[i]) : 0;
+    }
+    fk::scalar::Fwht(ref_t, dp);
+    for (std::uint32_t i = 0; i < dp; ++i) {
+      const std::uint32_t index = (3u * i + b) % dp;
+      v[i] = static_cast<std::int32_t>(round_shift(std::int64_t{g[b * dp + i]} * ref_t[index], kGShift[b]));
+    }
+    fk::scalar::Fwht(v, dp);
+    for (std::uint32_t i = 0, j = b * dp; i < dp && j < F; ++i, ++j) {
+      const std::uint32_t expect = rfk::core::LoadU32(phase + 4 * j) +
+                                   static_cast<std::uint32_t>(round_shift(std::int64_t{s_mult[j]} * v[i], kSShift[j]));
+      ++*checked;
+      if (turns[i] != expect && bad++ < 4)
+        printf("fixed kernels: FixedFastfoodTurns differs at frequency %u (shift %u)\n", static_cast<unsigned>(j),
+               static_cast<unsigned>(kSShift[j]));
+    }
+  }
   return bad;
 }
 
@@ -241,6 +300,7 @@ int main() {
 #undef RFK_CHECK_KERNEL
   mismatches += CheckCosSin(&checked);
   mismatches += CheckLongFwht(&checked);
+  mismatches += CheckFastfoodTurns(&checked);
   mismatches += CheckQuarterCosEntries(&checked);
   printf("fixed kernels: %u cases checked, %u mismatches (DSP instructions %s; MVE kernels %s)\n",
          static_cast<unsigned>(checked), static_cast<unsigned>(mismatches), kDspInstructions,
