@@ -1,10 +1,11 @@
 // Validation of a fixed section's Fastfood tail (format::fixed_params::FastfoodTail): every range
-// FixedFastfoodTurns' overflow bounds assume (lib/core/fixed_predict_fastfood.cc). Integer
-// arithmetic only; no allocation (the permutation check counts 256 indices at a time in a 32-byte
-// bit set on the stack: (d' / 256) d' steps per block).
+// FixedFastfoodTurns' overflow bounds assume (lib/core/fixed_predict_fastfood.cc), and the
+// permutations (FirstBadPermByte, shared with the float path's validator). Integer arithmetic
+// only; no allocation.
 #include "fp_contract.h"  // first, as in every core source
 #include "bytes.h"
 #include "core_config.h"
+#include "fastfood_perm.h"
 #include "fixed_fastfood.h"
 
 namespace rfk::core {
@@ -41,29 +42,6 @@ struct TailReader {
   return Status::kOk;
 }
 
-// Each block's indices: below d' and none repeated.
-[[gnu::noinline]] Status CheckPermutations(const TailReader& r, const fp::FastfoodTail& ff) {
-  const std::uint32_t w = format::fastfood::IndexBits(ff.dp);
-  const std::uint8_t* perm = r.sec + ff.perm;
-  for (std::uint32_t b = 0; b < ff.blocks; ++b)
-    for (std::uint32_t lo = 0; lo < ff.dp; lo += 256) {
-      std::uint32_t seen[8] = {};
-      for (std::uint32_t i = 0; i < ff.dp; ++i) {
-        const std::uint32_t k = b * ff.dp + i;  // < 2^24 + 2^16; k w < 2^29
-        std::uint32_t v = 0;
-        for (std::uint32_t q = 0; q < w; ++q) {
-          const std::uint32_t bit = k * w + q;
-          v |= static_cast<std::uint32_t>((perm[bit >> 3] >> (bit & 7u)) & 1u) << q;
-        }
-        const std::uint32_t off = v - lo;
-        if (v >= ff.dp || (off < 256 && ((seen[off / 32] >> (off % 32)) & 1u) != 0))
-          return r.Fail("fixed.perm", ff.perm + k * w / 8);  // its first bit's byte
-        if (off < 256) seen[off / 32] |= 1u << (off % 32);
-      }
-    }
-  return Status::kOk;
-}
-
 }  // namespace
 
 Status CheckFixedFastfood(const std::uint8_t* blob, std::uint32_t at, std::uint32_t tail_at, std::uint32_t d,
@@ -78,7 +56,8 @@ Status CheckFixedFastfood(const std::uint8_t* blob, std::uint32_t at, std::uint3
     if (LoadU32(r.sec + ff.s_mult + 4 * j) == 0x80000000u) return r.Fail("fixed.s_mult", ff.s_mult + 4 * j);
     if (r.sec[ff.s_shift + j] > fp::kMaxSShift) return r.Fail("fixed.s_shift", ff.s_shift + j);
   }
-  return CheckPermutations(r, ff);
+  const std::uint32_t bad = FirstBadPermByte(r.sec + ff.perm, ff.dp, ff.blocks);  // each block a permutation
+  return bad == kPermsOk ? Status::kOk : r.Fail("fixed.perm", ff.perm + bad);
 }
 
 }  // namespace rfk::core

@@ -7,6 +7,7 @@
 // are located once, in a fixed-size table on the stack.
 #include "fp_contract.h"  // first: no compiler-fused multiply-adds in this file
 #include "core_config.h"
+#include "fastfood_perm.h"
 #include "fixed_open.h"
 #include "model_reader.h"
 
@@ -251,24 +252,6 @@ bool CheckPhase(Reader& r) {
   return true;
 }
 
-// 5c. fastfood's permutations: every index of a block is below d' and none repeats (so each block
-// is a permutation of [0, d')). Indices are counted 256 values at a time in a 32-byte bit set: no
-// memory beyond the stack, (d' / 256) d' steps per block.
-bool CheckFastfoodPermutations(Reader& r, const FastfoodArrays& a, std::uint32_t perm_at) {
-  for (std::uint32_t b = 0; b < a.blocks; ++b)
-    for (std::uint32_t lo = 0; lo < a.dp; lo += 256) {
-      std::uint32_t seen[8] = {};
-      for (std::uint32_t i = 0; i < a.dp; ++i) {
-        const std::uint32_t k = b * a.dp + i;  // < 2^24 + 2^16
-        const std::uint32_t v = FastfoodIndex(a, k), bit = v - lo;
-        if (v >= a.dp || (bit < 256 && ((seen[bit / 32] >> (bit % 32)) & 1u) != 0))
-          return r.Fail(Status::kBadValue, "fastfood.perm", perm_at + k * a.index_bits / 8);  // its first bit's byte
-        if (bit < 256) seen[bit / 32] |= 1u << (bit % 32);
-      }
-    }
-  return true;
-}
-
 // 5b. fastfood: present exactly with a Fastfood map kind (optional with a fixed section: a fixed-only
 // model keeps its integers there); d' = PaddedDim(d) within kMaxPaddedDim, num_blocks = ceil(F /
 // d'), index_bits, the size; the permutations.
@@ -311,7 +294,9 @@ bool CheckFastfood(Reader& r) {
   r.m.fastfood.storage = st;
   r.m.fastfood.G = a.G;
 #endif
-  return CheckFastfoodPermutations(r, a, s.offset + ff::kHeaderBytes + 2 * diag);
+  // 5c. Each block a permutation of [0, d'); a bad entry is reported at its first bit's byte.
+  const std::uint32_t bad = core::FirstBadPermByte(a.perm, dp, blocks);
+  return bad == core::kPermsOk || r.Fail(Status::kBadValue, "fastfood.perm", r.Offset(a.perm) + bad);
 }
 
 #if RFK_MODEL_HAS_BINNING

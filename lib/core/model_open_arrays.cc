@@ -5,7 +5,30 @@
 // No allocation, no exceptions.
 #include "fp_contract.h"  // first: no compiler-fused multiply-adds in this file
 #include "core_config.h"
+#include "fastfood_perm.h"
 #include "model_reader.h"
+#include "rfk/format.hpp"
+
+namespace rfk::core {
+
+std::uint32_t FirstBadPermByte(const std::uint8_t* perm, std::uint32_t dp, std::uint32_t blocks) noexcept {
+  const std::uint32_t w = format::fastfood::IndexBits(dp);
+  for (std::uint32_t b = 0; b < blocks; ++b)
+    for (std::uint32_t lo = 0; lo < dp; lo += 256) {
+      std::uint32_t seen[8] = {};
+      for (std::uint32_t i = 0; i < dp; ++i) {
+        const std::uint32_t k = b * dp + i;  // < 2^24 + 2^16; k w < 2^29
+        std::uint32_t v = 0;                 // bits [k w, k w + w), one at a time
+        for (std::uint32_t q = 0, bit = k * w; q < w; ++q, ++bit) v |= ((perm[bit >> 3] >> (bit & 7u)) & 1u) << q;
+        const std::uint32_t bit = v - lo;
+        if (v >= dp || (bit < 256 && ((seen[bit / 32] >> (bit % 32)) & 1u) != 0)) return k * w / 8;
+        if (bit < 256) seen[bit / 32] |= 1u << (bit % 32);
+      }
+    }
+  return kPermsOk;
+}
+
+}  // namespace rfk::core
 
 namespace rfk::open {
 
