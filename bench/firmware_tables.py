@@ -32,7 +32,10 @@ NAMES = {"cortex-m4": "Cortex-M4F", "cortex-m7": "Cortex-M7", "cortex-m33": "Cor
 # What each footprint test's image holds (targets/firmware/checks.cmake).
 CORES = [("footprint", "whole core (every map, storage and path)"),
          ("footprint_nofields", "whole core without the open's field names (RFK_ERROR_FIELDS=0)"),
+         ("footprint_small", "whole core built for size (`RFK_CORE_SMALL`)"),
+         ("footprint_small_nofields", "whole core built for size, without the field names"),
          ("footprint_float", "float path only (RFK_CORE_FIXED=0)"),
+         ("footprint_float_small_nofields", "float path only, built for size, without the field names"),
          ("footprint_fixed", "integer path only (RFK_CORE_FLOAT=0)"),
          ("footprint_dense", "configured for house_pair (`--config-header`: dense f32 pairs)"),
          ("footprint_pinned", "pinned to house_pair (`--config-header --pin`)"),

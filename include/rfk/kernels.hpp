@@ -238,6 +238,8 @@ inline std::uint32_t HashedColumn(std::uint64_t key, std::uint32_t p, std::uint3
 ///                      f16 or int8 (panels or row-major), each weight widened as it is read
 ///   LinearHeadQuant    as LinearHeadQuantRef: H stored f16, int8 or f16-scaled, pairs as
 ///                      LinearHead's (bias may be out)
+///   (A device core built for size calls the scalar table's FourierQuant and LinearHeadQuant on
+///   f32 W and heads too, whose bits are then the f32 kernels': lib/core/scalar_table.h.)
 ///
 /// Accuracy against the scalar oracle: SIMD backends may fuse multiply-adds and sum in another
 /// order; features agree within 1e-5 absolute, head outputs within 1e-5 * max(1, sum_j |H_kj|),

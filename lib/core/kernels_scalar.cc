@@ -215,14 +215,26 @@ namespace {
 inline std::uint64_t WIndex(bool panels, std::uint64_t j, std::uint64_t c, std::uint64_t d) {
   return panels ? (j / 16) * 16 * d + c * 16 + j % 16 : j * d + c;
 }
-// The dot product of row j of W with x[0 .. d), as kernels.hpp specifies per storage. `row_start`
-// and `step` give element c's index: row_start + c * step.
-__attribute__((noinline)) float QuantDot(const WeightsView& W, std::uint64_t row, std::uint64_t row_start,
-                      std::uint64_t step, const float* x, std::uint32_t d) {
+// The sum of w[c * step] x[c] over c in [0, d), in c order from 0.0f: an f32 row of W (step 1, or
+// the panel width). Not inlined: QuantDot's f32 case, and where f32 W goes through QuantFeaturesRef
+// (a core built for size: scalar_table.h, kF32AsQuant), called directly, without QuantDot's storage
+// tests per row.
+__attribute__((noinline)) float StridedDot(const float* w, const float* x, std::uint32_t d, std::uint32_t step) {
   float acc = 0.0f;
+  for (const float* end = x + d; x != end; ++x, w += step) acc += *w * *x;
+  return acc;
+}
+
+// The dot product of row j of W with x[0 .. d), as kernels.hpp specifies per storage. `row_start`
+// and `step` (1, or the panel width) give element c's index: row_start + c * step. The loops walk
+// pointers (an index c * step in 64 bits cost a multiply-add pair per weight on 32-bit cores).
+__attribute__((noinline)) float QuantDot(const WeightsView& W, std::uint64_t row, std::uint64_t row_start,
+                      std::uint32_t step, const float* x, std::uint32_t d) {
+  float acc = 0.0f;
+  const float* const end = x + d;
   if (core::kFloatInt8 && W.type == WeightType::kInt8) {
-    const auto* q = static_cast<const std::int8_t*>(W.data) + row_start;
-    for (std::uint32_t c = 0; c < d; ++c) acc += static_cast<float>(q[c * step]) * x[c];
+    for (const auto* q = static_cast<const std::int8_t*>(W.data) + row_start; x != end; ++x, q += step)
+      acc += static_cast<float>(*q) * *x;
     return W.scale[row] * acc;
   }
   if (core::kFloatF16 && W.type != WeightType::kF32) {  // f16, f16-scaled
@@ -230,16 +242,14 @@ __attribute__((noinline)) float QuantDot(const WeightsView& W, std::uint64_t row
     // not stay live through it (a register: the Cortex-M4F's f16 loop took one more instruction
     // per weight, a9a_f16 320,830 -> 337,212 instructions).
     const float s = W.type == WeightType::kF16Scaled ? W.scale[row] : 1.0f;
-    const auto* h = static_cast<const std::uint16_t*>(W.data) + row_start;
-    for (std::uint32_t c = 0; c < d; ++c) acc += core::WidenHalf(h[c * step]) * x[c];
+    for (const auto* h = static_cast<const std::uint16_t*>(W.data) + row_start; x != end; ++x, h += step)
+      acc += core::WidenHalf(*h) * *x;
     return s * acc;
   }
-  const auto* w = static_cast<const float*>(W.data) + row_start;
-  for (std::uint32_t c = 0; c < d; ++c) acc += w[c * step] * x[c];
-  return acc;
+  return StridedDot(static_cast<const float*>(W.data) + row_start, x, d, step);
 }
 inline float WRowDot(const WeightsView& W, bool panels, std::uint32_t j, const float* x, std::uint32_t d) {
-  return QuantDot(W, j, WIndex(panels, j, 0, d), panels ? 16 : 1, x, d);
+  return QuantDot(W, j, WIndex(panels, j, 0, d), panels ? 16u : 1u, x, d);
 }
 }  // namespace
 
@@ -290,7 +300,10 @@ void QuantFeaturesRef(const WeightsView& W, bool panels, const float* b, const f
       arg = core::IsInt8(W.type) ? W.scale[j] * acc[j % 8] : acc[j % 8];  // f16: QuantDot's 1 * acc
     } else
 #endif
-    {
+    if (core::kF32AsQuant && W.type == WeightType::kF32) {
+      const std::size_t at = panels ? std::size_t{j / 16 * 16} * d + j % 16 : std::size_t{j} * d;  // WIndex's
+      arg = StridedDot(static_cast<const float*>(W.data) + at, x, d, panels ? 16u : 1u);
+    } else {
       arg = WRowDot(W, panels, j, x, d);
     }
     float s, c;
@@ -327,10 +340,15 @@ template <class Widen>
   return acc;
 }
 
-// Row k of a quantized head (int8, f16, f16-scaled; f32 through HeadRowF32) from acc: HeadSum's
+// Row k of a quantized head (int8, f16, f16-scaled; f32 through HeadRowF32, or here with a scale of 1
+// in a core built for size: scalar_table.h, kF32AsQuant) from acc: HeadSum's
 // order with each weight widened as WeightAt does. Not inlined: one copy for every caller.
 __attribute__((noinline)) float HeadRowQuant(const WeightsView& H, std::uint32_t k, std::uint64_t row, float acc,
                                              const float* z, std::uint32_t D, std::uint32_t pair) {
+  if (core::kF32AsQuant && core::kHeadF32 && H.type == WeightType::kF32) {  // 1 * w is w: HeadRowF32's bits
+    const auto* h = static_cast<const float*>(H.data) + row;
+    return QuantSum(acc, 1.0f, [h](std::uint32_t c) { return h[c]; }, z, D, pair);
+  }
   const float s = H.type == WeightType::kF16 ? 1.0f : H.scale[k];
   if (core::IsInt8(H.type)) {
     const auto* q = static_cast<const std::int8_t*>(H.data) + row;
@@ -347,7 +365,7 @@ void LinearHeadQuantRef(const WeightsView& H, std::uint32_t stride, std::uint32_
     const std::uint64_t row = std::uint64_t{k} * stride;
     // A core built without the f32 head (RFK_HEAD_F32 0) refused every f32 head at open: its
     // quantized head's loop alone is linked.
-    out[k] = core::kHeadF32 && H.type == WeightType::kF32
+    out[k] = core::kHeadF32 && !core::kF32AsQuant && H.type == WeightType::kF32
                  ? HeadRowF32(static_cast<const float*>(H.data) + row, bias[k], z, D, pair)
                  : HeadRowQuant(H, k, row, bias[k], z, D, pair);
   }

@@ -28,7 +28,7 @@ bool CheckHeader(Reader& r, std::size_t size) {
   const std::uint8_t* b = r.b;
   if (reinterpret_cast<std::uintptr_t>(b) % f::kAlignment != 0) return r.Fail(Status::kMisalignedBuffer, "bytes", 0);
   if (size < f::kHeaderBytes) return r.Fail(Status::kTruncated, "header", 0);
-  if (std::memcmp(b + f::kOffMagic, f::kMagic, sizeof f::kMagic) != 0)
+  if (LoadU32(b + f::kOffMagic) != LoadU32(f::kMagic))  // one compare: no memcmp in the image
     return r.Fail(Status::kBadMagic, "header.magic", f::kOffMagic);
   const std::uint16_t major = LoadU16(b + f::kOffVersionMajor);
   if (major != f::kVersionMajor) return r.Fail(Status::kUnsupportedVersion, "header.version_major", f::kOffVersionMajor);

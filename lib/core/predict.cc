@@ -141,6 +141,9 @@ const std::uint32_t* Bins(const Model& m, core::Kernels kt, const float* input, 
   return cols;
 }
 
+// f32 features through FourierQuant in a core built for size (scalar_table.h, kF32AsQuant).
+constexpr bool kF32FeaturesAsQuant = core::kF32AsQuant && core::kFloatDense;
+
 // Frequencies [j0, j0 + n) of a dense map into z (pair form: n cosines, then n sines): the
 // kernels on W's rows from j0 (j0 a multiple of the panel width, so the rows start a panel in
 // either layout) and the phases from j0. The maps and storages a build leaves out
@@ -151,7 +154,8 @@ const std::uint32_t* Bins(const Model& m, core::Kernels kt, const float* input, 
   const std::uint32_t d = m.input_dim;
   const std::size_t at = std::size_t{j0} * d;  // the element offset of row j0
   const float* b = phase ? m.phase + j0 : nullptr;
-  if (core::kFloatQuant && ProjectionView(m).type != format::Storage::kF32) {  // f16, int8: widened as read
+  // f16, int8: widened as read (and f32 in a core built for size)
+  if (core::kFloatQuant && (kF32FeaturesAsQuant || ProjectionView(m).type != format::Storage::kF32)) {
     WeightsView w = ProjectionView(m);
     w.data = static_cast<const std::uint8_t*>(w.data) + at * format::ElementBytes(w.type);
     if (w.scale != nullptr) w.scale += j0;  // one per row
@@ -244,7 +248,10 @@ void FourierBlocks(const Model& m, core::Kernels kt, const float* input, std::ui
       }
       for (std::uint32_t c0 = 0; c0 < sn; c0 += B) {
         const std::uint32_t n = sn - c0 < B ? sn - c0 : B;
-        if (FastfoodPhase(m.phase)) kt->FourierPhase(ub + c0, m.phase + j0 + c0, &one, n, 1, m.feature_scale, z);
+        if (kF32FeaturesAsQuant)
+          kt->FourierQuant(WeightsView{WeightType::kF32, ub + c0, nullptr}, true,
+                           FastfoodPhase(m.phase) ? m.phase + j0 + c0 : nullptr, &one, n, 1, m.feature_scale, z);
+        else if (FastfoodPhase(m.phase)) kt->FourierPhase(ub + c0, m.phase + j0 + c0, &one, n, 1, m.feature_scale, z);
         else kt->FourierPair(ub + c0, &one, n, 1, m.feature_scale, z);
         emit(j0 + c0, n, z, z + n);
       }
@@ -267,7 +274,7 @@ void FourierBlocks(const Model& m, core::Kernels kt, const float* input, std::ui
 // 2.998x fewer instructions than its scalar one with it).
 [[gnu::always_inline]] inline void HeadPart(const Model& m, core::Kernels kt, std::uint32_t col, std::uint32_t pair,
                                             std::uint32_t n, const float* z, const float* bias, float* out) {
-  if (core::kHeadF32 && (!core::kFloatQuant || HeadView(m).type == format::Storage::kF32)) {
+  if (core::kHeadF32 && (!core::kFloatQuant || (!core::kF32AsQuant && HeadView(m).type == format::Storage::kF32))) {
     kt->LinearHead(m.head_weights + col, m.num_features, pair, bias, z, m.num_outputs, n, out);
   } else {
     WeightsView h = HeadView(m);

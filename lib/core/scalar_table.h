@@ -81,6 +81,14 @@ void FourierQuant(const WeightsView& W, bool panels, const float* b, const float
 
 namespace rfk::core {
 
+// A core built for size (RFK_CORE_SMALL) that reads int8 or f16 weights sends f32 ones through the
+// same kernels, which then link no loops of their own for f32: the features through FourierQuant
+// (where the dense map is built: f32 rows summed from 0.0f in column order, then SinCosRef, the bits
+// of FourierPair and FourierPhase, row-major or in panels, and of Fastfood's d = 1 calls), the head
+// through LinearHeadQuant (a scale of 1: 1 * w is w, HeadRowF32's terms in its order). Not with
+// run-time dispatch, whose tables have f32 kernels of their own. predict.cc, kernels_scalar.cc.
+inline constexpr bool kF32AsQuant = RFK_CORE_SMALL && !RFK_HAVE_DISPATCH && kFloatQuant;
+
 inline constexpr KernelTable kScalarTable = {
     "scalar", "scalar",
 #define RFK_SCALAR_ENTRY(name, params) RFK_SCALAR_BUILT_##name ? &RFK_SCALAR_FN_##name : nullptr,

@@ -371,3 +371,33 @@ set(RFK_NOFIELDS_FLASH_BUDGET_cortex-m33+nofp 14530)
 # Then binning's hash loops out of line (GridKey, GridHash; generated/firmware.md at be30e83): M0
 # 18,012 B, M3 and M33 without FPU 14,436 B, the others within 4 B of the figures above or smaller.
 set(RFK_NOFIELDS_FLASH_BUDGET_cortex-m0 18110)
+# 2026-12-03, the smallest generic cores (footprint_small: the whole core built for size;
+# footprint_small_nofields: the same without the field names; footprint_float_small_nofields: the
+# float path alone, built for size, without them), measured with `ctest -R '^footprint' -V` per preset
+# once a core built for size sends f32 W and heads through the quantized storages' loops
+# (lib/core/scalar_table.h, kF32AsQuant) and widens bin and diagonal weights out of line: M4F
+# 13,952 / 11,528 / 9,480 B, M7 13,952 / 11,464 / 9,480 B, M33 13,972 / 11,524 / 9,504 B, M55
+# 14,176 / 11,712 / 9,696 B, M3 and M33 without FPU 15,812 / 13,368 / 11,352 B, M0 19,400 / 16,956 /
+# 14,116 B. The same step's magic check without memcmp: the whole core M4F 16,260 -> 16,128 B.
+# Budgets: measured plus about 100 B.
+set(RFK_SMALL_FLASH_BUDGET_cortex-m4 14060)
+set(RFK_SMALL_FLASH_BUDGET_cortex-m7 14060)
+set(RFK_SMALL_FLASH_BUDGET_cortex-m33 14080)
+set(RFK_SMALL_FLASH_BUDGET_cortex-m55 14280)
+set(RFK_SMALL_FLASH_BUDGET_cortex-m3 15920)
+set(RFK_SMALL_FLASH_BUDGET_cortex-m33+nofp 15920)
+set(RFK_SMALL_FLASH_BUDGET_cortex-m0 19500)
+set(RFK_SMALL_NOFIELDS_FLASH_BUDGET_cortex-m4 11630)
+set(RFK_SMALL_NOFIELDS_FLASH_BUDGET_cortex-m7 11570)
+set(RFK_SMALL_NOFIELDS_FLASH_BUDGET_cortex-m33 11630)
+set(RFK_SMALL_NOFIELDS_FLASH_BUDGET_cortex-m55 11820)
+set(RFK_SMALL_NOFIELDS_FLASH_BUDGET_cortex-m3 13470)
+set(RFK_SMALL_NOFIELDS_FLASH_BUDGET_cortex-m33+nofp 13470)
+set(RFK_SMALL_NOFIELDS_FLASH_BUDGET_cortex-m0 17060)
+set(RFK_FLOAT_SMALL_NOFIELDS_FLASH_BUDGET_cortex-m4 9580)
+set(RFK_FLOAT_SMALL_NOFIELDS_FLASH_BUDGET_cortex-m7 9580)
+set(RFK_FLOAT_SMALL_NOFIELDS_FLASH_BUDGET_cortex-m33 9610)
+set(RFK_FLOAT_SMALL_NOFIELDS_FLASH_BUDGET_cortex-m55 9800)
+set(RFK_FLOAT_SMALL_NOFIELDS_FLASH_BUDGET_cortex-m3 11460)
+set(RFK_FLOAT_SMALL_NOFIELDS_FLASH_BUDGET_cortex-m33+nofp 11460)
+set(RFK_FLOAT_SMALL_NOFIELDS_FLASH_BUDGET_cortex-m0 14220)

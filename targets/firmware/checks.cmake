@@ -54,7 +54,7 @@ target_compile_options(rfk_core PRIVATE -fcallgraph-info=su)
 # The reduced cores (lib/core/core_config.h, lib/CMakeLists.txt): what a float-only, a fixed-only
 # and a dense f32 (what `rfk export --config-header` configures for such a model) firmware link,
 # and the whole core without the open's field names.
-foreach(variant float_only fixed_only dense_f32 nofields)
+foreach(variant float_only fixed_only dense_f32 nofields small small_nofields float_small_nofields)
   target_compile_options(rfk_core_${variant} PRIVATE -fcallgraph-info=su)
 endforeach()
 # rfk_footprint_<kind>: footprint_<source>.c as a bare image at the linker-defined addresses,
@@ -72,6 +72,9 @@ rfk_footprint_image(empty empty "")
 rfk_footprint_image(core core rfk::core)
 rfk_footprint_image(float core rfk_core_float_only)
 rfk_footprint_image(nofields core rfk_core_nofields)
+rfk_footprint_image(small core rfk_core_small)
+rfk_footprint_image(small_nofields core rfk_core_small_nofields)
+rfk_footprint_image(float_small_nofields core rfk_core_float_small_nofields)
 rfk_footprint_image(dense core rfk_core_dense_f32)
 rfk_footprint_image(fixed fixed rfk_core_fixed_only)
 # The cores pinned to one model (tests/embedded/CMakeLists.txt): house_pair's (f32 dense pairs) and
@@ -87,7 +90,7 @@ if(NOT DEFINED RFK_FLASH_BUDGET_${RFK_MCU} OR NOT DEFINED RFK_STACK_BUDGET_${RFK
                       "measure it (ctest -R footprint -V prints the figures) and record it there")
 endif()
 # The reduced cores' budgets, where a preset records them; else the whole core's.
-foreach(variant FLOAT FIXED PINNED PINNED_FIXED NOFIELDS)
+foreach(variant FLOAT FIXED PINNED PINNED_FIXED NOFIELDS SMALL SMALL_NOFIELDS FLOAT_SMALL_NOFIELDS)
   if(NOT DEFINED RFK_${variant}_FLASH_BUDGET_${RFK_MCU})
     set(RFK_${variant}_FLASH_BUDGET_${RFK_MCU} ${RFK_FLASH_BUDGET_${RFK_MCU}})
   endif()
@@ -110,6 +113,13 @@ rfk_footprint_test(footprint core lib/CMakeFiles/rfk_core.dir/core rfk_predict $
 # The whole core without the open's field names (RFK_ERROR_FIELDS=0; lib/core/core_config.h).
 rfk_footprint_test(footprint_nofields nofields lib/CMakeFiles/rfk_core_nofields.dir rfk_predict
                    ${RFK_NOFIELDS_FLASH_BUDGET_${RFK_MCU}})
+# The whole core built for size (RFK_CORE_SMALL), with and without the names, and the float path
+# alone built for size without them: the smallest generic cores (every kind of model of their paths).
+rfk_footprint_test(footprint_small small lib/CMakeFiles/rfk_core_small.dir rfk_predict ${RFK_SMALL_FLASH_BUDGET_${RFK_MCU}})
+rfk_footprint_test(footprint_small_nofields small_nofields lib/CMakeFiles/rfk_core_small_nofields.dir rfk_predict
+                   ${RFK_SMALL_NOFIELDS_FLASH_BUDGET_${RFK_MCU}})
+rfk_footprint_test(footprint_float_small_nofields float_small_nofields lib/CMakeFiles/rfk_core_float_small_nofields.dir
+                   rfk_predict ${RFK_FLOAT_SMALL_NOFIELDS_FLASH_BUDGET_${RFK_MCU}})
 # A float-only firmware (footprint_core.c on the core built RFK_CORE_FIXED=0: no fixed validator).
 rfk_footprint_test(footprint_float float lib/CMakeFiles/rfk_core_float_only.dir rfk_predict ${RFK_FLOAT_FLASH_BUDGET_${RFK_MCU}})
 # The dense f32 configured core (footprint_core.c on rfk_core_dense_f32), on the boards with a budget.
