@@ -127,9 +127,9 @@ constexpr bool IsInt8(WeightType t) { return kFloatInt8 && (!kFloatF16 || t == W
 
 // WeightAt (rfk/kernels.hpp) for the storages this build reads: f32, and int8 and f16 only where
 // built (the others were refused at open). WeightAt's value for every view of such a storage.
-// Out of line in a core built for size (one copy for its two callers: the bins' head weights and
-// Fastfood's diagonals, both once per feature or bin).
-#if RFK_CORE_SMALL
+// Out of line in a core built for size that has both its callers, the bins' head weights and
+// Fastfood's diagonals (one copy for both; each calls it once per bin or diagonal entry).
+#if RFK_CORE_SMALL && RFK_FLOAT_BINNING && RFK_FLOAT_FASTFOOD
 [[gnu::noinline]]
 #endif
 inline float BuiltWeightAt(const WeightsView& w, std::uint64_t i, std::uint64_t row) noexcept {
