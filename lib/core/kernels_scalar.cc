@@ -260,9 +260,10 @@ using core::Widen;  // a stored weight widened as QuantDot widens it (widen.h)
 // Eight rows of a panel of an int8 or f16 W (element c of row j at rows[c * 16 + j], j < 8):
 // acc[j] = sum_c widen(w_jc) x[c], c in order from 0.0f: QuantDot's operations in its order for
 // each row (bit-identical), before the row's scale. Named accumulators, as PanelDot's, so that a
-// core with 32 float registers keeps them there: on the Cortex-M4F about 4.5 instructions per
-// weight (load, move, convert -- VCVT for int8, VCVTB for f16 --, multiply-accumulate; x and the
-// loop shared by eight) against QuantDot's 9 (int8) and 16 (f16) on a row 16 elements apart;
+// core with 32 float registers keeps them there: on the Cortex-M4F about 4.6 instructions per
+// weight (load, move, convert -- VCVT for int8, VCVTB for f16 where no specialisation below takes
+// it --, multiply-accumulate; x and the loop shared by eight) against QuantDot's 9 (int8) and 16
+// (f16) on a row 16 elements apart;
 // eight rows, not the panel's 16, for half the flash (256 B less on the Cortex-M4F, 3 % more
 // instructions). Not inlined: one copy per storage serves both halves and forms. Cores whose
 // float operations are library calls keep QuantDot's loop.
@@ -277,6 +278,38 @@ __attribute__((noinline)) void RowsDot8(const T* rows, const float* x, std::uint
   }
   acc[0] = a0; acc[1] = a1; acc[2] = a2; acc[3] = a3; acc[4] = a4; acc[5] = a5; acc[6] = a6; acc[7] = a7;
 }
+
+#if RFK_WIDEN_VCVTB
+// f16 where the FPU converts half precision (widen.h): a column's eight weights in four 32-bit
+// loads straight into float registers (VLDR), each pair widened by VCVTB (the low half) and VCVTT
+// (the high one), exact as WidenHalf; then the same multiply-adds in the same order, so the same
+// bits. About 3 instructions a weight on the Cortex-M4F against the generic loop's 4.6 (no LDRH
+// and no core-to-FPU move per weight). Requires `rows` 4-byte aligned (a VFP load faults
+// otherwise): QuantFeaturesRef sends only a W whose base is (RowsAligned), and the panel offsets
+// it passes are multiples of 8 halves.
+template <>
+__attribute__((noinline)) void RowsDot8(const std::uint16_t* rows, const float* x, std::uint32_t d, float* acc) {
+  float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f, a4 = 0.0f, a5 = 0.0f, a6 = 0.0f, a7 = 0.0f;
+  const std::uint16_t* q = rows;
+  for (const float* end = x + d; x != end; ++x, q += 16) {
+    const float xc = *x;
+    float w0, w1, w2, w3, w4, w5, w6, w7;
+    asm("vldr %1, [%8]\n\tvldr %3, [%8, #4]\n\tvldr %5, [%8, #8]\n\tvldr %7, [%8, #12]\n\t"
+        "vcvtb.f32.f16 %0, %1\n\tvcvtt.f32.f16 %1, %1\n\tvcvtb.f32.f16 %2, %3\n\tvcvtt.f32.f16 %3, %3\n\t"
+        "vcvtb.f32.f16 %4, %5\n\tvcvtt.f32.f16 %5, %5\n\tvcvtb.f32.f16 %6, %7\n\tvcvtt.f32.f16 %7, %7"
+        : "=t"(w0), "=t"(w1), "=t"(w2), "=t"(w3), "=t"(w4), "=t"(w5), "=t"(w6), "=t"(w7)
+        : "r"(q), "m"(*reinterpret_cast<const std::uint16_t(*)[8]>(q)));
+    a0 += w0 * xc; a1 += w1 * xc; a2 += w2 * xc; a3 += w3 * xc;
+    a4 += w4 * xc; a5 += w5 * xc; a6 += w6 * xc; a7 += w7 * xc;
+  }
+  acc[0] = a0; acc[1] = a1; acc[2] = a2; acc[3] = a3; acc[4] = a4; acc[5] = a5; acc[6] = a6; acc[7] = a7;
+}
+// Whether an f16 W can go through RowsDot8 (its 32-bit loads need a 4-byte aligned base; the
+// contract asks only the halves' natural alignment, which a model's sections exceed).
+inline bool RowsAligned(const void* w) { return (reinterpret_cast<std::uintptr_t>(w) & 3u) == 0; }
+#else
+inline bool RowsAligned(const void*) { return true; }
+#endif
 #endif
 
 // Both forms in one function (b given: phase; b null: pairs), the scalar table's FourierQuant: one
@@ -291,7 +324,7 @@ void QuantFeaturesRef(const WeightsView& W, bool panels, const float* b, const f
     float arg;
 #if !defined(RFK_CORE_PLAIN_LOOPS)
     if (panels && ((core::kFloatInt8 && W.type == WeightType::kInt8) ||
-                   (core::kFloatF16 && W.type == WeightType::kF16))) {  // the panel's 16 rows exist
+                   (core::kFloatF16 && W.type == WeightType::kF16 && RowsAligned(W.data)))) {  // 16 rows exist
       if (j % 8 == 0) {  // rows j .. j + 7 of panel j / 16
         const std::size_t at = std::size_t{j / 16 * 16} * d + j % 16;
         if (core::IsInt8(W.type)) RowsDot8(static_cast<const std::int8_t*>(W.data) + at, x, d, acc);
