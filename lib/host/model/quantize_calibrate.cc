@@ -1,12 +1,14 @@
 // `rfk convert --calibrate`: an int8 head refitted on representative data to reproduce the source
 // model's outputs, then rounded for its outputs (CalibratedInt8Model, rfk/host/quantize.hpp).
 #include <algorithm>
+#include <cstdio>
 #include <string>
 
 #include "training/gram.h"
 #include "model/quantize_head.h"
 #include "rfk/host/model_writer.hpp"
 #include "rfk/host/opened_model.hpp"
+#include "rfk/host/train.hpp"
 #include "rfk/kernels.hpp"
 #include "rfk/model.hpp"
 #include "rfk/status.hpp"
@@ -121,7 +123,16 @@ std::vector<std::uint8_t> CalibratedInt8Model(const Model& m, format::Storage w_
   const std::uint32_t D = m.num_features, K = m.num_outputs;
   const SourceHead h0(m);
   const RidgeStats st = RefitStats(m, mw, h0, calibration, threads);
-  RidgeSolution refit = SolveRidge(st, lambda, threads), source;  // refit: the change of the source head
+  RidgeSolution refit, source;  // refit: the change of the source head
+  try {
+    refit = SolveRidge(st, lambda, threads);
+  } catch (const TrainError&) {  // its text names train's --lambda, which convert does not take
+    char at[32];
+    std::snprintf(at, sizeof at, "%g", lambda);
+    throw QuantizeError(std::string("the head's ridge refit at the model's lambda (") + at + ") has no solution: " +
+                        "its system is singular or its weights not finite (features that do not vary on these "
+                        "rows, or huge ones)");
+  }
   source.W.resize(std::size_t{D} * K);
   source.bias = h0.b;
   for (std::uint32_t k = 0; k < K; ++k) {
