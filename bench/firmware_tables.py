@@ -30,10 +30,13 @@ NAMES = {"cortex-m4": "Cortex-M4F", "cortex-m7": "Cortex-M7", "cortex-m33": "Cor
          "cortex-m55": "Cortex-M55", "cortex-m3": "Cortex-M3", "cortex-m33-nofp": "Cortex-M33 without FPU",
          "cortex-m0": "Cortex-M0", "riscv32": "RV32IMC"}
 # What each footprint test's image holds (targets/firmware/checks.cmake).
-CORES = [("footprint", "whole core (every map, storage and path)"),
+CORES = [("footprint", "whole core, a firmware calling `rfk_predict` (every float model; no integer path linked)"),
          ("footprint_nofields", "whole core without the open's field names (RFK_ERROR_FIELDS=0)"),
          ("footprint_small", "whole core built for size (`RFK_CORE_SMALL`)"),
          ("footprint_small_nofields", "whole core built for size, without the field names"),
+         ("footprint_both", "whole core, a firmware of either path (`rfk_predict`, `rfk_quantize_input`, "
+                            "`rfk_predict_fixed`: footprint_both.c)"),
+         ("footprint_both_small_nofields", "the same, built for size, without the field names"),
          ("footprint_float", "float path only (RFK_CORE_FIXED=0)"),
          ("footprint_float_small_nofields", "float path only, built for size, without the field names"),
          ("footprint_fixed", "integer path only (RFK_CORE_FLOAT=0)"),
@@ -260,7 +263,9 @@ def readme_block(rows, results, ram, presets, stamp):
     dense, _ = footprint(results[m4].get("footprint_dense", []))
     pinned, _ = footprint(results[m4].get("footprint_pinned", []))
     small, _ = footprint(results[m4].get("footprint_pinned_small_house_pair", []))
-    if dense is None or pinned is None or small is None:
+    generic = [footprint(results[m4].get(t, []))[0]
+               for t in ("footprint", "footprint_small_nofields", "footprint_both", "footprint_both_small_nofields")]
+    if dense is None or pinned is None or small is None or None in generic:
         return None
     f32, fix = rows[phase][m4], rows[fixed][m4]
     helium, scalar = rows[phase + ", helium-MVE table"][m55], rows[phase][m55]
@@ -274,6 +279,9 @@ def readme_block(rows, results, ram, presets, stamp):
         f"with DSP kernels ({fix / f32:.2f}x) | [docs/EMBEDDED.md](docs/EMBEDDED.md#dsp-kernels-cortex-m4-m7-m33) |",
         f"| Cortex-M4F core configured for a dense f32 model | {dense:,} B of flash; {pinned:,} B pinned to the model "
         f"(`--pin`), {small:,} B built for size (`RFK_CORE_SMALL`), with a 4-byte handle; {4 + scratch + stack:,} B of RAM for a (16, 256) model | [{link}]({link}) |",
+        f"| Cortex-M4F generic core (any model, as an over-the-air firmware opens it) | {generic[0]:,} B of flash in a "
+        f"firmware that predicts float models, {generic[1]:,} B built for size without field names; {generic[2]:,} B "
+        f"and {generic[3]:,} B in one that runs either path | [docs/EMBEDDED.md](docs/EMBEDDED.md#footprint-cortex-m) |",
         f"| Cortex-M55, (54, 1024) 7-class model | {helium:,} instructions per prediction with Helium, "
         f"{scalar / helium:.2f}x fewer than scalar; fixed-point {mve:,}, {mve_scalar / mve:.1f}x fewer than its "
         "scalar loops | [docs/EMBEDDED.md](docs/EMBEDDED.md#helium-kernels-cortex-m55) |",

@@ -105,7 +105,11 @@ typedef struct rfk_model_error {
 
 /** Validates the whole blob once (sizes, offsets, alignment, enum values, finiteness, CRC-32).
  * `size` may exceed the model (e.g. a whole flash region). On failure *model is left empty and,
- * if `error` is not null, it says where. Cost: one pass over the bytes (the checksum). */
+ * if `error` is not null, it says where. Cost: one pass over the bytes (the checksum).
+ * On a firmware target (no OS), a firmware that links the core from its archive and calls no
+ * fixed-point function below (rfk_predict_fixed, ...) links no integer path and does not read a
+ * model's fixed section: it refuses a fixed-only model (RFK_UNSUPPORTED_STORAGE at "fixed") and
+ * opens a model with both paths for rfk_predict (docs/EMBEDDED.md, "Choosing what the core reads"). */
 rfk_status rfk_open(rfk_model* model, const void* bytes, size_t size, rfk_model_error* error);
 
 /** Model facts. */

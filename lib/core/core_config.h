@@ -86,6 +86,27 @@
 #ifndef RFK_ERROR_FIELDS
 #define RFK_ERROR_FIELDS 1
 #endif
+// RFK_FIXED_ON_USE: on firmware, the whole core reads fixed sections in the images that link the
+// integer path's prediction, and only there. OpenModel reaches the fixed section's validator through a constant
+// defined beside PredictFixed, which it references weakly (fixed_open.h); a linker does not take an
+// object out of an archive for a weak reference (the ELF rule GNU ld, lld and armlink follow), so
+// a firmware that links the core from its archive (rfk_add_core, rfk.mk, the installed
+// librfk_core.a) and calls none of the integer path's functions that take a model (the C API's
+// rfk_predict_fixed, rfk_fixed_scratch_bytes, rfk_quantize_input, ...; in C++ PredictFixed,
+// FixedScratchBytes, DecideClassFixed, FixedOutputScale) links neither the validator nor the
+// integer path: it refuses a fixed-only model at open (kUnsupportedStorage at `fixed`, its table
+// entry: it could not predict it) and opens a model with both paths for rfk_predict without reading
+// its fixed section (FixedSection gives null). An image that calls PredictFixed, or that links
+// every object of the core by name, reads the section. 1 on firmware targets -- ELF objects for no
+// operating system (__ELF__ without __unix__: arm-none-eabi, riscv*-elf), where flash is what this
+// saves -- unless the build says 0; 0 elsewhere (a host's core always reads the section).
+#if !defined(RFK_FIXED_ON_USE)
+#if defined(__ELF__) && !defined(__unix__)
+#define RFK_FIXED_ON_USE 1
+#else
+#define RFK_FIXED_ON_USE 0
+#endif
+#endif
 
 namespace rfk::core {
 

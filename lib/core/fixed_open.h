@@ -29,6 +29,20 @@ struct FixedReader {
 Status CheckFixedSection(const std::uint8_t* blob, std::uint32_t offset, std::uint32_t size,
                          std::uint32_t entry, Model& m, ModelError* err);
 
+// OpenModel's way to CheckFixedSection where the fixed section is read on use (RFK_FIXED_ON_USE,
+// core_config.h): defined beside PredictFixed (fixed_predict.cc), referenced weakly by OpenModel
+// (model_open.cc), so that an image links the validator exactly where it links PredictFixed.
+using FixedSectionCheck = Status (*)(const std::uint8_t*, std::uint32_t, std::uint32_t, std::uint32_t, Model&,
+                                     ModelError*);
+extern const FixedSectionCheck kFixedSectionCheck;  // &CheckFixedSection, in fixed_predict.cc's object
+
+// Whether the float path runs m (an open Model): false for a fixed-only model, whose float sections
+// lack W and Fastfood's diagonals (a Fourier map) or the bin grids (a binning map).
+inline bool FloatPathRuns(const Model& m) noexcept {
+  return !((m.fourier_features != 0 && !HasFastfoodArrays(m) && ProjectionView(m).data == nullptr) ||
+           (m.num_grids != 0 && m.bin_inv_width == nullptr));
+}
+
 // The binning tail (format::fixed_params::binning, fixed_open_binning.cc; built with
 // kFixedBinning): P and D_B equal to the model's, then every (grid, column)'s bin_mult, bin_shift,
 // bin_frac and bin_base in the ranges fixed::BinIndex's bounds assume. The section's size was

@@ -22,6 +22,7 @@
 #include "fixed_fastfood.h"
 #include "fixed_predict_binning.h"
 #include "fixed_blocks.h"
+#include "fixed_open.h"
 #include "rfk/fixed.hpp"
 
 namespace rfk {
@@ -154,6 +155,12 @@ float OutputScaleOf(const Model& m) {
 }
 
 }  // namespace
+
+#ifndef RFK_PIN_MODEL
+// OpenModel's way to the fixed section's validator, in the object of the integer path's entry
+// points: an image that calls one of them opens fixed models (fixed_open.h, RFK_FIXED_ON_USE).
+const core::FixedSectionCheck core::kFixedSectionCheck = &core::CheckFixedSection;
+#endif
 
 // The entry points: a Model that is not open gives what an empty Model gives the bodies above
 // (a pinned core checks it here, then reads kPinnedModel: pinned_model.h, ModelOf).

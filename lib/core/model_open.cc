@@ -13,6 +13,13 @@
 
 // A core pinned to one model opens it in model_open_pinned.cc instead (core_config.h, RFK_PIN_MODEL).
 #ifndef RFK_PIN_MODEL
+#if RFK_FIXED_ON_USE
+// The integer path's validator, linked where PredictFixed is (fixed_open.h, RFK_FIXED_ON_USE).
+namespace rfk::core {
+[[gnu::weak]] extern const FixedSectionCheck kFixedSectionCheck;
+}  // namespace rfk::core
+#endif
+
 namespace rfk {
 namespace open {
 
@@ -661,9 +668,19 @@ Status OpenModel(const void* bytes, std::size_t size, Model* model, ModelError* 
   }
   open::Section fixed;
   Status s = open::ReadModel(bytes, size, model, error, &fixed);
-  if (core::kCoreFixed && s == Status::kOk && fixed.present())
-    s = core::CheckFixedSection(static_cast<const std::uint8_t*>(bytes), fixed.offset, fixed.size, fixed.entry, *model,
-                                error);
+  if (core::kCoreFixed && s == Status::kOk && fixed.present()) {
+    const auto* blob = static_cast<const std::uint8_t*>(bytes);
+#if RFK_FIXED_ON_USE
+    if (&core::kFixedSectionCheck != nullptr) {
+      s = core::kFixedSectionCheck(blob, fixed.offset, fixed.size, fixed.entry, *model, error);
+    } else if (!core::FloatPathRuns(*model)) {  // a fixed-only model, and this image cannot predict it
+      s = Status::kUnsupportedStorage;
+      if (error) *error = ModelError{s, core::FieldText("fixed"), fixed.entry};
+    }
+#else
+    s = core::CheckFixedSection(blob, fixed.offset, fixed.size, fixed.entry, *model, error);
+#endif
+  }
   if (s != Status::kOk) open::Clear(model);  // left empty on failure
   return s;
 }

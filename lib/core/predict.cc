@@ -5,6 +5,7 @@
 #include "bin_column.h"
 #include "bytes.h"
 #include "core_config.h"
+#include "fixed_open.h"
 #include "rfk/kernels.hpp"
 #include "rfk/model.hpp"
 #include "scalar_table.h"
@@ -109,8 +110,7 @@ Status Prepare(const Model& m, const float* x, std::size_t x_len, void* scratch,
                core::Kernels kt, const float** input, ScratchLayout* l) {
   if (!core::kCoreFloat) return Status::kUnsupportedStorage;  // float path compiled out (core_config.h)
   if (HeadView(m).data == nullptr || x == nullptr || scratch == nullptr) return Status::kNullArgument;
-  if (core::kCoreFixed && ((m.fourier_features != 0 && !HasFastfoodArrays(m) && ProjectionView(m).data == nullptr) ||
-                            (m.num_grids != 0 && m.bin_inv_width == nullptr)))
+  if (core::kCoreFixed && !core::FloatPathRuns(m))
     return Status::kUnsupportedStorage;  // a fixed-only model (no W, or no bin grids): PredictFixed (rfk/fixed.hpp)
   if (x_len != m.input_dim) return Status::kInputDimMismatch;
   if (reinterpret_cast<std::uintptr_t>(scratch) % kScratchAlignment != 0)

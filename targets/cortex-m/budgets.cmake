@@ -401,3 +401,59 @@ set(RFK_FLOAT_SMALL_NOFIELDS_FLASH_BUDGET_cortex-m55 9800)
 set(RFK_FLOAT_SMALL_NOFIELDS_FLASH_BUDGET_cortex-m3 11460)
 set(RFK_FLOAT_SMALL_NOFIELDS_FLASH_BUDGET_cortex-m33+nofp 11460)
 set(RFK_FLOAT_SMALL_NOFIELDS_FLASH_BUDGET_cortex-m0 14220)
+# 2026-12-04, the integer path read on use (RFK_FIXED_ON_USE, lib/core/core_config.h): an image that
+# calls no fixed-point function links no fixed-section validator, so footprint_core.c's images (the
+# whole core, without names, built for size, both) lost it; footprint_both.c (either path:
+# rfk_predict, rfk_quantize_input, rfk_predict_fixed) is what a firmware of both paths links.
+# Measured with `ctest -R '^footprint' -V` per preset (whole / without names / built for size /
+# built for size without names; both / both built for size without names), in B:
+# cortex-m4: 13,712 / 11,784 / 11,536 / 9,608; 22,156 / 14,788
+# cortex-m7: 13,648 / 11,784 / 11,536 / 9,608; 22,156 / 14,788
+# cortex-m33: 13,696 / 11,800 / 11,528 / 9,632; 22,164 / 14,788
+# cortex-m55: 17,796 / 15,892 / 11,728 / 9,820; 25,704 / 15,080
+# cortex-m3: 14,124 / 12,228 / 13,376 / 11,480; 20,600 / 16,596
+# cortex-m33+nofp: 14,124 / 12,228 / 13,376 / 11,480; 22,552 / 16,600
+# cortex-m0: 16,940 / 15,036 / 16,188 / 14,284; 24,136 / 20,500
+# Budgets: measured plus about 100 B.
+set(RFK_FLASH_BUDGET_cortex-m4 13820)
+set(RFK_NOFIELDS_FLASH_BUDGET_cortex-m4 11890)
+set(RFK_SMALL_FLASH_BUDGET_cortex-m4 11640)
+set(RFK_SMALL_NOFIELDS_FLASH_BUDGET_cortex-m4 9710)
+set(RFK_BOTH_FLASH_BUDGET_cortex-m4 22260)
+set(RFK_BOTH_SMALL_NOFIELDS_FLASH_BUDGET_cortex-m4 14890)
+set(RFK_FLASH_BUDGET_cortex-m7 13750)
+set(RFK_NOFIELDS_FLASH_BUDGET_cortex-m7 11890)
+set(RFK_SMALL_FLASH_BUDGET_cortex-m7 11640)
+set(RFK_SMALL_NOFIELDS_FLASH_BUDGET_cortex-m7 9710)
+set(RFK_BOTH_FLASH_BUDGET_cortex-m7 22260)
+set(RFK_BOTH_SMALL_NOFIELDS_FLASH_BUDGET_cortex-m7 14890)
+set(RFK_FLASH_BUDGET_cortex-m33 13800)
+set(RFK_NOFIELDS_FLASH_BUDGET_cortex-m33 11900)
+set(RFK_SMALL_FLASH_BUDGET_cortex-m33 11630)
+set(RFK_SMALL_NOFIELDS_FLASH_BUDGET_cortex-m33 9740)
+set(RFK_BOTH_FLASH_BUDGET_cortex-m33 22270)
+set(RFK_BOTH_SMALL_NOFIELDS_FLASH_BUDGET_cortex-m33 14890)
+set(RFK_FLASH_BUDGET_cortex-m55 17900)
+set(RFK_NOFIELDS_FLASH_BUDGET_cortex-m55 16000)
+set(RFK_SMALL_FLASH_BUDGET_cortex-m55 11830)
+set(RFK_SMALL_NOFIELDS_FLASH_BUDGET_cortex-m55 9920)
+set(RFK_BOTH_FLASH_BUDGET_cortex-m55 25810)
+set(RFK_BOTH_SMALL_NOFIELDS_FLASH_BUDGET_cortex-m55 15180)
+set(RFK_FLASH_BUDGET_cortex-m3 14230)
+set(RFK_NOFIELDS_FLASH_BUDGET_cortex-m3 12330)
+set(RFK_SMALL_FLASH_BUDGET_cortex-m3 13480)
+set(RFK_SMALL_NOFIELDS_FLASH_BUDGET_cortex-m3 11580)
+set(RFK_BOTH_FLASH_BUDGET_cortex-m3 20700)
+set(RFK_BOTH_SMALL_NOFIELDS_FLASH_BUDGET_cortex-m3 16700)
+set(RFK_FLASH_BUDGET_cortex-m33+nofp 14230)
+set(RFK_NOFIELDS_FLASH_BUDGET_cortex-m33+nofp 12330)
+set(RFK_SMALL_FLASH_BUDGET_cortex-m33+nofp 13480)
+set(RFK_SMALL_NOFIELDS_FLASH_BUDGET_cortex-m33+nofp 11580)
+set(RFK_BOTH_FLASH_BUDGET_cortex-m33+nofp 22660)
+set(RFK_BOTH_SMALL_NOFIELDS_FLASH_BUDGET_cortex-m33+nofp 16700)
+set(RFK_FLASH_BUDGET_cortex-m0 17040)
+set(RFK_NOFIELDS_FLASH_BUDGET_cortex-m0 15140)
+set(RFK_SMALL_FLASH_BUDGET_cortex-m0 16290)
+set(RFK_SMALL_NOFIELDS_FLASH_BUDGET_cortex-m0 14390)
+set(RFK_BOTH_FLASH_BUDGET_cortex-m0 24240)
+set(RFK_BOTH_SMALL_NOFIELDS_FLASH_BUDGET_cortex-m0 20600)

@@ -76,6 +76,10 @@ rfk_footprint_image(small core rfk_core_small)
 rfk_footprint_image(small_nofields core rfk_core_small_nofields)
 rfk_footprint_image(float_small_nofields core rfk_core_float_small_nofields)
 rfk_footprint_image(dense core rfk_core_dense_f32)
+# A firmware that runs either path (footprint_both.c), on the whole core and on the one built for
+# size without the field names: what an image that also calls rfk_predict_fixed links.
+rfk_footprint_image(both both rfk::core)
+rfk_footprint_image(both_small_nofields both rfk_core_small_nofields)
 rfk_footprint_image(fixed fixed rfk_core_fixed_only)
 # The cores pinned to one model (tests/embedded/CMakeLists.txt): house_pair's (f32 dense pairs) and
 # house_fixed's (the integer path, dense).
@@ -98,13 +102,18 @@ endforeach()
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 # Test `name`: rfk_footprint_<kind> against the empty image, the stack from the call-graph records
 # in `callgraph` (below the build's top directory) from `entry` and rfk_open, within `flash_budget`.
+# Further arguments: more entry points.
 function(rfk_footprint_test name kind callgraph entry flash_budget)
+  set(entries)
+  foreach(more IN LISTS ARGN)
+    list(APPEND entries --entry ${more})
+  endforeach()
   add_test(NAME ${name}
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/footprint.py
                    --size ${RFK_SIZE}
                    --empty $<TARGET_FILE:rfk_footprint_empty> --core $<TARGET_FILE:rfk_footprint_${kind}>
                    --callgraph-dir ${PROJECT_BINARY_DIR}/${callgraph}
-                   --entry ${entry} --entry rfk_open
+                   --entry ${entry} --entry rfk_open ${entries}
                    --flash-budget ${flash_budget}
                    --stack-budget ${RFK_STACK_BUDGET_${RFK_MCU}}
                    --mcu ${RFK_MCU})
@@ -122,6 +131,12 @@ rfk_footprint_test(footprint_float_small_nofields float_small_nofields lib/CMake
                    rfk_predict ${RFK_FLOAT_SMALL_NOFIELDS_FLASH_BUDGET_${RFK_MCU}})
 # A float-only firmware (footprint_core.c on the core built RFK_CORE_FIXED=0: no fixed validator).
 rfk_footprint_test(footprint_float float lib/CMakeFiles/rfk_core_float_only.dir rfk_predict ${RFK_FLOAT_FLASH_BUDGET_${RFK_MCU}})
+# A firmware of either path (footprint_both.c): its stack from rfk_predict_fixed too. Every preset
+# records their budgets (budgets.cmake): the whole core's is not theirs.
+rfk_footprint_test(footprint_both both lib/CMakeFiles/rfk_core.dir/core rfk_predict ${RFK_BOTH_FLASH_BUDGET_${RFK_MCU}}
+                   rfk_predict_fixed)
+rfk_footprint_test(footprint_both_small_nofields both_small_nofields lib/CMakeFiles/rfk_core_small_nofields.dir rfk_predict
+                   ${RFK_BOTH_SMALL_NOFIELDS_FLASH_BUDGET_${RFK_MCU}} rfk_predict_fixed)
 # The dense f32 configured core (footprint_core.c on rfk_core_dense_f32), on the boards with a budget.
 if(DEFINED RFK_DENSE_FLASH_BUDGET_${RFK_MCU})
   rfk_footprint_test(footprint_dense dense lib/CMakeFiles/rfk_core_dense_f32.dir rfk_predict ${RFK_DENSE_FLASH_BUDGET_${RFK_MCU}})
@@ -135,16 +150,31 @@ rfk_footprint_test(footprint_pinned pinned tests/embedded/CMakeFiles/rfk_core_pi
                    ${RFK_PINNED_FLASH_BUDGET_${RFK_MCU}})
 rfk_footprint_test(footprint_pinned_fixed pinned_fixed tests/embedded/CMakeFiles/rfk_core_pinned_house_fixed.dir
                    rfk_predict_fixed ${RFK_PINNED_FIXED_FLASH_BUDGET_${RFK_MCU}})
+# A firmware that never calls rfk_predict_fixed links no fixed-section validator (lib/core/fixed_open.h,
+# RFK_FIXED_ON_USE): footprint_core.c's image has none; footprint_both.c's, which calls it, has it
+# (REQUIRE: the check finds what it looks for).
+function(rfk_fixed_validator name elf require)
+  add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} -DNM=${CMAKE_NM} -DELF=${elf} -DFORBID=CheckFixedSection
+                                "-DWHAT=the fixed section's validator" -DREQUIRE=${require}
+                                -P ${PROJECT_SOURCE_DIR}/cmake/check_no_symbol.cmake)
+endfunction()
+rfk_fixed_validator(footprint_no_fixed_validator $<TARGET_FILE:rfk_footprint_core> 0)
+rfk_fixed_validator(footprint_no_fixed_validator_detects $<TARGET_FILE:rfk_footprint_both> 1)
 # Nothing in those images takes the pinned Model's address (lib/core/pinned_model.h), so the Model
 # is not linked; the pinned core's test image, whose C++ OpenModel copies it, shows the check finds it.
+# (A further argument 1: REQUIRE, the image must link it.)
 function(rfk_no_pinned_model name elf)
+  set(require 0)
+  if(ARGN)
+    set(require 1)
+  endif()
   add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} -DNM=${CMAKE_NM} -DELF=${elf} -DFORBID=kPinnedModel
-                                "-DWHAT=the pinned Model" -P ${PROJECT_SOURCE_DIR}/cmake/check_no_symbol.cmake)
+                                "-DWHAT=the pinned Model" -DREQUIRE=${require}
+                                -P ${PROJECT_SOURCE_DIR}/cmake/check_no_symbol.cmake)
 endfunction()
 rfk_no_pinned_model(footprint_pinned_no_model $<TARGET_FILE:rfk_footprint_pinned>)
 rfk_no_pinned_model(footprint_pinned_fixed_no_model $<TARGET_FILE:rfk_footprint_pinned_fixed>)
-rfk_no_pinned_model(footprint_pinned_no_model_detects $<TARGET_FILE:rfk_core_pinned_test_house_pair>)
-set_tests_properties(footprint_pinned_no_model_detects PROPERTIES WILL_FAIL ON)
+rfk_no_pinned_model(footprint_pinned_no_model_detects $<TARGET_FILE:rfk_core_pinned_test_house_pair> 1)
 # rfk_pinned_footprint(variant name budget): footprint_core.c or footprint_fixed.c (by the fixture's
 # path) on rfk_core_<variant>_<name>, the image rfk_footprint_<variant>_<name>, the test
 # footprint_<variant>_<name> within `budget`, and footprint_<variant>_<name>_no_model.

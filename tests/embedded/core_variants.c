@@ -13,8 +13,12 @@
  * no impute, no calibration, names not read), it also refuses the phase form, an impute section
  * and a calibration section, and gives "" for a feature name. RFK_TEST_QUANT_HEAD links
  * rfk_core_quant_head (float-only without the f32 head, RFK_HEAD_F32=0): it reads the int8 model
- * (house_int8) and refuses house_pair's f32 head at head.storage. Returns the number of failed
- * checks. */
+ * (house_int8) and refuses house_pair's f32 head at head.storage. RFK_TEST_FLOAT_FIRMWARE and
+ * RFK_TEST_BOTH_FIRMWARE link the whole core (rfk::core): the first never calls rfk_predict_fixed,
+ * so it links no integer path (lib/core/fixed_open.h, RFK_FIXED_ON_USE) and must refuse a fixed-only
+ * model at open as the float-only core does, and open house_both (house_pair with its fixed section)
+ * for rfk_predict, the host's output; the second calls rfk_predict_fixed and must open both and give
+ * the host's integers and output. Returns the number of failed checks. */
 #include <stdio.h>
 #include <string.h>
 
@@ -22,6 +26,7 @@
 #include "a9a_hashed_fixed.h"
 #include "covtype_ff_fixed.h"
 #include "covtype_small_binary.h"
+#include "house_both.h"
 #include "house_fastfood.h"
 #include "house_fixed.h"
 #include "house_impute.h"
@@ -39,6 +44,7 @@ static void check(int ok, const char* what) {
   printf("%s: %s\n", ok ? "ok" : "FAILED", what);
 }
 
+#if !defined(RFK_TEST_BOTH_FIRMWARE)
 /* The open is refused as a compiled-out kind: kUnsupportedStorage at "fixed", the offset given. */
 static void refused(const uint8_t* bytes, uint32_t size, int at_entry, const char* what) {
   rfk_model_error err;
@@ -46,9 +52,41 @@ static void refused(const uint8_t* bytes, uint32_t size, int at_entry, const cha
   check(s == RFK_UNSUPPORTED_STORAGE && strcmp(err.field, "fixed") == 0 && (at_entry ? err.offset != 0 : err.offset == 0),
         what);
 }
+#endif
+
+#if !defined(RFK_TEST_FIXED_ONLY)
+/* rfk_predict's output for the first test vector within selfcheck's tolerance (1e-4 relative). */
+static int host_output(const float* x, size_t d, float want) {
+  float out[1];
+  const float scale = want > 1.0f ? want : want < -1.0f ? -want : 1.0f;
+  return rfk_predict(&model, x, d, scratch, sizeof scratch, out, 1) == RFK_OK && out[0] - want <= 1e-4f * scale &&
+         want - out[0] <= 1e-4f * scale;
+}
+#endif
 
 int main(void) {
-#if defined(RFK_TEST_FIXED_ONLY)
+#if defined(RFK_TEST_FLOAT_FIRMWARE) || defined(RFK_TEST_BOTH_FIRMWARE)
+  check(rfk_open(&model, house_both, HOUSE_BOTH_BYTES, NULL) == RFK_OK &&
+            host_output(house_both_inputs, HOUSE_BOTH_INPUT_DIM, house_both_outputs[0]),
+        "whole core: house_both's float path gives the host's output");
+#if defined(RFK_TEST_FLOAT_FIRMWARE)
+  refused(house_fixed, HOUSE_FIXED_BYTES, 1,
+          "firmware without rfk_predict_fixed: a fixed-only model is refused (kUnsupportedStorage, fixed)");
+#else
+  {
+    int32_t out[1];
+    check(rfk_predict_fixed(&model, house_both_inputs_q, HOUSE_BOTH_INPUT_DIM, scratch, sizeof scratch, out, 1) ==
+                  RFK_OK &&
+              out[0] == house_both_outputs_q[0],
+          "firmware with rfk_predict_fixed: house_both's integer path gives the host's integers");
+    check(rfk_open(&model, house_fixed, HOUSE_FIXED_BYTES, NULL) == RFK_OK &&
+              rfk_predict_fixed(&model, house_fixed_inputs_q, HOUSE_FIXED_INPUT_DIM, scratch, sizeof scratch, out, 1) ==
+                  RFK_OK &&
+              out[0] == house_fixed_outputs_q[0],
+          "firmware with rfk_predict_fixed: opens a fixed-only model, the host's integers");
+  }
+#endif
+#elif defined(RFK_TEST_FIXED_ONLY)
   int32_t out[1];
   float fout[1];
   refused(house_pair, HOUSE_PAIR_BYTES, 0, "fixed-only core: a float model is refused (kUnsupportedStorage, fixed)");
@@ -83,7 +121,6 @@ int main(void) {
         "fixed-only core: a Fastfood fixed model gives the host's integers");
 #endif
 #else
-  float out[1];
 #if defined(RFK_TEST_DENSE_F32)
   {
     rfk_model_error err;
@@ -131,9 +168,7 @@ int main(void) {
 #define FLOAT_MODEL_OUTPUTS house_pair_outputs
 #endif
   check(rfk_open(&model, FLOAT_MODEL, FLOAT_MODEL_BYTES, NULL) == RFK_OK, "float-only core: opens the float model");
-  const float want = FLOAT_MODEL_OUTPUTS[0], scale = want > 1.0f ? want : want < -1.0f ? -want : 1.0f;
-  check(rfk_predict(&model, FLOAT_MODEL_INPUTS, HOUSE_PAIR_INPUT_DIM, scratch, sizeof scratch, out, 1) == RFK_OK &&
-            out[0] - want <= 1e-4f * scale && want - out[0] <= 1e-4f * scale,
+  check(host_output(FLOAT_MODEL_INPUTS, HOUSE_PAIR_INPUT_DIM, FLOAT_MODEL_OUTPUTS[0]),
         "float-only core: the host's output (selfcheck's tolerance, 1e-4 relative)");
 #endif
   return failures;

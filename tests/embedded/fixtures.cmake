@@ -101,10 +101,12 @@ set(RFK_SMALL_BOARD_FIXTURES house_pair a9a_hashed a9a_exact covtype_fastfood ho
 # Fixed-point fixtures (docs/EMBEDDED.md, "The integer path"): a fixture above converted with
 # `rfk convert --fixed --calibrate` on its training file; tests/embedded/fixed_check.c checks their
 # integers on every target. RFK_FIXED_<name>: the fixture it is converted from, then the convert
-# flag. All are fixed-only (no float W or bin grids): the (54, 1024) one is 126 KB that way, and fits the
-# Cortex-M0's flash beside the small ones in fixed_check and cost_fixed. The a9a ones are random
-# binning on the integer path (hashed: P = 30, B = 64; exact: P = 10, the keys kept), d = 123.
-set(RFK_FIXED_FIXTURES house_fixed covtype_fixed covtype_ff_fixed a9a_hashed_fixed a9a_exact_fixed)
+# flag. All are fixed-only (no float W or bin grids) but house_both: the (54, 1024) one is 126 KB that
+# way, and fits the Cortex-M0's flash beside the small ones in fixed_check and cost_fixed. The a9a
+# ones are random binning on the integer path (hashed: P = 30, B = 64; exact: P = 10, the keys
+# kept), d = 123. house_both is house_pair with its fixed section (`--fixed`: both paths), which a
+# firmware that does not link the integer path opens for rfk_predict (core_variants.c).
+set(RFK_FIXED_FIXTURES house_fixed covtype_fixed covtype_ff_fixed a9a_hashed_fixed a9a_exact_fixed house_both)
 # The pinned fixtures whose cores are built again for size (RFK_CORE_SMALL: core_pinned_small_<name>,
 # footprint_pinned_small_<name>): all of them where the float path's small form differs from the
 # default (RFK_CORE_SMALL_FLOAT_DIFFERS, lib/CMakeLists.txt: cores with an FPU), the fixed-point ones alone elsewhere (their computed cosine table is what differs).
@@ -121,3 +123,4 @@ set(RFK_FIXED_covtype_fixed covtype_phase --fixed-only)
 set(RFK_FIXED_covtype_ff_fixed covtype_fastfood_binary --fixed-only)
 set(RFK_FIXED_a9a_hashed_fixed a9a_hashed --fixed-only)
 set(RFK_FIXED_a9a_exact_fixed a9a_exact --fixed-only)
+set(RFK_FIXED_house_both house_pair --fixed)
