@@ -150,31 +150,25 @@ rfk_footprint_test(footprint_pinned pinned tests/embedded/CMakeFiles/rfk_core_pi
                    ${RFK_PINNED_FLASH_BUDGET_${RFK_MCU}})
 rfk_footprint_test(footprint_pinned_fixed pinned_fixed tests/embedded/CMakeFiles/rfk_core_pinned_house_fixed.dir
                    rfk_predict_fixed ${RFK_PINNED_FIXED_FLASH_BUDGET_${RFK_MCU}})
-# A firmware that never calls rfk_predict_fixed links no fixed-section validator (lib/core/fixed_open.h,
-# RFK_FIXED_ON_USE): footprint_core.c's image has none; footprint_both.c's, which calls it, has it
-# (REQUIRE: the check finds what it looks for).
-function(rfk_fixed_validator name elf require)
-  add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} -DNM=${CMAKE_NM} -DELF=${elf} -DFORBID=CheckFixedSection
-                                "-DWHAT=the fixed section's validator" -DREQUIRE=${require}
-                                -P ${PROJECT_SOURCE_DIR}/cmake/check_no_symbol.cmake)
+# rfk_symbol_test(name elf forbid what require): the test `name`, cmake/check_no_symbol.cmake on
+# `elf`: no symbol matching `forbid` (`what` in its message), or with `require` 1 at least one.
+function(rfk_symbol_test name elf forbid what require)
+  add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} -DNM=${CMAKE_NM} -DELF=${elf} -DFORBID=${forbid} "-DWHAT=${what}"
+                                -DREQUIRE=${require} -P ${PROJECT_SOURCE_DIR}/cmake/check_no_symbol.cmake)
 endfunction()
-rfk_fixed_validator(footprint_no_fixed_validator $<TARGET_FILE:rfk_footprint_core> 0)
-rfk_fixed_validator(footprint_no_fixed_validator_detects $<TARGET_FILE:rfk_footprint_both> 1)
+# A firmware that never calls rfk_predict_fixed links no fixed-section validator (RFK_FIXED_ON_USE,
+# lib/core/core_config.h): footprint_core.c's image has none; footprint_both.c's, which calls it, has it.
+rfk_symbol_test(footprint_no_fixed_validator $<TARGET_FILE:rfk_footprint_core> CheckFixedSection
+                "the fixed section's validator" 0)
+rfk_symbol_test(footprint_no_fixed_validator_detects $<TARGET_FILE:rfk_footprint_both> CheckFixedSection
+                "the fixed section's validator" 1)
 # Nothing in those images takes the pinned Model's address (lib/core/pinned_model.h), so the Model
 # is not linked; the pinned core's test image, whose C++ OpenModel copies it, shows the check finds it.
-# (A further argument 1: REQUIRE, the image must link it.)
-function(rfk_no_pinned_model name elf)
-  set(require 0)
-  if(ARGN)
-    set(require 1)
-  endif()
-  add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} -DNM=${CMAKE_NM} -DELF=${elf} -DFORBID=kPinnedModel
-                                "-DWHAT=the pinned Model" -DREQUIRE=${require}
-                                -P ${PROJECT_SOURCE_DIR}/cmake/check_no_symbol.cmake)
-endfunction()
-rfk_no_pinned_model(footprint_pinned_no_model $<TARGET_FILE:rfk_footprint_pinned>)
-rfk_no_pinned_model(footprint_pinned_fixed_no_model $<TARGET_FILE:rfk_footprint_pinned_fixed>)
-rfk_no_pinned_model(footprint_pinned_no_model_detects $<TARGET_FILE:rfk_core_pinned_test_house_pair> 1)
+rfk_symbol_test(footprint_pinned_no_model $<TARGET_FILE:rfk_footprint_pinned> kPinnedModel "the pinned Model" 0)
+rfk_symbol_test(footprint_pinned_fixed_no_model $<TARGET_FILE:rfk_footprint_pinned_fixed> kPinnedModel
+                "the pinned Model" 0)
+rfk_symbol_test(footprint_pinned_no_model_detects $<TARGET_FILE:rfk_core_pinned_test_house_pair> kPinnedModel
+                "the pinned Model" 1)
 # rfk_pinned_footprint(variant name budget): footprint_core.c or footprint_fixed.c (by the fixture's
 # path) on rfk_core_<variant>_<name>, the image rfk_footprint_<variant>_<name>, the test
 # footprint_<variant>_<name> within `budget`, and footprint_<variant>_<name>_no_model.
@@ -189,7 +183,8 @@ function(rfk_pinned_footprint variant name budget)
   target_link_options(rfk_footprint_${variant}_${name} PRIVATE -Wl,--defsym=${name}=rfk_model_flash)
   rfk_footprint_test(footprint_${variant}_${name} ${variant}_${name}
                      tests/embedded/CMakeFiles/rfk_core_${variant}_${name}.dir ${entry} ${budget})
-  rfk_no_pinned_model(footprint_${variant}_${name}_no_model $<TARGET_FILE:rfk_footprint_${variant}_${name}>)
+  rfk_symbol_test(footprint_${variant}_${name}_no_model $<TARGET_FILE:rfk_footprint_${variant}_${name}> kPinnedModel
+                  "the pinned Model" 0)
 endfunction()
 # The other pinned kinds (RFK_PINNED_FIXTURES beyond house_pair and house_fixed: Fastfood int8 on
 # the float path, Fastfood on the integer path), within RFK_PINNED_<NAME>_FLASH_BUDGET_<mcu>
